@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The kit's two commands, with nothing installed by hand first.
+
+    python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
+    python3 dev.py test    # every test, strict nbval of every notebook included
+
+Both make sure `.venv/` exists and holds this project installed with its `dev`
+extra; they reinstall when `pyproject.toml` changes. Anything after the command
+goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
+`python3 dev.py lab --port 8899`.
+
+Standard library only, so it runs on any Python >= 3.11 before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / "toolcall-lab.stamp"
+MIN_PYTHON = (3, 11)
+
+
+def venv_bin(name: str) -> Path:
+    folder = "Scripts" if os.name == "nt" else "bin"
+    suffix = ".exe" if os.name == "nt" else ""
+    return VENV / folder / f"{name}{suffix}"
+
+
+def wanted_stamp() -> str:
+    """What the environment was built from: the project's metadata and this Python."""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    return f"{digest} python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def ensure_env() -> None:
+    if sys.version_info < MIN_PYTHON:
+        sys.exit(
+            f"toolcall-lab needs Python {'.'.join(map(str, MIN_PYTHON))} or newer; "
+            f"this is {sys.version.split()[0]}. Run dev.py with a newer python3."
+        )
+    if STAMP.exists() and STAMP.read_text().strip() == wanted_stamp():
+        return
+    if not venv_bin("python").exists():
+        print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    print("dev.py: installing toolcall-lab[dev] into .venv/ (a few minutes the first time) ...", flush=True)
+    pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
+    subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"], check=True)
+    STAMP.write_text(wanted_stamp() + "\n")
+
+
+def lab(args: list[str]) -> int:
+    command = [str(venv_bin("jupyter")), "lab", f"--notebook-dir={ROOT / 'notebooks'}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # containers and CI machines run as root
+    return subprocess.call(command + args, cwd=ROOT)
+
+
+def test(args: list[str]) -> int:
+    return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)
+
+
+COMMANDS = {"lab": lab, "test": test}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__.strip())
+        return 2
+    ensure_env()
+    try:
+        return COMMANDS[argv[0]](argv[1:])
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

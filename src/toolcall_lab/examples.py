@@ -1,0 +1,53 @@
+"""The worked examples the lessons and the classroom demo share.
+
+`weather_policy` plays a model that knows when to ask for `get_weather`: it looks for
+known city names in the newest question, asks for the weather of each (several cities
+means several calls in one reply), and once the results are back it answers from them.
+With no city in the question it asks which city, rather than inventing one.
+
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.tools import get_weather
+    >>> run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    >>> run.answer
+    "It's 18°C and sunny in Paris."
+"""
+
+from __future__ import annotations
+
+from .messages import ToolCall, Transcript
+from .providers.scripted import Reply, call
+from .tool import Tool
+from .tools.weather import WEATHER
+
+__all__ = ["PARIS_QUESTION", "weather_policy"]
+
+PARIS_QUESTION = "What's the weather in Paris?"
+
+
+def _cities_in(text: str) -> list[str]:
+    folded = text.casefold()
+    found = [(folded.find(city.casefold()), city) for city in WEATHER]
+    return [city for position, city in sorted(found) if position >= 0]
+
+
+def weather_policy(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Ask for the weather of every city in the question, then answer from the results."""
+    last = transcript[-1]
+    if last.role == "user" and not last.tool_results:  # a new question
+        cities = _cities_in(last.text)
+        if not cities:
+            return "Which city would you like the weather for?"
+        if "get_weather" not in {t.name for t in tools}:
+            return "I have no way to look up the weather right now."
+        return [call("get_weather", city=city) for city in cities]
+
+    calls: dict[str, ToolCall] = {c.id: c for c in transcript.tool_calls()}
+    sentences = []
+    for result in last.tool_results:
+        city = calls[result.call_id].args.get("city", "that city")
+        if result.is_error:
+            sentences.append(f"I couldn't get the weather for {city}.")
+        else:
+            temperature, _, conditions = result.content.partition(", ")
+            sentences.append(f"It's {temperature} and {conditions} in {city}.")
+    return " ".join(sentences)

@@ -1,0 +1,278 @@
+"""The agent loop: call the model, run the tools it asks for, send the results, repeat.
+
+`run_agent` is the whole exchange in one function. Each pass:
+
+1. sends the *entire* transcript and the tool definitions (the model keeps no state);
+2. reads the reply's stop reason and decides, as the APIs document:
+   - tool calls (stop reason tool_use): run every call, in order, in *your* process, and
+     send all the results back in ONE user message, in call order;
+   - end_turn / stop_sequence: done, the reply is the answer;
+   - pause_turn: the provider paused a long turn; send it back as it is to continue;
+   - max_tokens / context_window_exceeded: the reply was cut off. Text is kept; a
+     tool call that was cut off is incomplete, so it is never run and the reply is
+     not added (the transcript stays valid, ready to retry with more room);
+   - refusal: the model declined; its reply is kept out of the transcript, as the
+     APIs advise, and the run stops saying so.
+3. stops after `max_steps` model calls with `MaxStepsExceeded`, which carries the run.
+
+A tool problem never raises: `execute` turns an unknown tool, bad arguments or a tool
+that raises into an error result the model can read and act on. An exception from the
+provider itself propagates, and the transcript is left exactly as it was before that
+call, so the same call can be retried.
+
+`on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
+`ToolExecuted`, `RunFinished`); `on_event=print` narrates a run line by line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Sequence
+
+from .errors import MaxStepsExceeded
+from .messages import Message, ToolCall, ToolResult, Transcript
+from .providers.base import Provider
+from .tool import Tool, execute, tool_map
+from .turn import StopReason, Turn
+from .usage import Usage
+
+__all__ = [
+    "CallSent", "Event", "ReplyReceived", "Run", "RunFinished", "Step", "ToolExecuted",
+    "run_agent",
+]
+
+DEFAULT_MAX_STEPS = 10
+
+
+# -- events: what a lesson can watch ---------------------------------------------------
+@dataclass(frozen=True)
+class CallSent:
+    """Your code is about to call the model with the whole transcript."""
+
+    step: int
+    messages: int
+    tools: tuple[str, ...]
+    kind: Literal["call_sent"] = "call_sent"
+
+    def __str__(self) -> str:
+        offered = ", ".join(self.tools) or "no tools"
+        plural = "" if self.messages == 1 else "s"
+        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}"
+
+
+@dataclass(frozen=True)
+class ReplyReceived:
+    """The model replied."""
+
+    step: int
+    turn: Turn
+    kind: Literal["reply_received"] = "reply_received"
+
+    def __str__(self) -> str:
+        asked = ", ".join(f"{c.name}({dict(c.args)}) id={c.id}" for c in self.turn.tool_calls)
+        said = repr(self.turn.text) if self.turn.text else ""
+        content = " and ".join(part for part in (said, f"asks for {asked}" if asked else "") if part)
+        return f"[{self.step}] model -> your code: {content or '(no content)'} [{self.turn.stop_reason}]"
+
+
+@dataclass(frozen=True)
+class ToolExecuted:
+    """Your code ran one tool call (the model never does)."""
+
+    step: int
+    call: ToolCall
+    result: ToolResult
+    kind: Literal["tool_executed"] = "tool_executed"
+
+    def __str__(self) -> str:
+        outcome = "error" if self.result.is_error else "result"
+        return (f"[{self.step}] your code ran {self.call.name} -> {outcome} for "
+                f"{self.call.id}: {self.result.content!r}")
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    """The loop stopped; `note` says why in one sentence."""
+
+    step: int
+    stop_reason: StopReason
+    note: str
+    kind: Literal["run_finished"] = "run_finished"
+
+    def __str__(self) -> str:
+        return f"[{self.step}] done ({self.stop_reason}): {self.note}"
+
+
+Event = CallSent | ReplyReceived | ToolExecuted | RunFinished
+
+
+# -- what a run returns ------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class Step:
+    """One model call of a run: the reply, how many messages were sent, the results run."""
+
+    index: int
+    turn: Turn
+    messages_sent: int
+    results: tuple[ToolResult, ...] = ()
+
+    @property
+    def usage(self) -> Usage:
+        return self.turn.usage
+
+    @property
+    def stop_reason(self) -> StopReason:
+        return self.turn.stop_reason
+
+    @property
+    def latency_s(self) -> float:
+        return self.turn.latency_s
+
+    def __repr__(self) -> str:
+        return (f"Step({self.index}, sent {self.messages_sent} messages, "
+                f"stop_reason={self.stop_reason!r}, usage={self.usage!r})")
+
+
+@dataclass(repr=False)
+class Run:
+    """A finished run: the transcript, one `Step` per model call, and why it stopped."""
+
+    transcript: Transcript
+    steps: list[Step] = field(default_factory=list)
+    stop_reason: StopReason | None = None
+    note: str = ""
+
+    @property
+    def usage(self) -> Usage:
+        """Total usage over every model call."""
+        return sum((s.usage for s in self.steps), Usage())
+
+    @property
+    def latency_s(self) -> float:
+        return sum(s.latency_s for s in self.steps)
+
+    @property
+    def answer(self) -> str:
+        """The text of the last assistant message in the transcript ("" if there is none)."""
+        for message in reversed(self.transcript.messages):
+            if message.role == "assistant":
+                return message.text
+        return ""
+
+    def __repr__(self) -> str:
+        calls = len(self.steps)
+        return (f"Run({calls} call{'s' if calls != 1 else ''}, stop_reason={self.stop_reason!r}, "
+                f"usage={self.usage!r}, answer={self.answer!r})")
+
+
+_NOTES = {
+    StopReason.END_TURN: "the model answered.",
+    StopReason.STOP_SEQUENCE: "a stop sequence ended the reply; treat it as complete.",
+    StopReason.MAX_TOKENS: (
+        "the reply was cut off at the output limit (max_tokens); raise the provider's "
+        "max_tokens, or ask the model to continue."),
+    StopReason.CONTEXT_WINDOW_EXCEEDED: (
+        "the conversation filled the model's context window and the reply is truncated; "
+        "shorten or summarise the history before continuing."),
+}
+_CUT_MID_CALL = (
+    "the reply was cut off ({reason}) in the middle of a tool call, so the call was not run "
+    "and the reply was not added to the transcript; give the model more room (raise "
+    "max_tokens) and retry with run_agent(provider, None, transcript=run.transcript).")
+_REFUSED = (
+    "the model declined to answer (refusal); its reply was kept out of the transcript and "
+    "is in run.steps[-1].turn. Rephrase the request, or try another model.")
+
+
+def run_agent(
+    provider: Provider,
+    prompt: str | Message | None,
+    *,
+    tools: Sequence[Tool] = (),
+    system: str | None = None,
+    transcript: Transcript | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    on_event: Callable[[Event], object] | None = None,
+) -> Run:
+    """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
+
+    Pass `transcript=` to continue a conversation (it is extended in place) and
+    `prompt=None` to call the model again without adding a message.
+
+    >>> from toolcall_lab import ScriptedProvider, call
+    >>> from toolcall_lab.tools import calculator
+    >>> provider = ScriptedProvider([call("calculator", expression="17 * 23 - 100"), "It is 291."])
+    >>> run = run_agent(provider, "What is 17 * 23 - 100?", tools=[calculator])
+    >>> [m.role for m in run.transcript], run.transcript[2].tool_results
+    (['user', 'assistant', 'user', 'assistant'], (ToolResult('toolu_01', '291'),))
+    """
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+    tools = tuple(tools)
+    by_name = tool_map(tools)
+    if transcript is None:
+        transcript = Transcript(system=system)
+    elif system is not None and system != transcript.system:
+        raise ValueError("this transcript already has its own system prompt; pass either "
+                         "system= or transcript=, not both.")
+    emit = on_event or (lambda event: None)
+    added_prompt = False
+    if prompt is not None:
+        transcript.append(prompt if isinstance(prompt, Message) else Message.user(prompt))
+        added_prompt = True
+    run = Run(transcript)
+
+    def finish(step: int, reason: StopReason, note: str) -> Run:
+        run.stop_reason, run.note = reason, note
+        emit(RunFinished(step, reason, note))
+        return run
+
+    for index in range(1, max_steps + 1):
+        sent = len(transcript)
+        emit(CallSent(index, sent, tuple(t.name for t in tools)))
+        try:
+            turn = provider.complete(transcript, tools=tools)
+        except Exception as exc:
+            if index == 1 and added_prompt:
+                transcript.messages.pop()  # leave the caller's transcript as it was
+            exc.add_note(f"toolcall-lab: model call {index} failed; the transcript is as it "
+                         "was before this call, so you can retry it.")
+            raise
+        emit(ReplyReceived(index, turn))
+        reason = turn.stop_reason
+
+        if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
+            run.steps.append(Step(index, turn, sent))
+            return finish(index, reason, _CUT_MID_CALL.format(reason=reason))
+        if reason is StopReason.REFUSAL:
+            run.steps.append(Step(index, turn, sent))
+            return finish(index, reason, _REFUSED)
+
+        transcript.append(turn.message)
+        if reason is StopReason.PAUSE_TURN:
+            run.steps.append(Step(index, turn, sent))
+            continue  # subtle: send the paused turn back unchanged; the model picks it up
+        if turn.tool_calls:
+            # subtle: run calls even if a provider labelled the reply end_turn; an unanswered
+            # call would make the next request invalid.
+            results = []
+            for tool_call in turn.tool_calls:
+                result = execute(tool_call, by_name)
+                emit(ToolExecuted(index, tool_call, result))
+                results.append(result)
+            transcript.append(Message.results(results))
+            run.steps.append(Step(index, turn, sent, tuple(results)))
+            continue
+        run.steps.append(Step(index, turn, sent))
+        return finish(index, reason, _NOTES.get(reason, _NOTES[StopReason.END_TURN]))
+
+    asked = ", ".join(sorted({c.name for c in run.steps[-1].turn.tool_calls})) or "a paused turn"
+    run.stop_reason = run.steps[-1].stop_reason
+    run.note = f"stopped at max_steps={max_steps} before the model finished."
+    raise MaxStepsExceeded(
+        f"run_agent stopped after max_steps={max_steps} model calls and the model still wanted "
+        f"more (last: {asked}). Nothing is lost: error.run holds the transcript so far. If the "
+        f"task needs more calls, pass max_steps={max_steps * 2}; if the model is going in "
+        "circles, read error.run.transcript.tool_calls().",
+        run,
+    )

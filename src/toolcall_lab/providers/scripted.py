@@ -1,0 +1,169 @@
+"""`ScriptedProvider`: a model played by your own Python, offline and reproducible.
+
+It is a real provider, not a test hack: it speaks the same `complete()` as the API
+adapters, so the same loop runs against it. What it adds is control. Real models are
+not deterministic and rarely misbehave on cue; a script makes them do exactly what a
+lesson or a test needs: call the wrong tool, send bad arguments, loop, refuse, stop
+mid tool call.
+
+Drive it with a *policy*, a function that sees the transcript and the tools and
+returns the next reply, or with a list of replies used in order. A reply may be:
+
+- a `str`: the model answers in text (stop reason end_turn);
+- a `ToolCall` (see `call`): the model asks for one tool (stop reason tool_use);
+- a list of `str` / blocks: text and calls together, or several calls at once;
+- `stage(...)`: any content with a stop reason you choose (refusal, max_tokens, ...);
+- a `Turn`: used exactly as given.
+
+What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
+`toolu_02`, ...) and usage is estimated from characters and marked `estimated=True`.
+It records every request in `provider.requests`, so you can see what each call sent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence, Union
+
+from ..errors import ScriptExhaustedError
+from ..messages import Block, Message, TextBlock, ToolCall, Transcript, _block_to_dict
+from ..tokens import estimate_tokens, request_text
+from ..tool import Tool
+from ..turn import StopReason, Turn
+from ..usage import Usage
+
+__all__ = ["Policy", "Reply", "ScriptedProvider", "ScriptedRequest", "Staged", "call", "stage"]
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A reply with the stop reason you choose; build it with `stage(...)`."""
+
+    blocks: tuple[Block, ...]
+    stop_reason: StopReason
+
+
+Reply = Union[str, ToolCall, Sequence[Union[str, Block]], Staged, Turn]
+Policy = Callable[[Transcript, tuple[Tool, ...]], Reply]
+
+
+def call(name: str, /, **args: object) -> ToolCall:
+    """A tool call for a script; the provider gives it the next id.
+
+    >>> call("get_weather", city="Paris")
+    ToolCall('', 'get_weather', {'city': 'Paris'})
+    """
+    return ToolCall("", name, dict(args))
+
+
+def stage(*content: str | Block, stop_reason: StopReason | str) -> Staged:
+    """A reply that ends the way you say, to rehearse what real models do rarely.
+
+    >>> stage("I can't help with that.", stop_reason="refusal").stop_reason
+    StopReason.REFUSAL
+    """
+    blocks = tuple(TextBlock(c) if isinstance(c, str) else c for c in content)
+    return Staged(blocks, StopReason(stop_reason))
+
+
+@dataclass(frozen=True, repr=False)
+class ScriptedRequest:
+    """What one `complete()` call received: the conversation so far and the tools offered."""
+
+    system: str | None
+    messages: tuple[Message, ...]
+    tools: tuple[str, ...]
+    input_tokens: int
+
+    def __repr__(self) -> str:
+        return (f"ScriptedRequest({len(self.messages)} messages, tools={list(self.tools)}, "
+                f"input_tokens≈{self.input_tokens})")
+
+
+class ScriptedProvider:
+    """A provider whose replies come from a policy function or a list.
+
+    >>> provider = ScriptedProvider(["Hello!"])
+    >>> transcript = Transcript()
+    >>> _ = transcript.append(Message.user("Hi"))
+    >>> provider.complete(transcript)
+    Turn(Message.assistant(TextBlock('Hello!')), stop_reason=StopReason.END_TURN, usage=Usage(input_tokens=17, output_tokens=9, estimated=True), model='scripted-1')
+    """
+
+    name = "scripted"
+
+    def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1") -> None:
+        if callable(policy):
+            self._policy: Policy = policy
+            self._script_length: int | None = None
+        else:
+            script = list(policy)
+            self._script_length = len(script)
+            position = itertools.count()
+
+            def next_in_script(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+                index = next(position)
+                if index >= len(script):
+                    raise ScriptExhaustedError(
+                        f"the script has {len(script)} replies and call {index + 1} asked for "
+                        "another; add replies to the list, or pass a policy function that "
+                        "decides every reply."
+                    )
+                return script[index]
+
+            self._policy = next_in_script
+        self.model = model
+        self.requests: list[ScriptedRequest] = []
+        self._ids = itertools.count(1)
+
+    def __repr__(self) -> str:
+        return f"ScriptedProvider(model={self.model!r}, calls={len(self.requests)})"
+
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
+        tools = tuple(tools)
+        started = time.perf_counter()
+        input_tokens = estimate_tokens(request_text(transcript, tools))
+        self.requests.append(ScriptedRequest(
+            transcript.system, tuple(transcript.messages), tuple(t.name for t in tools), input_tokens))
+        # The policy gets a copy: a policy cannot change the caller's transcript by mistake.
+        reply = self._policy(transcript.copy(), tools)
+        turn = self._to_turn(reply, input_tokens)
+        return replace(turn, latency_s=time.perf_counter() - started)
+
+    # -- turning a policy's reply into a Turn ----------------------------------------
+    def _to_turn(self, reply: Reply, input_tokens: int) -> Turn:
+        if isinstance(reply, Turn):
+            return reply
+        if isinstance(reply, Staged):
+            blocks, stop_reason = reply.blocks, reply.stop_reason
+        else:
+            blocks = self._blocks(reply)
+            has_calls = any(isinstance(b, ToolCall) for b in blocks)
+            stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
+        blocks = tuple(self._with_id(b) for b in blocks)
+        output = json.dumps([_block_to_dict(b) for b in blocks], ensure_ascii=False)
+        usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(output), estimated=True)
+        return Turn(Message("assistant", blocks), stop_reason, usage, self.model)
+
+    @staticmethod
+    def _blocks(reply: Reply) -> tuple[Block, ...]:
+        match reply:
+            case str():
+                return (TextBlock(reply),)
+            case ToolCall():
+                return (reply,)
+            case list() | tuple():
+                return tuple(TextBlock(item) if isinstance(item, str) else item for item in reply)
+            case _:
+                raise TypeError(
+                    f"a scripted policy returned {type(reply).__name__}; return a str, a "
+                    "ToolCall (call(...)), a list of them, stage(...), or a Turn."
+                )
+
+    def _with_id(self, block: Block) -> Block:
+        if isinstance(block, ToolCall) and not block.id:
+            return replace(block, id=f"toolu_{next(self._ids):02d}")
+        return block

@@ -1,0 +1,117 @@
+"""Plain-text views of a conversation and its cost, for terminals, projectors and notebooks.
+
+Each function returns a string (it never prints), laid out in fixed-width columns that
+stay readable at large font sizes, with no colour carrying meaning. The output depends
+only on the data, never on ids of messages, times or the machine, so a notebook that
+prints it compares exactly under strict nbval.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, assert_never
+
+from .messages import ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from .tokens import loop_input_tokens
+
+if TYPE_CHECKING:
+    from .loop import Run
+
+__all__ = ["calls_table", "loop_table", "trace_table"]
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def _describe(block: object) -> str:
+    match block:
+        case TextBlock(text=text):
+            return text
+        case ToolCall() if block.malformed:
+            return f"{block.name} raw_args={block.raw_args!r} id={block.id}"
+        case ToolCall(id=id_, name=name, args=args):
+            return f"{name} {json.dumps(dict(args), ensure_ascii=False)} id={id_}"
+        case ToolResult(call_id=call_id, content=content, is_error=is_error):
+            return f"{'ERROR ' if is_error else ''}for {call_id}: {content}"
+        case ReasoningBlock(text=text):
+            return f"(reasoning) {text}"
+        case _:
+            assert_never(block)  # type: ignore[arg-type]
+
+
+def trace_table(transcript: Transcript, *, width: int = 46) -> str:
+    """Every block of every message: who sent it, what it holds, and who produced it.
+
+    >>> from toolcall_lab import Message, ToolCall, ToolResult, Transcript
+    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
+    ...                          Message.results([ToolResult("toolu_01", "pong")])])
+    >>> print(trace_table(t))
+    #  role       block        content                  produced by
+    -  ---------  -----------  -----------------------  ---------------------
+    1  user       text         Hi?                      the user
+    2  assistant  tool_call    ping {} id=toolu_01      the model (call 1)
+    3  user       tool_result  for toolu_01: pong       your code (ran tools)
+    """
+    rows: list[list[str]] = []
+    calls = 0
+    for number, message in enumerate(transcript, start=1):
+        if message.role == "assistant":
+            calls += 1
+            producer = f"the model (call {calls})"
+        elif message.tool_results:
+            producer = "your code (ran tools)"
+        else:
+            producer = "your code (synthetic)" if message.synthetic else "the user"
+        for position, block in enumerate(message.blocks):
+            first = position == 0
+            rows.append([str(number) if first else "", message.role if first else "",
+                         block.kind, _clip(_describe(block), width), producer if first else ""])
+    return _table(["#", "role", "block", "content", "produced by"], rows, right={0})
+
+
+def calls_table(run: Run) -> str:
+    """One row per model call: messages sent, input and output tokens, input so far.
+
+    Input grows on every call because every call re-sends the whole history.
+    """
+    estimated = run.usage.estimated
+    rows, so_far = [], 0
+    for step in run.steps:
+        so_far += step.usage.input_tokens
+        rows.append([str(step.index), str(step.messages_sent), f"{step.usage.input_tokens:,}",
+                     f"{step.usage.output_tokens:,}", f"{so_far:,}", str(step.stop_reason)])
+    total = run.usage
+    rows.append(["total", "", f"{total.input_tokens:,}", f"{total.output_tokens:,}", "", ""])
+    suffix = " (est.)" if estimated else ""
+    header = ["call", "messages sent", f"input tokens{suffix}", f"output tokens{suffix}",
+              "input so far", "stop reason"]
+    return _table(header, rows, right={0, 1, 2, 3, 4})
+
+
+def loop_table(n: int, first: int, per_step: int) -> str:
+    """The input billed on each call of an n-call loop, and the running total.
+
+    >>> print(loop_table(3, 2000, 500))
+    call  input tokens  running total
+    ----  ------------  -------------
+       1         2,000          2,000
+       2         2,500          4,500
+       3         3,000          7,500
+    """
+    rows, total = [], 0
+    for call, tokens in enumerate(loop_input_tokens(n, first, per_step), start=1):
+        total += tokens
+        rows.append([str(call), f"{tokens:,}", f"{total:,}"])
+    return _table(["call", "input tokens", "running total"], rows, right={0, 1, 2})

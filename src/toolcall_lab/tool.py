@@ -1,0 +1,317 @@
+"""Tools: what a model may ask for, and the code that checks and runs each request.
+
+A `Tool` is a name, a description, a JSON Schema for its input and a Python function.
+The model sees only the first three (the function never leaves your process). The
+`@tool` decorator builds all four from an ordinary function: the name from the
+function's name, the description from its docstring, the schema from its type hints.
+
+`execute(call, tools)` is the one place a model's request meets your code. It never
+raises for a bad request: an unknown tool, arguments that are not JSON, arguments that
+fail the schema (checked with `jsonschema` *before* the function runs) and a function
+that raises each become a `ToolResult` with `is_error=True`, worded so the model can fix
+its next call.
+
+Left out: async tools, tools that return images, and permission checks (lesson code
+that needs approval can wrap `execute`).
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import json
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Iterable, Mapping
+
+from .errors import ToolDefinitionError
+from .messages import ToolCall, ToolResult
+
+__all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]
+
+#: Tool names every API accepts: OpenAI Chat allows at most 64 characters.
+TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True, repr=False)
+class Tool:
+    """A tool a model may ask your code to run.
+
+    >>> def shout(text: str) -> str:
+    ...     return text.upper()
+    >>> Tool("shout", "Upper-case some text.",
+    ...      {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    ...      shout)
+    Tool('shout', 'Upper-case some text.')
+    """
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    function: Callable[..., Any] = field(compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not TOOL_NAME_PATTERN.fullmatch(self.name):
+            suggestion = re.sub(r"[^a-zA-Z0-9_-]", "_", str(self.name))[:64] or "my_tool"
+            raise ToolDefinitionError(
+                f"tool name {self.name!r} is not accepted by the APIs: names must match "
+                f"{TOOL_NAME_PATTERN.pattern} (letters, digits, _ and -, 1 to 64 characters); "
+                f"try {suggestion!r}."
+            )
+        if not callable(self.function):
+            raise ToolDefinitionError(f"tool {self.name!r}: function must be callable, "
+                                      f"got {type(self.function).__name__}.")
+        schema = self.input_schema
+        if not isinstance(schema, Mapping) or schema.get("type") != "object":
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: input_schema must be a JSON Schema object with "
+                f'"type": "object" (every API sends arguments as one JSON object), got {schema!r}.'
+            )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the function directly, as your own code would (no validation)."""
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Tool({self.name!r}, {self.description.splitlines()[0] if self.description else ''!r})"
+
+    def spec(self) -> dict[str, Any]:
+        """What the model is shown: name, description and input schema (never the code)."""
+        return {"name": self.name, "description": self.description,
+                "input_schema": dict(self.input_schema)}
+
+    @cached_property
+    def _validator(self) -> Any:
+        # subtle: jsonschema is imported here, on first use, not at import time; with its
+        # optional format checkers installed it takes about a second to import.
+        import jsonschema
+
+        cls = jsonschema.validators.validator_for(self.input_schema)
+        try:
+            cls.check_schema(self.input_schema)
+        except jsonschema.SchemaError as exc:
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: input_schema is not valid JSON Schema: {exc.message}"
+            ) from None
+        return cls(self.input_schema)
+
+    def check_args(self, args: Mapping[str, Any]) -> str | None:
+        """None when `args` fit the schema, else one sentence saying what is wrong.
+
+        >>> from toolcall_lab.tools import get_weather
+        >>> get_weather.check_args({"town": "Paris"})
+        "'city' is a required property"
+        """
+        import jsonschema
+
+        error = jsonschema.exceptions.best_match(self._validator.iter_errors(dict(args)))
+        if error is None:
+            return None
+        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        return f"{error.message} (at args{where})" if where else error.message
+
+
+def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:
+    """Tools by name; two tools with one name are an error (the model could not tell them apart)."""
+    by_name: dict[str, Tool] = {}
+    for t in tools:
+        if not isinstance(t, Tool):
+            raise TypeError(f"expected Tool objects (use @tool on a function), got {t!r}")
+        if t.name in by_name:
+            raise ToolDefinitionError(f"two tools are named {t.name!r}; tool names must be unique.")
+        by_name[t.name] = t
+    return by_name
+
+
+def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
+    """Run one tool call and answer it. Never raises for a bad call: returns an error result.
+
+    >>> from toolcall_lab.tools import get_weather
+    >>> execute(ToolCall("toolu_01", "get_weather", {"city": "Paris"}), tool_map([get_weather]))
+    ToolResult('toolu_01', '18°C, sunny')
+    >>> execute(ToolCall("toolu_02", "get_wether", {"city": "Paris"}), tool_map([get_weather]))
+    ToolResult('toolu_02', "Unknown tool 'get_wether'. Available tools: get_weather. Call…", is_error=True)
+    """
+    chosen = tools.get(call.name)
+    if chosen is None:
+        available = ", ".join(sorted(tools)) or "(none)"
+        return _error(call, f"Unknown tool {call.name!r}. Available tools: {available}. "
+                            "Call one of these by its exact name.")
+    if call.malformed:
+        return _error(call, f"The arguments for {call.name} were not a valid JSON object: "
+                            f"{_clip(call.raw_args or '')!r}. Send the complete arguments as one "
+                            "JSON object that matches the tool's input schema.")
+    problem = chosen.check_args(call.args)
+    if problem is not None:
+        expected = json.dumps(chosen.input_schema.get("properties", {}), ensure_ascii=False)
+        required = ", ".join(chosen.input_schema.get("required", [])) or "none"
+        return _error(call, f"Invalid arguments for {call.name}: {problem}. Expected properties: "
+                            f"{expected} (required: {required}). Fix the arguments and call "
+                            f"{call.name} again.")
+    try:
+        value = chosen.function(**call.args)
+    except Exception as exc:  # noqa: BLE001 - a failing tool is information for the model
+        return _error(call, f"{call.name} failed: {type(exc).__name__}: {exc}. Check the "
+                            "arguments, or answer without this tool.")
+    return ToolResult(call.id, _as_text(value))
+
+
+def _error(call: ToolCall, text: str) -> ToolResult:
+    return ToolResult(call.id, text, is_error=True)
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _as_text(value: Any) -> str:
+    """What goes back to the model: strings as they are, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+# -- @tool: a Tool from a plain function --------------------------------------------------
+
+_SIMPLE_TYPES: dict[Any, dict[str, Any]] = {
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    dict: {"type": "object"},
+    list: {"type": "array"},
+}
+
+
+def _schema_for(hint: Any, where: str) -> dict[str, Any]:
+    """The JSON Schema for one type hint, e.g. list[int] -> {"type": "array", "items": {...}}."""
+    if hint in _SIMPLE_TYPES:
+        return dict(_SIMPLE_TYPES[hint])
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Annotated:
+        schema = _schema_for(args[0], where)
+        notes = [a for a in args[1:] if isinstance(a, str)]
+        return {**schema, "description": " ".join(notes)} if notes else schema
+    if origin is typing.Literal:
+        return {"enum": list(args)}
+    if origin in (list, tuple, set, frozenset) or (origin is not None and origin.__name__ == "Sequence"):
+        items = [a for a in args if a is not Ellipsis]
+        return {"type": "array", "items": _schema_for(items[0], where)} if items else {"type": "array"}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": _schema_for(args[1], where)} if args else {"type": "object"}
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        schemas = [_schema_for(a, where) for a in options]
+        if len(options) < len(args):
+            schemas.append({"type": "null"})
+        return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return {"enum": [member.value for member in hint]}
+    raise ToolDefinitionError(
+        f"{where}: cannot turn the type hint {hint!r} into JSON Schema; use str, int, float, "
+        "bool, list[...], dict[str, ...], Literal[...], an Enum, or X | None, or pass "
+        "input_schema= to Tool yourself."
+    )
+
+
+_SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Returns?|Raises|Yields|Examples?|Notes?):\s*$")
+_ARG_LINE = re.compile(r"^(\s*)(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into (description, {parameter: description}).
+
+    The description is everything before the first section (Args:, Returns:, ...).
+    """
+    summary: list[str] = []
+    params: dict[str, str] = {}
+    section: str | None = None
+    current: str | None = None
+    for line in inspect.cleandoc(doc).splitlines():
+        header = _SECTION.match(line)
+        if header:
+            section, current = header.group(1), None
+        elif section is None:
+            summary.append(line)
+        elif section in ("Args", "Arguments", "Parameters"):
+            match = _ARG_LINE.match(line)
+            if match and len(match.group(1)) <= 4:
+                current = match.group(2)
+                params[current] = match.group(3).strip()
+            elif current and line.strip():
+                params[current] += " " + line.strip()
+    return "\n".join(summary).strip(), params
+
+
+def _json_default(value: Any) -> Any:
+    """A parameter default as JSON, or None when it has no JSON form (then it is not shown)."""
+    value = value.value if isinstance(value, enum.Enum) else value
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return None
+    return value
+
+
+def _tool_from_function(function: Callable[..., Any], name: str | None,
+                        description: str | None) -> Tool:
+    tool_name = name or function.__name__
+    where = f"@tool {tool_name}"
+    doc_text, param_docs = _parse_docstring(function.__doc__ or "")
+    hints = typing.get_type_hints(function, include_extras=True)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for param in inspect.signature(function).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
+            raise ToolDefinitionError(f"{where}: parameter {param.name!r} must be an ordinary "
+                                      "named parameter (arguments arrive as one JSON object).")
+        if param.name not in hints:
+            raise ToolDefinitionError(f"{where}: parameter {param.name!r} needs a type hint, "
+                                      "which becomes its JSON Schema (e.g. city: str).")
+        schema = _schema_for(hints[param.name], f"{where}, parameter {param.name!r}")
+        if param.name in param_docs and "description" not in schema:
+            schema["description"] = param_docs[param.name]
+        if param.default is param.empty:
+            required.append(param.name)
+        elif _json_default(param.default) is not None:
+            schema.setdefault("default", _json_default(param.default))
+        properties[param.name] = schema
+    input_schema: dict[str, Any] = {"type": "object", "properties": properties,
+                                    "required": required, "additionalProperties": False}
+    text = description if description is not None else doc_text
+    if not text:
+        raise ToolDefinitionError(f"{where}: add a docstring; the model chooses tools by "
+                                  "reading their descriptions.")
+    return Tool(tool_name, text, input_schema, function)
+
+
+@typing.overload
+def tool(function: Callable[..., Any], /) -> Tool: ...
+@typing.overload
+def tool(*, name: str | None = None, description: str | None = None) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
+def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = None,
+         description: str | None = None) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Turn a typed, documented function into a `Tool`.
+
+    >>> @tool
+    ... def add(a: int, b: int = 0) -> int:
+    ...     '''Add two whole numbers.
+    ...
+    ...     Args:
+    ...         a: the first number
+    ...         b: the second number
+    ...     '''
+    ...     return a + b
+    >>> add.input_schema["properties"]["b"]
+    {'type': 'integer', 'description': 'the second number', 'default': 0}
+    >>> add.input_schema["required"], add(2, 3)
+    (['a'], 5)
+    """
+    if function is None:
+        return lambda f: _tool_from_function(f, name, description)
+    return _tool_from_function(function, name, description)

@@ -1,0 +1,201 @@
+"""A safe calculator for arithmetic that a language model sends to a tool.
+
+Why not ``eval``? The text comes from a model, so treat it like input from a stranger:
+
+- ``eval(text)`` runs any Python: ``__import__('os').system('rm -rf ~')``.
+- ``eval(text, {"__builtins__": {}})`` is no fence either: attribute chains such as
+  ``().__class__.__mro__[1].__subclasses__()`` walk from a harmless tuple to every class
+  in the process, and from there to ``os``.
+- Even pure arithmetic can hurt: ``9**9**9`` has about 370 million digits, so computing it
+  freezes the process for minutes and eats gigabytes.
+
+So we parse with ``ast.parse(text, mode="eval")``, which only builds a tree and runs nothing,
+and walk that tree ourselves, computing only the node kinds we allow and checking sizes
+before any expensive step.
+
+Covered: int and float literals, unary ``+ -``, binary ``+ - * / // % **`` and parentheses,
+with exactly Python's results (``7 // 2 == 3``, ``-7 % 3 == 2``, ``2**3**2 == 512``).
+Every refusal and every arithmetic failure raises ``CalculationError`` with one sentence a
+model can act on.
+
+Left out: variables, functions (no ``sqrt``, ``sin``, ``abs``), constants like ``pi``,
+comparisons, bitwise operators, complex numbers, and results beyond ``MAX_MAGNITUDE``.
+"""
+
+import ast
+import math
+import operator
+
+__all__ = [
+    "evaluate", "CalculationError",
+    "MAX_EXPRESSION_CHARS", "MAX_DEPTH", "MAX_LITERAL_DIGITS", "MAX_MAGNITUDE",
+]
+
+MAX_EXPRESSION_CHARS = 500  # longer text is refused before parsing
+MAX_DEPTH = 50  # levels of the syntax tree: "-(-1)" is minus, minus, 1 = depth 3
+MAX_LITERAL_DIGITS = 30  # an int literal may have at most this many digits
+MAX_MAGNITUDE = 10**100  # every intermediate and final |value| must stay <= this
+
+_ALLOWED = "Use only numbers and + - * / // % ** and parentheses."
+_BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
+_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+
+
+class CalculationError(ValueError):
+    """Raised when an expression is refused or its arithmetic fails (one actionable sentence)."""
+
+
+def evaluate(expression: str) -> int | float:
+    """Compute an arithmetic expression without running any code from it.
+
+    Example: ``evaluate("2 * (3 + 4) ** 2")`` walks Mult(2, Pow(Add(3, 4), 2)) -> 2 * 49 -> ``98``,
+    while ``evaluate("x + 1")`` raises ``CalculationError("Names are not allowed: 'x'. ...")``.
+    """
+    if not isinstance(expression, str):
+        raise TypeError(
+            f"evaluate() takes a string, got {type(expression).__name__}: {expression!r}. "
+            "Pass the expression as text, e.g. '2 + 3'."
+        )
+    # subtle: ast.parse(" 1", mode="eval") raises IndentationError, so strip first.
+    text = expression.strip()
+    if not text:
+        raise CalculationError(
+            f"The expression is empty: {expression!r}. Send an expression such as '2 * (3 + 4)'."
+        )
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise CalculationError(
+            f"The expression is {len(text)} characters long ({_short(text)}), over the limit "
+            f"of {MAX_EXPRESSION_CHARS}. Split the calculation into smaller steps."
+        )
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError) as error:  # ValueError: null bytes on some versions
+        reason = getattr(error, "msg", str(error))
+        raise CalculationError(
+            f"Not a valid arithmetic expression: {_short(text)} ({reason}). {_ALLOWED}"
+        ) from None
+    except (RecursionError, MemoryError):  # subtle: the parser itself can run out of stack
+        raise CalculationError(
+            f"The expression is too deeply nested to parse: {_short(text)}. "
+            "Split the calculation into smaller steps."
+        ) from None
+    return _eval(tree.body, text, depth=1)
+
+
+def _eval(node: ast.expr, text: str, *, depth: int) -> int | float:
+    """Evaluate one allowed node, refusing everything else with a node-specific message."""
+    if depth > MAX_DEPTH:
+        raise CalculationError(
+            f"The expression nests deeper than {MAX_DEPTH} levels at {_segment(node, text)}. "
+            "Remove redundant signs or parentheses, or split the calculation."
+        )
+    match node:
+        # subtle: bool is a subclass of int, so True must be refused before the int case.
+        case ast.Constant(value=bool()):
+            raise _refused("Booleans", node, text)
+        case ast.Constant(value=int() as value):
+            if abs(value) >= 10**MAX_LITERAL_DIGITS:
+                raise CalculationError(
+                    f"Numbers with more than {MAX_LITERAL_DIGITS} digits are not allowed: "
+                    f"{_segment(node, text)}. Use a smaller number or a float such as 1.5e40."
+                )
+            return _checked(value, node, text)
+        case ast.Constant(value=float() as value):
+            return _checked(value, node, text)
+        case ast.Constant(value=complex()):
+            raise _refused("Complex numbers", node, text)
+        case ast.Constant(value=str() | bytes()):
+            raise _refused("Strings", node, text)
+        case ast.Constant():
+            raise _refused("Constants other than numbers", node, text)
+        case ast.UnaryOp(op=op, operand=operand) if type(op) in _UNARY:
+            return _checked(_UNARY[type(op)](_eval(operand, text, depth=depth + 1)), node, text)
+        case ast.BinOp(left=left, op=op, right=right) if type(op) in _BINARY:
+            a, b = _eval(left, text, depth=depth + 1), _eval(right, text, depth=depth + 1)
+            return _binary(type(op), a, b, node, text)
+        case ast.UnaryOp(op=op) | ast.BinOp(op=op):
+            raise _refused(f"{type(op).__name__} operators", node, text)
+        case ast.Name():
+            raise _refused("Names", node, text)
+        case ast.Attribute():
+            raise _refused("Attribute lookups", node, text)
+        case ast.Call():
+            raise _refused("Function calls", node, text)
+        case ast.Subscript():
+            raise _refused("Subscripts", node, text)
+        case ast.ListComp() | ast.SetComp() | ast.DictComp() | ast.GeneratorExp():
+            raise _refused("Comprehensions and generators", node, text)
+        case ast.Lambda():
+            raise _refused("Lambdas", node, text)
+        case ast.Compare():
+            raise _refused("Comparisons", node, text)
+        case ast.BoolOp():
+            raise _refused("Boolean operators (and, or)", node, text)
+        case ast.IfExp():
+            raise _refused("Conditional expressions", node, text)
+        case ast.JoinedStr() | ast.FormattedValue():
+            raise _refused("F-strings", node, text)
+        case ast.List() | ast.Tuple() | ast.Dict() | ast.Set():
+            raise _refused("Containers (list, tuple, dict, set)", node, text)
+        case ast.NamedExpr():
+            raise _refused("Assignments (:=)", node, text)
+        case ast.Starred():
+            raise _refused("Starred expressions", node, text)
+        case _:
+            raise _refused(f"{type(node).__name__} expressions", node, text)
+
+
+def _binary(op: type[ast.operator], a: int | float, b: int | float, node: ast.expr, text: str):
+    """Apply one allowed binary operator, guarding powers before they are computed."""
+    if op is ast.Pow and a != 0:
+        # digits of a**b ~= b * log10(|a|); one spare digit, the exact check follows below.
+        # This stops 9**9**9 before Python starts on its ~370 million digits.
+        if b * math.log10(abs(a)) > math.log10(MAX_MAGNITUDE) + 1:
+            raise _too_large(node, text)
+    try:
+        result = _BINARY[op](a, b)
+    except ZeroDivisionError:
+        raise CalculationError(
+            f"Division by zero in {_segment(node, text)}. Change the divisor so it is not zero."
+        ) from None
+    except OverflowError:
+        raise _too_large(node, text) from None
+    return _checked(result, node, text)
+
+
+def _checked(value: object, node: ast.expr, text: str) -> int | float:
+    """Return value if it is a real, finite number within MAX_MAGNITUDE, else refuse."""
+    if isinstance(value, complex):  # e.g. (-8)**0.5 in Python is a complex number
+        raise CalculationError(
+            f"{_segment(node, text)} has no real result (a negative number to a fractional "
+            "power). Use a positive base or a whole-number exponent."
+        )
+    # subtle: the float 1e100 is a little above the int 10**100, so floats get a float limit.
+    limit = MAX_MAGNITUDE if isinstance(value, int) else float(MAX_MAGNITUDE)
+    if not math.isfinite(value) or abs(value) > limit:
+        raise _too_large(node, text)
+    return value
+
+
+def _too_large(node: ast.expr, text: str) -> CalculationError:
+    return CalculationError(
+        f"The value of {_segment(node, text)} is too large: every step must stay within "
+        f"±10**{round(math.log10(MAX_MAGNITUDE))}. Use smaller numbers or exponents."
+    )
+
+
+def _refused(what: str, node: ast.expr, text: str) -> CalculationError:
+    return CalculationError(f"{what} are not allowed: {_segment(node, text)}. {_ALLOWED}")
+
+
+def _segment(node: ast.expr, text: str) -> str:
+    """The node's own source text, quoted and shortened, e.g. "'9**9**9'"."""
+    return _short(ast.get_source_segment(text, node) or type(node).__name__)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")

@@ -1,0 +1,84 @@
+"""One reply from a model: a `Turn`, and why it ended: its `StopReason`.
+
+A provider's `complete()` returns a `Turn`. Besides the assistant message it carries
+what a program needs to decide what to do next (the stop reason), what the call cost
+(usage), which model answered, how long it took, and, when a real provider made it,
+the request and response bodies exactly as they crossed the wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Mapping
+
+from .messages import Message, ToolCall
+from .usage import Usage
+
+__all__ = ["StopReason", "Turn"]
+
+
+class StopReason(StrEnum):
+    """Why a reply ended, which decides what your loop does next.
+
+    | value                   | what to do                                                  |
+    |-------------------------|-------------------------------------------------------------|
+    | end_turn                | the answer is complete: use it                              |
+    | tool_use                | run the requested tools, send the results, call again       |
+    | max_tokens              | cut off at the output limit: a tool call in it is incomplete |
+    | stop_sequence           | one of your stop sequences matched: treat as complete       |
+    | refusal                 | the model declined: rephrase, or try another model          |
+    | pause_turn              | the provider paused a long turn: send it back to continue   |
+    | context_window_exceeded | the conversation filled the context window: truncated       |
+
+    Anthropic names the last one `model_context_window_exceeded`; adapters map every
+    API's own values onto these seven.
+    """
+
+    END_TURN = "end_turn"
+    TOOL_USE = "tool_use"
+    MAX_TOKENS = "max_tokens"
+    STOP_SEQUENCE = "stop_sequence"
+    REFUSAL = "refusal"
+    PAUSE_TURN = "pause_turn"
+    CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded"
+
+    def __repr__(self) -> str:
+        return f"StopReason.{self.name}"
+
+
+@dataclass(frozen=True, repr=False)
+class Turn:
+    """One model reply.
+
+    `request` and `response` are the wire bodies (JSON objects, never headers, so no
+    key can hide in them) when a real provider made the turn; `None` for the scripted
+    provider. `latency_s` is wall-clock seconds for the call; it is left out of the repr
+    because it differs on every run.
+    """
+
+    message: Message
+    stop_reason: StopReason
+    usage: Usage
+    model: str
+    latency_s: float = 0.0
+    request: Mapping[str, Any] | None = None
+    response: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.message.role != "assistant":
+            raise ValueError(f"a Turn holds the model's reply, an assistant message, not a "
+                             f"{self.message.role} message.")
+        object.__setattr__(self, "stop_reason", StopReason(self.stop_reason))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return self.message.tool_calls
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+    def __repr__(self) -> str:
+        return (f"Turn({self.message!r}, stop_reason={self.stop_reason!r}, "
+                f"usage={self.usage!r}, model={self.model!r})")

@@ -1,0 +1,91 @@
+"""Token usage of a model call, in one convention for every provider.
+
+The convention (providers disagree, so adapters convert into this):
+
+- `input_tokens` is *every* input token the call processed, cached or not.
+  `cache_read_tokens` and `cache_write_tokens` are parts of it, so the tokens billed at
+  the full input price are `input_tokens - cache_read_tokens - cache_write_tokens`.
+  (OpenAI already counts this way. Anthropic reports cache reads and writes *beside*
+  its `input_tokens`, so its adapter adds them together.)
+- `output_tokens` is every generated token; `reasoning_tokens` is the part of it spent
+  on reasoning (both OpenAI and Anthropic count reasoning inside output).
+- `estimated` is True when the numbers were worked out by the kit (the scripted
+  provider's four-characters-per-token rule) rather than reported by a provider.
+
+Usage values add up with `+` (and `sum(..., Usage())`), so a loop's total is one line.
+Left out: audio and image tokens, and the 5-minute / 1-hour split of cache writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+__all__ = ["Usage"]
+
+
+@dataclass(frozen=True, repr=False)
+class Usage:
+    """Tokens one call (or, added up, several calls) cost.
+
+    >>> Usage(input_tokens=120, output_tokens=20) + Usage(input_tokens=160, output_tokens=15)
+    Usage(input_tokens=280, output_tokens=35)
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    estimated: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "estimated" and (not isinstance(value, int) or value < 0):
+                raise ValueError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
+        if self.cache_read_tokens + self.cache_write_tokens > self.input_tokens:
+            raise ValueError(
+                "cache_read_tokens + cache_write_tokens are parts of input_tokens and cannot "
+                f"exceed it ({self.cache_read_tokens} + {self.cache_write_tokens} > "
+                f"{self.input_tokens}); for Anthropic, add its cache counts to input_tokens."
+            )
+        if self.reasoning_tokens > self.output_tokens:
+            raise ValueError(
+                f"reasoning_tokens ({self.reasoning_tokens}) are part of output_tokens "
+                f"({self.output_tokens}) and cannot exceed it."
+            )
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        """Input tokens billed at the full input price."""
+        return self.input_tokens - self.cache_read_tokens - self.cache_write_tokens
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
+            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            estimated=self.estimated or other.estimated,
+        )
+
+    def __radd__(self, other: object) -> Usage:
+        # subtle: sum() starts from the int 0; let it through so sum(usages) works.
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        shown = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in fields(self)
+            if getattr(self, f.name) != f.default or f.name in ("input_tokens", "output_tokens")
+        ]
+        return f"Usage({', '.join(shown)})"
