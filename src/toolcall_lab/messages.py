@@ -22,11 +22,13 @@ tool calls, tool results and reasoning, which is all the lessons need.
 from __future__ import annotations
 
 import json
-import uuid
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal, Mapping, assert_never
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, assert_never
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "Block",
@@ -152,7 +154,7 @@ _ALLOWED_KINDS: dict[str, frozenset[str]] = {
 
 
 def _new_message_id() -> str:
-    return "msg_" + uuid.uuid4().hex[:24]
+    return "msg_" + os.urandom(12).hex()  # 96 random bits, like a uuid4 without its import
 
 
 def _now() -> datetime:
@@ -383,10 +385,14 @@ class Transcript:
 
     def save(self, path: str | Path) -> Path:
         """Write the transcript as JSON (UTF-8) and return the path."""
+        from pathlib import Path
+
         path = Path(path)
         path.write_text(self.to_json() + "\n", encoding="utf-8")
         return path
 
     @classmethod
     def load(cls, path: str | Path) -> Transcript:
+        from pathlib import Path
+
         return cls.from_json(Path(path).read_text(encoding="utf-8"))

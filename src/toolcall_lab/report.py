@@ -35,50 +35,54 @@ def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
-def _describe(block: object) -> str:
+def _describe(block: object) -> tuple[str, str]:
+    """(id, content) of one block for the trace table."""
     match block:
         case TextBlock(text=text):
-            return text
+            return "", text
         case ToolCall() if block.malformed:
-            return f"{block.name} raw_args={block.raw_args!r} id={block.id}"
+            return block.id, f"{block.name} raw_args={block.raw_args!r}"
         case ToolCall(id=id_, name=name, args=args):
-            return f"{name} {json.dumps(dict(args), ensure_ascii=False)} id={id_}"
+            return id_, f"{name} {json.dumps(dict(args), ensure_ascii=False)}"
         case ToolResult(call_id=call_id, content=content, is_error=is_error):
-            return f"{'ERROR ' if is_error else ''}for {call_id}: {content}"
+            return call_id, f"{'ERROR: ' if is_error else ''}{content}"
         case ReasoningBlock(text=text):
-            return f"(reasoning) {text}"
+            return "", f"(reasoning) {text}"
         case _:
             assert_never(block)  # type: ignore[arg-type]
 
 
-def trace_table(transcript: Transcript, *, width: int = 46) -> str:
-    """Every block of every message: who sent it, what it holds, and who produced it.
+def trace_table(transcript: Transcript, *, width: int = 40) -> str:
+    """Every block of every message: who sent it, its id, what it holds, who produced it.
+
+    The id column shows the pairing: a tool result carries its call's id.
 
     >>> from toolcall_lab import Message, ToolCall, ToolResult, Transcript
     >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
     ...                          Message.results([ToolResult("toolu_01", "pong")])])
     >>> print(trace_table(t))
-    #  role       block        content                  produced by
-    -  ---------  -----------  -----------------------  ---------------------
-    1  user       text         Hi?                      the user
-    2  assistant  tool_call    ping {} id=toolu_01      the model (call 1)
-    3  user       tool_result  for toolu_01: pong       your code (ran tools)
+    #  role       block        id        content  produced by
+    -  ---------  -----------  --------  -------  -----------------
+    1  user       text                   Hi?      the user
+    2  assistant  tool_call    toolu_01  ping {}  the model, call 1
+    3  user       tool_result  toolu_01  pong     your code
     """
     rows: list[list[str]] = []
     calls = 0
     for number, message in enumerate(transcript, start=1):
         if message.role == "assistant":
             calls += 1
-            producer = f"the model (call {calls})"
-        elif message.tool_results:
-            producer = "your code (ran tools)"
+            producer = f"the model, call {calls}"
+        elif message.tool_results or message.synthetic:
+            producer = "your code"
         else:
-            producer = "your code (synthetic)" if message.synthetic else "the user"
+            producer = "the user"
         for position, block in enumerate(message.blocks):
             first = position == 0
+            block_id, content = _describe(block)
             rows.append([str(number) if first else "", message.role if first else "",
-                         block.kind, _clip(_describe(block), width), producer if first else ""])
-    return _table(["#", "role", "block", "content", "produced by"], rows, right={0})
+                         block.kind, block_id, _clip(content, width), producer if first else ""])
+    return _table(["#", "role", "block", "id", "content", "produced by"], rows, right={0})
 
 
 def calls_table(run: Run) -> str:
@@ -94,10 +98,11 @@ def calls_table(run: Run) -> str:
                      f"{step.usage.output_tokens:,}", f"{so_far:,}", str(step.stop_reason)])
     total = run.usage
     rows.append(["total", "", f"{total.input_tokens:,}", f"{total.output_tokens:,}", "", ""])
-    suffix = " (est.)" if estimated else ""
-    header = ["call", "messages sent", f"input tokens{suffix}", f"output tokens{suffix}",
-              "input so far", "stop reason"]
-    return _table(header, rows, right={0, 1, 2, 3, 4})
+    header = ["call", "messages sent", "input tokens", "output tokens", "input so far", "stop reason"]
+    table = _table(header, rows, right={0, 1, 2, 3, 4})
+    if estimated:
+        table += "\n(tokens estimated at about 4 characters per token)"
+    return table
 
 
 def loop_table(n: int, first: int, per_step: int) -> str:

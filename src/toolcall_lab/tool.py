@@ -18,7 +18,6 @@ that needs approval can wrap `execute`).
 from __future__ import annotations
 
 import enum
-import inspect
 import json
 import re
 import types
@@ -133,7 +132,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
     >>> execute(ToolCall("toolu_01", "get_weather", {"city": "Paris"}), tool_map([get_weather]))
     ToolResult('toolu_01', '18°C, sunny')
     >>> execute(ToolCall("toolu_02", "get_wether", {"city": "Paris"}), tool_map([get_weather]))
-    ToolResult('toolu_02', "Unknown tool 'get_wether'. Available tools: get_weather. Call…", is_error=True)
+    ToolResult('toolu_02', "Unknown tool 'get_wether'. Available tools: get_weather. Ca…", is_error=True)
     """
     chosen = tools.get(call.name)
     if chosen is None:
@@ -226,6 +225,8 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
     The description is everything before the first section (Args:, Returns:, ...).
     """
+    import inspect
+
     summary: list[str] = []
     params: dict[str, str] = {}
     section: str | None = None
@@ -258,6 +259,8 @@ def _json_default(value: Any) -> Any:
 
 def _tool_from_function(function: Callable[..., Any], name: str | None,
                         description: str | None) -> Tool:
+    import inspect
+
     tool_name = name or function.__name__
     where = f"@tool {tool_name}"
     doc_text, param_docs = _parse_docstring(function.__doc__ or "")

@@ -79,7 +79,8 @@ class ScriptedRequest:
     input_tokens: int
 
     def __repr__(self) -> str:
-        return (f"ScriptedRequest({len(self.messages)} messages, tools={list(self.tools)}, "
+        count = len(self.messages)
+        return (f"ScriptedRequest({count} message{'' if count == 1 else 's'}, tools={list(self.tools)}, "
                 f"input_tokens≈{self.input_tokens})")
 
 
@@ -90,7 +91,7 @@ class ScriptedProvider:
     >>> transcript = Transcript()
     >>> _ = transcript.append(Message.user("Hi"))
     >>> provider.complete(transcript)
-    Turn(Message.assistant(TextBlock('Hello!')), stop_reason=StopReason.END_TURN, usage=Usage(input_tokens=17, output_tokens=9, estimated=True), model='scripted-1')
+    Turn(Message.assistant(TextBlock('Hello!')), stop_reason=StopReason.END_TURN, usage=Usage(input_tokens=24, output_tokens=9, estimated=True), model='scripted-1')
     """
 
     name = "scripted"

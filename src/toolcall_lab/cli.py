@@ -1,0 +1,80 @@
+"""`python -m toolcall_lab`: the kit's command line.
+
+    python -m toolcall_lab demo     # the Paris trace and the cost of a loop, for a projector
+
+The demo runs offline with the scripted provider and prints the same numbers every time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+__all__ = ["main"]
+
+RULE = "=" * 78
+
+
+def _section(title: str) -> str:
+    return f"\n{RULE}\n {title}\n{RULE}\n"
+
+
+def demo(out=None) -> None:
+    """Print the lesson-1 trace and the loop-cost table to `out` (stdout by default)."""
+    from .examples import PARIS_QUESTION, weather_policy
+    from .loop import run_agent
+    from .providers.scripted import ScriptedProvider
+    from .report import calls_table, loop_table, trace_table
+    from .tokens import loop_input_tokens, loop_input_total
+    from .tools import get_weather
+
+    out = out or sys.stdout
+    write = lambda text="": print(text, file=out)  # noqa: E731
+
+    write(_section("1. One tool call, message by message"))
+    provider = ScriptedProvider(weather_policy)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather],
+                    on_event=lambda event: write(str(event)))
+    write()
+    write(trace_table(run.transcript))
+    call = run.transcript[1].tool_calls[0]
+    result = run.transcript[2].tool_results[0]
+    write()
+    write(f"  The model asked for {call.name} (id {call.id}); your code ran it and sent the")
+    write(f"  result back in a user message carrying the same id ({result.call_id}).")
+    write("  The model executed nothing.")
+
+    write(_section("2. Every call re-sends the whole conversation"))
+    write(calls_table(run))
+    first, second = (step.usage.input_tokens for step in run.steps)
+    write()
+    write(f"  Call 2 sent {run.steps[1].messages_sent} messages, not 1: about {second} input tokens "
+          f"against {first}.")
+
+    n, h0, t = 10, 2000, 500
+    write(_section(f"3. A {n}-call loop: {h0:,} tokens to start, {t:,} more each step"))
+    write(loop_table(n, h0, t))
+    final_size = loop_input_tokens(n, h0, t)[-1] + t
+    total = loop_input_total(n, h0, t)
+    write()
+    write(f"  Billed input: {total:,} tokens for a conversation that ends {final_size:,} tokens long")
+    write(f"  ({total / final_size:.1f}x). Formula: n*h0 + t*n(n-1)/2 = {n}*{h0:,} + "
+          f"{t}*{n * (n - 1) // 2} = {total:,}.")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("demo", help="print the Paris trace and a per-call token table (offline)")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        try:
+            demo()
+        except BrokenPipeError:  # `... demo | head` closed the pipe early: not an error
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    parser.print_help()
+    return 2

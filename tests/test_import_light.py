@@ -1,0 +1,38 @@
+"""`import toolcall_lab` stays light: no SDK, plotting, widget or validation library.
+
+Timing is not asserted here (machines are shared and noisy); benchmarks/import_time.py
+prints the figure. What is asserted is what gets imported, which is deterministic.
+"""
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ["anthropic", "openai", "httpx", "httpx2", "matplotlib", "ipywidgets", "IPython", "jsonschema"]
+
+
+def modules_after(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
+                         check=True, capture_output=True, text=True).stdout
+    return set(out.split())
+
+
+@pytest.mark.parametrize("code", ["import toolcall_lab", "import toolcall_lab.tools",
+                                  "from toolcall_lab import run_agent, ScriptedProvider, tool"])
+def test_import_pulls_in_no_heavy_module(code):
+    loaded = modules_after(code)
+    assert [m for m in HEAVY if m in loaded] == []
+
+
+def test_jsonschema_loads_on_first_argument_check_only():
+    loaded = modules_after(
+        "from toolcall_lab.tools import get_weather\nget_weather.check_args({'city': 'Paris'})")
+    assert "jsonschema" in loaded
+
+
+def test_lazy_submodule_attribute_access():
+    out = subprocess.run(
+        [sys.executable, "-c", "import toolcall_lab; print(toolcall_lab.tools.get_weather.name)"],
+        check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "get_weather"
