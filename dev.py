@@ -60,6 +60,11 @@ def lab(args: list[str]) -> int:
     command = [str(venv_bin("jupyter")), "lab", f"--notebook-dir={ROOT / 'notebooks'}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers and CI machines run as root
+    if os.name == "posix":
+        # subtle: replace this process, so Ctrl-C and kill reach JupyterLab itself
+        # instead of leaving an orphaned server behind.
+        os.chdir(ROOT)
+        os.execv(command[0], command + args)
     return subprocess.call(command + args, cwd=ROOT)
 
 

@@ -1,0 +1,71 @@
+"""The README's two commands are the contract with a newcomer: CI exercises both.
+
+`python3 dev.py test` is what .ci/run executes (so every CI run is that command);
+`python3 dev.py lab` is started here for real and must serve notebooks/ over HTTP.
+"""
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def leading_commands() -> list[str]:
+    first_block = re.search(r"```bash\n(.*?)```", README, flags=re.S).group(1)
+    return [line.split("#")[0].strip() for line in first_block.splitlines() if line.strip()]
+
+
+def test_readme_leads_with_exactly_two_commands():
+    assert leading_commands() == ["python3 dev.py lab", "python3 dev.py test"]
+    assert README.index("python3 dev.py lab") < README.index("## ")  # before any section
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "exec python3 dev.py test" in ci
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_lab_command_serves_the_notebooks():
+    port, token = free_port(), "readme-check"
+    command = leading_commands()[0].split()
+    command[0] = sys.executable  # the same interpreter family; dev.py reuses .venv/
+    server = subprocess.Popen(
+        [*command, "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+         f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        listing = None
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                url = f"http://127.0.0.1:{port}/api/contents?token={token}"
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    listing = json.load(response)
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert listing is not None, f"JupyterLab did not come up: {server.stderr.read() if server.poll() is not None else 'timeout'}"
+        names = {item["name"] for item in listing["content"]}
+        assert "01_one_tool_call.ipynb" in names
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10) as page:
+            assert page.status == 200
+            assert "JupyterLab" in page.read().decode()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
