@@ -155,9 +155,6 @@ def test_returned_turn_is_used_as_is():
                                                           given.model)
 
 
-@pytest.mark.xfail(reason="BUG: complete() replaces a returned Turn's latency_s "
-                          "(replace(turn, latency_s=...)), so the Turn is not used exactly as "
-                          "given and compares unequal", strict=True)
 def test_returned_turn_is_returned_unchanged():
     given = Turn(Message.assistant("Hi"), StopReason.END_TURN, Usage(), "real-model-7",
                  latency_s=1.5)

@@ -98,9 +98,6 @@ def test_pipe_none_is_like_optional():
     assert f.input_schema["properties"]["x"] == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 
 
-@pytest.mark.xfail(reason="BUG: _json_default returns None both for 'no JSON form' and for a "
-                          "default of None, so `x: int | None = None` hides its null default",
-                   strict=True)
 def test_none_default_is_shown_as_null_default():
     @tool
     def f(x: int | None = None) -> str:
@@ -377,8 +374,6 @@ def test_decorated_tool_is_still_callable():
                       mode="fast", unit=Unit.CELSIUS, maybe=None) == "ok"
 
 
-@pytest.mark.xfail(reason="BUG: execute passes the raw JSON value ('celsius') to a function "
-                          "whose parameter is hinted as an Enum, not the Enum member", strict=True)
 def test_enum_parameter_receives_an_enum_member():
     seen = []
 

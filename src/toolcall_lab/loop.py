@@ -210,6 +210,9 @@ def run_agent(
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
     tools = tuple(tools)
     by_name = tool_map(tools)
+    for t in tools:
+        # A broken schema must fail here, before any call, not halfway through the run.
+        t.check_schema()
     if transcript is None:
         transcript = Transcript(system=system)
     elif system is not None and system != transcript.system:

@@ -82,6 +82,10 @@ class Tool:
         return {"name": self.name, "description": self.description,
                 "input_schema": dict(self.input_schema)}
 
+    def check_schema(self) -> None:
+        """Raise `ToolDefinitionError` if `input_schema` is not valid JSON Schema."""
+        self._validator  # noqa: B018 - building the validator checks the schema
+
     @cached_property
     def _validator(self) -> Any:
         # subtle: jsonschema is imported here, on first use, not at import time; with its
@@ -247,13 +251,16 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     return "\n".join(summary).strip(), params
 
 
+_NO_JSON = object()
+
+
 def _json_default(value: Any) -> Any:
-    """A parameter default as JSON, or None when it has no JSON form (then it is not shown)."""
+    """A parameter default as JSON, or `_NO_JSON` when it has none (then it is not shown)."""
     value = value.value if isinstance(value, enum.Enum) else value
     try:
         json.dumps(value)
     except (TypeError, ValueError):
-        return None
+        return _NO_JSON
     return value
 
 
@@ -279,9 +286,13 @@ def _tool_from_function(function: Callable[..., Any], name: str | None,
             schema["description"] = param_docs[param.name]
         if param.default is param.empty:
             required.append(param.name)
-        elif _json_default(param.default) is not None:
-            schema.setdefault("default", _json_default(param.default))
+        elif (default := _json_default(param.default)) is not _NO_JSON:
+            schema.setdefault("default", default)
         properties[param.name] = schema
+    enums = {name: hint for name, hint in hints.items()
+             if isinstance(hint, type) and issubclass(hint, enum.Enum)}
+    if enums:
+        function = _with_enum_arguments(function, enums)
     input_schema: dict[str, Any] = {"type": "object", "properties": properties,
                                     "required": required, "additionalProperties": False}
     text = description if description is not None else doc_text
@@ -289,6 +300,21 @@ def _tool_from_function(function: Callable[..., Any], name: str | None,
         raise ToolDefinitionError(f"{where}: add a docstring; the model chooses tools by "
                                   "reading their descriptions.")
     return Tool(tool_name, text, input_schema, function)
+
+
+def _with_enum_arguments(function: Callable[..., Any],
+                         enums: dict[str, type[enum.Enum]]) -> Callable[..., Any]:
+    """Wrap `function` so Enum-typed parameters get members, not the raw JSON values."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for name, enum_type in enums.items():
+            if name in kwargs:
+                kwargs[name] = enum_type(kwargs[name])  # Unit("celsius") -> Unit.CELSIUS
+        return function(*args, **kwargs)
+
+    return wrapper
 
 
 @typing.overload

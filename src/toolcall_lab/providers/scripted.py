@@ -131,13 +131,13 @@ class ScriptedProvider:
             transcript.system, tuple(transcript.messages), tuple(t.name for t in tools), input_tokens))
         # The policy gets a copy: a policy cannot change the caller's transcript by mistake.
         reply = self._policy(transcript.copy(), tools)
+        if isinstance(reply, Turn):
+            return reply  # a staged Turn is used exactly as given
         turn = self._to_turn(reply, input_tokens)
         return replace(turn, latency_s=time.perf_counter() - started)
 
     # -- turning a policy's reply into a Turn ----------------------------------------
     def _to_turn(self, reply: Reply, input_tokens: int) -> Turn:
-        if isinstance(reply, Turn):
-            return reply
         if isinstance(reply, Staged):
             blocks, stop_reason = reply.blocks, reply.stop_reason
         else:

@@ -1,0 +1,102 @@
+"""Tests for token estimates and the cost of a loop: worked examples and the closed form."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolcall_lab import Message, ToolCall, ToolResult, Transcript
+from toolcall_lab.tokens import estimate_tokens, loop_input_tokens, loop_input_total, request_text
+from toolcall_lab.tools import get_weather
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("", 0), ("a", 1), ("abcd", 1), ("abcde", 2), ("abcdefgh", 2),
+    ("What's the weather in Paris?", 7),  # 28 characters / 4
+])
+def test_estimate_tokens_worked_examples(text, tokens):
+    assert estimate_tokens(text) == tokens
+
+
+@given(st.text())
+def test_estimate_is_characters_over_four_rounded_up(text):
+    assert estimate_tokens(text) == math.ceil(len(text) / 4)
+
+
+def test_loop_input_tokens_worked_example():
+    # call i re-sends 2000 + (i - 1) * 500: 2000, 2500, ..., 6500.
+    tokens = loop_input_tokens(10, 2000, 500)
+    assert tokens[0] == 2000
+    assert tokens[-1] == 6500
+    assert sum(tokens) == 42500  # 10 * 2000 + 500 * 45
+
+
+def test_loop_input_tokens_small_case():
+    assert loop_input_tokens(4, 2000, 500) == [2000, 2500, 3000, 3500]
+
+
+def test_loop_of_zero_calls_costs_nothing():
+    assert loop_input_tokens(0, 2000, 500) == []
+    assert loop_input_total(0, 2000, 500) == 0
+
+
+def test_loop_input_total_worked_example():
+    assert loop_input_total(10, 2000, 500) == 42500
+
+
+@pytest.mark.parametrize(("first", "per_step"), [(2000, 500), (7, 3), (0, 1), (1, 0)])
+def test_closed_form_equals_the_sum_for_every_n_up_to_1000(first, per_step):
+    mismatches = [n for n in range(0, 1001)
+                  if loop_input_total(n, first, per_step) != sum(loop_input_tokens(n, first, per_step))]
+    assert mismatches == []
+
+
+@given(st.integers(0, 300), st.integers(0, 10**9), st.integers(0, 10**9))
+def test_closed_form_equals_the_sum_property(n, first, per_step):
+    assert loop_input_total(n, first, per_step) == sum(loop_input_tokens(n, first, per_step))
+
+
+def test_the_growth_is_quadratic():
+    # Doubling the calls of a loop with no fixed part multiplies its input by about four.
+    assert loop_input_total(200, 0, 500) / loop_input_total(100, 0, 500) == pytest.approx(4, rel=0.02)
+
+
+@pytest.mark.parametrize("function", [loop_input_tokens, loop_input_total])
+@pytest.mark.parametrize("args", [(-1, 2000, 500), (10, -1, 500), (10, 2000, -1)])
+def test_negative_inputs_are_rejected(function, args):
+    with pytest.raises(ValueError, match="must be >= 0"):
+        function(*args)
+
+
+def _conversation():
+    return [
+        Message.user("What's the weather in Paris?"),
+        Message.assistant(ToolCall("toolu_01", "get_weather", {"city": "Paris"})),
+        Message.results([ToolResult("toolu_01", "18°C, sunny")]),
+    ]
+
+
+def test_request_text_ignores_message_ids_and_times():
+    first = Transcript(system="Be brief.", messages=_conversation())
+    second = Transcript(system="Be brief.", messages=_conversation())
+    assert first != second  # different ids and creation times ...
+    assert request_text(first, [get_weather]) == request_text(second, [get_weather])  # same text
+    text = request_text(first, [get_weather])
+    for message in first:
+        assert message.id not in text
+        assert message.created_at.isoformat() not in text
+
+
+def test_request_text_holds_system_messages_and_tool_specs():
+    text = request_text(Transcript(system="Be brief.", messages=_conversation()), [get_weather])
+    assert '"system":"Be brief."' in text
+    assert "18°C, sunny" in text  # not escaped: counts as characters, not \\u escapes
+    assert '"name":"get_weather"' in text
+    assert '"input_schema"' in text
+
+
+def test_request_text_changes_with_content():
+    base = Transcript(messages=_conversation())
+    longer = Transcript(messages=[*_conversation(), Message.assistant("It's sunny.")])
+    assert len(request_text(longer)) > len(request_text(base))
