@@ -3,6 +3,7 @@
 
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
+    python3 dev.py demo    # the classroom demo in the terminal (offline)
 
 Both make sure `.venv/` exists and holds this project installed with its `dev`
 extra; they reinstall when `pyproject.toml` changes. Anything after the command
@@ -72,7 +73,11 @@ def test(args: list[str]) -> int:
     return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)
 
 
-COMMANDS = {"lab": lab, "test": test}
+def demo(args: list[str]) -> int:
+    return subprocess.call([str(venv_bin("python")), "-m", "toolcall_lab", "demo", *args], cwd=ROOT)
+
+
+COMMANDS = {"lab": lab, "test": test, "demo": demo}
 
 
 def main(argv: list[str]) -> int:

@@ -249,7 +249,7 @@ def test_module_never_calls_eval_exec_or_compile():
     ]
     calls = {
         first.string
-        for first, second in zip(tokens, tokens[1:])
+        for first, second in zip(tokens, tokens[1:], strict=False)
         if first.type == tokenize.NAME and second.string == "("
     }
     assert calls.isdisjoint({"eval", "exec", "compile", "__import__"})

@@ -10,8 +10,8 @@ from toolcall_lab import (
     ScriptedProvider,
     StopReason,
     TextBlock,
-    ToolCall,
     Tool,
+    ToolCall,
     ToolDefinitionError,
     ToolResult,
     Transcript,
@@ -402,7 +402,7 @@ def test_provider_error_on_first_call_restores_the_callers_transcript():
     with pytest.raises(RuntimeError, match="503") as info:
         run_agent(FailingProvider(fail_on=1), PARIS_QUESTION, transcript=transcript)
     assert transcript.messages == before
-    assert all(a is b for a, b in zip(transcript.messages, before))
+    assert all(a is b for a, b in zip(transcript.messages, before, strict=False))
     assert any("model call 1 failed" in note for note in info.value.__notes__)
 
 

@@ -2,7 +2,7 @@
 
 import dataclasses
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -353,7 +353,7 @@ tool_calls = st.builds(ToolCall, st.text(), st.text(), json_objects,
 tool_results = st.builds(ToolResult, st.text(), st.text(), st.booleans())
 reasoning_blocks = st.builds(ReasoningBlock, st.text(), st.none() | st.text(),
                              st.none() | st.text(), json_objects)
-times = st.datetimes(timezones=st.just(timezone.utc))
+times = st.datetimes(timezones=st.just(UTC))
 
 
 @st.composite

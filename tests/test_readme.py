@@ -57,7 +57,8 @@ def test_lab_command_serves_the_notebooks():
                 break
             except OSError:
                 time.sleep(0.5)
-        assert listing is not None, f"JupyterLab did not come up: {server.stderr.read() if server.poll() is not None else 'timeout'}"
+        why = server.stderr.read() if server.poll() is not None else "no answer within 90 s"
+        assert listing is not None, f"JupyterLab did not come up: {why}"
         names = {item["name"] for item in listing["content"]}
         assert "01_one_tool_call.ipynb" in names
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10) as page:

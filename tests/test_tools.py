@@ -2,7 +2,7 @@
 
 import enum
 import json
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import pytest
 
@@ -26,7 +26,7 @@ def everything(
     scores: dict[str, int],
     mode: Literal["fast", "slow"],
     unit: Unit,
-    maybe: Optional[int],
+    maybe: int | None,
     noted: Annotated[str, "described by Annotated"] = "hi",
     limit: int = 3,
     unit_default: Unit = Unit.CELSIUS,
@@ -109,7 +109,7 @@ def test_none_default_is_shown_as_null_default():
 
 def test_default_without_json_form_is_not_shown():
     @tool
-    def f(x: int = object()) -> str:  # noqa: B008
+    def f(x: int = object()) -> str:
         """F."""
         return ""
 
@@ -130,7 +130,7 @@ def test_missing_type_hint_is_a_definition_error():
                                     "def f(x: int, /):\n '''F.'''"])
 def test_variadic_or_positional_only_parameters_are_definition_errors(source):
     namespace: dict = {}
-    exec(source, namespace)  # noqa: S102 - fixed test source
+    exec(source, namespace)
     with pytest.raises(ToolDefinitionError, match="must be an ordinary named parameter"):
         tool(namespace["f"])
 
@@ -252,7 +252,8 @@ def test_spec_shows_name_description_schema_and_never_the_function():
 
 
 def test_tool_repr_is_name_and_first_line():
-    assert repr(calculator) == "Tool('calculator', 'Evaluate an arithmetic expression exactly, e.g. \"17 * 23 - 100\".')"
+    expected = "Tool('calculator', 'Evaluate an arithmetic expression exactly, e.g. \"17 * 23 - 100\".')"
+    assert repr(calculator) == expected
 
 
 def test_tool_map_indexes_by_name():

@@ -31,7 +31,7 @@ def test_sum_of_empty_list_with_start_is_zero_usage():
 
 def test_adding_a_non_usage_is_a_type_error():
     with pytest.raises(TypeError):
-        Usage(input_tokens=1) + 1  # noqa: B018
+        Usage(input_tokens=1) + 1
 
 
 def test_uncached_input_subtracts_cache_parts():

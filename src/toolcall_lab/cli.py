@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["main"]
 
@@ -30,7 +30,7 @@ def demo(out=None) -> None:
     from .tools import get_weather
 
     out = out or sys.stdout
-    write = lambda text="": print(text, file=out)  # noqa: E731
+    write = lambda text="": print(text, file=out)
 
     write(_section("1. One tool call, message by message"))
     provider = ScriptedProvider(weather_policy)

@@ -26,8 +26,9 @@ call, so the same call can be retried.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from .errors import MaxStepsExceeded
 from .messages import Message, ToolCall, ToolResult, Transcript

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal, Mapping, assert_never
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -158,7 +159,7 @@ def _new_message_id() -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _as_block(item: str | Block) -> Block:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .messages import Transcript, _block_to_dict
 

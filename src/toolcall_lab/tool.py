@@ -22,9 +22,10 @@ import json
 import re
 import types
 import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .errors import ToolDefinitionError
 from .messages import ToolCall, ToolResult
@@ -156,7 +157,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
                             f"{call.name} again.")
     try:
         value = chosen.function(**call.args)
-    except Exception as exc:  # noqa: BLE001 - a failing tool is information for the model
+    except Exception as exc:
         return _error(call, f"{call.name} failed: {type(exc).__name__}: {exc}. Check the "
                             "arguments, or answer without this tool.")
     return ToolResult(call.id, _as_text(value))
@@ -204,7 +205,9 @@ def _schema_for(hint: Any, where: str) -> dict[str, Any]:
         items = [a for a in args if a is not Ellipsis]
         return {"type": "array", "items": _schema_for(items[0], where)} if items else {"type": "array"}
     if origin is dict:
-        return {"type": "object", "additionalProperties": _schema_for(args[1], where)} if args else {"type": "object"}
+        if not args:
+            return {"type": "object"}
+        return {"type": "object", "additionalProperties": _schema_for(args[1], where)}
     if origin in (typing.Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
         schemas = [_schema_for(a, where) for a in options]
@@ -320,7 +323,9 @@ def _with_enum_arguments(function: Callable[..., Any],
 @typing.overload
 def tool(function: Callable[..., Any], /) -> Tool: ...
 @typing.overload
-def tool(*, name: str | None = None, description: str | None = None) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(
+    *, name: str | None = None, description: str | None = None
+) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = None,

@@ -8,9 +8,10 @@ the request and response bodies exactly as they crossed the wire.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from .messages import Message, ToolCall
 from .usage import Usage

@@ -25,8 +25,8 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence, Union
 
 from ..errors import ScriptExhaustedError
 from ..messages import Block, Message, TextBlock, ToolCall, Transcript, _block_to_dict
@@ -46,7 +46,7 @@ class Staged:
     stop_reason: StopReason
 
 
-Reply = Union[str, ToolCall, Sequence[Union[str, Block]], Staged, Turn]
+Reply = str | ToolCall | Sequence[str | Block] | Staged | Turn
 Policy = Callable[[Transcript, tuple[Tool, ...]], Reply]
 
 
@@ -90,8 +90,11 @@ class ScriptedProvider:
     >>> provider = ScriptedProvider(["Hello!"])
     >>> transcript = Transcript()
     >>> _ = transcript.append(Message.user("Hi"))
-    >>> provider.complete(transcript)
-    Turn(Message.assistant(TextBlock('Hello!')), stop_reason=StopReason.END_TURN, usage=Usage(input_tokens=24, output_tokens=9, estimated=True), model='scripted-1')
+    >>> turn = provider.complete(transcript)
+    >>> turn.message, turn.stop_reason
+    (Message.assistant(TextBlock('Hello!')), StopReason.END_TURN)
+    >>> turn.usage  # estimated from characters: about 4 per token
+    Usage(input_tokens=24, output_tokens=9, estimated=True)
     """
 
     name = "scripted"
