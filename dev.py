@@ -16,6 +16,7 @@ Standard library only, so it runs on any Python >= 3.11 before anything is insta
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -54,7 +55,22 @@ def ensure_env() -> None:
     print("dev.py: installing toolcall-lab[dev] into .venv/ (a few minutes the first time) ...", flush=True)
     pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
     subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"], check=True)
+    write_lab_overrides()
     STAMP.write_text(wanted_stamp() + "\n")
+
+
+# JupyterLab defaults that suit a classroom: never fetch news or check for updates (both
+# reach the internet, and the kit promises to run offline), so no prompt pops up on a
+# projector. Stored inside .venv/, so nothing outside the project changes.
+LAB_OVERRIDES = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def write_lab_overrides() -> None:
+    settings = VENV / "share" / "jupyter" / "lab" / "settings"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2) + "\n")
 
 
 def lab(args: list[str]) -> int:

@@ -64,6 +64,13 @@ def test_lab_command_serves_the_notebooks():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10) as page:
             assert page.status == 200
             assert "JupyterLab" in page.read().decode()
+        # Offline and projector-friendly: no news feed, no update check (both reach the internet).
+        settings_url = (f"http://127.0.0.1:{port}/lab/api/settings/"
+                        f"@jupyterlab/apputils-extension:notification?token={token}")
+        with urllib.request.urlopen(settings_url, timeout=10) as response:
+            properties = json.load(response)["schema"]["properties"]
+        assert properties["fetchNews"]["default"] == "false"
+        assert properties["checkForUpdates"]["default"] is False
     finally:
         server.terminate()
         try:

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from ._pretty import pretty_lines
 from .errors import MaxStepsExceeded
 from .messages import Message, ToolCall, ToolResult, Transcript
 from .providers.base import Provider
@@ -160,10 +161,16 @@ class Run:
                 return message.text
         return ""
 
-    def __repr__(self) -> str:
+    def _parts(self) -> list[str]:
         calls = len(self.steps)
-        return (f"Run({calls} call{'s' if calls != 1 else ''}, stop_reason={self.stop_reason!r}, "
-                f"usage={self.usage!r}, answer={self.answer!r})")
+        return [f"{calls} call{'s' if calls != 1 else ''}", f"stop_reason={self.stop_reason!r}",
+                f"usage={self.usage!r}", f"answer={self.answer!r}"]
+
+    def __repr__(self) -> str:
+        return f"Run({', '.join(self._parts())})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(pretty_lines("Run", self._parts()))
 
 
 _NOTES = {

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ._pretty import pretty_lines
 from .messages import Message, ToolCall
 from .usage import Usage
 
@@ -80,6 +81,12 @@ class Turn:
     def text(self) -> str:
         return self.message.text
 
+    def _parts(self) -> list[str]:
+        return [repr(self.message), f"stop_reason={self.stop_reason!r}",
+                f"usage={self.usage!r}", f"model={self.model!r}"]
+
     def __repr__(self) -> str:
-        return (f"Turn({self.message!r}, stop_reason={self.stop_reason!r}, "
-                f"usage={self.usage!r}, model={self.model!r})")
+        return f"Turn({', '.join(self._parts())})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(pretty_lines("Turn", self._parts()))
