@@ -131,7 +131,8 @@ class Step:
         return self.turn.latency_s
 
     def __repr__(self) -> str:
-        return (f"Step({self.index}, sent {self.messages_sent} messages, "
+        plural = "" if self.messages_sent == 1 else "s"
+        return (f"Step({self.index}, sent {self.messages_sent} message{plural}, "
                 f"stop_reason={self.stop_reason!r}, usage={self.usage!r})")
 
 
