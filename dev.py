@@ -35,6 +35,19 @@ def venv_bin(name: str) -> Path:
     return VENV / folder / f"{name}{suffix}"
 
 
+def venv_python_version() -> tuple[int, int] | None:
+    """The (major, minor) Python that built .venv/, read from its pyvenv.cfg."""
+    try:
+        for line in (VENV / "pyvenv.cfg").read_text().splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() in ("version", "version_info"):
+                major, minor = value.strip().split(".")[:2]
+                return int(major), int(minor)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def wanted_stamp() -> str:
     """What the environment was built from: the project's metadata and this Python."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
@@ -49,12 +62,17 @@ def ensure_env() -> None:
         )
     if STAMP.exists() and STAMP.read_text().strip() == wanted_stamp():
         return
-    if not venv_bin("python").exists():
+    if not venv_bin("python").exists() or venv_python_version() != sys.version_info[:2]:
         print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    print("dev.py: installing toolcall-lab[dev] into .venv/ (a few minutes the first time) ...", flush=True)
+    print("dev.py: installing toolcall-lab[dev] into .venv/ (a minute or two the first time) ...",
+          flush=True)
     pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
-    subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"], check=True)
+    installed = subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"])
+    if installed.returncode != 0:
+        sys.exit("dev.py: installing the project into .venv/ failed (pip's message is above). "
+                 "Check that this machine can reach the Python package index, then run the "
+                 "same command again; nothing else needs cleaning up.")
     write_lab_overrides()
     STAMP.write_text(wanted_stamp() + "\n")
 
