@@ -431,10 +431,18 @@ def test_calculator_computes_through_execute():
 @pytest.mark.parametrize(
     ("expression", "reason"),
     [
+        ("x + 1", "Names are not allowed"),
         ("__import__('os')", "Function calls are not allowed"),
         ("().__class__", "Attribute lookups are not allowed"),
-        ("9**9**9", "too large"),
+        ("().__class__.__mro__[1].__subclasses__()", "not allowed"),
+        ("[1, 2][0]", "not allowed"),
+        ("[i for i in (1, 2)]", "Comprehensions and generators are not allowed"),
+        ("(i for i in (1, 2))", "Comprehensions and generators are not allowed"),
         ("lambda: 1", "Lambdas are not allowed"),
+        ("9**9**9", "too large"),
+        ("2**10**10", "too large"),
+        ("1" * 40, "more than 30 digits"),
+        ("1e308 * 10", "too large"),
     ],
 )
 def test_calculator_refuses_escapes_as_error_results(expression, reason):
@@ -442,3 +450,14 @@ def test_calculator_refuses_escapes_as_error_results(expression, reason):
     assert result.is_error
     assert "calculator failed: CalculationError" in result.content
     assert reason in result.content
+
+
+def test_calculator_escape_in_a_run_comes_back_to_the_model_as_an_error():
+    from toolcall_lab import ScriptedProvider, call, run_agent
+
+    provider = ScriptedProvider([call("calculator", expression="__import__('os').getcwd()"),
+                                 call("calculator", expression="2 + 2"), "4"])
+    run = run_agent(provider, "What is 2 + 2?", tools=[calculator])
+    first, second = run.transcript[2].tool_results[0], run.transcript[4].tool_results[0]
+    assert first.is_error and "Use only numbers" in first.content
+    assert second == ToolResult("toolu_02", "4")
