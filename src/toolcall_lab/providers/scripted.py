@@ -102,10 +102,8 @@ class ScriptedProvider:
     def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1") -> None:
         if callable(policy):
             self._policy: Policy = policy
-            self._script_length: int | None = None
         else:
             script = list(policy)
-            self._script_length = len(script)
             position = itertools.count()
 
             def next_in_script(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
