@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._pretty import pretty_lines
+from ._text import pretty_lines
 from .errors import MaxStepsExceeded
 from .messages import Message, ToolCall, ToolResult, Transcript
 from .providers.base import Provider

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, Literal, assert_never
 if TYPE_CHECKING:
     from pathlib import Path
 
+from ._text import shorten
+
 __all__ = [
     "Block",
     "Message",
@@ -47,9 +49,11 @@ Role = Literal["user", "assistant"]
 TRANSCRIPT_FORMAT_VERSION = 1
 
 
-def _short(text: str, limit: int = 60) -> str:
-    """`text` cut to `limit` characters for a repr, with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+REPR_TEXT = 60  # characters of text a repr shows before it shortens
+
+
+def _short(text: str) -> str:
+    return shorten(text, REPR_TEXT)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, assert_never
 
+from ._text import shorten
 from .messages import ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from .tokens import loop_input_tokens
 
@@ -18,11 +19,6 @@ if TYPE_CHECKING:
     from .loop import Run
 
 __all__ = ["calls_table", "loop_table", "trace_table"]
-
-
-def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
@@ -80,8 +76,9 @@ def trace_table(transcript: Transcript, *, width: int = 40) -> str:
         for position, block in enumerate(message.blocks):
             first = position == 0
             block_id, content = _describe(block)
+            content = shorten(" ".join(content.split()), width)  # one line per block
             rows.append([str(number) if first else "", message.role if first else "",
-                         block.kind, block_id, _clip(content, width), producer if first else ""])
+                         block.kind, block_id, content, producer if first else ""])
     return _table(["#", "role", "block", "id", "content", "produced by"], rows, right={0})
 
 

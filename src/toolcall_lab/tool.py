@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ._text import shorten
 from .errors import ToolDefinitionError
 from .messages import ToolCall, ToolResult
 
@@ -146,7 +147,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
                             "Call one of these by its exact name.")
     if call.malformed:
         return _error(call, f"The arguments for {call.name} were not a valid JSON object: "
-                            f"{_clip(call.raw_args or '')!r}. Send the complete arguments as one "
+                            f"{shorten(call.raw_args or '', 81)!r}. Send the complete arguments as one "
                             "JSON object that matches the tool's input schema.")
     problem = chosen.check_args(call.args)
     if problem is not None:
@@ -165,10 +166,6 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
 
 def _error(call: ToolCall, text: str) -> ToolResult:
     return ToolResult(call.id, text, is_error=True)
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _as_text(value: Any) -> str:

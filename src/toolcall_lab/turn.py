@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ._pretty import pretty_lines
+from ._text import pretty_lines
 from .messages import Message, ToolCall
 from .usage import Usage
 
