@@ -35,6 +35,8 @@ from ._text import shorten
 
 __all__ = [
     "Block",
+    "block_from_dict",
+    "block_to_dict",
     "Message",
     "ReasoningBlock",
     "Role",
@@ -258,21 +260,29 @@ class Message:
             "role": self.role,
             "created_at": self.created_at.isoformat(),
             "synthetic": self.synthetic,
-            "blocks": [_block_to_dict(b) for b in self.blocks],
+            "blocks": [block_to_dict(b) for b in self.blocks],
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Message:
         return cls(
             role=data["role"],
-            blocks=tuple(_block_from_dict(b) for b in data["blocks"]),
+            blocks=tuple(block_from_dict(b) for b in data["blocks"]),
             id=data["id"],
             created_at=datetime.fromisoformat(data["created_at"]),
             synthetic=data.get("synthetic", False),
         )
 
 
-def _block_to_dict(block: Block) -> dict[str, Any]:
+def block_to_dict(block: Block) -> dict[str, Any]:
+    """A block as a JSON-ready dict, the kit's own neutral shape (not any API's).
+
+    Saved transcripts use it, and so does token estimation, which measures what a call
+    sends. ``block_from_dict`` reverses it exactly.
+
+    >>> block_to_dict(ToolResult("toolu_01", "18°C, sunny"))
+    {'kind': 'tool_result', 'call_id': 'toolu_01', 'content': '18°C, sunny', 'is_error': False}
+    """
     match block:
         case TextBlock(text=text):
             return {"kind": "text", "text": text}
@@ -290,7 +300,8 @@ def _block_to_dict(block: Block) -> dict[str, Any]:
             assert_never(block)
 
 
-def _block_from_dict(data: Mapping[str, Any]) -> Block:
+def block_from_dict(data: Mapping[str, Any]) -> Block:
+    """The block `block_to_dict` made, e.g. {"kind": "text", "text": "Hi"} -> TextBlock('Hi')."""
     match data["kind"]:
         case "text":
             return TextBlock(data["text"])

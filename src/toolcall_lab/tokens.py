@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .messages import Transcript, _block_to_dict
+from .messages import Transcript, block_to_dict
 
 if TYPE_CHECKING:
     from .tool import Tool
@@ -49,7 +49,7 @@ def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
     payload = {
         "system": transcript.system or "",
         "messages": [
-            {"role": m.role, "content": [_block_to_dict(b) for b in m.blocks]}
+            {"role": m.role, "content": [block_to_dict(b) for b in m.blocks]}
             for m in transcript.messages
         ],
         "tools": [t.spec() for t in tools],

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ScriptExhaustedError
-from ..messages import Block, Message, TextBlock, ToolCall, Transcript, _block_to_dict
+from ..messages import Block, Message, TextBlock, ToolCall, Transcript, block_to_dict
 from ..tokens import estimate_tokens, request_text
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -146,7 +146,7 @@ class ScriptedProvider:
             has_calls = any(isinstance(b, ToolCall) for b in blocks)
             stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
         blocks = tuple(self._with_id(b) for b in blocks)
-        output = json.dumps([_block_to_dict(b) for b in blocks], ensure_ascii=False)
+        output = json.dumps([block_to_dict(b) for b in blocks], ensure_ascii=False)
         usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(output), estimated=True)
         return Turn(Message("assistant", blocks), stop_reason, usage, self.model)
 
