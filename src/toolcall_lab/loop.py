@@ -193,6 +193,17 @@ _REFUSED = (
     "is in run.steps[-1].turn. Rephrase the request, or try another model.")
 
 
+def _run_tools(step: int, calls: Sequence[ToolCall], tools: dict[str, Tool],
+               emit: Callable[[Event], object]) -> tuple[ToolResult, ...]:
+    """Run every call of one reply in order, in your process; each answer is a result."""
+    results = []
+    for tool_call in calls:
+        result = execute(tool_call, tools)
+        emit(ToolExecuted(step, tool_call, result))
+        results.append(result)
+    return tuple(results)
+
+
 def run_agent(
     provider: Provider,
     prompt: str | Message | None,
@@ -252,31 +263,27 @@ def run_agent(
             raise
         emit(ReplyReceived(index, turn))
         reason = turn.stop_reason
+        results: tuple[ToolResult, ...] = ()
+        note: str | None = None  # set when the run stops after this call
 
         if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
-            run.steps.append(Step(index, turn, sent))
-            return finish(index, reason, _CUT_MID_CALL.format(reason=reason))
-        if reason is StopReason.REFUSAL:
-            run.steps.append(Step(index, turn, sent))
-            return finish(index, reason, _REFUSED)
-
-        transcript.append(turn.message)
-        if reason is StopReason.PAUSE_TURN:
-            run.steps.append(Step(index, turn, sent))
-            continue  # subtle: send the paused turn back unchanged; the model picks it up
-        if turn.tool_calls:
-            # subtle: run calls even if a provider labelled the reply end_turn; an unanswered
-            # call would make the next request invalid.
-            results = []
-            for tool_call in turn.tool_calls:
-                result = execute(tool_call, by_name)
-                emit(ToolExecuted(index, tool_call, result))
-                results.append(result)
-            transcript.append(Message.results(results))
-            run.steps.append(Step(index, turn, sent, tuple(results)))
-            continue
-        run.steps.append(Step(index, turn, sent))
-        return finish(index, reason, _NOTES.get(reason, _NOTES[StopReason.END_TURN]))
+            note = _CUT_MID_CALL.format(reason=reason)  # the call is incomplete: keep it out
+        elif reason is StopReason.REFUSAL:
+            note = _REFUSED
+        else:
+            transcript.append(turn.message)
+            if reason is StopReason.PAUSE_TURN:
+                pass  # subtle: the paused turn goes back unchanged; the model picks it up
+            elif turn.tool_calls:
+                # subtle: run calls even if a provider labelled the reply end_turn; an
+                # unanswered call would make the next request invalid.
+                results = _run_tools(index, turn.tool_calls, by_name, emit)
+                transcript.append(Message.results(results))
+            else:
+                note = _NOTES.get(reason, _NOTES[StopReason.END_TURN])
+        run.steps.append(Step(index, turn, sent, results))
+        if note is not None:
+            return finish(index, reason, note)
 
     asked = ", ".join(sorted({c.name for c in run.steps[-1].turn.tool_calls})) or "a paused turn"
     run.stop_reason = run.steps[-1].stop_reason
