@@ -22,7 +22,7 @@ import json
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -198,7 +198,7 @@ def _schema_for(hint: Any, where: str) -> dict[str, Any]:
         return {**schema, "description": " ".join(notes)} if notes else schema
     if origin is typing.Literal:
         return {"enum": list(args)}
-    if origin in (list, tuple, set, frozenset) or (origin is not None and origin.__name__ == "Sequence"):
+    if origin in (list, tuple, set, frozenset, Sequence):  # typing.Sequence's origin is this too
         items = [a for a in args if a is not Ellipsis]
         return {"type": "array", "items": _schema_for(items[0], where)} if items else {"type": "array"}
     if origin is dict:
