@@ -28,7 +28,7 @@ def test_a_long_turn_breaks_between_fields():
     assert shown(turn).splitlines() == [
         "Turn(Message.assistant(ToolCall('toolu_01', 'get_weather', {'city': 'Paris'})),",
         "     stop_reason=StopReason.TOOL_USE,",
-        "     usage=Usage(input_tokens=104, output_tokens=23, estimated=True),",
+        "     usage=Usage(input_tokens=104, output_tokens=21, estimated=True),",
         "     model='scripted-1')",
     ]
     assert shown(turn).replace(",\n     ", ", ") == repr(turn)

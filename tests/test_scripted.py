@@ -286,3 +286,16 @@ def test_two_fresh_providers_are_deterministic():
     assert [t.message.blocks for t in first] == [t.message.blocks for t in second]
     assert [t.stop_reason for t in first] == [t.stop_reason for t in second]
     assert [t.usage for t in first] == [t.usage for t in second]
+
+
+def test_a_reply_is_measured_as_the_next_request_will_resend_it():
+    from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+    from toolcall_lab.tokens import blocks_text
+
+    provider = ScriptedProvider(weather_policy)
+    transcript = Transcript(messages=[Message.user(PARIS_QUESTION)])
+    turn = provider.complete(transcript, tools=[get_weather])
+    reply = blocks_text(turn.message.blocks)
+    assert turn.usage.output_tokens == estimate_tokens(reply)
+    transcript.append(turn.message)
+    assert reply in request_text(transcript, [get_weather])  # the same characters, re-sent

@@ -21,12 +21,12 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .messages import Transcript, block_to_dict
+from .messages import Block, Transcript, block_to_dict
 
 if TYPE_CHECKING:
     from .tool import Tool
 
-__all__ = ["estimate_tokens", "loop_input_tokens", "loop_input_total", "request_text"]
+__all__ = ["blocks_text", "estimate_tokens", "loop_input_tokens", "loop_input_total", "request_text"]
 
 CHARS_PER_TOKEN = 4
 
@@ -38,6 +38,23 @@ def estimate_tokens(text: str) -> int:
     7
     """
     return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def _compact_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def blocks_text(blocks: Sequence[Block]) -> str:
+    """Blocks as compact JSON: how the scripted provider sizes a reply.
+
+    A reply is measured exactly as it will be measured again when the next call re-sends
+    it inside `request_text`, so output and re-sent input agree.
+
+    >>> from toolcall_lab import TextBlock
+    >>> blocks_text([TextBlock("Hi")])
+    '[{"kind":"text","text":"Hi"}]'
+    """
+    return _compact_json([block_to_dict(b) for b in blocks])
 
 
 def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
@@ -54,7 +71,7 @@ def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
         ],
         "tools": [t.spec() for t in tools],
     }
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return _compact_json(payload)
 
 
 def loop_input_tokens(n: int, first: int, per_step: int) -> list[int]:

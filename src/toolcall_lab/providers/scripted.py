@@ -23,14 +23,13 @@ It records every request in `provider.requests`, so you can see what each call s
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ScriptExhaustedError
-from ..messages import Block, Message, TextBlock, ToolCall, Transcript, block_to_dict
-from ..tokens import estimate_tokens, request_text
+from ..messages import Block, Message, TextBlock, ToolCall, Transcript
+from ..tokens import blocks_text, estimate_tokens, request_text
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
@@ -146,8 +145,8 @@ class ScriptedProvider:
             has_calls = any(isinstance(b, ToolCall) for b in blocks)
             stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
         blocks = tuple(self._with_id(b) for b in blocks)
-        output = json.dumps([block_to_dict(b) for b in blocks], ensure_ascii=False)
-        usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(output), estimated=True)
+        usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(blocks_text(blocks)),
+                      estimated=True)
         return Turn(Message("assistant", blocks), stop_reason, usage, self.model)
 
     @staticmethod
