@@ -4,6 +4,7 @@
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
     python3 dev.py demo    # the classroom demo in the terminal (offline)
+    python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
 
 Both make sure `.venv/` exists and holds this project installed with its `dev`
 extra; they reinstall when `pyproject.toml` changes. Anything after the command
@@ -111,7 +112,26 @@ def demo(args: list[str]) -> int:
     return subprocess.call([str(venv_bin("python")), "-m", "toolcall_lab", "demo", *args], cwd=ROOT)
 
 
-COMMANDS = {"lab": lab, "test": test, "demo": demo}
+def notebooks(args: list[str]) -> int:
+    """Re-execute lessons top to bottom with a fresh kernel and save them with outputs.
+
+    Per-cell execution timestamps are dropped (they would change every line of the diff);
+    the timeout stops a stalled widget cell from hanging the command.
+    """
+    paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    for path in paths:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            cell.get("metadata", {}).pop("execution", None)
+        path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+    return subprocess.call([
+        str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
+        "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
+        *map(str, paths)], cwd=ROOT)
+
+
+COMMANDS = {"lab": lab, "test": test, "demo": demo, "notebooks": notebooks}
 
 
 def main(argv: list[str]) -> int:
