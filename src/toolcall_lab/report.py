@@ -87,17 +87,16 @@ def calls_table(run: Run) -> str:
 
     Input grows on every call because every call re-sends the whole history.
     """
-    estimated = run.usage.estimated
+    total = run.usage
     rows, so_far = [], 0
     for step in run.steps:
         so_far += step.usage.input_tokens
         rows.append([str(step.index), str(step.messages_sent), f"{step.usage.input_tokens:,}",
                      f"{step.usage.output_tokens:,}", f"{so_far:,}", str(step.stop_reason)])
-    total = run.usage
     rows.append(["total", "", f"{total.input_tokens:,}", f"{total.output_tokens:,}", "", ""])
     header = ["call", "messages sent", "input tokens", "output tokens", "input so far", "stop reason"]
     table = _table(header, rows, right={0, 1, 2, 3, 4})
-    if estimated:
+    if total.estimated:
         table += "\n(tokens estimated at about 4 characters per token)"
     return table
 
