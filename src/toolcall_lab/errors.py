@@ -1,22 +1,55 @@
 """The kit's exceptions: one base class, and a subclass for each thing that can go wrong.
 
-    ToolcallLabError                 every error the kit raises on purpose
-    ├── ToolDefinitionError          a tool is defined wrongly (bad name, unusable type hint)
-    ├── ScriptExhaustedError         a scripted provider was asked for more replies than its script has
-    └── MaxStepsExceeded             run_agent made max_steps model calls and the model still wanted tools
+    ToolcallLabError                  every error the kit raises on purpose
+    ├── ToolDefinitionError           a tool is defined wrongly (bad name, unusable type hint)
+    ├── ScriptExhaustedError          a scripted provider was asked for more replies than its script has
+    ├── MaxStepsExceeded              run_agent made max_steps model calls and the model still wanted tools
+    └── ProviderError                 a call to a model failed; the transcript is exactly as it was
+        ├── MissingKeyError           no API key: names the variable to set (raised when a provider is built)
+        ├── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start the server
+        ├── AuthenticationError       401 / 403: the key was refused
+        ├── ModelNotFoundError        404: this server does not know the model id
+        ├── InvalidRequestError       400: the request breaks the API's rules (found by `wire.check`
+        │                              before sending, or reported by the API); `.problems`
+        ├── RateLimitError            429: too many requests; `.retry_after` in seconds when the API says
+        ├── OverloadedError           529 / 503: the provider is busy; retry later
+        ├── ServerError               another 5xx: the provider failed
+        ├── ProviderTimeoutError      no reply within the timeout
+        └── MalformedResponseError    a reply that is not the API's JSON
 
 Errors that come from a *tool* while it runs are not raised at all: the loop turns them
 into `ToolResult(is_error=True)` so the model can read them and try again.
+
+Every `ProviderError` message is one sentence a learner can act on, and never contains
+an API key: providers pass their key to `redact` before a message is built.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["MaxStepsExceeded", "ScriptExhaustedError", "ToolDefinitionError", "ToolcallLabError"]
+__all__ = [
+    "AuthenticationError",
+    "InvalidRequestError",
+    "MalformedResponseError",
+    "MaxStepsExceeded",
+    "MissingKeyError",
+    "ModelNotFoundError",
+    "OverloadedError",
+    "ProviderError",
+    "ProviderTimeoutError",
+    "ProviderUnreachableError",
+    "RateLimitError",
+    "ScriptExhaustedError",
+    "ServerError",
+    "ToolDefinitionError",
+    "ToolcallLabError",
+    "redact",
+]
 
 
 class ToolcallLabError(Exception):
@@ -40,3 +73,87 @@ class MaxStepsExceeded(ToolcallLabError):
     def __init__(self, message: str, run: Run) -> None:
         super().__init__(message)
         self.run = run
+
+
+class ProviderError(ToolcallLabError):
+    """Raised when a call to a model provider fails. Nothing was added to the transcript.
+
+    `provider` names the provider ("anthropic", "openai", ...), `status` is the HTTP status
+    when there was one, and `retry_after` the seconds the API asked you to wait, if any.
+    """
+
+    def __init__(self, message: str, *, provider: str = "", status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the same request may succeed later, unchanged."""
+        return isinstance(self, RateLimitError | OverloadedError | ServerError |
+                          ProviderTimeoutError | ProviderUnreachableError)
+
+
+class MissingKeyError(ProviderError):
+    """Raised when a provider for a hosted API is built without a key to call it with."""
+
+
+class ProviderUnreachableError(ProviderError):
+    """Raised when nothing answers at the provider's URL (a local server that is not running)."""
+
+
+class AuthenticationError(ProviderError):
+    """Raised on 401 / 403: the API refused the key."""
+
+
+class ModelNotFoundError(ProviderError):
+    """Raised on 404: the server does not know the model id (or the URL has no such API)."""
+
+
+class InvalidRequestError(ProviderError):
+    """Raised on 400, or before sending when `wire.check` finds what the API would reject.
+
+    `problems` lists each rule broken, with its path in the request body and the API's
+    own wording (`wire.Problem`); it is empty when only the API's message is known.
+    """
+
+    def __init__(self, message: str, *, problems: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.problems = tuple(problems)
+
+
+class RateLimitError(ProviderError):
+    """Raised on 429 after the SDK's own retries: too many requests or tokens per minute."""
+
+
+class OverloadedError(ProviderError):
+    """Raised on 529 (Anthropic's "overloaded") or 503: the provider is busy right now."""
+
+
+class ServerError(ProviderError):
+    """Raised on any other 5xx after the SDK's retries: the provider failed, not your request."""
+
+
+class ProviderTimeoutError(ProviderError):
+    """Raised when no reply arrived within the provider's timeout."""
+
+
+class MalformedResponseError(ProviderError):
+    """Raised when a reply is not the JSON the API documents (a proxy page, a cut-off body)."""
+
+
+REDACTED = "[redacted]"
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """`text` with every secret in it replaced, so a message can be shown or logged.
+
+    >>> redact("key sk-test-123 was refused", ["sk-test-123"])
+    'key [redacted] was refused'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:  # subtle: never "redact" every 'a' of a one-letter key
+            text = text.replace(secret, REDACTED)
+    return text

@@ -1,0 +1,266 @@
+"""What every real provider shares: encode, check, send with the SDK, decode, and errors.
+
+A real provider is a thin shell around a pure codec (`toolcall_lab.wire.<api>`):
+
+    request = codec.encode_request(transcript, tools, model=..., **options)
+    problems = codec.check_request(request)       # what the API would reject: raise now
+    body = self._send(request)                    # the only line that touches the network
+    turn = codec.decode_response(body)            # + the wire request and response kept
+
+Subclasses say which API and SDK they use and implement `_make_client` and `_send`
+(the SDK call, returning the response body as JSON). Everything that can go wrong on
+the way becomes one of the kit's `ProviderError`s with one actionable sentence, and
+the caller's transcript is never touched (the loop appends the reply, not the provider).
+
+Keys: the key is handed to the SDK client and kept nowhere else readable; reprs, errors
+and saved turns never show it (`Turn.request` / `Turn.response` are bodies, not
+headers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
+
+from ..errors import (
+    AuthenticationError,
+    InvalidRequestError,
+    MalformedResponseError,
+    MissingKeyError,
+    ModelNotFoundError,
+    OverloadedError,
+    ProviderError,
+    ProviderTimeoutError,
+    ProviderUnreachableError,
+    RateLimitError,
+    ServerError,
+    redact,
+)
+from ..models import default_model
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+    from ..turn import Turn
+
+__all__ = ["WireProvider", "is_loopback"]
+
+#: The key sent to servers that need none (local servers, the API double). SDKs insist
+#: on some key; this one says what it is if it ever shows up in a server's log.
+NO_KEY_NEEDED = "no-key-needed"
+
+
+def is_loopback(url: str | None) -> bool:
+    """Whether `url` points at this machine (a local server or the API double).
+
+    >>> is_loopback("http://127.0.0.1:11434"), is_loopback("https://api.anthropic.com")
+    (True, False)
+    """
+    if not url:
+        return False
+    host = urlsplit(url).hostname or ""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+class WireProvider:
+    """Base class of the real providers (not used directly).
+
+    Options every provider takes, besides its own:
+
+    - `model`: the model id (default: `toolcall_lab.models.DEFAULT_MODELS[name]`);
+    - `client`: an SDK client you built yourself (then `api_key`/`base_url` are unused);
+    - `api_key`, `base_url`: for the client the provider builds;
+    - `max_tokens`: the output limit sent with every request;
+    - `timeout` (seconds) and `max_retries`: passed to the SDK, whose own retries (with
+      backoff, honouring retry-after) are kept;
+    - `check`: run the codec's `check_request` before sending and raise
+      `InvalidRequestError` with the API's wording instead of spending a call (default on).
+    """
+
+    name: ClassVar[str]                  # "anthropic", "openai", ...: also ReasoningBlock.provider
+    api: ClassVar[str]                   # the codec: "anthropic", "responses", "chat", "ollama"
+    key_env: ClassVar[str | None] = None  # the variable that holds the key, None if no key is needed
+    default_base_url: ClassVar[str] = ""
+    #: One sentence on how to start the server, for "nothing answers at <url>".
+    start_hint: ClassVar[str] = "check your network connection and the base_url."
+
+    def __init__(self, model: str | None = None, *, client: Any = None, api_key: str | None = None,
+                 base_url: str | None = None, max_tokens: int = 1024, timeout: float = 60.0,
+                 max_retries: int = 2, check: bool = True) -> None:
+        self.model = model or default_model(self.name)
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.check = check
+        self.base_url = (base_url or self.default_base_url).rstrip("/")
+        self._secrets: tuple[str, ...] = ()
+        if client is not None:
+            self._client = client
+            self.base_url = str(getattr(client, "base_url", self.base_url)).rstrip("/")
+        else:
+            key = self._resolve_key(api_key)
+            self._secrets = (key,) if key != NO_KEY_NEEDED else ()
+            self._client = self._make_client(key)
+
+    # -- what subclasses provide --------------------------------------------------------
+    def _make_client(self, api_key: str) -> Any:
+        """Build the SDK client (importing the SDK here, never at module import)."""
+        raise NotImplementedError
+
+    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        """The request body (the codec's `encode_request` with this provider's options)."""
+        raise NotImplementedError
+
+    def _send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send `request` with the SDK and return the response body as JSON."""
+        raise NotImplementedError
+
+    # -- the seam -------------------------------------------------------------------------
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
+        """Send the conversation and the tools; return the reply with its wire bodies."""
+        from ..wire import codec
+
+        wire = codec(self.api)
+        request = self._encode(transcript, tuple(tools))
+        if self.check:
+            problems = wire.check_request(request)
+            if problems:
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                raise InvalidRequestError(
+                    f"{self.name} would reject this request, so it was not sent: "
+                    f"{problems[0]}{more}. Fix the transcript (see error.problems), or pass "
+                    "check=False to send it anyway and see the API's own answer.",
+                    problems=problems, provider=self.name, status=400)
+        started = time.perf_counter()
+        try:
+            body = self._send(request)
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise self._translate(exc) from None
+        latency = time.perf_counter() - started
+        try:
+            turn = wire.decode_response(body)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MalformedResponseError(
+                f"{self.name} answered with a body the {self.api} API does not produce "
+                f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.base_url} really "
+                f"a {self.api} server?", provider=self.name) from None
+        return replace(turn, latency_s=latency, request=request, response=body)
+
+    def __repr__(self) -> str:
+        shown = f"model={self.model!r}"
+        if self.base_url and self.base_url != self.default_base_url.rstrip("/"):
+            shown += f", base_url={self.base_url!r}"
+        return f"{type(self).__name__}({shown})"
+
+    # -- keys -------------------------------------------------------------------------------
+    def _resolve_key(self, api_key: str | None) -> str:
+        if api_key:
+            return api_key
+        if self.key_env and os.environ.get(self.key_env):
+            return os.environ[self.key_env]
+        if self.key_env is None or is_loopback(self.base_url):
+            return NO_KEY_NEEDED  # local servers and the API double ignore keys
+        raise MissingKeyError(
+            f"{self.key_env} is not set, so the {self.name} provider has no key to call "
+            f"{self.base_url} with; set it (export {self.key_env}=...), pass api_key=..., or "
+            "stay offline with get_provider('scripted').", provider=self.name)
+
+    def _redact(self, text: str) -> str:
+        return redact(text, self._secrets)
+
+    # -- errors: every SDK failure becomes one sentence ------------------------------------
+    def _translate(self, exc: Exception) -> ProviderError:
+        """Map an exception from the SDK onto the kit's error tree.
+
+        The Anthropic and OpenAI SDKs are generated by the same tool and share their
+        exception names, so they are matched by name (no SDK import needed here).
+        """
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "APITimeoutError" in names or isinstance(exc, TimeoutError):
+            return ProviderTimeoutError(
+                f"{self.name} did not answer within {self.timeout:g} s at {self.base_url} "
+                f"(after {self.max_retries} retries); try again, or pass a larger timeout=.",
+                provider=self.name)
+        if "APIConnectionError" in names or isinstance(exc, ConnectionError):
+            return self._unreachable(exc)
+        status = getattr(exc, "status_code", None)
+        if isinstance(status, int):
+            response = getattr(exc, "response", None)
+            headers = getattr(response, "headers", None) or {}
+            return self._status_error(status, _api_message(getattr(exc, "body", None), exc), headers)
+        if isinstance(exc, json.JSONDecodeError) or "APIResponseValidationError" in names:
+            return MalformedResponseError(
+                f"{self.name} answered with a body that is not the {self.api} API's JSON "
+                f"({self._redact(str(exc))[:200]}); is {self.base_url} really a {self.api} server?",
+                provider=self.name)
+        return ProviderError(f"{self.name} call failed: {type(exc).__name__}: "
+                             f"{self._redact(str(exc))}", provider=self.name)
+
+    def _unreachable(self, exc: BaseException | None = None) -> ProviderUnreachableError:
+        return ProviderUnreachableError(
+            f"nothing answers at {self.base_url}: {self.start_hint}", provider=self.name)
+
+    def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
+        """The kit's error for an HTTP error `status` with the API's `message`."""
+        said = self._redact(message).rstrip(".")
+        where = f"{self.name} ({self.base_url})"
+        if status in (401, 403):
+            fix = (f"check {self.key_env} (or api_key=)" if self.key_env
+                   else "check the server's key settings")
+            return AuthenticationError(f"{where} refused the key ({status}: {said}); {fix}.",
+                                       provider=self.name, status=status)
+        if status == 404:
+            return ModelNotFoundError(
+                f"{where} does not know model {self.model!r} or this API ({status}: {said}); "
+                f"pass model= one the server lists (default for {self.name}: "
+                f"{default_model(self.name)!r}).", provider=self.name, status=status)
+        if status == 429:
+            wait = retry_after(headers)
+            later = f"wait {wait:g} s" if wait is not None else "wait a little"
+            return RateLimitError(
+                f"{where} is rate limiting you (429: {said}); the SDK already retried "
+                f"{self.max_retries} times, so {later} and call again.",
+                provider=self.name, status=status, retry_after=wait)
+        if status in (503, 529):
+            return OverloadedError(
+                f"{where} is overloaded ({status}: {said}); nothing is wrong with your request, "
+                "try again in a minute.", provider=self.name, status=status,
+                retry_after=retry_after(headers))
+        if status >= 500:
+            return ServerError(
+                f"{where} failed with {status} ({said}) after {self.max_retries} retries; "
+                "the request may be fine, try again later.", provider=self.name, status=status)
+        return InvalidRequestError(f"{where} rejected the request ({status}: {said}).",
+                                   provider=self.name, status=status)
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait, from `retry-after-ms` or `retry-after` (seconds), if present."""
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return float(value) / scale
+            except ValueError:
+                continue  # subtle: retry-after may also be an HTTP date; ignore that form
+    return None
+
+
+def _api_message(body: object, exc: BaseException) -> str:
+    """The API's own error message from an error body of any of the four shapes."""
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+            return error["message"]
+        if isinstance(error, str):
+            return error  # Ollama: {"error": "..."}
+        if isinstance(body.get("message"), str):
+            return body["message"]
+    return str(getattr(exc, "message", None) or exc)

@@ -1,0 +1,117 @@
+"""The wire: the one internal transcript, spelled the way each API wants it.
+
+Four APIs, one pure codec module each (no I/O inside, so every translation can be
+tested offline and shown in a notebook):
+
+    api          module        endpoint                     spoken by
+    "anthropic"  anthropic.py  POST /v1/messages            Anthropic
+    "responses"  responses.py  POST /v1/responses           OpenAI
+    "chat"       chat.py       POST /v1/chat/completions    OpenAI, and vLLM, llama.cpp, LM Studio,
+                                                            Ollama's /v1, gateways
+    "ollama"     ollama.py     POST /api/chat               Ollama (native)
+
+Every codec module offers the same functions. The first two are what a provider uses;
+the next two let the loopback API double (`toolcall_lab.double`) play the server side;
+the last two are the API's rules and its error shape:
+
+    encode_request(transcript, tools=(), *, model, **options) -> dict   request body
+    decode_response(body) -> Turn                                          reply, stop reason, usage
+    decode_request(body) -> tuple[Transcript, tuple[Tool, ...]]           what a server reads
+    encode_response(turn, *, response_id) -> dict                          what a server answers
+    check_request(body) -> list[Problem]                                   what the API would reject
+    error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
+
+`check(transcript, api=...)` encodes a transcript and lists what the real API would
+reject, each `Problem` with its path in the request and the API's own wording.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+    from ..turn import Turn
+
+__all__ = ["API", "APIS", "ENDPOINTS", "Problem", "check", "check_request", "codec",
+           "decode_response", "encode_request"]
+
+API = Literal["anthropic", "responses", "chat", "ollama"]
+APIS: tuple[API, ...] = ("anthropic", "responses", "chat", "ollama")
+
+#: The path each API is served at, relative to the server's root.
+ENDPOINTS: dict[API, str] = {
+    "anthropic": "/v1/messages",
+    "responses": "/v1/responses",
+    "chat": "/v1/chat/completions",
+    "ollama": "/api/chat",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One rule of an API that a request breaks.
+
+    `path` points into the request body the kit's way, dots and indexes
+    (`messages.3.content.0`); `text` is the error the API itself returns, word for word
+    where it is known (typos included); `param` is what OpenAI reports as the error's
+    `param`, and `code` its `code`. `str(problem)` is the API's text.
+
+    >>> Problem("anthropic", "messages.0", "messages.0: all messages must have non-empty content "
+    ...         "except for the optional final assistant message").path
+    'messages.0'
+    """
+
+    api: str
+    path: str
+    text: str
+    param: str | None = None
+    code: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def codec(api: str) -> ModuleType:
+    """The codec module for `api` ("anthropic", "responses", "chat" or "ollama")."""
+    if api not in APIS:
+        raise ValueError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.")
+    return importlib.import_module(f"{__name__}.{api}")
+
+
+def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: str,
+                   **options: Any) -> dict[str, Any]:
+    """The request body `api` expects for this conversation (see the codec for options)."""
+    return codec(api).encode_request(transcript, tools, **options)
+
+
+def decode_response(body: Mapping[str, Any], *, api: str) -> Turn:
+    """The `Turn` a response body of `api` carries."""
+    return codec(api).decode_response(body)
+
+
+def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:
+    """What the real `api` would reject in this request body (empty when it looks valid)."""
+    return codec(api).check_request(body)
+
+
+def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
+          model: str = "any-model", **options: Any) -> list[Problem]:
+    """What the real `api` would reject if this transcript were sent to it now.
+
+    Options are the codec's (`thinking=` for Anthropic, say, since a tool loop with
+    thinking on has rules of its own).
+
+    >>> from toolcall_lab import Message, ToolResult, Transcript
+    >>> t = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
+    ...                          Message.results([ToolResult("toolu_9", "18°C")])])
+    >>> for problem in check(t, api="anthropic"):
+    ...     print(problem.path, "|", problem.text[:60])
+    messages.2.content.0 | messages.2.content.0: unexpected `tool_use_id` found in `tool_
+    """
+    return check_request(encode_request(transcript, tools, api=api, model=model, **options), api=api)
