@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-HEAVY = ["anthropic", "openai", "httpx", "httpx2", "matplotlib", "ipywidgets", "IPython", "jsonschema"]
+HEAVY = ["anthropic", "openai", "ollama", "httpx", "httpx2", "pydantic", "matplotlib", "ipywidgets",
+         "IPython", "jsonschema", "http.server"]
 
 
 def modules_after(code: str) -> set[str]:
@@ -19,7 +20,12 @@ def modules_after(code: str) -> set[str]:
 
 
 @pytest.mark.parametrize("code", ["import toolcall_lab", "import toolcall_lab.tools",
-                                  "from toolcall_lab import run_agent, ScriptedProvider, tool"])
+                                  "from toolcall_lab import run_agent, ScriptedProvider, tool",
+                                  "from toolcall_lab import get_provider, provider_from_env",
+                                  "import toolcall_lab.wire.anthropic, toolcall_lab.wire.responses, "
+                                  "toolcall_lab.wire.chat, toolcall_lab.wire.ollama",
+                                  "from toolcall_lab import AnthropicProvider, OpenAIResponsesProvider, "
+                                  "OpenAIChatProvider, OllamaProvider"])
 def test_import_pulls_in_no_heavy_module(code):
     loaded = modules_after(code)
     assert [m for m in HEAVY if m in loaded] == []

@@ -33,7 +33,8 @@ def environment_requirements() -> set[str]:
     lines = (ROOT / "environment.yml").read_text().splitlines()
     start = lines.index("dependencies:")
     specs = [line.strip()[2:] for line in lines[start + 1:] if line.strip().startswith("- ")]
-    return {requirement_name(s) for s in specs} - {"python", "pip"}
+    # subtle: "- pip:" opens the PyPI-only subsection; it is not a requirement itself.
+    return {requirement_name(s) for s in specs if not s.endswith(":")} - {"python", "pip"}
 
 
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():

@@ -9,6 +9,10 @@ EXPECTED = {
     "ToolDefinitionError", "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage",
     "call", "estimate_tokens", "loop_input_tokens", "loop_input_total", "run_agent", "stage",
     "tool",
+    # issue 3: real providers
+    "AnthropicProvider", "ApiDouble", "InvalidRequestError", "MissingKeyError", "OllamaProvider",
+    "OpenAIChatProvider", "OpenAIResponsesProvider", "ProviderError", "get_provider",
+    "provider_from_env",
 }
 
 # The issue's list of what a learner must be able to type.

@@ -5,14 +5,28 @@ The names a learner types live here::
     from toolcall_lab import Transcript, Message, ToolCall, ToolResult, ScriptedProvider, run_agent
     from toolcall_lab.tools import get_weather, calculator, search_kb
 
+Real providers are one line away, and the lessons run unchanged against them::
+
+    provider = get_provider("anthropic")                 # or "openai", "ollama", "vllm", ...
+    provider = provider_from_env(script=weather_policy)  # TOOLCALL_LAB_PROVIDER, default scripted
+
 Importing the package is cheap on purpose: it loads no provider SDK, no plotting or
 widget library and not even jsonschema (that loads on the first argument check).
 """
 
-from .errors import MaxStepsExceeded, ScriptExhaustedError, ToolcallLabError, ToolDefinitionError
+from .errors import (
+    InvalidRequestError,
+    MaxStepsExceeded,
+    MissingKeyError,
+    ProviderError,
+    ScriptExhaustedError,
+    ToolcallLabError,
+    ToolDefinitionError,
+)
 from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from .providers import Provider, ScriptedProvider, call, stage
+from .providers.registry import get_provider, provider_from_env
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
 from .turn import StopReason, Turn
@@ -21,7 +35,15 @@ from .usage import Usage
 __version__ = "0.1.0"
 
 __all__ = [
+    "AnthropicProvider",
+    "ApiDouble",
+    "InvalidRequestError",
     "MaxStepsExceeded",
+    "MissingKeyError",
+    "OllamaProvider",
+    "OpenAIChatProvider",
+    "OpenAIResponsesProvider",
+    "ProviderError",
     "Message",
     "Provider",
     "ReasoningBlock",
@@ -41,21 +63,32 @@ __all__ = [
     "Usage",
     "call",
     "estimate_tokens",
+    "get_provider",
     "loop_input_tokens",
     "loop_input_total",
+    "provider_from_env",
     "run_agent",
     "stage",
     "tool",
 ]
 
-_LAZY_SUBMODULES = {"examples", "report", "tools"}
+_LAZY_SUBMODULES = {"double", "examples", "models", "report", "tools", "wire"}
+_LAZY_NAMES = {
+    "AnthropicProvider": "providers.anthropic",
+    "OpenAIResponsesProvider": "providers.openai_responses",
+    "OpenAIChatProvider": "providers.openai_chat",
+    "OllamaProvider": "providers.ollama",
+    "ApiDouble": "double",
+}
 
 
 def __getattr__(name: str) -> object:
     # `toolcall_lab.tools.get_weather` works after a bare `import toolcall_lab`, without
-    # paying for the example tools (or anything else) until they are used.
-    if name in _LAZY_SUBMODULES:
-        import importlib
+    # paying for the example tools, the adapters or the API double until they are used.
+    import importlib
 
+    if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -255,6 +255,8 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
 
 def _api_message(body: object, exc: BaseException) -> str:
     """The API's own error message from an error body of any of the four shapes."""
+    if isinstance(body, str) and body.strip():
+        return body  # subtle: the openai SDK unwraps {"error": "..."} to the bare string
     if isinstance(body, Mapping):
         error = body.get("error", body)
         if isinstance(error, Mapping) and isinstance(error.get("message"), str):

@@ -34,12 +34,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
+    from ..messages import ReasoningBlock, Transcript
     from ..tool import Tool
     from ..turn import Turn
 
 __all__ = ["API", "APIS", "ENDPOINTS", "Problem", "check", "check_request", "codec",
-           "decode_response", "encode_request"]
+           "decode_response", "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
 APIS: tuple[API, ...] = ("anthropic", "responses", "chat", "ollama")
@@ -110,8 +110,29 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
     >>> from toolcall_lab import Message, ToolResult, Transcript
     >>> t = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
     ...                          Message.results([ToolResult("toolu_9", "18°C")])])
-    >>> for problem in check(t, api="anthropic"):
-    ...     print(problem.path, "|", problem.text[:60])
-    messages.2.content.0 | messages.2.content.0: unexpected `tool_use_id` found in `tool_
+    >>> problems = check(t, api="anthropic")
+    >>> [problem.path for problem in problems]
+    ['messages.2.content.0']
+    >>> print(problems[0].text[:86])
+    messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9.
     """
     return check_request(encode_request(transcript, tools, api=api, model=model, **options), api=api)
+
+
+def foreign_reasoning(transcript: Transcript, provider: str) -> list[tuple[int, ReasoningBlock]]:
+    """The reasoning blocks a request to `provider` leaves out, with their message index.
+
+    Reasoning can only be replayed to the provider that made it (it is signed or
+    encrypted for that provider), so when a conversation moves to another provider the
+    codecs drop it. This says what was dropped, for a lesson or a log line.
+
+    >>> from toolcall_lab import Message, ReasoningBlock, Transcript
+    >>> t = Transcript(messages=[Message.user("Hi"),
+    ...                          Message.assistant(ReasoningBlock("hmm", provider="anthropic"), "Hello")])
+    >>> foreign_reasoning(t, "openai")
+    [(1, ReasoningBlock('hmm', provider='anthropic'))]
+    >>> foreign_reasoning(t, "anthropic")
+    []
+    """
+    return [(index, block) for index, message in enumerate(transcript.messages)
+            for block in message.reasoning if not block.replayable_to(provider)]

@@ -1,0 +1,157 @@
+"""`OllamaProvider`: a model on your own machine, through Ollama's native `/api/chat`.
+
+Start the server and fetch the default model once, then talk to it like any provider:
+
+    $ ollama serve                # if the desktop app is not already running it
+    $ ollama pull qwen3:4b
+
+    >>> provider = OllamaProvider()                                  # doctest: +SKIP
+    >>> run_agent(provider, PARIS_QUESTION, tools=[get_weather])     # doctest: +SKIP
+
+The translation is the codec's (`toolcall_lab.wire.ollama`); this module only sends the
+body with the official `ollama` client (`pip install 'toolcall-lab[ollama]'`) and turns
+what can go wrong into the kit's errors. Ollama needs no key; `api_key=` is sent as a
+bearer token only if you give one (for a server behind a proxy, say).
+
+Left out: retries. The `ollama` client has none, and this provider adds none: a local
+server that fails usually fails the same way a second later (model not pulled, out of
+memory), so the error is raised at once. `max_retries` is accepted and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import (
+    InvalidRequestError,
+    MalformedResponseError,
+    ModelNotFoundError,
+    ProviderError,
+    ProviderTimeoutError,
+    ProviderUnreachableError,
+)
+from ..models import default_model
+from ..wire import ollama as codec
+from ._wire import NO_KEY_NEEDED, WireProvider
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["OllamaProvider"]
+
+
+class OllamaProvider(WireProvider):
+    """A provider for Ollama's native chat API (`POST /api/chat`).
+
+    Options besides `WireProvider`'s: `think` (True, False, or a level such as "high"),
+    sent only when given; Ollama switches thinking on by itself for models that can
+    think, and answers 400 if you ask a model that cannot.
+
+    >>> OllamaProvider(model="llama3.2", base_url="http://127.0.0.1:11435")
+    OllamaProvider(model='llama3.2', base_url='http://127.0.0.1:11435')
+    """
+
+    name: ClassVar[str] = "ollama"
+    api: ClassVar[str] = "ollama"
+    key_env: ClassVar[str | None] = None
+    default_base_url: ClassVar[str] = "http://localhost:11434"
+    start_hint: ClassVar[str] = (f"start Ollama with `ollama serve` and fetch a model with "
+                                 f"`ollama pull {default_model('ollama')}`.")
+
+    def __init__(self, model: str | None = None, *, think: bool | str | None = None, **kwargs: Any) -> None:
+        self.think = think
+        super().__init__(model, **kwargs)
+        self.max_retries = 0  # the ollama client never retries; error messages must say so
+        inner = getattr(self._client, "_client", None)  # a client you built: its httpx client
+        if kwargs.get("client") is not None and getattr(inner, "base_url", None) is not None:
+            self.base_url = str(inner.base_url).rstrip("/")
+
+    # -- what WireProvider asks of a provider -------------------------------------------------
+    def _make_client(self, api_key: str) -> Any:
+        try:
+            import ollama
+        except ImportError:
+            raise ImportError("the ollama provider needs the `ollama` package; install it with "
+                              "pip install 'toolcall-lab[ollama]'.") from None
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
+        return ollama.Client(host=self.base_url, timeout=self.timeout, headers=headers)
+
+    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return codec.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
+                                    think=self.think)
+
+    def _send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """POST the body and return the reply's JSON exactly as it arrived.
+
+        `client.chat()` would hand back a pydantic `ChatResponse`, rebuilt from the JSON
+        and rebuilt again by `model_dump()` (with the client's own defaults and without
+        the keys its model does not know, such as a tool call's `id`); `Turn.response`
+        is meant to show the wire. So the body goes through `_request_raw`, the very
+        call `chat()` makes (same URL, headers and error mapping), and the JSON is then
+        validated with `ollama.ChatResponse`, so a reply the official client would not
+        accept fails here too.
+        """
+        import ollama
+        import pydantic
+
+        response = self._client._request_raw("POST", "/api/chat", json=request)
+        body = response.json()
+        try:
+            ollama.ChatResponse.model_validate(body)
+        except pydantic.ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise MalformedResponseError(
+                f"{self.name} answered with a body the ollama client rejects ({where}: {first['msg']}); "
+                f"is {self.base_url} really an Ollama server?", provider=self.name) from None
+        return body
+
+    # -- errors: the ollama client raises its own exceptions ----------------------------------
+    def _translate(self, exc: Exception) -> ProviderError:
+        """Map the `ollama` client's exceptions (and httpx's) onto the kit's error tree.
+
+        The client raises `ResponseError(error, status_code)` for an HTTP error, the
+        built-in `ConnectionError` when nothing listens, and lets httpx's timeouts through.
+        """
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "ResponseError" in names and isinstance(getattr(exc, "status_code", None), int):
+            status = exc.status_code  # type: ignore[attr-defined]
+            message = str(getattr(exc, "error", exc))
+            if status < 0:  # an error line in a stream: no HTTP status to go by
+                return ProviderError(f"{self.name} failed: {self._redact(message)}", provider=self.name)
+            return self._status_error(status, message, {})
+        if "TimeoutException" in names or isinstance(exc, TimeoutError):
+            return ProviderTimeoutError(
+                f"{self.name} did not answer within {self.timeout:g} s at {self.base_url}; the first "
+                "call loads the model into memory, which can take a while, so try again or pass a "
+                "larger timeout=.", provider=self.name)
+        if "ConnectError" in names or isinstance(exc, ConnectionError):
+            return self._unreachable(exc)
+        return super()._translate(exc)
+
+    def _unreachable(self, exc: BaseException | None = None) -> ProviderUnreachableError:
+        return ProviderUnreachableError(
+            f"nothing answers at {self.base_url}: start Ollama with `ollama serve` (and fetch the "
+            f"model once with `ollama pull {self.model}`), or pass the base_url it listens on.",
+            provider=self.name)
+
+    def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
+        said = self._redact(message).rstrip(".")
+        where = f"{self.name} ({self.base_url})"
+        if status == 404:
+            return ModelNotFoundError(
+                f"{where} has no model {self.model!r} ({status}: {said}); fetch it with "
+                f"`ollama pull {self.model}`, or pass model= one that `ollama list` shows.",
+                provider=self.name, status=status)
+        if status == 400 and "does not support tools" in message:
+            return InvalidRequestError(
+                f"{where} rejected the request ({status}: {said}); this model's template has no "
+                "tool support, so pick one that lists `tools` under `ollama show <model>`.",
+                provider=self.name, status=status)
+        if status == 400 and "does not support thinking" in message:
+            return InvalidRequestError(
+                f"{where} rejected the request ({status}: {said}); this model cannot think, so "
+                "leave think= unset (or pass think=False).", provider=self.name, status=status)
+        return super()._status_error(status, message, headers)

@@ -1,0 +1,167 @@
+"""`OpenAIChatProvider`: OpenAI Chat Completions, and every local server that speaks it.
+
+One class talks to OpenAI's hosted `/v1/chat/completions` and, through a *preset*, to
+the local servers that copy it. A preset is a base URL, the command that starts the
+server, the name the server reads its output limit under, and the quirks worth knowing:
+
+    preset          base URL                     start it with
+    ollama-openai   http://localhost:11434/v1    ollama serve, then ollama pull <model>
+    vllm            http://localhost:8000/v1     vllm serve <model> --enable-auto-tool-choice ...
+    llamacpp        http://localhost:8080/v1     llama-server -hf <model> --jinja --port 8080
+    lmstudio        http://localhost:1234/v1     lms server start (after lms load <model>)
+
+    >>> provider = OpenAIChatProvider(preset="vllm")
+    >>> provider
+    OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B')
+    >>> provider.name, provider.base_url
+    ('vllm', 'http://localhost:8000/v1')
+
+Local servers need no key (any string works unless you turned authentication on; pass
+`api_key=` then). The translation itself lives in `toolcall_lab.wire.chat`; this module
+only picks the URL, builds the `openai` client and sends.
+
+Left out: streaming, and probing a server for its models (`GET /v1/models` lists them).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..models import default_model
+from ..wire import chat
+from ._wire import WireProvider
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["LOCAL_SERVERS", "LocalServer", "OpenAIChatProvider"]
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    """A local server that speaks Chat Completions, and what to know before using it.
+
+    `start` holds the commands that get it serving, in order, with `{model}` where the
+    model id goes; `max_tokens_field` is the name the server reads the output limit
+    under; `parallel_tool_calls` is sent when not None (llama.cpp makes one call per
+    reply unless asked for more).
+    """
+
+    name: str
+    base_url: str
+    start: tuple[str, ...]
+    max_tokens_field: str = "max_tokens"
+    parallel_tool_calls: bool | None = None
+    quirks: tuple[str, ...] = ()
+
+    def start_hint(self, model: str) -> str:
+        """One sentence on how to get this server answering at its URL."""
+        steps = " then ".join(f"`{command.format(model=model)}`" for command in self.start)
+        return f"start the server with {steps} and try again."
+
+
+# Facts from shared/wire/local_servers.md (each with its source there).
+LOCAL_SERVERS: dict[str, LocalServer] = {s.name: s for s in (
+    LocalServer(
+        "ollama-openai", "http://localhost:11434/v1", ("ollama serve", "ollama pull {model}"),
+        quirks=("max_completion_tokens is silently ignored: max_tokens is sent",
+                "tool_choice is ignored; the model's template must support tools",
+                "finish_reason is 'tool_calls' when calls are present; reasoning comes as 'reasoning'")),
+    LocalServer(
+        "vllm", "http://localhost:8000/v1",
+        ("vllm serve {model} --enable-auto-tool-choice --tool-call-parser hermes",),
+        max_tokens_field="max_completion_tokens",
+        quirks=("tool calls need --enable-auto-tool-choice and a --tool-call-parser, else 400",
+                "a named tool_choice answers with finish_reason 'stop' beside the calls",
+                "reasoning comes as 'reasoning' (was 'reasoning_content') with --reasoning-parser")),
+    LocalServer(
+        "llamacpp", "http://localhost:8080/v1", ("llama-server -hf {model} --jinja --port 8080",),
+        parallel_tool_calls=True,
+        quirks=("older builds read only max_tokens",
+                "parallel tool calls are off unless parallel_tool_calls is true",
+                "tool calls need --jinja on builds before Nov 2025; the default port may move to 9931",
+                "reasoning comes as 'reasoning_content'")),
+    LocalServer(
+        "lmstudio", "http://localhost:1234/v1", ("lms load {model}", "lms server start --port 1234"),
+        quirks=("only max_tokens is documented",
+                "a named tool_choice object is rejected with 400; errors may be a plain string",
+                "tool-call ids are numeric strings; reasoning may come as 'reasoning_content'")),
+)}
+
+
+class OpenAIChatProvider(WireProvider):
+    """OpenAI Chat Completions with the official `openai` SDK, hosted or local.
+
+    Options, besides `WireProvider`'s (`model`, `api_key`, `base_url`, `max_tokens`,
+    `timeout`, `max_retries`, `client`, `check`):
+
+    - `preset`: a key of `LOCAL_SERVERS` ("ollama-openai", "vllm", "llamacpp",
+      "lmstudio"); sets the URL, default model, output-limit field and provider name;
+    - `reasoning_effort`: "none", "minimal", "low", "medium", "high", ... (reasoning models);
+    - `parallel_tool_calls`: allow (True) or forbid (False) several calls in one reply;
+    - `max_tokens_field`: "max_completion_tokens" (OpenAI) or "max_tokens" (older
+      servers), when a server you point `base_url` at needs the other one.
+    """
+
+    name: ClassVar[str] = "openai-chat"
+    api: ClassVar[str] = "chat"
+    key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+
+    def __init__(self, model: str | None = None, *, preset: str | None = None,
+                 reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
+                 max_tokens_field: str | None = None, **kwargs: Any) -> None:
+        server: LocalServer | None = None
+        if preset is not None:
+            if preset not in LOCAL_SERVERS:
+                known = ", ".join(LOCAL_SERVERS)
+                raise ValueError(f"no local server preset called {preset!r}; choose one of: {known}.")
+            server = LOCAL_SERVERS[preset]
+            # subtle: instance attributes shadow the class's, so errors and the default
+            # model say "vllm", and a learner's OPENAI_API_KEY is never sent to a local server.
+            self.name = server.name  # type: ignore[misc]
+            self.key_env = None  # type: ignore[misc]
+            kwargs["base_url"] = kwargs.get("base_url") or server.base_url
+        self.preset = server
+        self.reasoning_effort = reasoning_effort
+        self.parallel_tool_calls = (parallel_tool_calls if parallel_tool_calls is not None
+                                    else server.parallel_tool_calls if server else None)
+        self.max_tokens_field = max_tokens_field or (server.max_tokens_field if server
+                                                     else "max_completion_tokens")
+        super().__init__(model or default_model(self.name), **kwargs)
+        if server is not None:
+            self.start_hint = server.start_hint(self.model)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        if self.preset is None:
+            return super().__repr__()
+        shown = f"preset={self.preset.name!r}, model={self.model!r}"
+        if self.base_url != self.preset.base_url:
+            shown += f", base_url={self.base_url!r}"
+        return f"{type(self).__name__}({shown})"
+
+    def _make_client(self, api_key: str) -> Any:
+        import openai
+
+        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
+                             max_retries=self.max_retries)
+
+    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return chat.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
+                                   reasoning_effort=self.reasoning_effort,
+                                   parallel_tool_calls=self.parallel_tool_calls,
+                                   max_tokens_field=self.max_tokens_field)
+
+    def _send(self, request: dict[str, Any]) -> dict[str, Any]:
+        create = self._client.chat.completions.with_raw_response.create
+        accepted = inspect.signature(self._client.chat.completions.create).parameters
+        known = {k: v for k, v in request.items() if k in accepted}
+        extra = {k: v for k, v in request.items() if k not in accepted}
+        raw = create(**known, **({"extra_body": extra} if extra else {}))
+        body = json.loads(raw.http_response.text)
+        raw.parse()  # the SDK's own ChatCompletion type reads it too
+        return body

@@ -1,0 +1,79 @@
+"""`OpenAIResponsesProvider`: OpenAI models through the Responses API (`POST /v1/responses`).
+
+A thin shell around the pure codec `toolcall_lab.wire.responses`: encode the
+transcript, check it against the API's rules, send it with the official `openai` SDK,
+decode the reply. The codec's docstring explains the translation; this module only
+adds the SDK call.
+
+    >>> from toolcall_lab import OpenAIResponsesProvider
+    >>> OpenAIResponsesProvider(base_url="http://127.0.0.1:8000/v1", reasoning_effort="low")
+    OpenAIResponsesProvider(model='gpt-6-luna', base_url='http://127.0.0.1:8000/v1', reasoning_effort='low')
+
+Options besides `WireProvider`'s (model, api_key, base_url, max_tokens, timeout,
+max_retries, check, client):
+
+- `reasoning_effort`: "none", "minimal", "low", "medium", "high", ... for reasoning
+  models; None leaves it to the model (and sends no `reasoning` at all, which
+  non-reasoning models such as gpt-4o require).
+- `store`: whether OpenAI keeps the response on its side (default False: the kit
+  sends the whole transcript every time, and reasoning travels as `encrypted_content`).
+
+Left out: streaming, background responses, built-in tools, `previous_response_id`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..wire import responses
+from ._wire import WireProvider
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["OpenAIResponsesProvider"]
+
+
+class OpenAIResponsesProvider(WireProvider):
+    """OpenAI's Responses API, through the `openai` SDK (needs OPENAI_API_KEY)."""
+
+    name: ClassVar[str] = "openai"
+    api: ClassVar[str] = "responses"
+    key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+
+    def __init__(self, model: str | None = None, *, reasoning_effort: str | None = None,
+                 store: bool = False, **kwargs: Any) -> None:
+        self.reasoning_effort = reasoning_effort
+        self.store = store
+        super().__init__(model, **kwargs)
+
+    def _make_client(self, api_key: str) -> Any:
+        import openai  # subtle: imported here, so `import toolcall_lab` never loads the SDK
+
+        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
+                             max_retries=self.max_retries)
+
+    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return responses.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
+                                        reasoning_effort=self.reasoning_effort, store=self.store)
+
+    def _send(self, request: dict[str, Any]) -> dict[str, Any]:
+        create = self._client.responses.with_raw_response.create
+        accepted = inspect.signature(self._client.responses.create).parameters
+        known = {key: value for key, value in request.items() if key in accepted}
+        extra = {key: value for key, value in request.items() if key not in accepted}
+        raw = create(**known, extra_body=extra) if extra else create(**known)
+        body = raw.http_response.json()  # the body exactly as it crossed the wire
+        raw.parse()  # and the SDK's own reading of it, so its parsing runs too
+        return body
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()[:-1]
+        if self.reasoning_effort is not None:
+            shown += f", reasoning_effort={self.reasoning_effort!r}"
+        if self.store:
+            shown += ", store=True"
+        return shown + ")"

@@ -1,0 +1,580 @@
+"""The Anthropic Messages API (`POST /v1/messages`), spelled from and to the kit's transcript.
+
+What maps to what:
+
+    kit                                  Anthropic
+    Transcript.system                    top-level "system" (a string)
+    TextBlock                            {"type": "text", "text": ...}
+    ToolCall (assistant)                 {"type": "tool_use", "id", "name", "input": {...}}
+    ToolResult (user)                    {"type": "tool_result", "tool_use_id", "content", "is_error"?}
+    ReasoningBlock, opaque {"signature"} {"type": "thinking", "thinking", "signature"}
+    ReasoningBlock, opaque {"redacted"}  {"type": "redacted_thinking", "data"}
+    Usage.input_tokens                   input_tokens + cache_read_input_tokens
+                                         + cache_creation_input_tokens
+
+`check_request` plays the API's own validator: the API first *merges* consecutive
+messages of one role, then checks, so every path it reports ("messages.0.content.1")
+counts merged messages. The texts are the API's, word for word, from recorded errors
+(see shared/wire/wire_facts.md, §1 Errors); two that are not in the notes carry their
+source beside them.
+
+The API double (the kit's loopback server) signs the thinking it invents with
+`sign_thinking`, an HMAC under a fixed, public key, so `check_request` can catch a
+thinking block someone edited. Real signatures are Anthropic's secret: they cannot be
+verified offline, and are passed through untouched.
+
+Left out: images, documents, citations, prompt-cache breakpoints, server tools (their
+blocks are skipped when decoding), streaming, and `tool_choice`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, assert_never
+
+from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..tool import Tool
+from ..turn import StopReason, Turn
+from ..usage import Usage
+from . import Problem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = [
+    "DOUBLE_SIGNING_KEY",
+    "PROVIDER_NAME",
+    "SIGNATURE_PREFIX",
+    "check_request",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+    "error_body",
+    "sign_thinking",
+    "signature_is_ours",
+    "thinking_config",
+    "verify_thinking",
+]
+
+#: The name stamped on `ReasoningBlock.provider`: only blocks with it are sent back here.
+PROVIDER_NAME = "anthropic"
+API = "anthropic"
+
+#: The key the API double signs its invented thinking with. It is NOT a secret: it only
+#: lets the double notice an edited block, the way the real API does with its own key.
+DOUBLE_SIGNING_KEY = b"toolcall-lab api double"
+#: How the double's signatures start, so they are never mistaken for Anthropic's.
+SIGNATURE_PREFIX = "tclab-double-v1:"
+
+_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+_MIN_BUDGET = 1024
+
+_STOP_IN: dict[str, StopReason] = {
+    "end_turn": StopReason.END_TURN,
+    "tool_use": StopReason.TOOL_USE,
+    "max_tokens": StopReason.MAX_TOKENS,
+    "stop_sequence": StopReason.STOP_SEQUENCE,
+    "refusal": StopReason.REFUSAL,
+    "pause_turn": StopReason.PAUSE_TURN,
+    "model_context_window_exceeded": StopReason.CONTEXT_WINDOW_EXCEEDED,
+}
+_STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
+
+_ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "gateway_timeout_error",
+    529: "overloaded_error",
+}
+
+
+# -- the double's thinking signatures ------------------------------------------------------
+
+def sign_thinking(text: str) -> str:
+    """The signature the API double gives a thinking block with this text.
+
+    >>> sign_thinking("Paris: call get_weather.")[:24]
+    'tclab-double-v1:b6b83365'
+    """
+    digest = hmac.new(DOUBLE_SIGNING_KEY, text.encode("utf-8"), hashlib.sha256).hexdigest()
+    return SIGNATURE_PREFIX + digest
+
+
+def signature_is_ours(signature: object) -> bool:
+    """Whether `signature` was made by the API double (rather than by Anthropic)."""
+    return isinstance(signature, str) and signature.startswith(SIGNATURE_PREFIX)
+
+
+def verify_thinking(text: str, signature: object) -> bool:
+    """Whether `signature` is the double's signature of exactly this `text`.
+
+    A real Anthropic signature is never verifiable here (only Anthropic holds its key),
+    so this is False for it; use `signature_is_ours` first.
+
+    >>> sig = sign_thinking("I should check the weather.")
+    >>> verify_thinking("I should check the weather.", sig), verify_thinking("I should not.", sig)
+    (True, False)
+    """
+    return signature_is_ours(signature) and hmac.compare_digest(str(signature), sign_thinking(text))
+
+
+# -- the client side: request out, response in -----------------------------------------------
+
+def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
+                   max_tokens: int = 1024, thinking: int | str | None = None,
+                   stop_sequences: Sequence[str] | None = None) -> dict[str, Any]:
+    """The `/v1/messages` request body for this conversation, exactly as it stands.
+
+    `thinking` is None (left out), a budget in tokens (at least 1024, and below
+    `max_tokens`) or "adaptive". Every message is sent as a list of blocks, and
+    same-role neighbours are *not* merged (the API merges them; `check_request` does too).
+
+    >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
+    >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
+    {'model': 'claude-haiku-5-5', 'max_tokens': 256, 'system': 'Be brief.',
+     'messages': [{'role': 'user', 'content': [{'type': 'text', 'text': 'Hi'}]}]}
+    """
+    body: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
+    if transcript.system is not None:
+        body["system"] = transcript.system
+    body["messages"] = [{"role": m.role, "content": [b for b in map(_encode_block, m.blocks) if b]}
+                        for m in transcript.messages]
+    if tools:
+        body["tools"] = [{"name": t.name, "description": t.description,
+                          "input_schema": dict(t.input_schema)} for t in tools]
+    if thinking is not None:
+        body["thinking"] = thinking_config(thinking)
+    if stop_sequences:
+        body["stop_sequences"] = list(stop_sequences)
+    return body
+
+
+def thinking_config(thinking: int | str) -> dict[str, Any]:
+    """The request's `thinking` object for a budget or "adaptive".
+
+    >>> thinking_config(2048), thinking_config("adaptive")
+    ({'type': 'enabled', 'budget_tokens': 2048}, {'type': 'adaptive'})
+    """
+    # subtle: bool is an int; thinking=True would become a budget of 1 token.
+    if isinstance(thinking, int) and not isinstance(thinking, bool):
+        # Faithful, not repairing: a budget below 1024 is sent, and check_request flags it.
+        return {"type": "enabled", "budget_tokens": thinking}
+    if thinking == "adaptive":
+        return {"type": "adaptive"}
+    raise ValueError(f"thinking must be None, a token budget (an int of at least {_MIN_BUDGET}) or "
+                     f"'adaptive', got {thinking!r}.")
+
+
+def _encode_block(block: Block) -> dict[str, Any] | None:
+    """One kit block as an Anthropic content block; None for reasoning it may not see."""
+    match block:
+        case TextBlock(text=text):
+            return {"type": "text", "text": text}
+        case ToolCall(id=id_, name=name, args=args):
+            # subtle: Anthropic wants `input` as an object, never a string, so a malformed
+            # call (raw_args set) is replayed with its empty args: the text cannot be sent.
+            return {"type": "tool_use", "id": id_, "name": name, "input": dict(args)}
+        case ToolResult(call_id=call_id, content=content, is_error=is_error):
+            result: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": content}
+            if is_error:
+                result["is_error"] = True
+            return result
+        case ReasoningBlock():
+            if not block.replayable_to(PROVIDER_NAME):
+                return None  # another provider's reasoning: Anthropic could not verify it
+            return _encode_reasoning(block, sign=False)
+        case _:
+            assert_never(block)
+
+
+def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any]:
+    """A thinking block, replayed byte for byte (the double signs blocks that have no signature)."""
+    if "redacted" in block.opaque:
+        return {"type": "redacted_thinking", "data": block.opaque["redacted"]}
+    signature = block.opaque.get("signature")
+    if signature is None and sign:
+        signature = sign_thinking(block.text)
+    return {"type": "thinking", "thinking": block.text, "signature": signature or ""}
+
+
+def decode_response(body: Mapping[str, Any]) -> Turn:
+    """The `Turn` in a `/v1/messages` response body.
+
+    >>> turn = decode_response({"model": "claude-haiku-5-5", "stop_reason": "end_turn",
+    ...     "content": [{"type": "text", "text": "Hello!"}],
+    ...     "usage": {"input_tokens": 10, "output_tokens": 3, "cache_read_input_tokens": 300}})
+    >>> turn.message, turn.stop_reason, turn.usage
+    (Message.assistant(TextBlock('Hello!')), StopReason.END_TURN,
+     Usage(input_tokens=310, output_tokens=3, cache_read_tokens=300))
+    """
+    if body.get("type", "message") != "message" or not isinstance(body.get("content"), list):
+        # subtle: the SDK parses responses leniently (no validation by default, so newer
+        # fields never break it); this is the one shape check that catches a wrong server.
+        raise ValueError(f"expected a Messages API reply ({{\"type\": \"message\", \"content\": [...]}}), "
+                         f"got keys {sorted(body)}")
+    model = str(body.get("model", ""))
+    blocks = tuple(_decode_blocks(body["content"], model=model))
+    stop = body.get("stop_reason")
+    if stop in _STOP_IN:
+        stop_reason = _STOP_IN[stop]
+    else:
+        # subtle: never null outside streaming; a value newer than this kit is read from
+        # the content instead of failing the whole call.
+        has_calls = any(isinstance(b, ToolCall) for b in blocks)
+        stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
+    return Turn(Message("assistant", blocks), stop_reason, _decode_usage(body.get("usage") or {}), model)
+
+
+def _decode_usage(usage: Mapping[str, Any]) -> Usage:
+    """Anthropic's usage in the kit's convention: cache reads and writes join input_tokens.
+
+    e.g. input 10 + cache read 300 + cache write 50 -> input_tokens=360.
+    """
+    read = usage.get("cache_read_input_tokens") or 0
+    write = usage.get("cache_creation_input_tokens") or 0
+    details = usage.get("output_tokens_details") or {}
+    return Usage(input_tokens=(usage.get("input_tokens") or 0) + read + write,
+                 output_tokens=usage.get("output_tokens") or 0,
+                 cache_read_tokens=read, cache_write_tokens=write,
+                 reasoning_tokens=details.get("thinking_tokens") or 0)
+
+
+def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None) -> Iterator[Block]:
+    """Kit blocks from Anthropic content blocks, in order; kinds the kit has no home for are skipped."""
+    for item in content:
+        match item.get("type"):
+            case "text":
+                yield TextBlock(item.get("text", ""))
+            case "tool_use":
+                yield _decode_call(item)
+            case "tool_result":
+                yield ToolResult(item.get("tool_use_id", ""), _result_text(item.get("content")),
+                                 bool(item.get("is_error", False)))
+            case "thinking":
+                yield ReasoningBlock(item.get("thinking", ""), PROVIDER_NAME, model,
+                                     {"signature": item.get("signature", "")})
+            case "redacted_thinking":
+                yield ReasoningBlock("", PROVIDER_NAME, model, {"redacted": item.get("data", "")})
+            case _:
+                # server_tool_use, web_search_tool_result, image, document, ...: the kit never
+                # asks for server tools or sends media, and turning them into text would put
+                # words in the model's mouth. The whole body stays on Turn.response.
+                continue
+
+
+def _decode_call(item: Mapping[str, Any]) -> ToolCall:
+    """A tool_use block as a ToolCall; `input` that is not a JSON object never raises.
+
+    e.g. input '{"city": "Par' (a string, cut off) -> ToolCall(args={}, raw_args='{"city": "Par').
+    """
+    id_, name, raw = item.get("id", ""), item.get("name", ""), item.get("input", {})
+    if isinstance(raw, dict):
+        return ToolCall(id_, name, raw)
+    if isinstance(raw, str):  # not what the API sends, but a proxy or a double might
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+        return ToolCall(id_, name, parsed) if isinstance(parsed, dict) else ToolCall(id_, name, {}, raw)
+    return ToolCall(id_, name, {}, raw_args=json.dumps(raw, ensure_ascii=False))
+
+
+def _result_text(content: object) -> str:
+    """A tool_result's content as text: a string, or the text parts of a block list joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content
+                         if isinstance(p, Mapping) and p.get("type") == "text")
+    return ""
+
+
+# -- the server side: what the API double reads and answers ----------------------------------
+
+def _never_called(**kwargs: Any) -> Any:
+    raise RuntimeError("this Tool was read from a request body; its code lives with the caller, "
+                       "so a server cannot run it.")
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools in a request body (the inverse of `encode_request`).
+
+    Thinking blocks come back as reasoning from "anthropic" with no model (the request
+    does not say which model wrote them).
+
+    >>> transcript, tools = decode_request({"model": "m", "max_tokens": 64, "system": "Be brief.",
+    ...     "messages": [{"role": "user", "content": "Hi"}]})
+    >>> transcript.system, transcript.messages, tools
+    ('Be brief.', [Message.user(TextBlock('Hi'))], ())
+    """
+    system = body.get("system")
+    if isinstance(system, list):  # the block-list form: [{"type": "text", "text": ...}]
+        system = "\n".join(p.get("text", "") for p in system if isinstance(p, Mapping))
+    messages = []
+    for position, message in enumerate(body.get("messages") or []):
+        content = message.get("content", [])
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        role = message.get("role")
+        if role == "system":  # SDK 2.14's SystemMessageParam: fold it into the system prompt
+            text = _result_text(content)
+            system = f"{system}\n{text}" if system else text
+            continue
+        try:
+            messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"messages.{position}: {exc}") from None
+    tools = tuple(Tool(t["name"], t.get("description") or "", t.get("input_schema") or {},
+                       _never_called) for t in body.get("tools") or [])
+    return Transcript(system, messages), tools
+
+
+def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
+    """The response body the API would send for `turn` (`anthropic.types.Message` parses it).
+
+    Reasoning becomes thinking blocks; one without a signature is signed by the double
+    (`sign_thinking`), so a later request can show whether it came back unchanged.
+    Usage is split back into Anthropic's shape, where cache reads and writes sit beside
+    `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
+    """
+    content = []
+    for block in turn.message.blocks:
+        match block:
+            case TextBlock(text=text):
+                content.append({"type": "text", "text": text})
+            case ToolCall(id=id_, name=name, args=args):
+                content.append({"type": "tool_use", "id": id_, "name": name, "input": dict(args)})
+            case ReasoningBlock():
+                content.append(_encode_reasoning(block, sign=True))
+            case ToolResult():
+                raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
+            case _:
+                assert_never(block)
+    usage = turn.usage
+    wire_usage: dict[str, Any] = {
+        "input_tokens": usage.uncached_input_tokens,
+        "cache_creation_input_tokens": usage.cache_write_tokens,
+        "cache_read_input_tokens": usage.cache_read_tokens,
+        "output_tokens": usage.output_tokens,
+    }
+    if usage.reasoning_tokens:
+        wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
+    return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
+            "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
+            "usage": wire_usage}
+
+
+def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
+               error_type: str | None = None) -> dict[str, Any]:
+    """The API's error JSON. Anthropic has no `param` or `code`; they are accepted and unused.
+
+    `request_id` is derived from the status and message, so the same error gives the
+    same body on every run.
+
+    >>> error_body("Overloaded", status=529)["error"]
+    {'type': 'overloaded_error', 'message': 'Overloaded'}
+    """
+    kind = error_type or _ERROR_TYPES.get(status) or ("api_error" if status >= 500
+                                                      else "invalid_request_error")
+    request_id = "req_" + hashlib.sha256(f"{status} {message}".encode()).hexdigest()[:24]
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": request_id}
+
+
+# -- the API's rules ----------------------------------------------------------------------------
+
+@dataclass
+class _Merged:
+    """A message after the API merged same-role neighbours: its blocks, in order."""
+
+    role: str
+    blocks: list[Mapping[str, Any]] = field(default_factory=list)
+
+    def ids(self, kind: str, key: str) -> list[str]:
+        return [b.get(key, "") for b in self.blocks if b.get("type") == kind]
+
+
+def _merge(messages: Sequence[Mapping[str, Any]]) -> list[_Merged]:
+    """Consecutive messages of one role as one, the way the API reads them.
+
+    e.g. user [text], user [tool_result] -> one user message [text, tool_result].
+    """
+    merged: list[_Merged] = []
+    for message in messages:
+        if not isinstance(message, Mapping):
+            continue  # the SDK's types reject it; nothing here to check
+        content = message.get("content")
+        if isinstance(content, str):
+            # subtle: "" is no content at all, not an empty text block.
+            content = [{"type": "text", "text": content}] if content else []
+        blocks = [b for b in content or [] if isinstance(b, Mapping)]
+        if merged and merged[-1].role == message.get("role"):
+            merged[-1].blocks.extend(blocks)
+        else:
+            merged.append(_Merged(str(message.get("role")), blocks))
+    return merged
+
+
+def check_request(body: Mapping[str, Any]) -> list[Problem]:
+    """What the real API would reject in this request body, in the API's words ([] if nothing).
+
+    Paths count messages the way the API does, after merging same-role neighbours: two
+    user messages in a row are one message, `messages.0`, and the second one's first
+    block is `messages.0.content.1`.
+
+    >>> body = {"model": "m", "max_tokens": 64, "messages": [
+    ...     {"role": "user", "content": [{"type": "text", "text": "Weather?"}]},
+    ...     {"role": "user", "content": [
+    ...         {"type": "tool_result", "tool_use_id": "toolu_9", "content": "18°C"}]}]}
+    >>> [p.path for p in check_request(body)]
+    ['messages.0.content.1']
+    """
+    problems = _check_tools(body) + _check_thinking_config(body)
+    merged = _merge(body.get("messages") or [])
+    problems += _check_content(merged)
+    for index, message in enumerate(merged):
+        if message.role == "user":
+            problems += _check_results(merged, index)
+        elif message.role == "assistant":
+            problems += _check_calls(merged, index)
+    problems += _check_thinking_blocks(body, merged)
+    return problems
+
+
+def _problem(path: str, text: str) -> Problem:
+    return Problem(API, path, text)
+
+
+def _check_tools(body: Mapping[str, Any]) -> list[Problem]:
+    problems = []
+    for index, tool in enumerate(body.get("tools") or []):
+        name = tool.get("name")
+        if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
+            path = f"tools.{index}.custom.name"
+            problems.append(_problem(path, f"{path}: String should match pattern '{_TOOL_NAME.pattern}'"))
+    return problems
+
+
+def _check_thinking_config(body: Mapping[str, Any]) -> list[Problem]:
+    thinking = body.get("thinking") or {}
+    budget = thinking.get("budget_tokens")
+    if thinking.get("type") != "enabled" or not isinstance(budget, int):
+        return []
+    if budget < _MIN_BUDGET:
+        path = "thinking.enabled.budget_tokens"
+        return [_problem(path, f"{path}: Input should be greater than or equal to {_MIN_BUDGET}")]
+    if body.get("max_tokens", 0) <= budget:
+        # Not in wire_facts; the API's words as reported in mirrorange/clove#39 (a call to
+        # api.anthropic.com) and liuw1535/antigravity2api-nodejs#149. It has no path prefix.
+        return [_problem("max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`. "
+                         "Please consult our documentation at https://docs.claude.com/en/docs/"
+                         "build-with-claude/extended-thinking#max-tokens-and-context-window-size")]
+    return []
+
+
+def _check_content(merged: Sequence[_Merged]) -> list[Problem]:
+    """Empty messages, then empty or blank text blocks (the API names no block for those)."""
+    problems = []
+    for index, message in enumerate(merged):
+        final_assistant = index == len(merged) - 1 and message.role == "assistant"
+        if not message.blocks and not final_assistant:
+            problems.append(_problem(f"messages.{index}", f"messages.{index}: all messages must have "
+                                     "non-empty content except for the optional final assistant message"))
+    texts = [b.get("text") for m in merged for b in m.blocks if b.get("type") == "text"]
+    if any(t == "" for t in texts):
+        problems.append(_problem("messages", "messages: text content blocks must be non-empty"))
+    if any(isinstance(t, str) and t and not t.strip() for t in texts):
+        problems.append(_problem("messages",
+                                 "messages: text content blocks must contain non-whitespace text"))
+    return problems
+
+
+def _check_results(merged: Sequence[_Merged], index: int) -> list[Problem]:
+    """Every tool_result in user message `index` answers a tool_use of the message before."""
+    before = merged[index - 1] if index > 0 and merged[index - 1].role == "assistant" else None
+    asked = set(before.ids("tool_use", "id")) if before else set()
+    stray = [(position, block.get("tool_use_id", "")) for position, block in enumerate(merged[index].blocks)
+             if block.get("type") == "tool_result" and block.get("tool_use_id") not in asked]
+    if not stray:
+        return []
+    path = f"messages.{index}.content.{stray[0][0]}"
+    ids = ", ".join(call_id for _, call_id in stray)
+    return [_problem(path, f"{path}: unexpected `tool_use_id` found in `tool_result` blocks: {ids}. "
+                     "Each `tool_result` block must have a corresponding `tool_use` block in the "
+                     "previous message.")]
+
+
+def _check_calls(merged: Sequence[_Merged], index: int) -> list[Problem]:
+    """Every tool_use in assistant message `index` is answered first thing in the next message."""
+    calls = merged[index].ids("tool_use", "id")
+    if not calls:
+        return []
+    after = merged[index + 1] if index + 1 < len(merged) else None
+    answered = set(after.ids("tool_result", "tool_use_id")) if after else set()
+    missing = [call_id for call_id in calls if call_id not in answered]
+    if missing:
+        path = f"messages.{index}"
+        return [_problem(path, f"{path}: `tool_use` ids were found without `tool_result` blocks "
+                         f"immediately after: {', '.join(missing)}. Each `tool_use` block must have a "
+                         "corresponding `tool_result` block in the next message.")]
+    assert after is not None
+    leading = next((n for n, b in enumerate(after.blocks) if b.get("type") != "tool_result"),
+                   len(after.blocks))
+    if leading >= len(calls):
+        return []
+    # Every call is answered, but something comes before the answers (the docs: "tool_result
+    # blocks must come FIRST", A-DOC-HTC). Not in wire_facts; the API's words as recorded in
+    # anthropics/claude-code#37 and apify/tester-mcp-client#12 (2025). Newer API versions may
+    # word it differently.
+    path = f"messages.{index + 1}"
+    return [_problem(path, f"{path}: Did not find {len(calls)} `tool_result` block(s) at the beginning "
+                     "of this message. Messages following `tool_use` blocks must begin with a "
+                     "matching number of `tool_result` blocks.")]
+
+
+def _check_thinking_blocks(body: Mapping[str, Any], merged: Sequence[_Merged]) -> list[Problem]:
+    """Thinking in a tool loop: present, first, signed, and unmodified."""
+    problems = []
+    assistants = [i for i, m in enumerate(merged) if m.role == "assistant"]
+    for index in assistants:
+        for position, block in enumerate(merged[index].blocks):
+            if block.get("type") == "thinking" and not block.get("signature"):
+                path = f"messages.{index}.content.{position}"
+                problems.append(_problem(path, f"{path}: Invalid `signature` in `thinking` block"))
+    if assistants:
+        latest = assistants[-1]
+        for position, block in enumerate(merged[latest].blocks):
+            signature = block.get("signature")
+            # subtle: only the double's own signatures can be checked; a real one is
+            # Anthropic's secret and passes unexamined (the real API will judge it).
+            if (block.get("type") == "thinking" and signature_is_ours(signature)
+                    and not verify_thinking(block.get("thinking", ""), signature)):
+                path = f"messages.{latest}.content.{position}"
+                problems.append(_problem(path, f"{path}: `thinking` or `redacted_thinking` blocks in the "
+                                         "latest assistant message cannot be modified. These blocks must "
+                                         "remain as they were in the original response."))
+    thinking_on = (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+    in_tool_loop = (len(merged) >= 2 and merged[-1].role == "user" and merged[-2].role == "assistant"
+                    and any(b.get("type") == "tool_result" for b in merged[-1].blocks))
+    if thinking_on and in_tool_loop and merged[-2].blocks:
+        first = merged[-2].blocks[0].get("type")
+        if first not in ("thinking", "redacted_thinking"):
+            path = f"messages.{len(merged) - 2}.content.0.type"
+            problems.append(_problem(path, (
+                f"{path}: Expected `thinking` or `redacted_thinking`, but found `{first}`. When "
+                "`thinking` is enabled, a final `assistant` message must start with a thinking block "
+                "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you "
+                "include thinking blocks from previous turns. To avoid this requirement, disable "
+                "`thinking`. Please consult our documentation at "
+                "https://docs.claude.com/en/docs/build-with-claude/extended-thinking")))
+    return problems

@@ -1,0 +1,369 @@
+"""Ollama's native chat API, `POST /api/chat`: the kit's transcript in Ollama's spelling.
+
+Ollama spells a conversation much like OpenAI Chat, with three differences that bite:
+
+- tool-call `arguments` are a JSON **object**, not a string holding JSON;
+- a tool result is `{"role": "tool", "content": ..., "tool_name": ...}`: it names the
+  *tool*, where other APIs name the *call*;
+- there is no stop reason for tool calls: a reply that calls tools still ends with
+  `done_reason: "stop"`, so the codec looks at `tool_calls` to say `tool_use`.
+
+One turn, both ways (the shape of Ollama's own docs example):
+
+    assistant: ToolCall("call_1", "get_weather", {"city": "Tokyo"})
+      -> {"role": "assistant", "content": "",
+          "tool_calls": [{"id": "call_1", "function": {"name": "get_weather",
+                                                       "arguments": {"city": "Tokyo"}}}]}
+    user:      ToolResult("call_1", "11 degrees celsius")
+      -> {"role": "tool", "content": "11 degrees celsius", "tool_name": "get_weather",
+          "tool_call_id": "call_1"}
+
+Ollama validates almost nothing. It renders the messages into the model's chat template
+and lets the model make of them what it can, so a badly shaped conversation does not
+fail: it quietly confuses the model. That is why `check_request` finds so little here.
+
+Left out: streaming (the kit sends `stream: false`), images, `format` (structured
+output), `keep_alive` and logprobs. Sources: shared/wire/wire_facts.md §4 and Ollama's
+Go server (`api/types.go`, `server/routes.go`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
+
+from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..tool import Tool
+from ..turn import StopReason, Turn
+from ..usage import Usage
+from . import Problem
+
+__all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
+           "encode_request", "encode_response", "error_body", "mint_call_id"]
+
+#: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
+PROVIDER_NAME = "ollama"
+
+#: How a failed tool result is marked in its content (Ollama has no is_error field).
+ERROR_PREFIX = "Error: "
+
+#: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
+_CREATED_AT = "2026-01-01T00:00:00Z"
+
+_DONE_REASONS: dict[str, StopReason] = {
+    "stop": StopReason.END_TURN,      # also stop sequences, and replies that call tools
+    "length": StopReason.MAX_TOKENS,  # options.num_predict reached
+    "load": StopReason.END_TURN,      # empty `messages`: the model was only loaded
+    "unload": StopReason.END_TURN,    # empty `messages` with keep_alive 0: unloaded
+}
+
+
+# -- client side -----------------------------------------------------------------------------
+def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
+                   max_tokens: int = 1024, think: bool | str | None = None) -> dict[str, Any]:
+    """The `/api/chat` body for this conversation.
+
+    `max_tokens` becomes `options.num_predict`; `think` (True, False or a level such as
+    "high") is sent only when given, since Ollama switches thinking on by itself for
+    models that can think.
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="qwen3:4b")
+    >>> body["messages"], body["options"]
+    ([{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'Hi'}], {'num_predict': 1024})
+    """
+    names = {call.id: call.name for call in transcript.tool_calls()}
+    messages: list[dict[str, Any]] = []
+    if transcript.system:
+        messages.append({"role": "system", "content": transcript.system})
+    for message in transcript:
+        if message.role == "assistant":
+            messages.append(_encode_assistant(message))
+        else:
+            messages.extend(_encode_user(message, names))
+    # `tools` is sent even when empty, as the official client does; `stream` must be said:
+    # Ollama streams unless told not to.
+    body: dict[str, Any] = {"model": model, "messages": messages, "tools": [_encode_tool(t) for t in tools],
+                            "stream": False, "options": {"num_predict": max_tokens}}
+    if think is not None:
+        body["think"] = think
+    return body
+
+
+def _encode_tool(tool: Tool) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": tool.name, "description": tool.description,
+                                             "parameters": dict(tool.input_schema)}}
+
+
+def _encode_user(message: Message, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """One wire message per tool result, and one per run of text blocks, in block order."""
+    out: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for block in message.blocks:
+        match block:
+            case TextBlock(text=text):
+                texts.append(text)
+            case ToolResult(call_id=call_id, content=content, is_error=is_error):
+                if texts:
+                    out.append({"role": "user", "content": "\n".join(texts)})
+                    texts = []
+                # subtle: Ollama has no error flag, so a failure says so in words; without
+                # the prefix the model would read "no such city" as the tool's answer.
+                tool_message = {"role": "tool", "content": ERROR_PREFIX + content if is_error else content}
+                # Ollama's docs pair a result with its call by tool_name alone, which two
+                # parallel calls of one tool make ambiguous; its Go Message also takes
+                # tool_call_id (its /v1 layer fills it in), so both are sent.
+                if call_id in names:
+                    tool_message["tool_name"] = names[call_id]
+                tool_message["tool_call_id"] = call_id
+                out.append(tool_message)
+            case ToolCall() | ReasoningBlock():
+                raise ValueError(f"a user message cannot hold a {block.kind} block")
+            case _:
+                assert_never(block)
+    if texts:
+        out.append({"role": "user", "content": "\n".join(texts)})
+    return out
+
+
+def _encode_assistant(message: Message) -> dict[str, Any]:
+    texts: list[str] = []
+    thinking: list[str] = []
+    calls: list[dict[str, Any]] = []
+    for block in message.blocks:
+        match block:
+            case TextBlock(text=text):
+                texts.append(text)
+            case ReasoningBlock(text=text):
+                if block.replayable_to(PROVIDER_NAME) and text:
+                    thinking.append(text)  # another provider's reasoning is dropped silently
+            case ToolCall(id=call_id, name=name, args=args):
+                # subtle: Ollama's Go server reads `arguments` into a map, so a malformed call
+                # (raw_args) cannot be replayed as the text it was; it goes back as {} and the
+                # error result that answered it explains what was wrong.
+                call: dict[str, Any] = {"function": {"name": name, "arguments": dict(args)}}
+                if call_id:
+                    call = {"id": call_id, **call}
+                calls.append(call)
+            case ToolResult():
+                raise ValueError("an assistant message cannot hold a tool_result block")
+            case _:
+                assert_never(block)
+    wire: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
+    if thinking:
+        wire["thinking"] = "\n".join(thinking)
+    if calls:
+        wire["tool_calls"] = calls
+    return wire
+
+
+def mint_call_id(body: Mapping[str, Any], index: int) -> str:
+    """A tool-call id for call `index` of a body that carries none, the same on every decode.
+
+    Ollama's docs show calls without ids (newer servers add `call_` + 8 random
+    characters), but the kit pairs calls and results by id. The id is a hash of the whole
+    body and the call's position, so decoding one body twice gives the same ids, and
+    two different bodies (Ollama stamps each with its time, to the microsecond) differ.
+
+    >>> mint_call_id({"model": "m"}, 0) == mint_call_id({"model": "m"}, 0)
+    True
+    >>> mint_call_id({"model": "m"}, 0) != mint_call_id({"model": "m"}, 1)
+    True
+    """
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return "call_" + hashlib.sha256(f"{canonical}#{index}".encode()).hexdigest()[:24]
+
+
+def decode_response(body: Mapping[str, Any]) -> Turn:
+    """The `Turn` an `/api/chat` reply carries (`stream: false`).
+
+    >>> turn = decode_response({"model": "llama3.2", "message": {"role": "assistant", "content": "Hi!"},
+    ...                         "done": True, "done_reason": "stop", "prompt_eval_count": 9,
+    ...                         "eval_count": 3})
+    >>> turn.text, turn.stop_reason, turn.usage
+    ('Hi!', StopReason.END_TURN, Usage(input_tokens=9, output_tokens=3))
+    """
+    model = str(body.get("model") or "")
+    wire = body["message"]
+    calls = [_decode_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]
+    message = Message("assistant", (*_reasoning_and_text(wire, model), *calls))
+    stop = _DONE_REASONS.get(str(body.get("done_reason") or "stop"), StopReason.END_TURN)
+    if calls and stop is StopReason.END_TURN:
+        stop = StopReason.TOOL_USE  # subtle: Ollama has no done reason for tool calls
+    return Turn(message, stop, _usage(body), model)
+
+
+def _reasoning_and_text(wire: Mapping[str, Any], model: str | None) -> list[ReasoningBlock | TextBlock]:
+    blocks: list[ReasoningBlock | TextBlock] = []
+    if wire.get("thinking"):
+        blocks.append(ReasoningBlock(wire["thinking"], PROVIDER_NAME, model or None))
+    if wire.get("content"):
+        blocks.append(TextBlock(wire["content"]))
+    return blocks
+
+
+def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -> ToolCall:
+    function = call["function"]
+    call_id = call.get("id") or mint_call_id(body, index)
+    arguments = function.get("arguments")
+    if arguments is None:
+        return ToolCall(call_id, function["name"], {})
+    if isinstance(arguments, Mapping):
+        return ToolCall(call_id, function["name"], dict(arguments))
+    # Ollama itself always sends an object; a string (an OpenAI habit) is read if it parses.
+    raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError:
+        parsed = None
+    if isinstance(parsed, dict):
+        return ToolCall(call_id, function["name"], parsed)
+    return ToolCall(call_id, function["name"], {}, raw_args=raw)
+
+
+def _usage(body: Mapping[str, Any]) -> Usage:
+    # subtle: servers before mid-2024 left prompt_eval_count out when the prompt was served
+    # from the KV cache (ollama#2068, #3427); missing counts read as 0, not as an error.
+    input_tokens = int(body.get("prompt_eval_count") or 0)
+    # Newer servers say how much of the prompt came from the cache; it is part of the count.
+    cached = min(int(body.get("prompt_eval_cached_count") or 0), input_tokens)
+    return Usage(input_tokens=input_tokens, output_tokens=int(body.get("eval_count") or 0),
+                 cache_read_tokens=cached)
+
+
+# -- server side (the loopback API double) ---------------------------------------------------
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools an `/api/chat` request carries (what a server reads).
+
+    System messages become the transcript's system prompt (joined, if there are several);
+    a run of `tool` messages becomes one user message of results. A result is paired with
+    its call by `tool_call_id`, else with the first unanswered call of that `tool_name`,
+    else with the next unanswered call; calls without ids get `mint_call_id` ids.
+    A result whose content starts with `ERROR_PREFIX` is read back as an error.
+    """
+    model = str(body.get("model") or "")
+    system: list[str] = []
+    messages: list[Message] = []
+    results: list[ToolResult] = []
+    pending: list[ToolCall] = []  # calls of the latest assistant message not yet answered
+    minted = 0  # calls without an id so far, numbered across the whole body
+    for position, wire in enumerate(body.get("messages") or ()):
+        role = str(wire.get("role", "")).lower()  # Ollama lower-cases roles too
+        if role != "tool" and results:
+            messages.append(Message.results(results))
+            results = []
+        match role:
+            case "system":
+                system.append(wire.get("content") or "")
+            case "user":
+                messages.append(Message.user(wire.get("content") or ""))
+            case "assistant":
+                calls = []
+                for call in wire.get("tool_calls") or ():
+                    calls.append(_decode_call(call, body, minted))
+                    minted += 0 if call.get("id") else 1
+                messages.append(Message("assistant", (*_reasoning_and_text(wire, model), *calls)))
+                pending = list(calls)
+            case "tool":
+                results.append(_decode_result(wire, pending))
+            case other:
+                raise ValueError(f"message {position} has role {other!r}; Ollama knows system, user, "
+                                 "assistant and tool.")
+    if results:
+        messages.append(Message.results(results))
+    tools = tuple(Tool(t["function"]["name"], t["function"].get("description") or "",
+                       t["function"].get("parameters") or {"type": "object"}, _never_called)
+                  for t in body.get("tools") or ())
+    return Transcript("\n\n".join(system) or None, messages), tools
+
+
+def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResult:
+    content = str(wire.get("content") or "")
+    is_error = content.startswith(ERROR_PREFIX)
+    if is_error:
+        content = content[len(ERROR_PREFIX):]
+    call_id = wire.get("tool_call_id")
+    match = next((c for c in pending if c.id == call_id), None) if call_id else None
+    if match is None and not call_id:
+        name = wire.get("tool_name")
+        match = next((c for c in pending if c.name == name), None) or (pending[0] if pending else None)
+    if match is not None:
+        pending.remove(match)
+        call_id = match.id
+    return ToolResult(str(call_id or ""), content, is_error)
+
+
+def _never_called(**_: Any) -> Any:
+    raise RuntimeError("this tool was read from a request; the API double never runs tools.")
+
+
+def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
+    """An `/api/chat` reply carrying `turn`, the way Ollama writes one.
+
+    Ollama replies have no id, so `response_id` is not used; tool calls carry no ids
+    either (as in Ollama's docs), so `decode_response` mints new ones. Everything else
+    comes back equal: blocks, stop reason (end_turn, tool_use or max_tokens: the only
+    ones Ollama can say) and token counts. Durations are made up but deterministic, in
+    nanoseconds; like Ollama, zero metrics are left out.
+    """
+    texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
+    thinking = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock) and b.text]
+    message: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
+    if thinking:
+        message["thinking"] = "\n".join(thinking)
+    if turn.tool_calls:
+        message["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.args)}}
+                                 for c in turn.tool_calls]
+    usage = turn.usage
+    metrics = {
+        "total_duration": 1_000_000 + usage.input_tokens * 100_000 + usage.output_tokens * 10_000_000,
+        "load_duration": 1_000_000,
+        "prompt_eval_count": usage.input_tokens,
+        "prompt_eval_cached_count": usage.cache_read_tokens,
+        "prompt_eval_duration": usage.input_tokens * 100_000,  # 0.1 ms per prompt token
+        "eval_count": usage.output_tokens,
+        "eval_duration": usage.output_tokens * 10_000_000,    # 10 ms per generated token
+    }
+    done_reason = "length" if turn.stop_reason is StopReason.MAX_TOKENS else "stop"
+    return {"model": turn.model, "created_at": _CREATED_AT, "message": message, "done": True,
+            "done_reason": done_reason, **{k: v for k, v in metrics.items() if v}}
+
+
+# -- the API's rules and its error shape ------------------------------------------------------
+def check_request(body: Mapping[str, Any]) -> list[Problem]:
+    """What Ollama would reject in this request, which is very little.
+
+    Ollama checks the model name and a few option values. It does not check that every
+    tool call has a result, that results follow their calls, or that content is not
+    empty: it renders the messages into the model's chat template as they are. A wrong
+    shape does not fail; it silently confuses the model, and the only symptom is a worse
+    answer. (Errors it can only know online, a model that is not pulled or that cannot
+    use tools or think, come back from the server as 404 and 400.)
+
+    >>> check_request({"model": "", "messages": []})[0].text
+    'model is required'
+    >>> check_request({"model": "qwen3:4b", "messages": [{"role": "tool", "content": ""}]})
+    []
+    """
+    problems: list[Problem] = []
+    if not body.get("model"):
+        problems.append(Problem("ollama", "model", "model is required"))  # server/routes.go ChatHandler
+    think = body.get("think")
+    if think is not None and not isinstance(think, bool | str):
+        problems.append(Problem("ollama", "think", "think must be a boolean or string"))  # api/types.go
+    top_logprobs = body.get("top_logprobs")
+    if isinstance(top_logprobs, int) and not 0 <= top_logprobs <= 20:
+        problems.append(Problem("ollama", "top_logprobs", "top_logprobs must be between 0 and 20"))
+    return problems
+
+
+def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
+               error_type: str | None = None) -> dict[str, Any]:
+    """Ollama's error JSON: just the message (the status is the HTTP status).
+
+    >>> error_body("model 'x' not found", status=404)
+    {'error': "model 'x' not found"}
+    """
+    return {"error": message}

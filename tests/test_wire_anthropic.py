@@ -1,0 +1,432 @@
+"""The Anthropic Messages codec: recorded bodies, a rich transcript, the API's rules, round trips."""
+
+from __future__ import annotations
+
+import json
+
+import anthropic
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schemas import anthropic_request_errors, fixture
+from toolcall_lab import Message, ReasoningBlock, StopReason, TextBlock, ToolCall, ToolResult, Transcript
+from toolcall_lab.tools import get_weather
+from toolcall_lab.turn import Turn
+from toolcall_lab.usage import Usage
+from toolcall_lab.wire import anthropic as wire
+
+MODEL = "claude-haiku-5-5"
+SIGNATURE = "EqQBCkgIARABGAIiQL2/real+signature+bytes=="
+
+
+def rich_transcript() -> Transcript:
+    """System prompt, text, reasoning before two parallel calls, results with one error."""
+    thinking = ReasoningBlock("Two cities: call get_weather twice.", provider="anthropic", model=MODEL,
+                              opaque={"signature": SIGNATURE})
+    return Transcript(system="You are a weather assistant.", messages=[
+        Message.user("Weather in Paris and Atlantis?"),
+        Message.assistant(thinking, "Let me check both.",
+                          ToolCall("toolu_01", "get_weather", {"city": "Paris"}),
+                          ToolCall("toolu_02", "get_weather", {"city": "Atlantis"})),
+        Message.results([ToolResult("toolu_01", "18°C, sunny"),
+                         ToolResult("toolu_02", "no weather data for 'Atlantis'", is_error=True)]),
+    ])
+
+
+def body_of(*messages, **extra):
+    return {"model": MODEL, "max_tokens": 1024, "messages": list(messages), **extra}
+
+
+def user(*blocks):
+    return {"role": "user", "content": list(blocks)}
+
+
+def assistant(*blocks):
+    return {"role": "assistant", "content": list(blocks)}
+
+
+def text(t):
+    return {"type": "text", "text": t}
+
+
+def use(id_):
+    return {"type": "tool_use", "id": id_, "name": "get_weather", "input": {"city": "Paris"}}
+
+
+def result(id_):
+    return {"type": "tool_result", "tool_use_id": id_, "content": "18°C"}
+
+
+def only(problems):
+    assert len(problems) == 1, problems
+    return problems[0]
+
+
+# -- decoding recorded responses ------------------------------------------------------------
+
+def test_recorded_tool_use_response_decodes():
+    turn = wire.decode_response(fixture("anthropic_messages_tool_use_response.sdk_recorded.json"))
+    (call,) = turn.tool_calls
+    assert (call.id, call.name, dict(call.args)) == ("toolu_013DU6hV4C1M8dJ32ybQFAFi", "get_weather",
+                                                     {"location": "SF", "units": "c"})
+    assert turn.stop_reason is StopReason.TOOL_USE
+    assert (turn.usage.input_tokens, turn.usage.output_tokens) == (597, 71)
+    assert turn.model == "claude-haiku-4-5-20251001"
+
+
+def test_documented_thinking_response_decodes_in_order():
+    body = {"model": MODEL, "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1},
+            **fixture("anthropic_thinking_tool_use_response_content.docs.json")}
+    thinking, words, call = wire.decode_response(body).message.blocks
+    raw = body["content"][0]
+    assert thinking == ReasoningBlock(raw["thinking"], "anthropic", MODEL, {"signature": raw["signature"]})
+    assert words == TextBlock(body["content"][1]["text"])
+    assert (call.id, dict(call.args)) == ("toolu_01CswdEQBMshySk6Y9DFKrfq", {"location": "Paris"})
+
+
+def test_redacted_thinking_and_unknown_blocks():
+    body = {"model": MODEL, "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [{"type": "redacted_thinking", "data": "EmwKAhgBEgy3va=="},
+                        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
+                        text("Done.")]}
+    redacted, done = wire.decode_response(body).message.blocks  # the server tool block is skipped
+    assert redacted == ReasoningBlock("", "anthropic", MODEL, {"redacted": "EmwKAhgBEgy3va=="})
+    assert done == TextBlock("Done.")
+
+
+@pytest.mark.parametrize(("wire_reason", "kit"), [
+    ("end_turn", StopReason.END_TURN), ("tool_use", StopReason.TOOL_USE),
+    ("max_tokens", StopReason.MAX_TOKENS), ("stop_sequence", StopReason.STOP_SEQUENCE),
+    ("refusal", StopReason.REFUSAL), ("pause_turn", StopReason.PAUSE_TURN),
+    ("model_context_window_exceeded", StopReason.CONTEXT_WINDOW_EXCEEDED)])
+def test_stop_reasons(wire_reason, kit):
+    body = {"model": MODEL, "stop_reason": wire_reason, "content": [],
+            "usage": {"input_tokens": 1, "output_tokens": 0}}
+    assert wire.decode_response(body).stop_reason is kit
+
+
+def test_usage_with_cache_is_normalised():
+    # input_tokens = 10 uncached + 300 read + 50 written = 360; thinking is part of output
+    usage = wire.decode_response({"model": MODEL, "stop_reason": "end_turn", "content": [], "usage": {
+        "input_tokens": 10, "cache_read_input_tokens": 300, "cache_creation_input_tokens": 50,
+        "output_tokens": 40, "output_tokens_details": {"thinking_tokens": 25}}}).usage
+    assert usage == Usage(input_tokens=360, output_tokens=40, cache_read_tokens=300,
+                          cache_write_tokens=50, reasoning_tokens=25)
+    assert usage.uncached_input_tokens == 10
+
+
+@pytest.mark.parametrize("arguments", ['{"city": "Par', "[1, 2]", "", 42, ["Paris"], None])
+def test_malformed_arguments_never_crash(arguments):
+    body = {"model": MODEL, "stop_reason": "max_tokens", "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": arguments}]}
+    (call,) = wire.decode_response(body).tool_calls
+    assert call.malformed and dict(call.args) == {}
+    assert call.raw_args == (arguments if isinstance(arguments, str) else json.dumps(arguments))
+
+
+def test_arguments_as_a_json_string_are_read():
+    body = {"model": MODEL, "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather",
+                         "input": '{"city": "Paris"}'}]}
+    (call,) = wire.decode_response(body).tool_calls
+    assert dict(call.args) == {"city": "Paris"} and not call.malformed
+
+
+# -- encoding requests ------------------------------------------------------------------------
+
+def test_rich_transcript_encodes_to_a_valid_request():
+    body = wire.encode_request(rich_transcript(), [get_weather], model=MODEL, max_tokens=4096,
+                               thinking=2048)
+    assert anthropic_request_errors(body) == []
+    assert wire.check_request(body) == []
+    assert body["system"] == "You are a weather assistant."
+    assert body["tools"] == [get_weather.spec()]
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    calls = body["messages"][1]["content"]
+    assert [b["type"] for b in calls] == ["thinking", "text", "tool_use", "tool_use"]
+    assert calls[0] == {"type": "thinking", "thinking": "Two cities: call get_weather twice.",
+                        "signature": SIGNATURE}
+    assert body["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_01", "content": "18°C, sunny"},
+        {"type": "tool_result", "tool_use_id": "toolu_02", "content": "no weather data for 'Atlantis'",
+         "is_error": True}]
+
+
+def test_rich_transcript_without_thinking_also_valid():
+    body = wire.encode_request(rich_transcript(), [get_weather], model=MODEL)
+    assert "thinking" not in body
+    assert anthropic_request_errors(body) == [] and wire.check_request(body) == []
+
+
+def test_foreign_reasoning_is_dropped():
+    foreign = ReasoningBlock("summary", provider="openai", opaque={"id": "rs_1", "encrypted_content": "gAAA"})
+    t = Transcript(messages=[Message.user("Hi"), Message.assistant(foreign, "Hello!")])
+    body = wire.encode_request(t, model=MODEL)
+    assert body["messages"][1]["content"] == [text("Hello!")]
+
+
+def test_redacted_reasoning_is_replayed_verbatim():
+    block = ReasoningBlock("", provider="anthropic", opaque={"redacted": "EmwKAhgBEgy3va=="})
+    t = Transcript(messages=[Message.user("Hi"), Message.assistant(block, "Hello!")])
+    content = wire.encode_request(t, model=MODEL)["messages"][1]["content"]
+    assert content[0] == {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va=="}
+
+
+def test_same_role_messages_are_not_merged():
+    t = Transcript(messages=[Message.user("one"), Message.user("two")])
+    assert len(wire.encode_request(t, model=MODEL)["messages"]) == 2
+
+
+def test_thinking_option():
+    t = Transcript(messages=[Message.user("Hi")])
+    assert wire.encode_request(t, model=MODEL, thinking="adaptive")["thinking"] == {"type": "adaptive"}
+    assert wire.encode_request(t, model=MODEL, stop_sequences=["END"])["stop_sequences"] == ["END"]
+    with pytest.raises(ValueError, match="thinking must be"):
+        wire.encode_request(t, model=MODEL, thinking=True)
+
+
+# -- what the API rejects -----------------------------------------------------------------------
+
+def test_recorded_400_is_reproduced_exactly():
+    expected = fixture("anthropic_error_tool_result_without_tool_use.body.json")["error"]["message"]
+    t = Transcript(messages=[Message.user("What's the weather?"),
+                             Message.results([ToolResult("toolu_01GHndag5wQmbzNihYmV2UBj", "18°C")])])
+    problem = only(wire.check_request(wire.encode_request(t, model=MODEL)))
+    assert problem.text == expected
+    assert problem.path == "messages.0.content.1" and problem.api == "anthropic"
+
+
+def test_tool_use_without_result_after_it():
+    body = body_of(user(text("Hi")), assistant(use("toolu_A"), use("toolu_B")), user(result("toolu_A")),
+                   assistant(text("ok")), user(text("and?")))
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.1"
+    assert problem.text == ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
+                            "after: toolu_B. Each `tool_use` block must have a corresponding `tool_result` "
+                            "block in the next message.")
+
+
+def test_tool_results_not_first():
+    # A text message squeezed between the calls and their results merges into one user message.
+    body = body_of(user(text("Hi")), assistant(use("toolu_A")), user(text("wait")), user(result("toolu_A")))
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.2"
+    assert problem.text == ("messages.2: Did not find 1 `tool_result` block(s) at the beginning of this "
+                            "message. Messages following `tool_use` blocks must begin with a matching "
+                            "number of `tool_result` blocks.")
+
+
+def test_text_after_results_is_fine():
+    body = body_of(user(text("Hi")), assistant(use("toolu_A")), user(result("toolu_A")), user(text("thanks")))
+    assert wire.check_request(body) == []
+
+
+THINKING_ERROR = (
+    "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When "
+    "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the "
+    "lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from "
+    "previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking")
+
+
+@pytest.mark.parametrize(("first", "found"), [(use("toolu_A"), "tool_use"), (text("Let me see."), "text")])
+@pytest.mark.parametrize("config", [{"type": "enabled", "budget_tokens": 1024}, {"type": "adaptive"}])
+def test_thinking_missing_in_a_tool_loop(first, found, config):
+    blocks = [first] if first["type"] == "tool_use" else [first, use("toolu_A")]
+    body = body_of(user(text("Hi")), assistant(*blocks), user(result("toolu_A")),
+                   thinking=config, max_tokens=4096)
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.1.content.0.type"
+    assert problem.text == THINKING_ERROR.format(found=found)
+
+
+def test_thinking_missing_is_fine_when_thinking_is_off():
+    body = body_of(user(text("Hi")), assistant(use("toolu_A")), user(result("toolu_A")))
+    assert wire.check_request(body) == []
+
+
+def test_modified_thinking_from_the_double():
+    signature = wire.sign_thinking("I will call get_weather.")
+    thinking = {"type": "thinking", "thinking": "I will call get_weather!", "signature": signature}
+    body = body_of(user(text("Hi")), assistant(text("Sure."), thinking, use("toolu_A")),
+                   user(result("toolu_A")))
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.1.content.1"
+    assert problem.text == ("messages.1.content.1: `thinking` or `redacted_thinking` blocks in the latest "
+                            "assistant message cannot be modified. These blocks must remain as they were "
+                            "in the original response.")
+    thinking["thinking"] = "I will call get_weather."  # put back as it was
+    assert wire.check_request(body) == []
+
+
+def test_foreign_signature_is_not_judged_and_empty_one_is_invalid():
+    real = {"type": "thinking", "thinking": "anything", "signature": SIGNATURE}
+    assert wire.check_request(body_of(user(text("Hi")), assistant(real, text("Hello")))) == []
+    unsigned = {"type": "thinking", "thinking": "anything", "signature": ""}
+    problem = only(wire.check_request(body_of(user(text("Hi")), assistant(unsigned, text("Hello")))))
+    assert (problem.path, problem.text) == (
+        "messages.1.content.0", "messages.1.content.0: Invalid `signature` in `thinking` block")
+
+
+def test_signatures():
+    signature = wire.sign_thinking("abc")
+    assert wire.signature_is_ours(signature) and not wire.signature_is_ours(SIGNATURE)
+    assert wire.verify_thinking("abc", signature)
+    assert not wire.verify_thinking("abd", signature) and not wire.verify_thinking("abc", SIGNATURE)
+    assert signature == wire.sign_thinking("abc")  # deterministic: a fixed, public key
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ("", "messages: text content blocks must be non-empty"),
+    ("  \n", "messages: text content blocks must contain non-whitespace text")])
+def test_empty_and_blank_text(content, expected):
+    problem = only(wire.check_request(body_of(user(text(content)))))
+    assert (problem.path, problem.text) == ("messages", expected)
+
+
+def test_empty_message_content():
+    body = body_of(user(text("Hi")), assistant(), user(text("Hello?")))
+    problem = only(wire.check_request(body))
+    assert (problem.path, problem.text) == ("messages.1", "messages.1: all messages must have non-empty "
+                                            "content except for the optional final assistant message")
+    assert wire.check_request(body_of(user(text("Hi")), assistant())) == []  # a final one may be empty
+
+
+def test_tool_name_pattern():
+    bad = {"name": "get weather", "description": "", "input_schema": {"type": "object"}}
+    problem = only(wire.check_request(body_of(user(text("Hi")), tools=[get_weather.spec(), bad])))
+    assert (problem.path, problem.text) == (
+        "tools.1.custom.name", "tools.1.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'")
+
+
+def test_thinking_budget_rules():
+    low = only(wire.check_request(body_of(user(text("Hi")),
+                                          thinking={"type": "enabled", "budget_tokens": 512})))
+    assert low.text == "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+    over = only(wire.check_request(body_of(user(text("Hi")), max_tokens=1024,
+                                           thinking={"type": "enabled", "budget_tokens": 1024})))
+    assert over.path == "max_tokens"
+    assert over.text.startswith("`max_tokens` must be greater than `thinking.budget_tokens`.")
+
+
+def test_the_shared_check_helper_uses_this_codec():
+    from toolcall_lab.wire import check
+
+    t = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
+                             Message.results([ToolResult("toolu_9", "18°C")])])
+    (problem,) = check(t, api="anthropic")
+    assert problem.path == "messages.2.content.0"
+
+
+# -- the server side ------------------------------------------------------------------------------
+
+def rich_turn() -> Turn:
+    thinking = ReasoningBlock("Paris: one call.", provider="anthropic", model=MODEL,
+                              opaque={"signature": wire.sign_thinking("Paris: one call.")})
+    redacted = ReasoningBlock("", provider="anthropic", model=MODEL, opaque={"redacted": "EmwKAhgB"})
+    message = Message.assistant(thinking, redacted, "Checking.",
+                                ToolCall("toolu_01", "get_weather", {"city": "Paris"}))
+    usage = Usage(input_tokens=360, output_tokens=40, cache_read_tokens=300, cache_write_tokens=50,
+                  reasoning_tokens=25)
+    return Turn(message, StopReason.TOOL_USE, usage, MODEL)
+
+
+@pytest.mark.parametrize("stop", list(StopReason))
+def test_encode_response_parses_with_the_sdk_and_round_trips(stop):
+    turn = Turn(rich_turn().message, stop, rich_turn().usage, MODEL)
+    body = wire.encode_response(turn, response_id="msg_double_0001")
+    parsed = anthropic.types.Message.model_validate(body)
+    assert parsed.id == "msg_double_0001" and parsed.usage.input_tokens == 10
+    assert (parsed.usage.cache_read_input_tokens, parsed.usage.cache_creation_input_tokens) == (300, 50)
+    back = wire.decode_response(body)
+    assert back.message.blocks == turn.message.blocks
+    assert (back.stop_reason, back.usage, back.model) == (stop, turn.usage, MODEL)
+
+
+def test_encode_response_signs_unsigned_reasoning():
+    turn = Turn(Message.assistant(ReasoningBlock("hmm"), "Hi"), StopReason.END_TURN, Usage(1, 1), MODEL)
+    thinking = wire.encode_response(turn, response_id="msg_1")["content"][0]
+    assert wire.verify_thinking("hmm", thinking["signature"])
+
+
+def test_decode_request_reads_what_encode_request_wrote():
+    body = wire.encode_request(rich_transcript(), [get_weather], model=MODEL, max_tokens=4096, thinking=2048)
+    transcript, tools = wire.decode_request(body)
+    assert transcript.system == "You are a weather assistant."
+    expected = [(m.role, m.blocks) for m in rich_transcript()]
+    # Reasoning comes back without its model: a request does not say which model wrote it.
+    expected[1] = ("assistant", (ReasoningBlock("Two cities: call get_weather twice.", "anthropic", None,
+                                                {"signature": SIGNATURE}), *expected[1][1][1:]))
+    assert [(m.role, m.blocks) for m in transcript] == expected
+    (weather,) = tools
+    assert weather.spec() == get_weather.spec()
+    with pytest.raises(RuntimeError, match="cannot run it"):
+        weather(city="Paris")
+
+
+def test_decode_request_lenient_forms():
+    body = body_of({"role": "user", "content": "Hi"},
+                   user({"type": "image", "source": {}}, result("toolu_1")),
+                   system=[text("Be brief."), text("Be kind.")])
+    body["messages"][1]["content"][1]["content"] = [text("18°C"), text("sunny")]
+    transcript, _ = wire.decode_request(body)
+    assert transcript.system == "Be brief.\nBe kind."
+    assert transcript[0].blocks == (TextBlock("Hi"),)
+    assert transcript[1].blocks == (ToolResult("toolu_1", "18°C\nsunny"),)
+
+
+@pytest.mark.parametrize(("status", "kind"), [(400, "invalid_request_error"), (401, "authentication_error"),
+                                              (403, "permission_error"), (404, "not_found_error"),
+                                              (429, "rate_limit_error"), (500, "api_error"),
+                                              (529, "overloaded_error")])
+def test_error_body(status, kind):
+    body = wire.error_body("Something is wrong.", status=status)
+    assert body["type"] == "error"
+    assert body["error"] == {"type": kind, "message": "Something is wrong."}
+    assert body == wire.error_body("Something is wrong.", status=status)  # deterministic request_id
+    assert body["request_id"].startswith("req_")
+    assert wire.error_body("x", error_type="billing_error")["error"]["type"] == "billing_error"
+
+
+def test_error_body_shape_matches_the_recorded_one():
+    recorded = fixture("anthropic_error_tool_result_without_tool_use.body.json")
+    made = wire.error_body(recorded["error"]["message"])
+    assert made.keys() == recorded.keys() and made["error"] == recorded["error"]
+
+
+# -- round trip property ----------------------------------------------------------------------------
+
+words = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=20)
+ids = st.from_regex(r"toolu_[A-Za-z0-9]{1,8}", fullmatch=True)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | words,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(words, inner, max_size=3), max_leaves=6)
+reasoning = st.one_of(
+    st.builds(lambda t, s: ReasoningBlock(t, "anthropic", None, {"signature": s}), words, words),
+    st.builds(lambda d: ReasoningBlock("", "anthropic", None, {"redacted": d}), words))
+assistant_blocks = st.lists(st.one_of(st.builds(TextBlock, words), reasoning,
+                                      st.builds(ToolCall, ids, st.from_regex(r"[a-z_]{1,12}", fullmatch=True),
+                                                st.dictionaries(words, json_values, max_size=3))), max_size=4)
+user_blocks = st.lists(st.one_of(st.builds(TextBlock, words),
+                                 st.builds(ToolResult, ids, st.text(max_size=20), st.booleans())), max_size=4)
+messages = st.lists(st.one_of(st.builds(lambda b: Message("user", tuple(b)), user_blocks),
+                              st.builds(lambda b: Message("assistant", tuple(b)), assistant_blocks)),
+                    max_size=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(system=st.none() | words, conversation=messages)
+def test_encode_then_decode_request_gives_the_transcript_back(system, conversation):
+    body = wire.encode_request(Transcript(system, conversation), model=MODEL)
+    assert anthropic_request_errors(body) == []
+    transcript, tools = wire.decode_request(body)
+    assert transcript.system == system and tools == ()
+    assert [(m.role, m.blocks) for m in transcript] == [(m.role, m.blocks) for m in conversation]
+
+
+@pytest.mark.parametrize("body", [{"hello": "world"}, fixture("anthropic_error_rate_limit_429.body.json"),
+                                  {"type": "message", "content": None}])
+def test_a_body_that_is_not_a_message_is_refused(body):
+    with pytest.raises(ValueError, match="expected a Messages API reply"):
+        wire.decode_response(body)
