@@ -128,7 +128,7 @@ def test_results_follow_the_assistant_one_tool_message_per_call_in_call_order():
     assert assistant["content"] == "Let me look both up."
     assert [c["id"] for c in assistant["tool_calls"]] == ["call_paris", "call_atlantis"]
     assert assistant["tool_calls"][0] == {"id": "call_paris", "type": "function", "function": {
-        "name": "get_weather", "arguments": '{"city": "Paris"}'}}
+        "name": "get_weather", "arguments": '{"city":"Paris"}'}}
     assert messages[3:5] == [
         {"role": "tool", "tool_call_id": "call_paris", "content": "18°C, sunny"},
         {"role": "tool", "tool_call_id": "call_atlantis", "content": "Error: Unknown city 'Atlantis'."},
@@ -191,7 +191,7 @@ def test_no_tools_means_no_tools_key_and_no_parallel_flag():
 
 def test_tool_use_is_detected_from_tool_calls_even_with_finish_reason_stop():
     body = response({"content": "", "tool_calls": [{"id": "call_k3x9", "type": "function", "function": {
-        "name": "get_weather", "arguments": '{"city": "Paris"}'}}]}, finish_reason="stop")
+        "name": "get_weather", "arguments": '{"city":"Paris"}'}}]}, finish_reason="stop")
     turn = chat.decode_response(body)
     assert turn.stop_reason is StopReason.TOOL_USE
     assert turn.message.blocks == (ToolCall("call_k3x9", "get_weather", {"city": "Paris"}),)

@@ -1,8 +1,12 @@
 """`python -m toolcall_lab`: the kit's command line.
 
     python -m toolcall_lab demo     # the Paris trace and the cost of a loop, for a projector
+    python -m toolcall_lab serve [--host 127.0.0.1] [--port 8765] [--script weather]
+                                    # the API double: a local server speaking all four APIs
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
+`serve` prints each API's URL and the provider settings that reach it, then answers
+(with the scripted model) until Ctrl-C; see `toolcall_lab.double`.
 """
 
 from __future__ import annotations
@@ -67,7 +71,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("demo", help="print the Paris trace and a per-call token table (offline)")
+    serve = commands.add_parser("serve", help="run the API double: a local server for all four APIs")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    serve.add_argument("--script", choices=["weather"], default="weather",
+                       help="the scripted model that answers (default: weather)")
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        from .double import serve as serve_double
+        from .examples import weather_policy
+
+        serve_double(host=args.host, port=args.port, policy={"weather": weather_policy}[args.script])
+        return 0
     if args.command == "demo":
         try:
             demo()

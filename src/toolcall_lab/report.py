@@ -9,7 +9,8 @@ prints it compares exactly under strict nbval.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, assert_never
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ._text import shorten
 from .messages import ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -18,7 +19,7 @@ from .tokens import loop_input_tokens
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["calls_table", "loop_table", "trace_table"]
+__all__ = ["calls_table", "loop_table", "trace_table", "wire_json"]
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
@@ -116,3 +117,26 @@ def loop_table(n: int, first: int, per_step: int) -> str:
         total += tokens
         rows.append([str(call), f"{tokens:,}", f"{total:,}"])
     return _table(["call", "input tokens", "running total"], rows, right={0, 1, 2})
+
+
+def wire_json(body: Mapping[str, Any], *, hide: Sequence[str] = ("tools",)) -> str:
+    """A request or response body as indented JSON, with bulky top-level keys summarised.
+
+    Tool definitions repeat in every request and drown the messages, so `tools` is
+    hidden by default; pass `hide=()` to see everything.
+
+    >>> print(wire_json({"model": "m", "tools": [{"name": "get_weather"}], "max_tokens": 64}))
+    {
+      "model": "m",
+      "tools": "(1 item hidden)",
+      "max_tokens": 64
+    }
+    """
+    shown: dict[str, Any] = {}
+    for key, value in body.items():
+        if key in hide and isinstance(value, list | dict):
+            count = len(value)
+            shown[key] = f"({count} item{'' if count == 1 else 's'} hidden)"
+        else:
+            shown[key] = value
+    return json.dumps(shown, ensure_ascii=False, indent=2)

@@ -208,8 +208,12 @@ class WireProvider:
             f"nothing answers at {self.base_url}: {self.start_hint}", provider=self.name)
 
     def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
-        """The kit's error for an HTTP error `status` with the API's `message`."""
-        said = self._redact(message).rstrip(".")
+        """The kit's error for an HTTP error `status` with the API's `message`.
+
+        A 400 quotes the API's message whole (it names the ids and paths at fault); the
+        others quote its first sentence, because a rate-limit text can run to a paragraph.
+        """
+        said = self._redact(message if status == 400 else _first_sentence(message)).rstrip(".")
         where = f"{self.name} ({self.base_url})"
         if status in (401, 403):
             fix = (f"check {self.key_env} (or api_key=)" if self.key_env
@@ -251,6 +255,17 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
             except ValueError:
                 continue  # subtle: retry-after may also be an HTTP date; ignore that form
     return None
+
+
+def _first_sentence(text: str, limit: int = 240) -> str:
+    """`text` up to the end of its first sentence (and at most `limit` characters).
+
+    >>> _first_sentence("Rate limited (org: x). See the docs. Or call sales.")
+    'Rate limited (org: x).'
+    """
+    end = text.find(". ")
+    text = text if end < 0 else text[:end + 1]
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _api_message(body: object, exc: BaseException) -> str:

@@ -145,7 +145,8 @@ def _arguments(call: ToolCall) -> str:
     """The JSON string Chat wants, or the model's own malformed text, verbatim."""
     if call.raw_args is not None:
         return call.raw_args
-    return json.dumps(dict(call.args), ensure_ascii=False)
+    # Compact, as OpenAI's own models write arguments ('{"city":"Paris"}').
+    return json.dumps(dict(call.args), ensure_ascii=False, separators=(",", ":"))
 
 
 # -- response: wire -> kit --------------------------------------------------------------
@@ -480,11 +481,12 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
                error_type: str | None = None) -> dict[str, Any]:
     """The API's error JSON: `{"error": {"message", "type", "param", "code"}}`.
 
-    `error_type` defaults to OpenAI's "invalid_request_error" for a 4xx and
-    "server_error" for a 5xx (`status` picks it; it is not part of the body).
+    The same shape as the Responses API's (`responses.error_body`): `status` picks the
+    type ("invalid_request_error" for a 4xx, "requests" for a 429, "server_error" for a 5xx).
 
     >>> error_body("Invalid 'messages': empty array. ...", code="empty_array")["error"]["type"]
     'invalid_request_error'
     """
-    kind = error_type or ("server_error" if status >= 500 else "invalid_request_error")
-    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+    from . import responses  # subtle: one OpenAI error shape serves both APIs; one copy of it
+
+    return responses.error_body(message, status=status, param=param, code=code, error_type=error_type)

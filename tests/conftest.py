@@ -1,0 +1,37 @@
+"""Shared test helpers: the loopback API double, and real providers pointed at it."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+#: provider name -> the API its codec speaks
+REAL_PROVIDERS = {"anthropic": "anthropic", "openai": "responses", "openai-chat": "chat", "ollama": "ollama"}
+#: What a test puts in the environment or passes as a key: it must never show up anywhere.
+SECRET = "sk-test-SECRET-123"
+
+
+@pytest.fixture
+def make_double():
+    """Start API doubles (`make_double(policy)`); all are stopped when the test ends."""
+    from toolcall_lab.double import ApiDouble
+
+    with contextlib.ExitStack() as stack:
+        yield lambda policy=None, **kw: stack.enter_context(ApiDouble(policy, **kw))
+
+
+@pytest.fixture
+def double(make_double):
+    """An API double playing the lessons' weather model."""
+    return make_double()
+
+
+def real_provider(name: str, double, **options):
+    """A real provider (its SDK, its codec) pointed at the API double."""
+    from toolcall_lab import get_provider
+
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    options.setdefault("api_key", SECRET)
+    return get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)

@@ -1,0 +1,346 @@
+"""The loopback API double: the real SDK clients, end to end, against a server on 127.0.0.1.
+
+Nothing here leaves the machine: every request goes to an `ApiDouble` on the loopback
+interface. The providers are the real ones (official SDK, codec, error mapping).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import REAL_PROVIDERS, SECRET, real_provider
+from toolcall_lab import ReasoningBlock, ScriptExhaustedError, Transcript, call, run_agent
+from toolcall_lab.double import FAULTS, ApiDouble
+from toolcall_lab.errors import (
+    AuthenticationError,
+    MalformedResponseError,
+    ModelNotFoundError,
+    OverloadedError,
+    ProviderTimeoutError,
+    RateLimitError,
+    ServerError,
+)
+from toolcall_lab.examples import PARIS_QUESTION
+from toolcall_lab.tools import get_weather
+from toolcall_lab.wire import ENDPOINTS, codec
+
+NAMES = list(REAL_PROVIDERS)
+PARIS_ANSWER = "It's 18°C and sunny in Paris."
+TOOL = {"name": "get_weather", "description": "Weather", "parameters": {"type": "object"}}
+
+
+def post(url: str, body: object, **headers: str) -> tuple[int, object, dict[str, str]]:
+    """POST `body` as JSON (or raw bytes) with urllib; (status, parsed body, headers)."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json",
+                                                              **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read()), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read()), dict(error.headers)
+
+
+def get(url: str, **headers: str) -> object:
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as response:
+        return json.loads(response.read())
+
+
+def sdk_type(api: str):
+    """The official SDK's own type for a response body of `api`."""
+    if api == "anthropic":
+        from anthropic.types import Message
+        return Message
+    if api == "responses":
+        from openai.types.responses import Response
+        return Response
+    if api == "chat":
+        from openai.types.chat import ChatCompletion
+        return ChatCompletion
+    return pytest.importorskip("ollama").ChatResponse
+
+
+# -- the Paris run through every real SDK ---------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_the_paris_run_through_the_real_sdk(name, double):
+    run = run_agent(real_provider(name, double), PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == PARIS_ANSWER
+    api = REAL_PROVIDERS[name]
+    assert [(r.api, r.path, r.status) for r in double.requests] == [(api, ENDPOINTS[api], 200)] * 2
+    for step, seen in zip(run.steps, double.requests, strict=True):
+        assert step.turn.request is not None and step.turn.response is not None
+        assert seen.body == step.turn.request, "double.requests holds exactly what arrived"
+        sdk_type(api).model_validate(step.turn.response)  # the SDK's own type parses the reply
+
+
+@pytest.mark.parametrize(("name", "first", "second"), [
+    ("anthropic", "toolu_01", "toolu_02"), ("openai", "call_01", "call_02"),
+    ("openai-chat", "call_01", "call_02")])
+def test_call_ids_are_spelled_the_apis_way_and_count_up_across_requests(name, first, second, double):
+    provider = real_provider(name, double)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    run = run_agent(provider, "And in London?", tools=[get_weather], transcript=run.transcript)
+    assert [c.id for c in run.transcript.tool_calls()] == [first, second]
+
+
+def test_ollama_replies_carry_no_call_ids(double):
+    status, body, _ = post(double.url + "/api/chat", {
+        "model": "qwen3:4b", "stream": False, "tools": [{"type": "function", "function": TOOL}],
+        "messages": [{"role": "user", "content": PARIS_QUESTION}]})
+    assert status == 200
+    assert body["message"]["tool_calls"] == [{"function": {"name": "get_weather",
+                                                           "arguments": {"city": "Paris"}}}]
+
+
+# -- reasoning -------------------------------------------------------------------------------------
+def test_anthropic_thinking_is_signed_and_not_repeated_after_tool_results(double):
+    provider = real_provider("anthropic", double, thinking=2048, max_tokens=4096)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == PARIS_ANSWER
+    first, second = (step.turn for step in run.steps)
+    thought = first.message.blocks[0]
+    assert isinstance(thought, ReasoningBlock) and thought.text == f"Thinking about: {PARIS_QUESTION}"
+    assert codec("anthropic").verify_thinking(thought.text, thought.opaque["signature"])
+    assert first.usage.reasoning_tokens > 0
+    assert not second.message.reasoning, "no new thinking right after a tool_result"
+    assert double.requests[1].body["messages"][1]["content"][0]["type"] == "thinking"  # replayed
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("anthropic", {"thinking": 2048, "max_tokens": 4096}), ("openai", {"reasoning_effort": "low"}),
+    ("ollama", {"think": True})])
+def test_reasoning_goes_out_and_comes_back_through_the_real_sdk(name, options, double):
+    run = run_agent(real_provider(name, double, **options), PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == PARIS_ANSWER
+    first = run.steps[0].turn.message.blocks[0]
+    assert isinstance(first, ReasoningBlock) and first.provider == name
+    assert first.text == f"Thinking about: {PARIS_QUESTION}"
+    assert [r.status for r in double.requests] == [200, 200], "replayed reasoning passed the check"
+
+
+def test_responses_reasoning_is_a_sealed_item(double):
+    status, body, _ = post(double.url + "/v1/responses", {
+        "model": "gpt-6-luna", "input": PARIS_QUESTION, "reasoning": {"effort": "low"},
+        "tools": [{"type": "function", "strict": False, **TOOL}]})
+    assert status == 200
+    item = body["output"][0]
+    assert item["type"] == "reasoning" and item["id"].startswith("rs_")
+    assert codec("responses").unseal_reasoning(item["encrypted_content"]) == item["summary"][0]["text"]
+    assert [i["type"] for i in body["output"]] == ["reasoning", "function_call"]
+
+
+def test_ollama_thinking_and_no_reasoning_unless_asked(double):
+    ask = {"model": "qwen3:4b", "stream": False, "messages": [{"role": "user", "content": "Hi"}]}
+    assert "thinking" not in post(double.url + "/api/chat", ask)[1]["message"]
+    thought = post(double.url + "/api/chat", {**ask, "think": True})[1]["message"]["thinking"]
+    assert thought == "Thinking about: Hi"
+
+
+# -- what the API would refuse ---------------------------------------------------------------------
+BAD_REQUESTS = {
+    "anthropic": {"model": "m", "max_tokens": 10, "messages": [
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "x"}]}]},
+    "responses": {"model": "m", "input": [
+        {"type": "function_call_output", "call_id": "call_9", "output": "18°C"}]},
+    "chat": {"model": "m", "messages": [{"role": "tool", "tool_call_id": "call_9", "content": "18°C"}]},
+    "ollama": {"model": "", "stream": False, "messages": []},
+}
+
+
+@pytest.mark.parametrize("api", list(BAD_REQUESTS))
+def test_a_request_the_checker_rejects_gets_the_apis_400(api, double):
+    wire = codec(api)
+    (first, *_) = wire.check_request(BAD_REQUESTS[api])
+    status, body, _ = post(double.url + ENDPOINTS[api], BAD_REQUESTS[api])
+    assert status == 400
+    assert body == wire.error_body(first.text, status=400, param=first.param, code=first.code)
+
+
+def test_the_chat_orphan_tool_message_in_openais_words(double):
+    status, body, _ = post(double.url + ENDPOINTS["chat"], BAD_REQUESTS["chat"])
+    assert (status, body["error"]["param"]) == (400, "messages.[0].role")
+    assert "must be a response to a preceeding message with 'tool_calls'" in body["error"]["message"]
+
+
+def shape(value: object) -> object:
+    """The keys of a JSON body, nested, without the values."""
+    return {key: shape(item) for key, item in value.items()} if isinstance(value, dict) else None
+
+
+@pytest.mark.parametrize("api", list(ENDPOINTS))
+def test_bad_json_and_streaming_are_refused_in_the_apis_shape(api, double):
+    url = double.url + ENDPOINTS[api]
+    expected = shape(codec(api).error_body("any", status=400))
+    for body in (b"{not json", b"[1, 2]", {"model": "m", "stream": True, "messages": []}):
+        status, answer, _ = post(url, body)
+        assert status == 400 and shape(answer) == expected
+    assert "does not stream" in json.dumps(answer)
+
+
+def test_ollama_without_stream_false_is_refused_since_ollama_would_stream(double):
+    status, body, _ = post(double.url + "/api/chat", {"model": "m", "messages": []})
+    assert status == 400 and '"stream": false' in body["error"]
+
+
+def test_unknown_paths_get_a_404_in_the_asking_apis_shape(double):
+    assert post(double.url + "/v1/embeddings", {})[:2] == (404, codec("chat").error_body(
+        "Invalid URL (POST /v1/embeddings)", param=None, status=404))
+    status, body, _ = post(double.url + "/v1/messages/batches", {}, **{"anthropic-version": "2023-06-01"})
+    assert status == 404 and body["error"]["type"] == "not_found_error"
+    assert post(double.url + "/api/generate", {})[:2] == (404, {"error": "404 page not found"})
+
+
+def test_model_lists_for_a_test_connection_button(double):
+    from anthropic.types import ModelInfo
+    from openai.types import Model
+
+    openai_list = get(double.url + "/v1/models")
+    anthropic_list = get(double.url + "/v1/models", **{"anthropic-version": "2023-06-01"})
+    assert Model.model_validate(openai_list["data"][0]).id == "gpt-6-luna"
+    assert ModelInfo.model_validate(anthropic_list["data"][0]).id == "claude-haiku-5-5"
+    assert [m["name"] for m in get(double.url + "/api/tags")["models"]] == ["qwen3:4b"]
+
+
+# -- faults: every way a call fails, through every real provider ----------------------------------
+FAULT_ERRORS = {"overloaded": OverloadedError, "server_error": ServerError,
+                "unauthorized": AuthenticationError, "not_found": ModelNotFoundError,
+                "malformed": MalformedResponseError}
+
+
+def fails_cleanly(provider, error_type):
+    """Run the Paris question into a failure; the caller's transcript must be untouched."""
+    transcript = Transcript(system="Be brief.")
+    before = transcript.to_dict()
+    with pytest.raises(error_type) as info:
+        run_agent(provider, PARIS_QUESTION, tools=[get_weather], transcript=transcript)
+    assert transcript.to_dict() == before
+    assert SECRET not in str(info.value) and SECRET not in repr(info.value)
+    assert "\n" not in str(info.value)
+    return info.value
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("kind", list(FAULT_ERRORS))
+def test_each_fault_becomes_the_kits_error(name, kind, double):
+    double.fail_next(kind)
+    error = fails_cleanly(real_provider(name, double, max_retries=0), FAULT_ERRORS[kind])
+    assert error.provider == name
+    assert len(double.requests) == 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_slow_server_times_out(name, double):
+    double.fail_next("slow", delay=1.0)
+    fails_cleanly(real_provider(name, double, timeout=0.3, max_retries=0), ProviderTimeoutError)
+
+
+@pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat"])
+def test_the_sdk_retries_a_rate_limit_and_succeeds(name, double):
+    double.fail_next("rate_limit", retry_after=0.01)
+    run = run_agent(real_provider(name, double), PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == PARIS_ANSWER
+    assert [r.status for r in double.requests] == [429, 200, 200]
+
+
+def test_ollama_has_no_retries_so_one_rate_limit_fails_the_call(double):
+    double.fail_next("rate_limit", retry_after=0.01)
+    fails_cleanly(real_provider("ollama", double), RateLimitError)
+    assert [r.status for r in double.requests] == [429]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_lasting_rate_limit_says_when_to_retry(name, double):
+    double.fail_next("rate_limit", times=3, retry_after=0.5)
+    error = fails_cleanly(real_provider(name, double, max_retries=0), RateLimitError)
+    # subtle: the ollama client's ResponseError keeps no headers, so retry-after is lost there
+    expected = None if name == "ollama" else 0.5
+    assert (error.retry_after, error.status) == (expected, 429)
+    wait = "a little" if expected is None else "0.5 s"
+    # one sentence of the kit's, with the API's own words quoted in the parentheses
+    assert re.fullmatch(rf"{re.escape(name)} \(http://\S+\) is rate limiting you \(429: .*\); "
+                        rf"the SDK already retried 0 times, so wait {wait} and call again\.", str(error))
+
+
+def test_retry_after_headers_whole_and_fractional(double):
+    double.fail_next("rate_limit", retry_after=2)
+    double.fail_next("rate_limit", retry_after=0.25)
+    whole, fractional = (post(double.url + "/v1/chat/completions", {})[2] for _ in range(2))
+    assert (whole["retry-after"], "retry-after-ms" in whole) == ("2", False)
+    assert (fractional["retry-after"], fractional["retry-after-ms"]) == ("1", "250")
+
+
+def test_a_fault_by_header_for_serve(double):
+    status, body, headers = post(double.url + "/v1/messages", {}, **{"X-Double-Fault": "overloaded"})
+    assert status == 529 and body["error"] == {"type": "overloaded_error", "message": "Overloaded"}
+    status, body, headers = post(double.url + "/v1/chat/completions", {"model": "gpt-x"},
+                                 **{"X-Double-Fault": "not_found"})
+    assert (status, body["error"]["message"]) == (
+        404, "The model `gpt-x` does not exist or you do not have access to it.")
+    assert post(double.url + "/api/chat", {"model": "qwen9"}, **{"X-Double-Fault": "not_found"})[:2] == (
+        404, {"error": "model 'qwen9' not found"})
+
+
+def test_the_anthropic_rate_limit_is_the_recorded_one(double):
+    from schemas import fixture
+
+    double.fail_next("rate_limit")
+    status, body, headers = post(double.url + "/v1/messages", {"model": "m"})
+    recorded = fixture("anthropic_error_rate_limit_429.body.json")
+    assert (status, headers["retry-after"]) == (429, "1")
+    assert body["error"] == recorded["error"]
+
+
+def test_unknown_fault_kinds_are_refused():
+    with pytest.raises(ValueError, match="rate_limit"):
+        ApiDouble().fail_next("flaky")
+    assert len(FAULTS) == 7
+
+
+# -- policies, lifecycle, import weight, CLI -------------------------------------------------------
+def test_a_list_of_replies_is_played_in_order_then_the_server_fails(make_double):
+    double = make_double([call("get_weather", city="Paris"), "Done."])
+    provider = real_provider("openai-chat", double, max_retries=0)
+    assert run_agent(provider, PARIS_QUESTION, tools=[get_weather]).answer == "Done."
+    with pytest.raises(ServerError, match=ScriptExhaustedError.__name__):
+        run_agent(provider, "Again?")
+
+
+def test_the_policy_can_be_swapped_while_serving(double):
+    double.policy = ["Hello from a new policy."]
+    assert run_agent(real_provider("anthropic", double), "Hi").answer == "Hello from a new policy."
+
+
+def test_base_urls_and_a_stopped_double():
+    with ApiDouble() as double:
+        url = double.url
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url) and not url.endswith(":0")
+        assert [double.base_url(api) for api in ENDPOINTS] == [url, url + "/v1", url + "/v1", url]
+    with pytest.raises(urllib.error.URLError):
+        get(url + "/api/tags")
+
+
+def test_importing_the_double_starts_nothing_heavy():
+    code = "import sys, toolcall_lab.double; print('http.server' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
+
+
+def test_serve_from_the_command_line():
+    process = subprocess.Popen([sys.executable, "-m", "toolcall_lab", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        banner = [process.stdout.readline() for _ in range(5)]
+        url = re.search(r"http://127\.0\.0\.1:\d+", banner[0]).group(0)
+        assert f'get_provider("anthropic", base_url="{url}")' in banner[1]
+        assert f'get_provider("openai-chat", base_url="{url}/v1")' in banner[3]
+        assert get(url + "/v1/models")["data"][0]["object"] == "model"
+    finally:
+        process.terminate()
+        process.wait(timeout=5)

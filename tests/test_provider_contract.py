@@ -1,0 +1,84 @@
+"""One contract, every provider: the scripted one and each real adapter through the API double.
+
+Whatever the wire, the loop sees the same thing: the model asks, your code runs the tool
+and answers with the matching id, the model replies. Only the ids' spelling differs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import REAL_PROVIDERS, real_provider
+from toolcall_lab import Message, ScriptedProvider, StopReason, Transcript, call, run_agent
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tools import get_weather
+
+NAMES = ["scripted", *REAL_PROVIDERS]
+
+
+@pytest.fixture(params=NAMES)
+def provider_for(request, make_double):
+    """`provider_for(policy)`: a provider of this parameter's kind playing `policy`."""
+    def build(policy=weather_policy, **options):
+        if request.param == "scripted":
+            return ScriptedProvider(policy)
+        return real_provider(request.param, make_double(policy), **options)
+    build.name = request.param
+    return build
+
+
+def test_the_paris_run(provider_for):
+    provider = provider_for()
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    roles = [m.role for m in run.transcript]
+    assert roles == ["user", "assistant", "user", "assistant"]
+    (asked,) = run.transcript[1].tool_calls
+    (answered,) = run.transcript[2].tool_results
+    assert (asked.name, dict(asked.args)) == ("get_weather", {"city": "Paris"})
+    assert answered.call_id == asked.id and answered.content == "18°C, sunny"
+    assert run.answer == "It's 18°C and sunny in Paris."
+    assert [s.stop_reason for s in run.steps] == [StopReason.TOOL_USE, StopReason.END_TURN]
+    for step in run.steps:
+        assert step.usage.input_tokens > 0 and step.usage.output_tokens > 0
+        if provider_for.name != "scripted":
+            assert step.turn.request["model"] == provider.model  # the wire bodies are kept
+            assert step.turn.response is not None and step.turn.model
+
+
+def test_parallel_calls_are_answered_in_one_message_in_call_order(provider_for):
+    run = run_agent(provider_for(), "Weather in Tokyo and in Paris?", tools=[get_weather])
+    calls = run.transcript[1].tool_calls
+    assert [c.args["city"] for c in calls] == ["Tokyo", "Paris"]
+    assert len({c.id for c in calls}) == 2
+    assert [r.call_id for r in run.transcript[2].tool_results] == [c.id for c in calls]
+    assert run.answer == "It's 22°C and cloudy in Tokyo. It's 18°C and sunny in Paris."
+
+
+def answer_from_the_result(transcript, tools):
+    last = transcript[-1]
+    if not last.tool_results:
+        return call("get_weather", city="Atlantis")
+    (result,) = last.tool_results
+    return f"is_error={result.is_error}, says why: {'no weather data for' in result.content}"
+
+
+def test_an_error_result_reaches_the_model_as_an_error(provider_for):
+    run = run_agent(provider_for(answer_from_the_result), "Weather in Atlantis?", tools=[get_weather])
+    assert run.answer == "is_error=True, says why: True"
+
+
+def test_complete_leaves_the_transcript_alone(provider_for):
+    transcript = Transcript(system="Be brief.", messages=[Message.user(PARIS_QUESTION)])
+    before = transcript.to_dict()
+    turn = provider_for().complete(transcript, tools=[get_weather])
+    assert transcript.to_dict() == before
+    assert turn.message.role == "assistant" and turn.tool_calls[0].name == "get_weather"
+
+
+def test_a_conversation_continues_across_runs(provider_for):
+    provider = provider_for()
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    run = run_agent(provider, "And in London?", tools=[get_weather], transcript=run.transcript)
+    assert run.answer == "It's 14°C and light rain in London."
+    ids = [c.id for c in run.transcript.tool_calls()]
+    assert len(ids) == len(set(ids)) == 2, "every call id is unique across the conversation"
