@@ -115,8 +115,9 @@ def demo(args: list[str]) -> int:
 def notebooks(args: list[str]) -> int:
     """Re-execute lessons top to bottom with a fresh kernel and save them with outputs.
 
-    Per-cell execution timestamps are dropped (they would change every line of the diff);
-    the timeout stops a stalled widget cell from hanging the command.
+    Per-cell execution timestamps are dropped (they would change every line of the diff),
+    consecutive stream outputs are merged (how the kernel splits them depends on timing),
+    and the timeout stops a stalled widget cell from hanging the command.
     """
     paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for path in paths:
@@ -128,7 +129,7 @@ def notebooks(args: list[str]) -> int:
     return subprocess.call([
         str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
         "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
-        *map(str, paths)], cwd=ROOT)
+        "--CoalesceStreamsPreprocessor.enabled=True", *map(str, paths)], cwd=ROOT)
 
 
 COMMANDS = {"lab": lab, "test": test, "demo": demo, "notebooks": notebooks}

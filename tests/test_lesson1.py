@@ -4,15 +4,13 @@ The notebook's code cells are plain Python, so they run here in-process with the
 answers filled in. (nbval separately checks the committed outputs cell by cell.)
 """
 
-import json
-import re
-from pathlib import Path
-
 import pytest
 
+from lessons import NOTEBOOKS, blank_questions
+from lessons import run_lesson as run_notebook
 from toolcall_lab.selfcheck import check
 
-NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "01_one_tool_call.ipynb"
+NOTEBOOK = NOTEBOOKS / "01_one_tool_call.ipynb"
 
 ANSWER_KEY = {
     "q1": '"user"',
@@ -26,17 +24,8 @@ WRONG = {"q1": '"assistant"', "q2": '"msg_1"', "q3": "1", "exercise_1": "(2, 2)"
          "exercise_2": '"about 300"'}
 
 
-def code_cells() -> list[str]:
-    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
-    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-
-
 def run_lesson(answers: dict[str, str]) -> None:
-    namespace: dict = {}
-    for source in code_cells():
-        for name, value in answers.items():
-            source = re.sub(rf"^{name} = \.\.\.$", f"{name} = {value}", source, flags=re.M)
-        exec(compile(source, str(NOTEBOOK), "exec"), namespace)  # our own notebook, not model text
+    run_notebook(NOTEBOOK, answers)
 
 
 def test_the_answer_key_passes_every_check(capsys):
@@ -53,9 +42,7 @@ def test_a_wrong_answer_fails_with_a_hint(question):
 
 
 def test_every_question_starts_blank_in_the_committed_notebook():
-    sources = "\n".join(code_cells())
-    for name in ANSWER_KEY:
-        assert re.search(rf"^{name} = \.\.\.$", sources, flags=re.M), name
+    assert blank_questions(NOTEBOOK, list(ANSWER_KEY)) == list(ANSWER_KEY)
 
 
 def test_check_compares_strings_loosely_and_numbers_exactly(capsys):
