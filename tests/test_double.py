@@ -24,6 +24,7 @@ from toolcall_lab.errors import (
     ModelNotFoundError,
     OverloadedError,
     ProviderTimeoutError,
+    ProviderUnreachableError,
     RateLimitError,
     ServerError,
 )
@@ -111,6 +112,17 @@ def test_anthropic_thinking_is_signed_and_not_repeated_after_tool_results(double
     assert first.usage.reasoning_tokens > 0
     assert not second.message.reasoning, "no new thinking right after a tool_result"
     assert double.requests[1].body["messages"][1]["content"][0]["type"] == "thinking"  # replayed
+
+
+def test_anthropic_thinking_through_a_two_step_tool_loop(make_double):
+    # The second call comes right after a tool_result, so it carries no thinking of its own;
+    # the request after it is still valid (the thinking sits in the turn's first message).
+    script = [call("get_weather", city="Paris"), call("get_weather", city="London"), "Both mild."]
+    double = make_double(script)
+    provider = real_provider("anthropic", double, thinking=2048, max_tokens=4096)
+    run = run_agent(provider, "Paris, then London?", tools=[get_weather])
+    assert run.answer == "Both mild."
+    assert [r.status for r in double.requests] == [200, 200, 200]
 
 
 @pytest.mark.parametrize(("name", "options"), [
@@ -265,7 +277,7 @@ def test_a_lasting_rate_limit_says_when_to_retry(name, double):
     wait = "a little" if expected is None else "0.5 s"
     # one sentence of the kit's, with the API's own words quoted in the parentheses
     assert re.fullmatch(rf"{re.escape(name)} \(http://\S+\) is rate limiting you \(429: .*\); "
-                        rf"the SDK already retried 0 times, so wait {wait} and call again\.", str(error))
+                        rf"retries are off \(max_retries=0\), so wait {wait} and call again\.", str(error))
 
 
 def test_retry_after_headers_whole_and_fractional(double):
@@ -324,6 +336,18 @@ def test_base_urls_and_a_stopped_double():
         assert [double.base_url(api) for api in ENDPOINTS] == [url, url + "/v1", url + "/v1", url]
     with pytest.raises(urllib.error.URLError):
         get(url + "/api/tags")
+
+
+def test_a_stopped_double_hangs_up_kept_alive_connections():
+    # The SDKs keep connections open between calls; a stopped double must not go on
+    # answering on them (nor leave their sockets and threads behind).
+    double = ApiDouble(["one", "two"]).start()
+    provider = real_provider("anthropic", double, max_retries=0, timeout=5)
+    assert run_agent(provider, "Hi").answer == "one"
+    double.stop()
+    with pytest.raises(ProviderUnreachableError):
+        run_agent(provider, "Hi")
+    assert [r.status for r in double.requests] == [200]
 
 
 def test_importing_the_double_starts_nothing_heavy():

@@ -241,6 +241,32 @@ def test_thinking_missing_in_a_tool_loop(first, found, config):
     assert problem.text == THINKING_ERROR.format(found=found)
 
 
+def test_a_later_step_of_a_tool_loop_needs_no_thinking_of_its_own():
+    # After a tool_result Claude writes no new thinking until the next question, so the second
+    # call of a loop starts with tool_use; the turn's first message holds the thinking (the
+    # cookbook's "multiple tool calls with thinking" run was accepted in exactly this shape).
+    thinking = {"type": "thinking", "thinking": "Weather, then news.", "signature": SIGNATURE}
+    body = body_of(user(text("Weather and news?")), assistant(thinking, use("toolu_A")),
+                   user(result("toolu_A")), assistant(use("toolu_B")), user(result("toolu_B")),
+                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096)
+    assert wire.check_request(body) == []
+    body["messages"][1]["content"] = [use("toolu_A")]  # the turn's thinking dropped: refused
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.1.content.0.type"
+    assert problem.text == THINKING_ERROR.format(found="tool_use")
+
+
+def test_modified_thinking_earlier_in_the_same_tool_loop():
+    signature = wire.sign_thinking("Weather, then news.")
+    thinking = {"type": "thinking", "thinking": "Weather, then NEWS.", "signature": signature}
+    body = body_of(user(text("Weather and news?")), assistant(thinking, use("toolu_A")),
+                   user(result("toolu_A")), assistant(use("toolu_B")), user(result("toolu_B")),
+                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096)
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.1.content.0"
+    assert "cannot be modified" in problem.text
+
+
 def test_thinking_missing_is_fine_when_thinking_is_off():
     body = body_of(user(text("Hi")), assistant(use("toolu_A")), user(result("toolu_A")))
     assert wire.check_request(body) == []

@@ -159,6 +159,8 @@ class ApiDouble:
         self._ids = {api: itertools.count(1) for api in ROUTES.values()}
         self._faults: collections.deque[_Fault] = collections.deque()
         self._lock = threading.Lock()  # one model at a time: the script is not thread-safe
+        self._connections: set[Any] = set()  # open client sockets, hung up by stop()
+        self._connections_lock = threading.Lock()
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -202,9 +204,20 @@ class ApiDouble:
         return self
 
     def stop(self) -> None:
-        """Stop serving and wait for the server thread to end."""
+        """Stop serving, hang up on every open connection, and wait for the server thread."""
         if self._server is not None:
+            import socket
+
             self._server.shutdown()
+            # subtle: the SDKs keep connections alive between calls, and each one has a thread
+            # waiting on it for the next request; without this a stopped double still answers.
+            with self._connections_lock:
+                connections = list(self._connections)
+            for connection in connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed by the client
             self._server.server_close()
             assert self._thread is not None
             self._thread.join()
@@ -392,6 +405,16 @@ def _handler_for(double: ApiDouble) -> type:
 
         def log_message(self, format: str, *args: Any) -> None:
             pass  # the double logs one line per request itself, and never a header
+
+        def setup(self) -> None:
+            super().setup()
+            with double._connections_lock:
+                double._connections.add(self.connection)
+
+        def finish(self) -> None:
+            with double._connections_lock:
+                double._connections.discard(self.connection)
+            super().finish()
 
         def _reply(self) -> None:
             raw = self.rfile.read(int(self.headers.get("content-length") or 0))

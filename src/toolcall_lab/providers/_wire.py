@@ -133,7 +133,7 @@ class WireProvider:
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
                 raise InvalidRequestError(
                     f"{self.name} would reject this request, so it was not sent: "
-                    f"{problems[0]}{more}. Fix the transcript (see error.problems), or pass "
+                    f"{str(problems[0]).rstrip('.')}{more}. Fix the transcript (see error.problems), or pass "
                     "check=False to send it anyway and see the API's own answer.",
                     problems=problems, provider=self.name, status=400)
         started = time.perf_counter()
@@ -228,9 +228,10 @@ class WireProvider:
         if status == 429:
             wait = retry_after(headers)
             later = f"wait {wait:g} s" if wait is not None else "wait a little"
+            retried = (f"the SDK already retried {self.max_retries} times" if self.max_retries
+                       else "retries are off (max_retries=0)")
             return RateLimitError(
-                f"{where} is rate limiting you (429: {said}); the SDK already retried "
-                f"{self.max_retries} times, so {later} and call again.",
+                f"{where} is rate limiting you (429: {said}); {retried}, so {later} and call again.",
                 provider=self.name, status=status, retry_after=wait)
         if status in (503, 529):
             return OverloadedError(

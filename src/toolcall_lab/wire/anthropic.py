@@ -542,6 +542,23 @@ def _check_calls(merged: Sequence[_Merged], index: int) -> list[Problem]:
                      "matching number of `tool_result` blocks.")]
 
 
+def _turn_start(merged: Sequence[_Merged]) -> int | None:
+    """Where the final assistant *turn* starts: a tool loop is one turn, however many messages.
+
+    e.g. user "q", assistant [thinking, tool_use], user [tool_result], assistant [tool_use],
+    user [tool_result] -> 1 (the second call carries no thinking of its own).
+    """
+    start = next((i for i in range(len(merged) - 1, -1, -1) if merged[i].role == "assistant"), None)
+    while (start is not None and start >= 2 and merged[start - 2].role == "assistant"
+           and _only_results(merged[start - 1])):
+        start -= 2
+    return start
+
+
+def _only_results(message: _Merged) -> bool:
+    return bool(message.blocks) and all(b.get("type") == "tool_result" for b in message.blocks)
+
+
 def _check_thinking_blocks(body: Mapping[str, Any], merged: Sequence[_Merged]) -> list[Problem]:
     """Thinking in a tool loop: present, first, signed, and unmodified."""
     problems = []
@@ -551,25 +568,27 @@ def _check_thinking_blocks(body: Mapping[str, Any], merged: Sequence[_Merged]) -
             if block.get("type") == "thinking" and not block.get("signature"):
                 path = f"messages.{index}.content.{position}"
                 problems.append(_problem(path, f"{path}: Invalid `signature` in `thinking` block"))
-    if assistants:
-        latest = assistants[-1]
-        for position, block in enumerate(merged[latest].blocks):
+    start = _turn_start(merged)
+    for index in [i for i in assistants if start is not None and i >= start]:
+        for position, block in enumerate(merged[index].blocks):
             signature = block.get("signature")
             # subtle: only the double's own signatures can be checked; a real one is
             # Anthropic's secret and passes unexamined (the real API will judge it).
             if (block.get("type") == "thinking" and signature_is_ours(signature)
                     and not verify_thinking(block.get("thinking", ""), signature)):
-                path = f"messages.{latest}.content.{position}"
+                path = f"messages.{index}.content.{position}"
                 problems.append(_problem(path, f"{path}: `thinking` or `redacted_thinking` blocks in the "
                                          "latest assistant message cannot be modified. These blocks must "
                                          "remain as they were in the original response."))
     thinking_on = (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
     in_tool_loop = (len(merged) >= 2 and merged[-1].role == "user" and merged[-2].role == "assistant"
                     and any(b.get("type") == "tool_result" for b in merged[-1].blocks))
-    if thinking_on and in_tool_loop and merged[-2].blocks:
-        first = merged[-2].blocks[0].get("type")
+    # subtle: the thinking sits in the turn's *first* message; after a tool_result Claude
+    # thinks no more until the next question, so later steps of the loop start with tool_use.
+    if thinking_on and in_tool_loop and start is not None and merged[start].blocks:
+        first = merged[start].blocks[0].get("type")
         if first not in ("thinking", "redacted_thinking"):
-            path = f"messages.{len(merged) - 2}.content.0.type"
+            path = f"messages.{start}.content.0.type"
             problems.append(_problem(path, (
                 f"{path}: Expected `thinking` or `redacted_thinking`, but found `{first}`. When "
                 "`thinking` is enabled, a final `assistant` message must start with a thinking block "
