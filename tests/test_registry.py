@@ -20,6 +20,12 @@ def test_scripted_takes_a_script():
     assert run_agent(provider, "Hello").answer == "Hi!"
 
 
+def test_real_provider_options_do_not_break_the_scripted_one():
+    provider = provider_from_env(environ={}, api_key="sk-x", base_url="http://127.0.0.1:1", thinking=2048)
+    assert isinstance(provider, ScriptedProvider) and provider.model == "scripted-1"
+    assert get_provider("scripted", model="mine").model == "mine"
+
+
 def test_unknown_names_list_the_known_ones():
     with pytest.raises(ValueError, match="choose one of: scripted, anthropic, openai"):
         get_provider("antropic")

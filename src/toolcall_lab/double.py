@@ -22,9 +22,11 @@ server on the loopback interface and point the SDK at it. Per request, the doubl
 It also misbehaves on request, which real servers do only when you are not looking:
 `double.fail_next("rate_limit")` (or the header `X-Double-Fault: rate_limit`, for
 `python -m toolcall_lab serve`) makes the next request, to any path, fail the way that
-API fails (see `FAULTS`). It reasons when asked to (Anthropic `thinking`, Responses
-`reasoning`, Ollama `think`): a short deterministic trace, sealed so that the codec's
-`check_request` notices if it comes back edited.
+API fails (see `FAULTS`). It reasons the way each API's reasoning models do: Anthropic
+when `thinking` is on, Ollama when `think` is set, and Responses unless `reasoning.effort`
+is "none" (OpenAI's reasoning models default to medium effort). The trace is short and
+deterministic, and sealed so that the codec's `check_request` notices if it comes back
+edited.
 
 Choices a real server would make differently: Ollama streams when a request has no
 `stream` key, so the double refuses such a request (with a 400 that says to send

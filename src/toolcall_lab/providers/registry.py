@@ -64,8 +64,9 @@ def get_provider(name: str, /, **options: Any) -> Provider:
             from ..examples import weather_policy
 
             script = weather_policy
-        options.pop("base_url", None)  # subtle: harmless when a lesson sets it for everyone
-        return cls(script, **options)
+        # subtle: options meant for real providers (api_key=, base_url=, thinking=, ...) are
+        # ignored here, so one cell that passes them still runs offline when scripted.
+        return cls(script, **{k: v for k, v in options.items() if k == "model"})
     options.pop("script", None)  # a script only drives the scripted provider
     if preset is not None:
         options.setdefault("preset", preset)
