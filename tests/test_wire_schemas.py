@@ -94,3 +94,33 @@ def test_reasoning_from_another_provider_is_left_out(api, provider):
     body = encode_request(rich(provider), TOOLS, api=api, model="m")
     assert THOUGHT not in json.dumps(body, ensure_ascii=False)
     assert check_request(body, api=api) == []
+
+
+@pytest.mark.parametrize(("fixture_name", "api"), [
+    ("openai_chat_tool_calls_request.spec_example.json", "chat"),
+    ("openai_responses_function_call_request.spec_example.json", "responses"),
+    ("ollama_chat_tool_calls_request.docs.json", "ollama"),
+    ("ollama_chat_tool_result_history_request.docs.json", "ollama"),
+])
+def test_recorded_valid_requests_raise_nothing_and_survive_a_round_trip(fixture_name, api):
+    from schemas import fixture
+    from toolcall_lab.wire import codec
+
+    body = fixture(fixture_name)
+    assert check_request(body, api=api) == []
+    transcript, tools = codec(api).decode_request(body)
+    again = codec(api).encode_request(transcript, tools, model=body["model"])
+    assert check_request(again, api=api) == []
+    assert [t.name for t in tools] == [t["name"] if "name" in t else t["function"]["name"]
+                                       for t in body["tools"]]
+
+
+def test_the_recorded_anthropic_400_is_reproduced_word_for_word():
+    from schemas import fixture
+
+    recorded = fixture("anthropic_error_tool_result_without_tool_use.body.json")["error"]["message"]
+    broken = Transcript(messages=[Message.user("Hi"),
+                                  Message.results([ToolResult("toolu_01GHndag5wQmbzNihYmV2UBj", "x")])])
+    (problem,) = [p for p in check_request(encode_request(broken, api="anthropic", model="m"),
+                                           api="anthropic") if "tool_use_id" in p.text]
+    assert problem.text == recorded
