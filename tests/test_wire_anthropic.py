@@ -387,7 +387,7 @@ def test_decode_request_reads_what_encode_request_wrote():
     assert [(m.role, m.blocks) for m in transcript] == expected
     (weather,) = tools
     assert weather.spec() == get_weather.spec()
-    with pytest.raises(RuntimeError, match="cannot run it"):
+    with pytest.raises(RuntimeError, match="never runs it"):
         weather(city="Paris")
 
 

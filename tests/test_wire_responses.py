@@ -380,7 +380,7 @@ def test_decode_request_reads_what_encode_request_wrote():
                                  *original[1].blocks[1:]))
     assert blocks_of(transcript) == expected
     assert tools == (get_weather,)
-    with pytest.raises(RuntimeError, match="never runs them"):
+    with pytest.raises(RuntimeError, match="never runs it"):
         tools[0].function(city="Paris")
 
 

@@ -42,6 +42,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
+from ._shared import request_tool
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -302,10 +303,6 @@ def _result_text(content: object) -> str:
 
 # -- the server side: what the API double reads and answers ----------------------------------
 
-def _never_called(**kwargs: Any) -> Any:
-    raise RuntimeError("this Tool was read from a request body; its code lives with the caller, "
-                       "so a server cannot run it.")
-
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools in a request body (the inverse of `encode_request`).
@@ -335,8 +332,8 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"messages.{position}: {exc}") from None
-    tools = tuple(Tool(t["name"], t.get("description") or "", t.get("input_schema") or {},
-                       _never_called) for t in body.get("tools") or [])
+    tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
+                  for t in body.get("tools") or [])
     return Transcript(system, messages), tools
 
 

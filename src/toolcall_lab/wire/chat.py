@@ -42,6 +42,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
+from ._shared import ERROR_PREFIX, arguments_json, read_result_text, request_tool, result_text
 
 __all__ = [
     "ERROR_PREFIX",
@@ -59,7 +60,6 @@ API = "chat"
 #: The name this codec stamps on the reasoning it decodes (`ReasoningBlock.provider`).
 PROVIDER_NAME = "openai-chat"
 #: How an error result is told apart on a wire that has no error flag.
-ERROR_PREFIX = "Error: "
 #: The two spellings of the output limit: OpenAI's current one, and the older one that
 #: local servers read (Ollama ignores `max_completion_tokens` without a word).
 MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
@@ -114,10 +114,9 @@ def _encode_message(message: Message) -> list[dict[str, Any]]:
                 texts.append(text)
             case ToolCall():
                 calls.append({"id": block.id, "type": "function",
-                              "function": {"name": block.name, "arguments": _arguments(block)}})
-            case ToolResult(call_id=call_id, content=content, is_error=is_error):
-                results.append({"role": "tool", "tool_call_id": call_id,
-                                "content": ERROR_PREFIX + content if is_error else content})
+                              "function": {"name": block.name, "arguments": arguments_json(block)}})
+            case ToolResult(call_id=call_id):
+                results.append({"role": "tool", "tool_call_id": call_id, "content": result_text(block)})
             case ReasoningBlock():
                 pass  # never replayed: see the module docstring
             case _:
@@ -140,13 +139,6 @@ def _content(texts: list[str]) -> str | list[dict[str, str]]:
         return texts[0]
     return [{"type": "text", "text": text} for text in texts]
 
-
-def _arguments(call: ToolCall) -> str:
-    """The JSON string Chat wants, or the model's own malformed text, verbatim."""
-    if call.raw_args is not None:
-        return call.raw_args
-    # Compact, as OpenAI's own models write arguments ('{"city":"Paris"}').
-    return json.dumps(dict(call.args), ensure_ascii=False, separators=(",", ":"))
 
 
 # -- response: wire -> kit --------------------------------------------------------------
@@ -307,21 +299,15 @@ def _text_blocks(content: Any) -> tuple[Block, ...]:
 
 
 def _decode_result(item: Mapping[str, Any]) -> ToolResult:
-    content = _text_of(item.get("content"))
-    if content.startswith(ERROR_PREFIX):
-        return ToolResult(str(item.get("tool_call_id") or ""), content[len(ERROR_PREFIX):], is_error=True)
-    return ToolResult(str(item.get("tool_call_id") or ""), content)
+    content, is_error = read_result_text(_text_of(item.get("content")))
+    return ToolResult(str(item.get("tool_call_id") or ""), content, is_error)
 
 
 def _decode_tool(function: Mapping[str, Any]) -> Tool:
     schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
     schema.setdefault("type", "object")
-    return Tool(function["name"], function.get("description") or "", schema, _never_called)
+    return request_tool(function["name"], function.get("description"), schema)
 
-
-def _never_called(**_: Any) -> Any:
-    raise RuntimeError("this tool was read from a request body; its code lives with the client "
-                       "that sent it, so a server cannot run it.")
 
 
 def encode_response(turn: Turn, *, response_id: str, created: int = 0) -> dict[str, Any]:
@@ -346,7 +332,7 @@ def encode_response(turn: Turn, *, response_id: str, created: int = 0) -> dict[s
                                "refusal": text if refused else None, "annotations": []}
     if turn.tool_calls:
         message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": _arguments(c)}}
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_json(c)}}
             for c in turn.tool_calls]
     reasoning = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock)]
     if reasoning:

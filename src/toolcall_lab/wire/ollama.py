@@ -39,6 +39,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
+from ._shared import ERROR_PREFIX, read_result_text, request_tool, result_text
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
            "encode_request", "encode_response", "error_body", "mint_call_id"]
@@ -47,7 +48,6 @@ __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "
 PROVIDER_NAME = "ollama"
 
 #: How a failed tool result is marked in its content (Ollama has no is_error field).
-ERROR_PREFIX = "Error: "
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -105,13 +105,13 @@ def _encode_user(message: Message, names: Mapping[str, str]) -> list[dict[str, A
         match block:
             case TextBlock(text=text):
                 texts.append(text)
-            case ToolResult(call_id=call_id, content=content, is_error=is_error):
+            case ToolResult(call_id=call_id):
                 if texts:
                     out.append({"role": "user", "content": "\n".join(texts)})
                     texts = []
                 # subtle: Ollama has no error flag, so a failure says so in words; without
                 # the prefix the model would read "no such city" as the tool's answer.
-                tool_message = {"role": "tool", "content": ERROR_PREFIX + content if is_error else content}
+                tool_message = {"role": "tool", "content": result_text(block)}
                 # Ollama's docs pair a result with its call by tool_name alone, which two
                 # parallel calls of one tool make ambiguous; its Go Message also takes
                 # tool_call_id (its /v1 layer fills it in), so both are sent.
@@ -273,17 +273,13 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
                                  "assistant and tool.")
     if results:
         messages.append(Message.results(results))
-    tools = tuple(Tool(t["function"]["name"], t["function"].get("description") or "",
-                       t["function"].get("parameters") or {"type": "object"}, _never_called)
-                  for t in body.get("tools") or ())
+    tools = tuple(request_tool(t["function"]["name"], t["function"].get("description"),
+                               t["function"].get("parameters")) for t in body.get("tools") or ())
     return Transcript("\n\n".join(system) or None, messages), tools
 
 
 def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResult:
-    content = str(wire.get("content") or "")
-    is_error = content.startswith(ERROR_PREFIX)
-    if is_error:
-        content = content[len(ERROR_PREFIX):]
+    content, is_error = read_result_text(str(wire.get("content") or ""))
     call_id = wire.get("tool_call_id")
     match = next((c for c in pending if c.id == call_id), None) if call_id else None
     if match is None and not call_id:
@@ -294,9 +290,6 @@ def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResu
         call_id = match.id
     return ToolResult(str(call_id or ""), content, is_error)
 
-
-def _never_called(**_: Any) -> Any:
-    raise RuntimeError("this tool was read from a request; the API double never runs tools.")
 
 
 def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:

@@ -70,6 +70,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
+from ._shared import ERROR_PREFIX, arguments_json, read_result_text, request_tool, result_text
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
@@ -78,7 +79,6 @@ __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
 PROVIDER_NAME = "openai"
 #: How a `ToolResult(is_error=True)` reads on the wire, where there is no error flag.
-ERROR_PREFIX = "Error: "
 #: The key the API double seals reasoning with. Not a secret: it only lets the double
 #: notice that `encrypted_content` was changed, as OpenAI's servers would.
 SEAL_KEY = b"toolcall-lab api double"
@@ -134,10 +134,10 @@ def _items(message: Message) -> list[dict[str, Any]]:
                     items.append({"type": "message", "role": "user", "content": [part]})
             case ToolCall(id=call_id, name=name):
                 items.append({"type": "function_call", "call_id": call_id, "name": name,
-                              "arguments": _arguments(block)})
-            case ToolResult(call_id=call_id, content=content, is_error=is_error):
-                output = ERROR_PREFIX + content if is_error else content
-                items.append({"type": "function_call_output", "call_id": call_id, "output": output})
+                              "arguments": arguments_json(block)})
+            case ToolResult(call_id=call_id):
+                items.append({"type": "function_call_output", "call_id": call_id,
+                              "output": result_text(block)})
             case ReasoningBlock(opaque=opaque):
                 if block.replayable_to(PROVIDER_NAME) and opaque:
                     items.append(_plain(opaque))  # verbatim: encrypted_content is checked
@@ -145,12 +145,6 @@ def _items(message: Message) -> list[dict[str, Any]]:
                 assert_never(block)
     return items
 
-
-def _arguments(call: ToolCall) -> str:
-    """The JSON text of a call's arguments, or what the model sent when it was not JSON."""
-    if call.raw_args is not None:
-        return call.raw_args
-    return json.dumps(dict(call.args), ensure_ascii=False, separators=(",", ":"))
 
 
 def _tool_spec(tool: Tool) -> dict[str, Any]:
@@ -338,8 +332,7 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, .
             output = item["output"]
             if not isinstance(output, str):
                 output = "".join(_part_text(part) for part in output)
-            is_error = output.startswith(ERROR_PREFIX)
-            content = output[len(ERROR_PREFIX):] if is_error else output
+            content, is_error = read_result_text(output)
             return "user", (ToolResult(item["call_id"], content, is_error),)
         case "reasoning":
             return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, _plain(item)),)
@@ -353,7 +346,7 @@ def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
         raise ValueError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
                          "tools only")
     schema = spec.get("parameters") or {"type": "object", "properties": {}}
-    return Tool(spec["name"], spec.get("description") or "", schema, _never_called)
+    return request_tool(spec["name"], spec.get("description"), schema)
 
 
 def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
@@ -393,7 +386,7 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                                    "status": item_status, "role": "assistant", "content": [part]})
             case ToolCall(id=call_id, name=name):
                 output.append({"type": "function_call", "id": f"fc_{suffix}_{index}",
-                               "call_id": call_id, "name": name, "arguments": _arguments(block),
+                               "call_id": call_id, "name": name, "arguments": arguments_json(block),
                                "status": item_status})
             case ToolResult():
                 raise ValueError("a reply cannot hold a ToolResult")  # Message forbids it too
