@@ -1,21 +1,23 @@
 """AnthropicProvider end to end: the real `anthropic` SDK talking HTTP to a server on 127.0.0.1.
 
-The server here is a few lines on purpose: it plays the API with the codec's server half
-(`check_request`, `decode_request`, `encode_response`) and a scripted model, so this
-file tests the adapter and the codec together without the shared API double. One test
-at the end runs the same Paris question through the double as well.
+The API here is a few lines on purpose: it plays the Messages API with the codec's server
+half (`check_request`, `decode_request`, `encode_response`) and a scripted model behind
+the loopback stub (`stub_server.StubServer`), so this file tests the adapter and the codec
+together without the shared API double. One test at the end runs the same Paris question
+through the double as well.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
-import threading
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from schemas import fixture
+from stub_server import StubServer
 from toolcall_lab import ReasoningBlock, ScriptedProvider, StopReason, ToolResult, Transcript, run_agent
 from toolcall_lab.errors import InvalidRequestError, MissingKeyError, RateLimitError
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
@@ -27,61 +29,31 @@ from toolcall_lab.wire import anthropic as wire
 SECRET = "sk-ant-test-SECRET-123"
 
 
-class FakeAnthropic:
+def messages_api(policy=weather_policy):
     """A loopback Messages API: a scripted model behind the codec's server half."""
+    model = ScriptedProvider(policy)
+    numbers = itertools.count(1)
 
-    def __init__(self, policy=weather_policy):
-        self.model = ScriptedProvider(policy)
-        self.requests: list[dict] = []
-        self.canned: list[tuple[int, dict]] = []  # (status, body) answered before the model
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def answer(self, body: dict) -> tuple[int, dict]:
-        self.requests.append(body)
-        if self.canned:
-            return self.canned.pop(0)
-        problems = wire.check_request(body)
+    def answer(request):
+        number = next(numbers)  # every request takes a number, refused or not
+        problems = wire.check_request(request.body)
         if problems:
             return 400, wire.error_body(problems[0].text)
-        transcript, tools = wire.decode_request(body)
-        turn = replace(self.model.complete(transcript, tools=tools), model=body["model"])
-        return 200, wire.encode_response(turn, response_id=f"msg_test_{len(self.requests):04d}")
+        transcript, tools = wire.decode_request(request.body)
+        turn = replace(model.complete(transcript, tools=tools), model=request.body["model"])
+        return 200, wire.encode_response(turn, response_id=f"msg_test_{number:04d}")
 
-    def _handler(self):
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                assert self.path == "/v1/messages", self.path
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                status, answer = fake.answer(body)
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, format, *args):
-                pass  # keep the test output quiet
-
-        return Handler
+    return answer
 
 
 @pytest.fixture
 def fake():
-    def start(policy=weather_policy):
-        server = FakeAnthropic(policy)
-        threading.Thread(target=server.server.serve_forever, daemon=True).start()
-        started.append(server)
-        return server
+    """Start Messages APIs (`fake(policy)`); all are stopped when the test ends."""
+    with contextlib.ExitStack() as stack:
+        def start(policy=weather_policy):
+            return stack.enter_context(StubServer(messages_api(policy), path="/v1/messages"))
 
-    started: list[FakeAnthropic] = []
-    yield start
-    for server in started:
-        server.server.shutdown()
-        server.server.server_close()
+        yield start
 
 
 def test_paris_run_over_http(fake):
@@ -91,7 +63,7 @@ def test_paris_run_over_http(fake):
     assert run.answer == "It's 18°C and sunny in Paris."
     assert [s.stop_reason for s in run.steps] == [StopReason.TOOL_USE, StopReason.END_TURN]
     first, second = (s.turn for s in run.steps)
-    assert first.request == server.requests[0] and second.request == server.requests[1]
+    assert first.request == server.requests[0].body and second.request == server.requests[1].body
     assert first.request["tools"] == [get_weather.spec()]
     assert first.response["type"] == "message" and first.response["id"] == "msg_test_0001"
     assert first.response["content"][0]["name"] == "get_weather"
@@ -116,10 +88,10 @@ def test_thinking_is_replayed_in_the_tool_loop(fake):
     (thinking,) = run.transcript[1].reasoning
     assert thinking.provider == "anthropic"
     assert wire.verify_thinking(thinking.text, thinking.opaque["signature"])
-    replayed = server.requests[1]["messages"][1]["content"][0]
+    replayed = server.requests[1].body["messages"][1]["content"][0]
     assert replayed == {"type": "thinking", "thinking": thinking.text,
                         "signature": thinking.opaque["signature"]}
-    assert server.requests[1]["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert server.requests[1].body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
 
 
 def test_edited_thinking_is_caught_before_sending(fake):
@@ -156,7 +128,7 @@ def test_the_servers_400_becomes_invalid_request_error(fake):
 
 def test_rate_limit_becomes_rate_limit_error(fake):
     server = fake()
-    server.canned.append((429, fixture("anthropic_error_rate_limit_429.body.json")))
+    server.reply = (429, fixture("anthropic_error_rate_limit_429.body.json"))
     provider = AnthropicProvider(base_url=server.url, max_retries=0)
     with pytest.raises(RateLimitError, match="rate limit"):
         provider.complete(Transcript(messages=[Message.user("Hi")]))
@@ -166,7 +138,7 @@ def test_a_body_the_sdk_rejects_is_malformed(fake):
     from toolcall_lab.errors import MalformedResponseError
 
     server = fake()
-    server.canned.append((200, {"hello": "world"}))
+    server.reply = (200, {"hello": "world"})
     provider = AnthropicProvider(base_url=server.url, max_retries=0)
     with pytest.raises(MalformedResponseError, match="is .* really a anthropic server"):
         provider.complete(Transcript(messages=[Message.user("Hi")]))

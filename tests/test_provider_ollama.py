@@ -1,21 +1,19 @@
 """`OllamaProvider` with the real `ollama` client, against servers on 127.0.0.1 only.
 
 The lessons' Paris run goes through the API double (`toolcall_lab.double`); the error
-cases use a tiny server in this file that answers with a canned status and body, so
-each test says exactly what Ollama sent.
+cases use the loopback stub (`stub_server.StubServer`) answering with a canned status and
+body, so each test says exactly what Ollama sent.
 """
 
 from __future__ import annotations
 
-import json
 import socket
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from stub_server import StubServer
 from toolcall_lab import InvalidRequestError, ReasoningBlock, run_agent
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.errors import (
@@ -31,40 +29,6 @@ from toolcall_lab.providers.ollama import OllamaProvider
 from toolcall_lab.tools import get_weather
 
 ollama = pytest.importorskip("ollama")
-
-
-class Canned:
-    """A loopback server that answers every request with `status` and `body` (after `delay` s)."""
-
-    def __init__(self, status: int, body: object, *, delay: float = 0.0) -> None:
-        self.requests: list[dict] = []
-        canned = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                canned.requests.append(json.loads(self.rfile.read(int(self.headers["content-length"]))))
-                time.sleep(delay)
-                data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def __enter__(self) -> Canned:
-        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def test_the_paris_run_goes_through_the_ollama_client():
@@ -109,7 +73,7 @@ def test_a_closed_port_says_where_and_how_to_start_ollama():
 
 
 def test_a_model_that_is_not_pulled_is_model_not_found():
-    with Canned(404, {"error": "model 'x' not found"}) as server:
+    with StubServer(reply=(404, {"error": "model 'x' not found"})) as server:
         with pytest.raises(ModelNotFoundError) as info:
             run_agent(OllamaProvider("x", base_url=server.url), PARIS_QUESTION, tools=[get_weather])
     assert info.value.status == 404
@@ -118,7 +82,7 @@ def test_a_model_that_is_not_pulled_is_model_not_found():
 
 def test_a_model_without_tool_support_gets_a_hint():
     said = "registry.ollama.ai/library/smollm2:135m does not support tools"
-    with Canned(400, {"error": said}) as server:
+    with StubServer(reply=(400, {"error": said})) as server:
         with pytest.raises(InvalidRequestError) as info:
             run_agent(OllamaProvider("smollm2:135m", base_url=server.url), PARIS_QUESTION,
                       tools=[get_weather])
@@ -126,7 +90,7 @@ def test_a_model_without_tool_support_gets_a_hint():
 
 
 def test_a_server_error_is_raised_at_once_without_retries():
-    with Canned(500, {"error": "llama runner process has terminated: exit status 2"}) as server:
+    with StubServer(reply=(500, {"error": "llama runner process has terminated: exit status 2"})) as server:
         with pytest.raises(ServerError) as info:
             run_agent(OllamaProvider(base_url=server.url, max_retries=5), PARIS_QUESTION)
         assert len(server.requests) == 1  # the ollama client never retries, nor does the provider
@@ -140,21 +104,25 @@ def test_a_server_error_is_raised_at_once_without_retries():
                                "tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]}},
 ])
 def test_a_reply_the_ollama_client_would_reject_is_malformed(body):
-    with Canned(200, body) as server:
+    with StubServer(reply=(200, body)) as server:
         with pytest.raises(MalformedResponseError) as info:
             run_agent(OllamaProvider(base_url=server.url), PARIS_QUESTION)
     assert server.url in str(info.value)
 
 
 def test_a_slow_server_times_out():
-    with Canned(200, {}, delay=1.0) as server:
+    def slow(request):
+        time.sleep(1.0)
+        return 200, {}
+
+    with StubServer(slow) as server:
         with pytest.raises(ProviderTimeoutError) as info:
             run_agent(OllamaProvider(base_url=server.url, timeout=0.2), PARIS_QUESTION)
     assert "0.2 s" in str(info.value) and "timeout=" in str(info.value)
 
 
 def test_what_ollama_would_reject_is_not_sent():
-    with Canned(200, {}) as server:
+    with StubServer(reply=(200, {})) as server:
         with pytest.raises(InvalidRequestError) as info:
             run_agent(OllamaProvider(base_url=server.url, think=1), PARIS_QUESTION)
         assert server.requests == []

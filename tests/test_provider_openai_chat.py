@@ -1,12 +1,11 @@
 """OpenAIChatProvider with the real `openai` SDK, against a loopback server (never the internet)."""
 
-import json
+import itertools
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from stub_server import StubServer
 from toolcall_lab import (
     Message,
     ScriptedProvider,
@@ -28,55 +27,22 @@ from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import chat
 
 
-class ChatServer:
-    """A tiny Chat Completions server: the scripted weather model behind the codec's server side.
+def chat_api():
+    """A tiny Chat Completions API: the scripted weather model behind the codec's server side."""
+    model = ScriptedProvider(weather_policy)
+    numbers = itertools.count(1)
 
-    `requests` keeps every body and Authorization header it received; set `reply` to
-    (status, body) to answer with that instead.
-    """
+    def answer(request):
+        transcript, tools = chat.decode_request(request.body)
+        turn = model.complete(transcript, tools=tools)
+        return 200, chat.encode_response(turn, response_id=f"chatcmpl-{next(numbers)}", created=1700000000)
 
-    def __init__(self):
-        self.model = ScriptedProvider(weather_policy)
-        self.requests: list[tuple[dict, str]] = []
-        self.reply: tuple[int, object] | None = None
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append((body, self.headers.get("Authorization", "")))
-                status, answer = server.reply or (200, server.answer(body, self.path))
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def answer(self, body, path):
-        assert path == "/v1/chat/completions"
-        transcript, tools = chat.decode_request(body)
-        turn = self.model.complete(transcript, tools=tools)
-        return chat.encode_response(turn, response_id=f"chatcmpl-{len(self.requests)}", created=1700000000)
-
-    def __enter__(self):
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    return answer
 
 
 @pytest.fixture
 def server():
-    with ChatServer() as running:
+    with StubServer(chat_api(), path="/v1/chat/completions") as running:
         yield running
 
 
@@ -96,14 +62,14 @@ def question():
 
 
 def test_the_paris_run_completes_over_the_wire(server, no_key):
-    provider = OpenAIChatProvider(base_url=server.url, max_retries=0)
+    provider = OpenAIChatProvider(base_url=f"{server.url}/v1", max_retries=0)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     assert [str(s.stop_reason) for s in run.steps] == ["tool_use", "end_turn"]
     for step in run.steps:
         assert step.turn.request is not None and step.turn.response is not None
         assert step.turn.response["object"] == "chat.completion"
-    first, second = (body for body, _ in server.requests)
+    first, second = (seen.body for seen in server.requests)
     assert first["model"] == default_model("openai-chat") and first["max_completion_tokens"] == 1024
     assert run.steps[0].turn.request == first
     assert second["messages"][-1] == {"role": "tool", "tool_call_id": "toolu_01", "content": "18°C, sunny"}
@@ -111,10 +77,10 @@ def test_the_paris_run_completes_over_the_wire(server, no_key):
 
 def test_a_preset_sets_name_model_limit_field_and_sends_no_openai_key(server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-learner-secret-key")
-    provider = OpenAIChatProvider(preset="llamacpp", base_url=server.url, max_retries=0)
+    provider = OpenAIChatProvider(preset="llamacpp", base_url=f"{server.url}/v1", max_retries=0)
     assert provider.name == "llamacpp" and provider.model == default_model("llamacpp")
     turn = provider.complete(question(), tools=[get_weather])
-    body, authorization = server.requests[0]
+    _, body, authorization = server.requests[0]
     assert body["max_tokens"] == 1024 and "max_completion_tokens" not in body
     assert body["parallel_tool_calls"] is True  # llama.cpp makes one call per reply otherwise
     assert "sk-learner-secret-key" not in authorization
@@ -122,10 +88,10 @@ def test_a_preset_sets_name_model_limit_field_and_sends_no_openai_key(server, mo
 
 
 def test_options_reach_the_request(server, no_key):
-    provider = OpenAIChatProvider("gpt-6.2-sol", base_url=server.url, reasoning_effort="low",
+    provider = OpenAIChatProvider("gpt-6.2-sol", base_url=f"{server.url}/v1", reasoning_effort="low",
                                   parallel_tool_calls=False, max_tokens=77, max_retries=0)
     provider.complete(question(), tools=[get_weather])
-    body = server.requests[0][0]
+    body = server.requests[0].body
     assert (body["model"], body["reasoning_effort"]) == ("gpt-6.2-sol", "low")
     assert body["parallel_tool_calls"] is False
     assert body["max_completion_tokens"] == 77
@@ -181,13 +147,13 @@ def test_an_api_error_body_becomes_an_invalid_request_error(server, no_key):
     server.reply = (400, chat.error_body("Invalid 'messages': empty array. Expected an array with minimum "
                                          "length 1, but got an empty array instead.", param="messages",
                                          code="empty_array"))
-    provider = OpenAIChatProvider(base_url=server.url, max_retries=0, check=False)
+    provider = OpenAIChatProvider(base_url=f"{server.url}/v1", max_retries=0, check=False)
     with pytest.raises(InvalidRequestError, match="Invalid 'messages': empty array"):
         provider.complete(Transcript())
 
 
 def test_the_checker_stops_a_broken_request_before_it_is_sent(server, no_key):
-    provider = OpenAIChatProvider(base_url=server.url, max_retries=0)
+    provider = OpenAIChatProvider(base_url=f"{server.url}/v1", max_retries=0)
     with pytest.raises(InvalidRequestError, match="preceeding") as caught:
         provider.complete(Transcript(messages=[Message.user("Hi"),
                                                Message.results([ToolResult("call_9", "18°C")])]))
@@ -196,7 +162,7 @@ def test_the_checker_stops_a_broken_request_before_it_is_sent(server, no_key):
 
 
 def test_lm_studios_plain_string_error_and_an_unknown_model(server):
-    provider = OpenAIChatProvider(preset="lmstudio", base_url=server.url, max_retries=0)
+    provider = OpenAIChatProvider(preset="lmstudio", base_url=f"{server.url}/v1", max_retries=0)
     server.reply = (400, {"error": "No models loaded. Please load a model in the developer page or use "
                                    "the 'lms load' command."})
     with pytest.raises(InvalidRequestError, match="No models loaded"):

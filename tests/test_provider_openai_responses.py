@@ -1,19 +1,17 @@
 """OpenAIResponsesProvider with the real `openai` SDK, against loopback servers (never the internet).
 
 The Paris run goes through the shared API double; the replies no double gives on request
-(a failed response, an error that quotes the key, half a body) come from a tiny server
-here that answers exactly what a test tells it to.
+(a failed response, an error that quotes the key, half a body) come from the loopback stub
+(`stub_server.StubServer`), which answers exactly what a test tells it to.
 """
 
-import json
 import socket
-import threading
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from conftest import SECRET
+from stub_server import StubServer
 from toolcall_lab import Message, StopReason, ToolResult, Transcript, Turn, Usage, run_agent
 from toolcall_lab.errors import (
     AuthenticationError,
@@ -31,41 +29,6 @@ from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import responses
 
 PARIS_ANSWER = "It's 18°C and sunny in Paris."
-
-
-class FixedServer:
-    """Answers every POST with `reply` = (status, body); keeps what arrived in `requests`."""
-
-    def __init__(self, status, body):
-        self.reply = (status, body)
-        self.requests: list[tuple[str, dict, str]] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append((self.path, body, self.headers.get("Authorization", "")))
-                status, answer = server.reply
-                data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self):
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture
@@ -149,8 +112,8 @@ def test_the_key_comes_from_the_environment_and_is_sent_as_a_bearer_token(monkey
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     hello = Turn(Message.assistant("Hello!"), StopReason.END_TURN, Usage(5, 2), "gpt-6-luna")
     body = responses.encode_response(hello, response_id="resp_1")
-    with FixedServer(200, body) as server:
-        provider = OpenAIResponsesProvider(base_url=server.url, max_retries=0)
+    with StubServer(reply=(200, body)) as server:
+        provider = OpenAIResponsesProvider(base_url=f"{server.url}/v1", max_retries=0)
         provider.complete(question())
     path, _, authorization = server.requests[0]
     assert path == "/v1/responses" and authorization == f"Bearer {SECRET}"
@@ -166,8 +129,9 @@ def test_the_repr_hides_the_key_and_shows_the_options():
 
 def test_an_error_that_quotes_the_key_is_redacted():
     message = f"Incorrect API key provided: {SECRET}. {responses.ERROR_PREFIX}check it."
-    with FixedServer(401, responses.error_body(message, status=401, code="invalid_api_key")) as server:
-        provider = OpenAIResponsesProvider(base_url=server.url, api_key=SECRET, max_retries=0)
+    unauthorized = responses.error_body(message, status=401, code="invalid_api_key")
+    with StubServer(reply=(401, unauthorized)) as server:
+        provider = OpenAIResponsesProvider(base_url=f"{server.url}/v1", api_key=SECRET, max_retries=0)
         with pytest.raises(AuthenticationError) as caught:
             provider.complete(question())
     assert SECRET not in str(caught.value) and "OPENAI_API_KEY" in str(caught.value)
@@ -180,21 +144,21 @@ def test_a_failed_response_is_a_server_error(no_key):
               "incomplete_details": None, "instructions": None, "model": "gpt-6-luna", "output": [],
               "parallel_tool_calls": True, "metadata": {}, "tool_choice": "auto", "tools": [],
               "temperature": 1.0, "top_p": 1.0}
-    with FixedServer(200, failed) as server:
+    with StubServer(reply=(200, failed)) as server:
         with pytest.raises(ServerError, match="server_error: The model crashed"):
-            OpenAIResponsesProvider(base_url=server.url, max_retries=0).complete(question())
+            OpenAIResponsesProvider(base_url=f"{server.url}/v1", max_retries=0).complete(question())
 
 
 def test_half_a_body_is_a_malformed_response(no_key):
-    with FixedServer(200, '{"id": "resp_1", "output": [') as server:
+    with StubServer(reply=(200, '{"id": "resp_1", "output": [')) as server:
         with pytest.raises(MalformedResponseError, match="responses"):
-            OpenAIResponsesProvider(base_url=server.url, max_retries=0).complete(question())
+            OpenAIResponsesProvider(base_url=f"{server.url}/v1", max_retries=0).complete(question())
 
 
 def test_the_apis_own_400_is_reported_in_its_words(no_key):
     words = "No tool output found for function call call_1."
-    with FixedServer(400, responses.error_body(words, param="input")) as server:
-        provider = OpenAIResponsesProvider(base_url=server.url, max_retries=0)
+    with StubServer(reply=(400, responses.error_body(words, param="input"))) as server:
+        provider = OpenAIResponsesProvider(base_url=f"{server.url}/v1", max_retries=0)
         with pytest.raises(InvalidRequestError, match=words.rstrip(".")) as caught:
             provider.complete(question())
     assert caught.value.status == 400
