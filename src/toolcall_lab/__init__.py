@@ -72,7 +72,8 @@ __all__ = [
     "tool",
 ]
 
-_LAZY_SUBMODULES = {"double", "examples", "models", "report", "tools", "wire"}
+_LAZY_SUBMODULES = {"cost", "display", "double", "examples", "figures", "models", "plots", "report",
+                    "tools", "widgets", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",

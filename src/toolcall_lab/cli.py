@@ -3,6 +3,9 @@
     python -m toolcall_lab demo     # the Paris trace and the cost of a loop, for a projector
     python -m toolcall_lab serve [--host 127.0.0.1] [--port 8765] [--script weather]
                                     # the API double: a local server speaking all four APIs
+    python -m toolcall_lab figures [--out DIR] [--check]
+                                    # regenerate the lesson figures (default: ./figures), or
+                                    # with --check compare a fresh set with those in DIR
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -67,6 +70,20 @@ def demo(out=None) -> None:
           f"{t}*{n * (n - 1) // 2} = {total:,}.")
 
 
+def _figures(out: str, *, check: bool) -> int:
+    from .figures import compare_figures, write_figures
+
+    if not check:
+        for path in write_figures(out):
+            print(f"wrote {path}")
+        return 0
+    failures = 0
+    for name, problem in compare_figures(out).items():
+        print(f"{name}: {'same' if problem is None else problem}")
+        failures += problem is not None
+    return 1 if failures else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -76,7 +93,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
     serve.add_argument("--script", choices=["weather"], default="weather",
                        help="the scripted model that answers (default: weather)")
+    figures = commands.add_parser("figures", help="regenerate the lesson figures as PNG (offline)")
+    figures.add_argument("--out", default="figures", help="folder for the PNG files (default: figures)")
+    figures.add_argument("--check", action="store_true",
+                         help="write nothing; compare a fresh set with the files in --out "
+                              "(exit 1 if any differ)")
     args = parser.parse_args(argv)
+    if args.command == "figures":
+        return _figures(args.out, check=args.check)
     if args.command == "serve":
         from .double import serve as serve_double
         from .examples import weather_policy

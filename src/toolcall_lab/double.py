@@ -36,7 +36,9 @@ Ollama thinks by default on models that can, the double only when `think` is set
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,
 and none is ever logged), real token counts (usage is the scripted 4-characters-per-token
-estimate), and every endpoint but the four chat endpoints and the two model lists.
+estimate, plus, on the Anthropic side, the hidden tool-use system prompt Anthropic bills
+whenever tools are offered: `models.tool_prompt_tokens`), and every endpoint but the four
+chat endpoints and the two model lists.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from typing import Any, NamedTuple
 from ._text import shorten
 from .errors import ScriptExhaustedError
 from .messages import ReasoningBlock, ToolCall, Transcript
-from .models import default_model
+from .models import default_model, tool_prompt_tokens
 from .providers.scripted import Policy, Reply, ScriptedProvider
 from .tokens import estimate_tokens
 from .tool import Tool
@@ -328,6 +330,10 @@ class ApiDouble:
             turn = self._providers[api].complete(transcript, tools=tools)
             number = next(self._ids[api])
         turn = _spell_ids(replace(turn, model=body.get("model") or turn.model), api)
+        if api == "anthropic" and tools:
+            # Like the real API, bill the hidden tool-use system prompt the kit cannot see.
+            hidden = tool_prompt_tokens(turn.model)
+            turn = replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
         if _wants_reasoning(api, body, transcript) and not turn.message.reasoning:
             turn = _with_reasoning(turn, api, transcript)
         response_id = {"anthropic": "msg_double_{:04d}", "responses": "resp_double_{:04d}",

@@ -173,6 +173,10 @@ class Run:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(pretty_lines("Run", self._parts()))
 
+    def _repr_html_(self) -> str:
+        from .display.html import run_html
+        return run_html(self)
+
 
 _NOTES = {
     StopReason.END_TURN: "the model answered.",

@@ -253,6 +253,10 @@ class Message:
         synthetic = ", synthetic=True" if self.synthetic else ""
         return f"Message.{self.role}({blocks}{synthetic})"
 
+    def _repr_html_(self) -> str:
+        from .display.html import message_html
+        return message_html(self)
+
     # -- JSON --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -355,6 +359,10 @@ class Transcript:
     def __repr__(self) -> str:
         system = f"system={_short(self.system)!r}, " if self.system else ""
         return f"Transcript({system}{len(self.messages)} messages)"
+
+    def _repr_html_(self) -> str:
+        from .display.html import transcript_html
+        return transcript_html(self)
 
     # -- reading a conversation (what a scripted policy usually needs) -------------
     def last_user_text(self) -> str:

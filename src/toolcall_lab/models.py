@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["DEFAULT_MODELS", "PRICES", "PRICES_CHECKED", "Price", "default_model", "price_of"]
+__all__ = ["DEFAULT_MODELS", "PRICES", "PRICES_CHECKED", "TOOL_PROMPT_TOKENS", "Price", "default_model",
+           "price_of", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -92,6 +93,31 @@ DEFAULT_MODELS: dict[str, str] = {
     "llamacpp": "ggml-org/Qwen3-1.7B-GGUF:Q4_K_M",
     "lmstudio": "qwen2.5-7b-instruct",
 }
+
+
+#: Input tokens Anthropic adds (and bills) as a hidden system prompt whenever a request
+#: offers tools, with `tool_choice` auto or none. Source: the pricing page's tool-use
+#: table, quoted by third parties (shared/wire/pricing.md §1.7, gathered 2026-11-30).
+#: OpenAI and Ollama publish no such figure, so none is assumed for them.
+TOOL_PROMPT_TOKENS: dict[str, int] = {
+    "claude-haiku-5-5": 286,
+    "claude-sonnet-5-5": 286,
+    "claude-opus-5-5": 286,
+    "claude-opus-5": 286,
+    "claude-haiku-4-5": 496,
+}
+
+
+def tool_prompt_tokens(model: str) -> int:
+    """Hidden input tokens a request with tools costs on `model` (0 where none is published).
+
+    >>> tool_prompt_tokens("claude-haiku-5-5"), tool_prompt_tokens("gpt-6-luna")
+    (286, 0)
+    """
+    if model in TOOL_PROMPT_TOKENS:
+        return TOOL_PROMPT_TOKENS[model]
+    family = [m for m in TOOL_PROMPT_TOKENS if model.startswith(m + "-")]
+    return TOOL_PROMPT_TOKENS[max(family, key=len)] if family else 0
 
 
 def default_model(provider: str) -> str:

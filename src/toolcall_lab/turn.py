@@ -90,3 +90,7 @@ class Turn:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(pretty_lines("Turn", self._parts()))
+
+    def _repr_html_(self) -> str:
+        from .display.html import turn_html
+        return turn_html(self)

@@ -1,0 +1,277 @@
+"""Sequence diagrams of a conversation: who sends what to whom, in order.
+
+Four lanes, always in this order: the User, Your code, the Model, the Tool. The
+transcript alone decides the arrows:
+
+- a user question: User ->> Your code (your code is what calls the model);
+- each assistant message: Your code ->> Model "call N: sends M messages" (the whole
+  history so far, M messages), then Model -->> Your code with the reply: the tool calls it
+  asks for (name, short arguments, id) and/or its text;
+- each tool result: Your code ->> Tool "name(args) id", then Tool -->> Your code with the
+  result, or "ERROR: ..." when it failed. The model never runs a tool;
+- an answer with no tool calls: Your code ->> User;
+- a synthetic message (one your code wrote, such as a summary): a note on Your code.
+
+Requests are solid arrows (->>), replies dashed (-->>). `sequence_diagram` writes Mermaid
+source, which JupyterLab 4.1+ draws natively (mime type text/vnd.mermaid) and which doubles
+as the text alternative of the picture; `plot_sequence` draws the same arrows with
+matplotlib, for figures/ and for viewers without Mermaid. `highlight=k` marks message k
+(0-based) with a shaded box *and* a "message k+1" label, so colour is never the only cue.
+
+Left out: timing (arrows are in order, not to scale) and the content of long messages,
+which is shortened; `transcript_html` shows every block in full.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .._text import shorten
+from ..messages import Message, ToolCall, Transcript
+from .html import producer_labels
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..loop import Run
+
+__all__ = ["LANES", "Arrow", "SequenceDiagram", "plot_sequence", "sequence_arrows", "sequence_diagram"]
+
+Lane = Literal["U", "C", "M", "T"]
+#: (Mermaid alias, label) of each lane, left to right.
+LANES: tuple[tuple[Lane, str], ...] = (("U", "User"), ("C", "Your code"), ("M", "Model"), ("T", "Tool"))
+LABEL = 60  # characters an arrow label keeps before it is shortened
+REPLY_LABEL = 90  # a reply may list several calls
+HIGHLIGHT_RGB = (255, 236, 170)  # a pale Okabe-Ito yellow; the note carries the meaning
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """One arrow of the diagram, and the message (0-based index) it belongs to.
+
+    `reply` arrows are dashed. An arrow whose source is its target is a note on that lane.
+    """
+
+    source: Lane
+    target: Lane
+    label: str
+    message: int
+    reply: bool = False
+
+
+def _one_line(text: str, limit: int = LABEL) -> str:
+    # subtle: str.split() also splits on \r, \u2028 and friends, which Mermaid reads as line ends.
+    printable = "".join(ch if ch.isprintable() else " " for ch in text)
+    return shorten(" ".join(printable.split()), limit)
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _call_label(call: ToolCall) -> str:
+    """get_weather(city=Paris) toolu_01: strings bare, other values as JSON."""
+    if call.malformed:
+        args = "raw: " + (call.raw_args or "")
+    else:
+        args = ", ".join(f"{key}={_value(value)}" for key, value in call.args.items())
+    return f"{call.name}({_one_line(args, 30)}) {call.id}"
+
+
+def _reply_label(message: Message) -> str:
+    parts = ["(reasoning)"] if message.reasoning else []
+    if message.text:
+        parts.append(_one_line(message.text))
+    if message.tool_calls:
+        parts.append(", ".join(_call_label(c) for c in message.tool_calls))
+    return _one_line(" + ".join(parts), REPLY_LABEL) if parts else "(no content)"
+
+
+def sequence_arrows(transcript: Transcript | Run) -> list[Arrow]:
+    """The arrows of the diagram, top to bottom, each tagged with its message.
+
+    >>> from toolcall_lab import ToolResult
+    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
+    ...                          Message.results([ToolResult("toolu_01", "pong")])])
+    >>> for a in sequence_arrows(t):
+    ...     print(a.message, a.source, "-->>" if a.reply else "->>", a.target, a.label)
+    0 U ->> C Hi?
+    1 C ->> M call 1: sends 1 message
+    1 M -->> C ping() toolu_01
+    2 C ->> T ping() toolu_01
+    2 T -->> C pong
+    """
+    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    calls: dict[str, ToolCall] = {}
+    arrows: list[Arrow] = []
+    for k, (message, producer) in enumerate(zip(messages, producer_labels(messages), strict=True)):
+        if message.role == "assistant":
+            plural = "" if k == 1 else "s"
+            number = producer.removeprefix("the model, call ")
+            arrows.append(Arrow("C", "M", f"call {number}: sends {k} message{plural}", k))
+            arrows.append(Arrow("M", "C", _reply_label(message), k, reply=True))
+            calls.update((c.id, c) for c in message.tool_calls)
+            if message.text and not message.tool_calls:
+                arrows.append(Arrow("C", "U", _one_line(message.text), k))
+        elif message.tool_results:
+            for result in message.tool_results:
+                call = calls.get(result.call_id)
+                asked = _call_label(call) if call else f"(no matching call) {result.call_id}"
+                said = ("ERROR: " if result.is_error else "") + result.content
+                arrows.append(Arrow("C", "T", asked, k))
+                arrows.append(Arrow("T", "C", _one_line(said), k, reply=True))
+        elif message.synthetic:
+            arrows.append(Arrow("C", "C", "your code wrote: " + _one_line(message.text or "(empty)"), k))
+        else:
+            arrows.append(Arrow("U", "C", _one_line(message.text) or "(empty message)", k))
+    return arrows
+
+
+# -- Mermaid ----------------------------------------------------------------------------
+# subtle: in a Mermaid message, ";" ends the statement and "#" starts an entity code
+# (#59; is ";"), so both are written as entity codes, as are <, > and " (HTML in labels).
+_MERMAID_ESCAPES = {"#": "#35;", ";": "#59;", "<": "#60;", ">": "#62;", '"': "#34;", "%": "#37;"}
+
+
+def _mermaid_text(text: str) -> str:
+    return "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in text)
+
+
+def _mermaid_line(arrow: Arrow) -> str:
+    if arrow.source == arrow.target:
+        return f"Note over {arrow.source}: {_mermaid_text(arrow.label)}"
+    return f"{arrow.source}{'-->>' if arrow.reply else '->>'}{arrow.target}: {_mermaid_text(arrow.label)}"
+
+
+@dataclass(frozen=True)
+class SequenceDiagram:
+    """Mermaid source that JupyterLab draws as a diagram; `str()` gives the source itself."""
+
+    mermaid: str
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        bundle = {"text/vnd.mermaid": self.mermaid, "text/plain": self.mermaid}
+        return {mime: data for mime, data in bundle.items()
+                if (include is None or mime in include) and (exclude is None or mime not in exclude)}
+
+    def __str__(self) -> str:
+        return self.mermaid
+
+
+def _check_highlight(highlight: int | None, count: int) -> None:
+    if highlight is not None and not 0 <= highlight < count:
+        raise ValueError(f"highlight={highlight} is not a message of this transcript; pass a 0-based "
+                         f"message index from 0 to {count - 1}, or None.")
+
+
+def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = None) -> SequenceDiagram:
+    """The conversation as a Mermaid sequence diagram, generated from the transcript.
+
+    >>> from toolcall_lab import ToolResult
+    >>> t = Transcript(messages=[Message.user("Hi; #1?"), Message.assistant("Hello.")])
+    >>> print(sequence_diagram(t, highlight=1))
+    sequenceDiagram
+        participant U as User
+        participant C as Your code
+        participant M as Model
+        participant T as Tool
+        U->>C: Hi#59; #35;1?
+        rect rgb(255, 236, 170)
+            Note over U,M: message 2 (the model, call 1)
+            C->>M: call 1: sends 1 message
+            M-->>C: Hello.
+            C->>U: Hello.
+        end
+    """
+    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    _check_highlight(highlight, len(messages))
+    arrows = sequence_arrows(messages)  # type: ignore[arg-type]
+    lines = ["sequenceDiagram", *(f"    participant {alias} as {label}" for alias, label in LANES)]
+    order = [alias for alias, _ in LANES]
+    for message, group in itertools.groupby(arrows, key=lambda a: a.message):
+        if message != highlight:
+            lines.extend(f"    {_mermaid_line(a)}" for a in group)
+            continue
+        group = list(group)
+        touched = sorted({order.index(x) for a in group for x in (a.source, a.target)})
+        span = ",".join(dict.fromkeys((order[touched[0]], order[touched[-1]])))
+        lines.append(f"    rect rgb{HIGHLIGHT_RGB}")
+        producer = producer_labels(messages)[message]
+        lines.append(f"        Note over {span}: message {message + 1} ({producer})")
+        lines.extend(f"        {_mermaid_line(a)}" for a in group)
+        lines.append("    end")
+    return SequenceDiagram("\n".join(lines))
+
+
+# -- matplotlib --------------------------------------------------------------------------
+REQUEST_COLOUR, REPLY_COLOUR = "#0072B2", "#D55E00"  # Okabe-Ito blue and vermillion
+LANE_X = {"U": 0.15, "C": 0.40, "M": 0.66, "T": 0.90}
+ROW_INCHES = 0.62
+FONT = 14
+
+
+def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None) -> Figure:
+    """The same diagram as a static image: four labelled lanes, one arrow per row.
+
+    Requests are solid blue arrows, replies dashed vermillion ones (the dash is the cue,
+    colour only adds to it); the highlighted message is boxed and labelled "message k+1".
+    The figure is 12 inches wide at 100 dpi and 7 inches tall, taller when there are more
+    than eight arrows; nothing in it depends on the date or the machine.
+
+    >>> from toolcall_lab import ToolResult
+    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant("Hello.")])
+    >>> fig = plot_sequence(t, highlight=1)
+    >>> [text.get_text() for text in fig.axes[0].texts][:4]
+    ['User', 'Your code', 'Model', 'Tool']
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    _check_highlight(highlight, len(messages))
+    arrows = sequence_arrows(messages)  # type: ignore[arg-type]
+    rows = max(len(arrows), 1)
+    # the axes span rows + 1.2 rows of height (the lane headers) over 92% of the figure
+    fig = Figure(figsize=(12, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
+    ax = fig.add_axes((0.0, 0.08, 1.0, 0.92))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(rows - 0.4, -1.6)  # row 0 at the top
+    ax.axis("off")
+    for alias, label in LANES:
+        x = LANE_X[alias]
+        ax.text(x, -1.0, label, ha="center", va="center", fontsize=FONT + 2, fontweight="bold",
+                bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f2f2f2", "edgecolor": "#222",
+                      "linewidth": 2})
+        ax.plot([x, x], [-0.6, rows - 0.5], color="#555", linewidth=1.5, zorder=1)
+    if highlight is not None:
+        mine = [row for row, a in enumerate(arrows) if a.message == highlight]
+        top, bottom = min(mine) - 0.55, max(mine) + 0.35
+        ax.add_patch(Rectangle((0.01, top), 0.98, bottom - top, facecolor=[c / 255 for c in HIGHLIGHT_RGB],
+                               edgecolor="#000", linewidth=3, zorder=0.5))
+        ax.text(0.02, (top + bottom) / 2, f"message\n{highlight + 1}", ha="left", va="center",
+                fontsize=FONT, fontweight="bold")
+    for row, arrow in enumerate(arrows):
+        x1, x2 = LANE_X[arrow.source], LANE_X[arrow.target]
+        # characters that fit over the arrow: 12 in * 72 pt, about 7.7 pt per character at 14 pt
+        fits = max(32, int(abs(x2 - x1) * 12 * 72 / 7.7))
+        # subtle: "$" would switch matplotlib into math mode; a model's text may hold one.
+        label = shorten(arrow.label, fits).replace("$", r"\$")
+        if x1 == x2:
+            ax.text(x1, row, label, ha="center", va="center", fontsize=FONT,
+                    bbox={"facecolor": "#fff", "edgecolor": "#222", "linestyle": ":"})
+            continue
+        colour = REPLY_COLOUR if arrow.reply else REQUEST_COLOUR
+        ax.annotate("", xy=(x2, row), xytext=(x1, row),
+                    arrowprops={"arrowstyle": "-|>,head_width=0.4,head_length=0.8", "color": colour,
+                                "linewidth": 2.5, "linestyle": "--" if arrow.reply else "-",
+                                "shrinkA": 0, "shrinkB": 0})
+        ax.text((x1 + x2) / 2, row - 0.08, label, ha="center", va="bottom", fontsize=FONT,
+                bbox={"facecolor": "#fff", "edgecolor": "none", "pad": 1})
+    handles = [Line2D([], [], color=REQUEST_COLOUR, linewidth=2.5, label="request (solid)"),
+               Line2D([], [], color=REPLY_COLOUR, linewidth=2.5, linestyle="--", label="reply (dashed)")]
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=FONT, frameon=False)
+    return fig

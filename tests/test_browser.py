@@ -1,0 +1,108 @@
+"""Lesson 1 in a real browser: JupyterLab shows its widget and its diagram, with no JavaScript error.
+
+Runs tests/browser/check_lesson.py (headless Debian Chromium driven by Playwright), first as a
+maintainer would, on lesson 1, then on two notebooks written here, to show that the check
+recognises a widget and a Mermaid diagram and that it fails when something is broken.
+
+Without /usr/bin/chromium or the `playwright` package the tests skip and say what is missing;
+under CI (CI=true) they fail instead, because .ci/run installs both.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+SCRIPT = ROOT / "tests" / "browser" / "check_lesson.py"
+
+
+def require_browser() -> None:
+    """Skip when Chromium or Playwright is missing; under CI, fail, since CI must run the check."""
+    if not Path("/usr/bin/chromium").exists():
+        why = "/usr/bin/chromium is missing (Debian: apt-get install chromium)"
+    elif importlib.util.find_spec("playwright") is None:
+        why = "the Python package playwright is missing (it is in the dev extra: rerun python3 dev.py test)"
+    else:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must run the browser check, but {why} "
+                    "(.ci/run installs Chromium, dev.py installs Playwright)")
+    pytest.skip(why)
+
+
+def load_checker():
+    spec = importlib.util.spec_from_file_location("browser_check_lesson", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # subtle: dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) from a PNG's header: the IHDR chunk follows the 8-byte signature."""
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def notebook(path: Path, *sources: str) -> Path:
+    """Write a notebook of code cells, unexecuted, to `path`."""
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"cell-{i}", "metadata": {},
+              "outputs": [], "source": source} for i, source in enumerate(sources)]
+    kernel = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    path.write_text(json.dumps({"cells": cells, "metadata": {"kernelspec": kernel},
+                                "nbformat": 4, "nbformat_minor": 5}))
+    return path
+
+
+def test_lesson_1_runs_in_a_browser_with_its_widget_and_diagram():
+    require_browser()
+    committed = (ROOT / "notebooks" / "01_one_tool_call.ipynb").read_bytes()
+    done = subprocess.run([sys.executable, str(SCRIPT)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, f"the browser check failed:\n{done.stdout}{done.stderr}"
+    screenshot = ROOT / "build" / "browser" / "01_one_tool_call.png"
+    assert f"screenshot {screenshot}" in done.stdout
+    assert png_size(screenshot) == (1280, 720)  # the projector size
+    assert (ROOT / "notebooks" / "01_one_tool_call.ipynb").read_bytes() == committed  # never saved
+
+
+def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path):
+    require_browser()
+    good = notebook(tmp_path / "browser_good.ipynb",
+                    "import ipywidgets\nipywidgets.Button(description='Next')",
+                    "from IPython.display import display\n"
+                    "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)")
+    broken = notebook(
+        tmp_path / "browser_broken.ipynb",
+        "from IPython.display import Javascript, display",
+        # a widget whose model does not exist: drawn as "Error displaying widget"
+        "display({'application/vnd.jupyter.widget-view+json':"
+        " {'model_id': 'missing', 'version_major': 2, 'version_minor': 0}}, raw=True)",
+        "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A-->>>>: ??'}, raw=True)",  # does not parse
+        "display(Javascript(\"console.error('logged'); setTimeout(() => { throw new Error('thrown') })\"))",
+        "1 / 0",
+        "'never runs: Run All stops at the error'",
+    )
+    checker = load_checker()
+    good_report, broken_report = checker.check([good, broken], screenshots=tmp_path / "shots",
+                                               run_timeout=120, render_timeout=3)
+
+    assert good_report.problems == []
+    assert png_size(tmp_path / "shots" / "browser_good.png") == (1280, 720)
+    problems = "\n".join(broken_report.problems)
+    for expected in ("console error: logged", "uncaught JavaScript error: thrown",
+                     "console error: Error: widget model not found",
+                     "cell 4 raised ZeroDivisionError: division by zero",
+                     "cell 5 did not run (no execution count)",
+                     "no ipywidgets widget rendered", "no Mermaid diagram rendered"):
+        assert expected in problems
+    assert len(broken_report.problems) == 7, problems

@@ -1,0 +1,141 @@
+"""Sequence diagrams: generated from the transcript, valid Mermaid for any text, and a static figure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from toolcall_lab import Message, ScriptedProvider, ToolCall, ToolResult, Transcript, run_agent
+from toolcall_lab.display import SequenceDiagram, plot_sequence, sequence_arrows, sequence_diagram
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tools import get_weather
+
+# The Paris run, arrow by arrow: the user asks your code; your code calls the model with the
+# one message; the model ASKS for get_weather; your code (not the model) runs it; your code
+# calls the model again with all three messages; the model answers; your code shows the user.
+PARIS_MERMAID = """\
+sequenceDiagram
+    participant U as User
+    participant C as Your code
+    participant M as Model
+    participant T as Tool
+    U->>C: What's the weather in Paris?
+    C->>M: call 1: sends 1 message
+    M-->>C: get_weather(city=Paris) toolu_01
+    C->>T: get_weather(city=Paris) toolu_01
+    T-->>C: 18°C, sunny
+    C->>M: call 2: sends 3 messages
+    M-->>C: It's 18°C and sunny in Paris.
+    C->>U: It's 18°C and sunny in Paris."""
+
+
+@pytest.fixture
+def paris_run():
+    return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+
+
+def tricky() -> Transcript:
+    return Transcript(messages=[
+        Message.user('Paris; Oslo #1?\n"quoted" <br> 100%%\r\nend\u2028next'),
+        Message.assistant("Let me look.", ToolCall("toolu_01", "get_weather", {"city": "Os;lo\n#"}),
+                          ToolCall("toolu_02", "get_weather", raw_args='{"city": "Pa')),
+        Message.results([ToolResult("toolu_01", "line one;\nline two"),
+                         ToolResult("toolu_02", "arguments were not valid JSON", is_error=True)]),
+        Message.user("summary of the above; #2", synthetic=True),
+        Message.assistant("Done -->> end; %%{init: {}}%%"),
+    ])
+
+
+def test_paris_run_gives_the_expected_mermaid(paris_run):
+    diagram = sequence_diagram(paris_run.transcript)
+    assert isinstance(diagram, SequenceDiagram)
+    assert diagram.mermaid == PARIS_MERMAID
+    assert str(diagram) == PARIS_MERMAID
+    assert sequence_diagram(paris_run).mermaid == PARIS_MERMAID  # a Run works too
+
+
+def test_mime_bundle_offers_mermaid_and_plain_text(paris_run):
+    diagram = sequence_diagram(paris_run.transcript)
+    assert diagram._repr_mimebundle_() == {"text/vnd.mermaid": PARIS_MERMAID, "text/plain": PARIS_MERMAID}
+    assert diagram._repr_mimebundle_(include={"text/plain"}) == {"text/plain": PARIS_MERMAID}
+    assert diagram._repr_mimebundle_(exclude={"text/plain"}) == {"text/vnd.mermaid": PARIS_MERMAID}
+
+
+def test_same_transcript_gives_identical_source():
+    assert sequence_diagram(tricky()).mermaid == sequence_diagram(tricky()).mermaid
+
+
+def test_tricky_text_stays_one_valid_statement_per_line():
+    source = sequence_diagram(tricky()).mermaid
+    lines = source.splitlines()
+    assert len(lines) == len(source.split("\n"))  # no \r or \u2028 hiding inside a line
+    for line in lines[5:]:
+        text = line.split(": ", 1)[1] if ": " in line else ""
+        # ";" ends a Mermaid statement; "#" may only start an entity code; no raw HTML or quotes
+        assert ";" not in text.replace("#59;", "").replace("#35;", "").replace("#34;", "").replace(
+            "#60;", "").replace("#62;", "").replace("#37;", "")
+        for raw in ('"', "<", ">", "%"):
+            assert raw not in text
+    assert "    U->>C: Paris#59; Oslo #35;1? #34;quoted#34; #60;br#62; 100#37;#37; end next" in lines
+    assert "    C->>T: get_weather(city=Os#59;lo #35;) toolu_01" in lines
+    assert "    T-->>C: ERROR: arguments were not valid JSON" in lines
+    assert "    Note over C: your code wrote: summary of the above#59; #35;2" in lines
+
+
+def test_arrows_follow_the_transcript():
+    arrows = sequence_arrows(tricky())
+    assert [(a.source, a.target, a.message) for a in arrows] == [
+        ("U", "C", 0), ("C", "M", 1), ("M", "C", 1),
+        ("C", "T", 2), ("T", "C", 2), ("C", "T", 2), ("T", "C", 2),
+        ("C", "C", 3), ("C", "M", 4), ("M", "C", 4), ("C", "U", 4)]
+    assert arrows[2].label == ("Let me look. + get_weather(city=Os;lo #) toolu_01, "
+                               'get_weather(raw: {"city": "Pa) toolu_02')
+    assert arrows[8].label == "call 2: sends 4 messages"
+    replies = [a.reply for a in arrows]
+    assert replies == [False, False, True, False, True, False, True, False, False, True, False]
+
+
+def test_highlight_wraps_the_message_in_a_box_with_a_note(paris_run):
+    source = sequence_diagram(paris_run.transcript, highlight=2).mermaid
+    assert "\n    rect rgb(255, 236, 170)\n        Note over C,T: message 3 (your code)\n" \
+           "        C->>T: get_weather(city=Paris) toolu_01\n        T-->>C: 18°C, sunny\n    end\n" in source
+    # the rest is unchanged
+    unboxed = [line.strip() for line in source.splitlines()
+               if not line.strip().startswith(("rect", "Note", "end"))]
+    assert unboxed == [line.strip() for line in PARIS_MERMAID.splitlines()]
+    first = sequence_diagram(paris_run.transcript, highlight=0).mermaid
+    assert "Note over U,C: message 1 (the user)" in first
+
+
+def test_highlight_out_of_range_says_what_to_pass(paris_run):
+    with pytest.raises(ValueError, match="from 0 to 3"):
+        sequence_diagram(paris_run.transcript, highlight=4)
+
+
+def test_plot_sequence_draws_four_labelled_lanes_and_the_highlight(paris_run):
+    from matplotlib.figure import Figure
+    from matplotlib.text import Annotation
+
+    fig = plot_sequence(paris_run.transcript, highlight=2)
+    assert isinstance(fig, Figure)
+    assert tuple(fig.get_size_inches()) == (12.0, 7.0) and fig.dpi == 100
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts[:4] == ["User", "Your code", "Model", "Tool"]
+    assert "message\n3" in texts
+    assert "get_weather(city=Paris) toolu_01" in texts and "call 2: sends 3 messages" in texts
+    styles = [t.arrow_patch.get_linestyle() for t in fig.axes[0].texts if isinstance(t, Annotation)]
+    assert styles == ["-", "-", "--", "-", "--", "-", "--", "-"]  # replies dashed: model, tool, model
+
+
+def test_plot_sequence_takes_dollar_signs_literally():
+    fig = plot_sequence(Transcript(messages=[Message.user("It costs $5 or $6"), Message.assistant("ok")]))
+    fig.canvas.draw()  # would raise on broken math text
+    assert r"It costs \$5 or \$6" in [t.get_text() for t in fig.axes[0].texts]
+
+
+def test_importing_display_loads_no_matplotlib():
+    code = "import toolcall_lab.display, sys; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"

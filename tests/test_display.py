@@ -1,0 +1,164 @@
+"""HTML views: every block a card in its lane, pairs and errors marked in words, text escaped."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolcall_lab import (
+    Message,
+    ReasoningBlock,
+    ScriptedProvider,
+    StopReason,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    Turn,
+    Usage,
+    run_agent,
+)
+from toolcall_lab.display import message_html, pair_numbers, run_html, transcript_html, turn_html
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tokens import blocks_text, estimate_tokens
+from toolcall_lab.tools import get_weather
+
+SIGNATURE = "EqQBCkYIARgCKkBsignature-bytes-that-must-not-show"
+
+
+@pytest.fixture
+def paris_run():
+    return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+
+
+def tricky() -> Transcript:
+    """Every kind of block, an error, a malformed call, reasoning with a signature, hostile text."""
+    return Transcript(system="Be brief & <polite>.", messages=[
+        Message.user("Paris and Oslo? <script>alert(1)</script>"),
+        Message.assistant(ReasoningBlock("Two lookups.", "anthropic", "claude-x", {"signature": SIGNATURE}),
+                          ToolCall("toolu_01", "get_weather", {"city": "Paris"}),
+                          ToolCall("toolu_02", "get_weather", raw_args='{"city": "Os')),
+        Message.results([ToolResult("toolu_01", "18°C, sunny"),
+                         ToolResult("toolu_02", "arguments were not valid JSON", is_error=True)]),
+        Message.assistant("It's 18°C in Paris; Oslo failed."),
+    ])
+
+
+def test_same_transcript_gives_byte_identical_html(paris_run):
+    again = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    assert transcript_html(paris_run.transcript) == transcript_html(paris_run.transcript)
+    # fresh message ids and times do not leak into the view
+    assert run_html(paris_run) == run_html(again)
+    assert transcript_html(tricky()) == transcript_html(tricky())
+
+
+def test_one_self_contained_div_without_scripts_ids_or_external_resources(paris_run):
+    html = run_html(paris_run)
+    assert html.startswith('<div class="tcl-view" style="') and html.endswith("</div>")
+    # styles are inline: JupyterLab strips <style> from an untrusted notebook's outputs
+    for forbidden in ("<script", "<style", " id=", "http://", "https://", "url(", "@import", "msg_"):
+        assert forbidden not in html
+    classes = set(re.findall(r'class="([^"]+)"', html))
+    assert all(name.startswith("tcl-") for c in classes for name in c.split())
+
+
+def test_paris_run_pairs_the_call_with_its_result_and_labels_producers(paris_run):
+    html = transcript_html(paris_run.transcript)
+    assert html.count("toolu_01 ↔") == 2  # the same badge on the call and on its result
+    cards = re.findall(r'<div class="tcl-card (tcl-pair-\d+)" style="([^"]*)"><span class="tcl-label" '
+                       r'[^>]*>tool (call|result)', html)
+    assert [kind for _, _, kind in cards] == ["call", "result"]
+    (call_class, call_style, _), (result_class, result_style, _) = cards
+    assert call_class == result_class and call_style == result_style  # the same border pattern
+    assert "border-style:dashed" in call_style
+    heads = re.findall(r'<div class="tcl-head" style="[^"]*">(.*?) <span', html)
+    assert heads == ["#1 user · the user", "#2 assistant · the model, call 1",
+                     "#3 user · your code", "#4 assistant · the model, call 2"]
+    for message in paris_run.transcript:
+        assert f"≈{estimate_tokens(blocks_text(message.blocks))} tokens (estimated)" in html
+    assert '"city": "Paris"' in html.replace("&quot;", '"')  # arguments as indented JSON
+    assert "system prompt</span> (none)" in html
+
+
+def test_lanes_put_user_role_left_and_the_model_right(paris_run):
+    html = transcript_html(paris_run.transcript)
+    lanes = re.findall(r'<div class="tcl-msg tcl-(\w+)" style="[^"]*align-self:(flex-\w+)', html)
+    assert lanes == [("user", "flex-start"), ("assistant", "flex-end"), ("user", "flex-start"),
+                     ("assistant", "flex-end")]
+
+
+def test_an_error_result_carries_the_word_error_and_a_malformed_call_its_raw_text():
+    html = transcript_html(tricky())
+    assert html.count(">ERROR</span>") == 1
+    assert ">MALFORMED</span>" in html
+    assert "{&quot;city&quot;: &quot;Os" in html  # the raw text exactly as it arrived, escaped
+
+
+def test_reasoning_is_folded_and_opaque_parts_are_named_but_never_shown():
+    html = transcript_html(tricky())
+    assert re.search(r'<details><summary class="tcl-summary" style="[^"]*">'
+                     r"reasoning \(anthropic\)</summary>", html)
+    details = html[html.index("<details>"):html.index("</details>")]
+    assert "Two lookups." in details and "signature" in details
+    assert SIGNATURE not in html
+
+
+def test_conversation_text_is_escaped():
+    html = transcript_html(tricky())
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Be brief &amp; &lt;polite&gt;." in html
+
+
+def test_message_html_alone_keeps_the_pair_style_it_has_in_the_transcript():
+    t = tricky()
+    pairs = pair_numbers(t)
+    assert pairs == {"toolu_01": 0, "toolu_02": 1}
+    alone = message_html(t[2], pair=pairs)
+    assert "tcl-pair-0" in alone and "tcl-pair-1" in alone and "your code" in alone
+    assert re.search(r"tcl-pair-\d", message_html(t[2], pair={})) is None  # no pairs, no pattern
+    assert "the model, call 1" in message_html(t[1], producer="the model, call 1")
+
+
+def test_turn_view_shows_stop_reason_usage_and_model(paris_run):
+    html = turn_html(paris_run.steps[0].turn)
+    assert "stop reason:</b> tool_use" in html
+    assert "104 input, 21 output tokens (estimated)" in html
+    assert "model:</b> scripted-1" in html
+    reported = Turn(Message.assistant("Hi."), StopReason.END_TURN,
+                    Usage(100, 20, cache_read_tokens=80, reasoning_tokens=5), "real-model")
+    assert "100 input, 20 output, 80 cache read, 5 reasoning tokens (reported by the provider)" in turn_html(
+        reported)
+
+
+def test_run_view_has_one_line_per_call_and_the_note(paris_run):
+    html = run_html(paris_run)
+    assert "call 1: sent 1 message · 104 input, 21 output tokens (estimated) · stop reason tool_use" in html
+    assert "call 2: sent 3 messages · 161 input, 14 output tokens (estimated) · stop reason end_turn" in html
+    assert "end_turn: the model answered." in html
+
+
+def test_repr_html_delegates_to_the_views(paris_run):
+    t = paris_run.transcript
+    assert t._repr_html_() == transcript_html(t)
+    assert t[1]._repr_html_() == message_html(t[1])
+    assert paris_run.steps[0].turn._repr_html_() == turn_html(paris_run.steps[0].turn)
+    assert paris_run._repr_html_() == run_html(paris_run)
+
+
+def test_text_reprs_are_unchanged(paris_run):
+    assert repr(paris_run.transcript) == "Transcript(4 messages)"
+    assert repr(paris_run.transcript[2]) == "Message.user(ToolResult('toolu_01', '18°C, sunny'))"
+
+
+def test_empty_transcript_says_so():
+    assert "(no messages yet)" in transcript_html(Transcript())
+
+
+def test_a_key_in_the_environment_never_shows(monkeypatch, paris_run):
+    from conftest import SECRET
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    shown = [run_html(paris_run), transcript_html(tricky()), turn_html(paris_run.steps[0].turn)]
+    assert not [html for html in shown if SECRET in html]

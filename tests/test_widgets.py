@@ -1,0 +1,347 @@
+"""The widgets, driven headless: set a value or click a button, read the other widgets' values."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+
+from conftest import SECRET
+from toolcall_lab import (
+    Message,
+    MissingKeyError,
+    ScriptedProvider,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    run_agent,
+)
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tools import get_weather
+from toolcall_lab.widgets import cost_explorer, pick_provider, step_through, wire_view
+
+
+def paris_run():
+    return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+
+
+def walk(widget):
+    """Every widget in the tree under `widget`, itself included."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from walk(child)
+
+
+def shown_strings(widget):
+    """Every string a widget tree can show: values, descriptions, labels, options, titles."""
+    for w in walk(widget):
+        for name in ("value", "description", "placeholder", "tooltip", "button_style"):
+            value = getattr(w, name, None)
+            if isinstance(value, str):
+                yield value
+        yield from getattr(w, "_options_labels", ())
+        yield from (t for t in getattr(w, "titles", ()) if isinstance(t, str))
+        yield repr(w)
+
+
+def marker(message):
+    """Something message k's HTML must contain: its escaped text, or its call / result id."""
+    block = message.blocks[0]
+    if isinstance(block, ToolCall):
+        return html.escape(block.id)
+    if isinstance(block, ToolResult):
+        return html.escape(block.call_id)
+    return html.escape(message.text)
+
+
+# -- step_through ----------------------------------------------------------------------------
+def test_step_through_walks_every_message_forward_and_back():
+    run = paris_run()
+    w = step_through(run, tools=[get_weather])
+    total = len(run.transcript)
+    assert total == 4
+    seen_forward = []
+    for k in range(total):
+        assert w.slider.value == k + 1
+        assert w.position.value.startswith(f"message {k + 1} of {total} · ")
+        assert marker(run.transcript[k]) in w.message.value
+        assert w.previous_button.disabled is (k == 0)
+        assert w.next_button.disabled is (k == total - 1)
+        assert w.diagram.value[:8] == b"\x89PNG\r\n\x1a\n"
+        seen_forward.append((w.message.value, w.diagram.value))
+        if k < total - 1:
+            w.next_button.click()
+    w.next_button.click()  # at the end: stays put
+    assert w.slider.value == total
+    for k in reversed(range(total)):
+        assert (w.message.value, w.diagram.value) == seen_forward[k]  # same HTML, same cached PNG
+        w.previous_button.click()
+    assert w.slider.value == 1 and w.previous_button.disabled
+
+
+def test_step_through_labels_who_produced_each_message():
+    w = step_through(paris_run())
+    labels = []
+    for _ in range(4):
+        labels.append(w.position.value.split(" · ", 1)[1])
+        w.next_button.click()
+    assert labels == ["the user", "the model, call 1", "your code", "the model, call 2"]
+    assert w.position.value == "message 4 of 4 · the model, call 2"
+
+
+def test_step_through_escapes_untrusted_text():
+    t = Transcript(messages=[Message.user("<script>alert(1)</script>"), Message.assistant("<b>hi</b>")])
+    w = step_through(t)
+    assert "<script>alert(1)" not in w.message.value + w.wire.value
+    assert "&lt;script&gt;" in w.message.value
+    w.next_button.click()
+    assert "<b>hi</b>" not in w.message.value + w.wire.value
+
+
+def test_step_through_wire_dropdown_shows_the_part_of_the_request_for_message_k():
+    run = paris_run()
+    w = step_through(run, tools=[get_weather])
+    w.slider.value = 3  # the tool results, sent by your code
+    anthropic = w.wire.value
+    assert "messages[2]" in anthropic and "tool_result" in anthropic
+    call_id = run.transcript[2].tool_results[0].call_id
+    assert html.escape(call_id) in anthropic
+    w.api.value = "chat"
+    assert w.wire.value != anthropic
+    assert "messages[2]" in w.wire.value  # no system prompt: the tool message follows user, assistant
+    assert html.escape('"role": "tool"') in w.wire.value
+    w.api.value = "responses"
+    assert "function_call_output" in w.wire.value and "input[" in w.wire.value
+    w.api.value = "ollama"
+    assert html.escape('"role": "tool"') in w.wire.value
+    w.previous_button.click()  # the wire follows the position too
+    assert "tool_calls" in w.wire.value and "get_weather" in w.wire.value
+
+
+def test_step_through_wire_part_is_valid_json():
+    w = step_through(paris_run(), tools=[get_weather], api="anthropic")
+    body = w.wire.value.split("<pre", 1)[1].split(">", 1)[1].rsplit("</pre>", 1)[0]
+    assert json.loads(html.unescape(body)) == {"role": "user", "content": [
+        {"type": "text", "text": PARIS_QUESTION}]}
+
+
+def test_step_through_tokens_grow_with_each_call_and_match_the_run():
+    run = paris_run()
+    w = step_through(run)
+    shown = []
+    for _ in range(4):
+        shown.append(w.tokens.value)
+        w.next_button.click()
+    first, second = (s.usage.input_tokens for s in run.steps)
+    assert "<b>0</b> over 0 model calls" in shown[0]
+    assert f"<b>{first:,}</b> over 1 model call " in shown[1]
+    assert f"<b>{first:,}</b> over 1 model call " in shown[2]
+    assert f"<b>{first + second:,}</b> over 2 model calls" in shown[3]
+
+
+def test_step_through_of_a_plain_transcript_estimates_the_tokens():
+    w = step_through(paris_run().transcript)
+    w.slider.value = 4
+    assert "over 2 model calls (estimated" in w.tokens.value
+
+
+def test_step_through_output_is_deterministic():
+    a, b = step_through(paris_run()), step_through(paris_run())
+    for _ in range(3):
+        for part in ("message", "wire", "tokens", "diagram"):
+            assert getattr(a, part).value == getattr(b, part).value
+        a.next_button.click()
+        b.next_button.click()
+
+
+def test_step_through_refuses_an_empty_transcript():
+    with pytest.raises(ValueError, match="at least one message"):
+        step_through(Transcript())
+
+
+# -- cost_explorer ---------------------------------------------------------------------------
+def test_cost_explorer_defaults_show_the_worked_example():
+    w = cost_explorer()
+    assert "42,500 tokens billed for a 7,000-token conversation (6.1x)" in w.comparison.value
+    assert "42,500" in w.totals.value
+    assert "6,500" in w.table.value  # the tenth call
+    assert w.figure.value[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "42,500" in w.figure_caption.value
+
+
+def test_cost_explorer_updates_on_every_control():
+    w = cost_explorer()
+    before = (w.totals.value, w.comparison.value, w.table.value, w.figure.value)
+    w.calls.value = 20
+    after = (w.totals.value, w.comparison.value, w.table.value, w.figure.value)
+    assert all(x != y for x, y in zip(before, after, strict=True))
+    # n*h0 + t*n(n-1)/2 = 20*2,000 + 500*190 = 40,000 + 95,000; final size 2,000 + 20*500
+    assert "135,000 tokens billed for a 12,000-token conversation" in w.comparison.value
+    for control, value in ((w.first, 3000), (w.per_step, 1000)):
+        old = w.totals.value
+        control.value = value
+        assert w.totals.value != old
+    old = w.totals.value
+    w.model.value = "claude-opus-5"
+    assert w.totals.value != old and "claude-opus-5" in w.totals.value
+
+
+def test_cost_explorer_caching_lowers_the_dollars():
+    w = cost_explorer(model="claude-opus-5")
+    plain = w.totals.value
+    assert "$0.2125" in plain
+    plain_figure = w.figure.value
+    w.caching.value = True
+    assert "$0.0586" in w.totals.value
+    assert "caching" in w.totals.value
+    assert w.figure.value != plain_figure
+    w.caching.value = False
+    assert w.totals.value == plain
+
+
+def test_cost_explorer_long_loops_elide_the_middle_rows():
+    w = cost_explorer(n=30)
+    assert "calls 6 to 25" in w.table.value
+    assert w.table.value.count("<tr>") == 1 + 5 + 1 + 5
+
+
+def test_cost_explorer_model_labels_carry_the_price():
+    from toolcall_lab.models import PRICES
+
+    w = cost_explorer()
+    labels = dict((value, label) for label, value in w.model.options)
+    assert set(labels) == set(PRICES)
+    price = PRICES["claude-opus-5"]
+    assert f"${price.input:g} in" in labels["claude-opus-5"]
+
+
+def test_cost_explorer_refuses_an_unpriced_model():
+    with pytest.raises(ValueError, match="no price for model 'llama3.2'"):
+        cost_explorer(model="llama3.2")
+
+
+# -- pick_provider ---------------------------------------------------------------------------
+def assert_no_secret(widget):
+    for text in shown_strings(widget):
+        assert SECRET not in text
+
+
+def test_pick_provider_with_a_key_in_the_environment_hides_the_box_and_never_shows_the_key(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    picker = pick_provider()
+    picker.choice.value = "anthropic"
+    assert picker.key.layout.display == "none"
+    assert "ANTHROPIC_API_KEY" in picker.status.value
+    provider = picker.provider
+    assert type(provider).__name__ == "AnthropicProvider"
+    assert SECRET not in repr(provider)
+    assert_no_secret(picker)
+    for name, _ in ((v, label) for label, v in picker.choice.options):
+        picker.choice.value = name
+        assert_no_secret(picker)
+
+
+def test_pick_provider_without_a_key_shows_the_box_and_clears_a_typed_key(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    picker = pick_provider()
+    picker.choice.value = "anthropic"
+    assert picker.key.layout.display != "none"
+    assert "ANTHROPIC_API_KEY is not set" in picker.status.value
+    picker.key.value = SECRET  # what pressing Enter in the box does
+    assert picker.key.value == ""
+    assert type(picker.provider).__name__ == "AnthropicProvider"
+    assert_no_secret(picker)
+    picker.model.value = "claude-opus-5"  # new settings: the key is not kept, so it must come again
+    assert "paste the key again" in picker.status.value
+    with pytest.raises(MissingKeyError, match="ANTHROPIC_API_KEY is not set"):
+        picker.provider  # noqa: B018
+    picker.key.value = SECRET
+    assert picker.provider.model == "claude-opus-5" and picker.key.value == ""
+    assert_no_secret(picker)
+    picker.choice.value = "openai"
+    assert picker.key.layout.display != "none"
+    picker.choice.value = "vllm"  # a local server: no key, a base URL
+    assert picker.key.layout.display == "none"
+    assert picker.base_url.value == "http://localhost:8000/v1"
+    assert picker.base_url.layout.display != "none"
+
+
+def test_pick_provider_reads_the_given_environ():
+    picker = pick_provider(environ={"OPENAI_API_KEY": SECRET})
+    picker.choice.value = "openai"
+    assert picker.key.layout.display == "none"
+    assert type(picker.provider).__name__ == "OpenAIResponsesProvider"
+    picker.choice.value = "anthropic"
+    assert picker.key.layout.display != "none"
+    assert_no_secret(picker)
+
+
+def test_pick_provider_scripted_is_the_default_and_runs_offline():
+    picker = pick_provider(environ={})
+    run = run_agent(picker.provider, PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == "It's 18°C and sunny in Paris."
+    picker.test_button.click()
+    assert "nothing to connect to" in picker.status.value
+
+
+@pytest.mark.parametrize("api", ["anthropic", "responses", "chat"])
+def test_pick_provider_double_gives_a_working_provider(api, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    picker = pick_provider()
+    try:
+        picker.choice.value = "double"
+        picker.double_api.value = api
+        picker.test_button.click()
+        assert "connected" in picker.status.value
+        run = run_agent(picker.provider, PARIS_QUESTION, tools=[get_weather])
+        assert run.answer == "It's 18°C and sunny in Paris."
+        assert picker.double is not None and len(picker.double.requests) == 3  # test + 2 calls
+        assert all(SECRET not in json.dumps(r.body) for r in picker.double.requests)
+        assert_no_secret(picker)
+    finally:
+        picker.close()
+    assert picker.double is None
+
+
+def test_pick_provider_test_connection_reports_a_provider_error_in_one_sentence():
+    picker = pick_provider(environ={})
+    picker.choice.value = "llamacpp"
+    picker.base_url.value = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
+    picker.provider.max_retries = 0
+    picker.test_button.click()
+    assert picker.status.value.count("test failed") == 1
+    assert "127.0.0.1:9" in picker.status.value
+
+
+# -- wire_view -------------------------------------------------------------------------------
+def test_wire_view_has_one_tab_per_api():
+    run = paris_run()
+    tabs = wire_view(run.transcript, [get_weather])
+    assert tabs.titles == ("Anthropic Messages", "OpenAI Responses", "OpenAI Chat", "Ollama")
+    assert len(tabs.children) == 4
+    assert "input_schema" not in tabs.views["anthropic"].value  # tools summarised
+    assert "(1 item hidden)" in tabs.views["anthropic"].value
+    assert "function_call_output" in tabs.views["responses"].value
+    assert html.escape('"role": "tool"') in tabs.views["chat"].value
+    assert "claude-haiku-5-5" in tabs.views["anthropic"].value
+    assert wire_view(run.transcript, [get_weather]).views["chat"].value == tabs.views["chat"].value
+
+
+def test_wire_view_escapes_text():
+    tabs = wire_view(Transcript(messages=[Message.user("</pre><img src=x onerror=alert(1)>")]))
+    for view in tabs.children:
+        assert "<img" not in view.value
+
+
+def test_cost_explorer_full_figure_shows_the_lesson_figures():
+    compact, full = cost_explorer(), cost_explorer(figure="full")
+    assert compact.figure.value != full.figure.value
+    assert "Left: one bar per call" in full.figure_caption.value  # plots.describe_loop_tokens
+    assert compact.comparison.value == full.comparison.value
+    full.caching.value = True
+    assert "with the history cached" in full.figure_caption.value
+    with pytest.raises(ValueError, match='"compact" or "full"'):
+        cost_explorer(figure="big")
