@@ -1,6 +1,7 @@
 """Lesson 3's self-checks: right answers pass, wrong answers fail with a hint, blanks say so."""
 
 import pytest
+
 from lessons import NOTEBOOKS, blank_questions, run_lesson
 
 NOTEBOOK = NOTEBOOKS / "03_the_bill.ipynb"
