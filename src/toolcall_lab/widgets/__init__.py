@@ -1,0 +1,55 @@
+"""Widgets for the lessons: step through a run, drag the bill, pick a provider, read the wire.
+
+Four factories, each returning an ipywidgets container whose parts are attributes, so a
+test (or a curious learner) can drive it without a browser:
+
+    step_through(run)      Previous / Next over the messages: the message, where it sits in
+                           the sequence diagram, what it looks like on the chosen wire, and
+                           the input tokens billed so far
+    cost_explorer()        sliders for calls, first-request tokens and tokens added per step,
+                           a model and prompt caching: the per-call bill, the totals, the
+                           "billed vs conversation size" sentence and the loop-tokens figure
+    pick_provider()        scripted / API double / Anthropic / OpenAI / a local server, a
+                           key box that appears only when the environment has no key, a
+                           "Test connection" button; `picker.provider` is what later cells use
+    wire_view(transcript)  one tab per API with the request body its codec would send
+
+Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
+states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
+so strict nbval compares the notebook exactly and plain pytest can drive each callback:
+
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+    >>> from toolcall_lab.tools import get_weather
+    >>> run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    >>> w = step_through(run, tools=[get_weather])
+    >>> w.position.value
+    'message 1 of 4 · the user'
+    >>> w.next_button.click(); w.position.value
+    'message 2 of 4 · the model, call 1'
+
+Conversation text is untrusted (a model wrote it), so everything that reaches an HTML
+value is escaped. No widget ever shows an API key: the key box is a `Password` whose
+value is cleared as soon as the provider holding the key is built.
+
+Left out: streaming views, editing a transcript in place, and saving widget state (the
+widgets are rebuilt by running the cell).
+
+Layout: one module per widget, named for its factory (`step_through.py`,
+`cost_explorer.py`, `pick_provider.py`, `wire_view.py`), and `_common.py` for what they
+share (API titles, HTML styles, request bodies, `figure_png`). This file only re-exports.
+"""
+
+from __future__ import annotations
+
+# subtle: each widget's module has the name of its factory, so once this package is imported,
+# `toolcall_lab.widgets.step_through` is the function (bound here, after the submodule import),
+# while the module itself is `importlib.import_module("toolcall_lab.widgets.step_through")`
+# (`import toolcall_lab.widgets.step_through as m` would hand back the function).
+from ._common import API_TITLES, figure_png
+from .cost_explorer import cost_explorer
+from .pick_provider import pick_provider
+from .step_through import step_through
+from .wire_view import wire_view
+
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "wire_view"]

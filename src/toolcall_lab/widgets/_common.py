@@ -1,0 +1,88 @@
+"""What the four widgets share: API titles, the HTML styles, request bodies and figures as PNG.
+
+Private to `toolcall_lab.widgets` (hence the underscore in the module name), so the names
+here carry none: `FONT`, `pre`, `wire_body`. The one name learners meet, `figure_png`, is
+re-exported by the package.
+
+    >>> pre("<b>hi</b>").endswith(">&lt;b&gt;hi&lt;/b&gt;</pre>")
+    True
+
+Left out: anything one widget alone uses; that lives in the widget's own module.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["API_TITLES", "FONT", "figure_png", "pre", "render_png", "wire_body"]
+
+#: The tab and dropdown title of each API (`wire.APIS`).
+API_TITLES: dict[str, str] = {"anthropic": "Anthropic Messages", "responses": "OpenAI Responses",
+                              "chat": "OpenAI Chat", "ollama": "Ollama"}
+_DEFAULT_MODEL_FOR = {"anthropic": "anthropic", "responses": "openai", "chat": "openai-chat",
+                      "ollama": "ollama"}  # API -> the DEFAULT_MODELS entry of its provider
+
+#: Inline CSS for every HTML value: projector-sized, black on white.
+FONT = "font-size:16px;line-height:1.4;color:#000;background:#fff"
+_PRE = f"<pre style='{FONT};white-space:pre-wrap;margin:0;padding:8px;border:1px solid #000'>"
+
+
+def pre(text: str) -> str:
+    """`text` escaped and wrapped in a bordered <pre>: conversation text is untrusted."""
+    return f"{_PRE}{html.escape(text)}</pre>"
+
+
+def render_png(figure: Any) -> bytes:
+    """A matplotlib Figure drawn once by Agg and encoded as PNG; the figure is left as it was.
+
+    Pillow encodes at a light compression level, and the bytes depend only on the figure
+    (no date or "Software" text in the file). A widget that redraws one figure on every
+    change calls this; `figure_png` calls it and then clears the figure.
+    """
+    from io import BytesIO
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    # subtle: keep a figure's Agg canvas; its renderer is reused, and matplotlib's cache of text
+    # sizes is per renderer, so a figure redrawn in place measures its tick labels only once
+    canvas = figure.canvas if isinstance(figure.canvas, FigureCanvasAgg) else FigureCanvasAgg(figure)
+    canvas.draw()  # subtle: the layout engine (constrained layout) runs inside this one draw
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buffer = BytesIO()
+    image.save(buffer, format="png", compress_level=3)
+    return buffer.getvalue()
+
+
+def figure_png(figure: Any, *, dpi: float | None = None) -> bytes:
+    """A matplotlib Figure as PNG bytes, for an `Image` widget; the figure is cleared after.
+
+    One Agg draw, encoded by Pillow at a light compression level: `savefig` would draw
+    a figure with a layout engine twice, and a widget redraws on every slider move. The
+    bytes depend only on the figure (no date or "Software" text in the file). `dpi`
+    defaults to the figure's own.
+    """
+    if dpi is not None:
+        figure.set_dpi(dpi)
+    png = render_png(figure)
+    figure.clear()  # Figure objects hold no pyplot state; clearing frees the artists now
+    return png
+
+
+def _api_model(api: str, model: str | None) -> str:
+    from ..models import default_model
+
+    return model or default_model(_DEFAULT_MODEL_FOR[api])
+
+
+def wire_body(transcript: Transcript, tools: Sequence[Tool], api: str, model: str | None) -> dict[str, Any]:
+    """The request body `api`'s codec would send for `transcript` (`model`: the provider's default)."""
+    from ..wire import encode_request
+
+    return encode_request(transcript, tuple(tools), api=api, model=_api_model(api, model))

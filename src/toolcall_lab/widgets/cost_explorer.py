@@ -1,0 +1,235 @@
+"""Drag the size of a tool loop and watch its input bill grow with the square of the calls.
+
+`cost_explorer()` puts `cost.loop_bill` behind sliders: the number of model calls, the
+first request's tokens and the tokens each step adds, a model from `models.PRICES` and a
+prompt-caching checkbox. Each change rewrites the per-call table, the totals, the
+"billed vs conversation size" sentence and the figure with its caption in words:
+
+    >>> w = cost_explorer(n=3, h0=1000, t=100)
+    >>> w.calls.value = 4
+    >>> "4,600 tokens billed for a 1,400-token conversation" in w.comparison.value
+    True
+
+Call j re-sends everything so far: 1,000 + 1,100 + 1,200 + 1,300 = 4,600 tokens billed,
+for a conversation that ends at 1,000 + 4 x 100 = 1,400 tokens (the last step included).
+
+Speed is part of the lesson: a learner drags a slider and expects the picture to follow,
+so the default compact figure is drawn in place (`_CompactFigure`) in well under 100 ms.
+
+Left out: output tokens and per-call timings; the lesson is the input side of the bill.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from ._common import FONT, figure_png, render_png
+
+__all__ = ["cost_explorer"]
+
+
+def _price_label(price: Any) -> str:
+    return f"{price.model} (${price.input:g} in / ${price.output:g} out per MTok)"
+
+
+_TABLE = "border-collapse:collapse;" + FONT
+_CELL = "border:1px solid #000;padding:2px 10px;text-align:right"
+
+
+def _bill_table(bill: Any) -> str:
+    """HTML table: per-call and cumulative input tokens and dollars (middle rows elided)."""
+    from ..cost import dollars
+
+    n = len(bill.input_tokens)
+    shown = list(range(n)) if n <= 12 else [*range(5), -1, *range(n - 5, n)]
+    header = ["call", "input tokens", "tokens so far", "dollars", "dollars so far"]
+    rows = ["<tr>" + "".join(f"<th style='{_CELL}'>{h}</th>" for h in header) + "</tr>"]
+    for i in shown:
+        if i < 0:
+            rows.append(f"<tr><td style='{_CELL};text-align:center' colspan='5'>"
+                        f"… calls 6 to {n - 5} …</td></tr>")
+            continue
+        cells = [str(i + 1), f"{bill.input_tokens[i]:,}", f"{bill.cumulative[i]:,}",
+                 dollars(bill.dollars[i]), dollars(bill.cumulative_dollars[i])]
+        rows.append("<tr>" + "".join(f"<td style='{_CELL}'>{c}</td>" for c in cells) + "</tr>")
+    return f"<table style='{_TABLE}'>{''.join(rows)}</table>"
+
+
+COMPACT_SIZE, COMPACT_DPI = (9.6, 4.8), 80  # inches and dots per inch: 768x384 pixels
+_STYLE = {"font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "font.size": 16,
+          "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 3, "lines.markersize": 8}
+
+
+class _CompactFigure:
+    """The explorer's quick figure: one panel, few ticks, built once and redrawn in place.
+
+    Without caching: the running total of input tokens (solid line, circles) against
+    the final conversation billed once (dashed line); with caching: cumulative dollars
+    without (solid, circles) and with caching (dashed, squares). Each line is labelled
+    at its end, so colour is never the only cue. The lesson figures, with per-call bars,
+    are `plots.plot_loop_tokens` and `plots.plot_caching` (`cost_explorer(figure="full")`).
+
+    Why one figure, kept: most of a fresh figure's time goes to building the axes and
+    their tick artists (each tick is a line, a marker and a text), not to drawing them.
+    Here every artist the two views need is made once, the view not shown is hidden, and
+    a change only moves data, limits and label text before one Agg draw (`png`).
+    """
+
+    def __init__(self) -> None:
+        import matplotlib
+        from matplotlib.figure import Figure
+
+        from ..plots import OKABE_ITO
+
+        with matplotlib.rc_context(_STYLE):
+            self.figure = Figure(figsize=COMPACT_SIZE, dpi=COMPACT_DPI)
+            ax = self.axes = self.figure.add_axes((0.14, 0.16, 0.62, 0.74))
+            (self.plain,) = ax.plot([], [], color=OKABE_ITO["vermillion"], marker="o")
+            (self.cached,) = ax.plot([], [], color=OKABE_ITO["blue"], marker="s", linestyle="--")
+            self.final = ax.axhline(0, color=OKABE_ITO["black"], linestyle="--", linewidth=2.5)
+            # written in the right margin, level with their line's end
+            self.labels = [ax.annotate("", (1, 0), xycoords=("axes fraction", "data"), xytext=(10, 0),
+                                       textcoords="offset points", va="center", annotation_clip=False)
+                           for _ in range(2)]
+            ax.xaxis.get_major_locator().set_params(integer=True)
+            ax.set_xlabel("call")
+
+    def png(self, plain: Any, cached: Any | None) -> bytes:
+        """The figure for `plain` (a `cost.LoopBill`), with `cached` beside it if given, as PNG."""
+        import matplotlib
+        from matplotlib.ticker import FuncFormatter
+
+        from ..cost import dollars
+
+        ax, calls = self.axes, range(1, plain.calls + 1)
+        with matplotlib.rc_context(_STYLE):
+            if cached is None:
+                self.plain.set_data(calls, plain.cumulative)
+                self.final.set_ydata([plain.final_size, plain.final_size])
+                labels = [(plain.cumulative[-1], f"running total\n{plain.total_tokens:,}", True),
+                          (plain.final_size, f"final size\n{plain.final_size:,}", False)]
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+                ax.set_ylabel("input tokens so far")
+            else:
+                self.plain.set_data(calls, plain.cumulative_dollars)
+                self.cached.set_data(calls, cached.cumulative_dollars)
+                labels = [(plain.total_dollars, f"no caching\n{dollars(plain.total_dollars)}", True),
+                          (cached.total_dollars, f"caching\n{dollars(cached.total_dollars)}", True)]
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: dollars(value)))
+                ax.set_ylabel("dollars so far")
+            self.cached.set_visible(cached is not None)
+            self.final.set_visible(cached is None)
+            top = max(y for y, _, _ in labels) * 1.1 or 1.0
+            ax.set_ylim(0, top)
+            ax.set_xlim(0.5, plain.calls + 0.5)
+            # subtle: two labels whose lines end close together would overprint; keep them 15% apart
+            previous = None
+            for label, (y, text, bold) in zip(self.labels, sorted(labels), strict=True):
+                y = y if previous is None else max(y, previous + 0.15 * top)
+                label.xy = (1, y)
+                label.set_text(text)
+                label.set_fontweight("bold" if bold else "normal")
+                previous = y
+        return render_png(self.figure)
+
+
+def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | None = None,
+                  caching: bool = False, figure: str = "compact") -> Any:
+    """Drag the size of a tool loop and watch the input bill grow with the square of the calls.
+
+    Sliders set the number of model calls (`n`), the first request's tokens (`h0`:
+    system prompt, tools, question) and the tokens each step adds (`t`: a call and its
+    result); a dropdown picks the model from `models.PRICES`, a checkbox turns prompt
+    caching on. Every change recomputes `cost.loop_bill` and redraws the figure.
+
+    `figure="compact"` (the default) draws one quick panel, the running total against
+    the final size (or, with caching, dollars with and without), so a change updates in
+    well under 100 ms; `figure="full"` shows the lesson figures, `plots.plot_loop_tokens`
+    and `plots.plot_caching`, which take two to three times as long to draw.
+
+    Parts: `calls`, `first`, `per_step` (IntSliders), `model` (Dropdown), `caching`
+    (Checkbox), `table`, `comparison`, `totals` (HTML), `figure` (Image),
+    `figure_caption` (HTML, the figure in words).
+
+    >>> w = cost_explorer()
+    >>> "42,500 tokens billed for a 7,000-token conversation" in w.comparison.value
+    True
+    """
+    import ipywidgets as widgets
+
+    from ..cost import dollars, loop_bill
+    from ..models import PRICES, default_model
+
+    if figure not in ("compact", "full"):
+        raise ValueError(f'figure must be "compact" or "full", not {figure!r}.')
+    model = model or default_model("anthropic")
+    if model not in PRICES:
+        raise ValueError(f"no price for model {model!r}; choose one of: {', '.join(PRICES)} "
+                         "(or add a row to models.PRICES).")
+    wide = {"description_width": "14em"}
+    slider_layout = widgets.Layout(width="40em")
+    calls = widgets.IntSlider(value=n, min=1, max=max(50, n), description="model calls",
+                              style=wide, layout=slider_layout)
+    first = widgets.IntSlider(value=h0, min=min(100, h0), max=max(20_000, h0), step=100,
+                              description="first request (tokens)", style=wide, layout=slider_layout)
+    per_step = widgets.IntSlider(value=t, min=0, max=max(5_000, t), step=50,
+                                 description="added per step (tokens)", style=wide, layout=slider_layout)
+    model_box = widgets.Dropdown(options=[(_price_label(p), p.model) for p in PRICES.values()],
+                                 value=model, description="model", style=wide,
+                                 layout=widgets.Layout(width="40em"))
+    caching_box = widgets.Checkbox(value=caching, description="prompt caching", style=wide)
+    table, comparison, totals = widgets.HTML(), widgets.HTML(), widgets.HTML()
+    image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+    figure_caption = widgets.HTML()
+    drawn: dict[str, tuple] = {}  # what the figure shows now
+    compact = _CompactFigure() if figure == "compact" else None
+
+    def update(change: object = None) -> None:
+        from ..plots import describe_caching, describe_loop_tokens, plot_caching, plot_loop_tokens
+
+        n_, h0_, t_ = calls.value, first.value, per_step.value
+        bill = loop_bill(n_, h0_, t_, model=model_box.value, caching=caching_box.value)
+        table.value = _bill_table(bill)
+        comparison.value = (f"<div style='{FONT};font-size:20px'><b>{bill.total_tokens:,} tokens billed "
+                            f"for a {bill.final_size:,}-token conversation ({bill.ratio:.1f}x)</b></div>")
+        cached = " with prompt caching" if caching_box.value else ""
+        totals.value = (f"<div style='{FONT}'>total over {n_} call{'' if n_ == 1 else 's'}: "
+                        f"<b>{bill.total_tokens:,}</b> input tokens, <b>{dollars(bill.total_dollars)}</b> "
+                        f"on {html.escape(model_box.value)}{cached}; the final {bill.final_size:,}-token "
+                        f"conversation billed once would cost {dollars(bill.naive_dollars)}</div>")
+        # subtle: the loop figure does not depend on the model; skip a render that would not change it
+        key = (n_, h0_, t_, model_box.value if caching_box.value else None)
+        if key == drawn.get("key"):
+            return
+        if compact is not None:
+            plain = loop_bill(n_, h0_, t_, model=model_box.value)
+            png = compact.png(plain, bill if caching_box.value else None)
+        elif caching_box.value:
+            png = figure_png(plot_caching(n_, h0_, t_, model=model_box.value))
+        else:
+            png = figure_png(plot_loop_tokens(n_, h0_, t_))
+        if caching_box.value:
+            described = describe_caching(n_, h0_, t_, model=model_box.value)
+        elif figure == "full":
+            described = describe_loop_tokens(n_, h0_, t_)
+        else:
+            described = (f"input tokens billed so far over {n_} calls (solid line, circles) curve up to "
+                         f"{bill.total_tokens:,}; the dashed line is the final {bill.final_size:,}-token "
+                         "conversation, billed once.")
+        image.value = png
+        figure_caption.value = f"<div style='{FONT}'>Figure: {html.escape(described)}</div>"
+        drawn["key"] = key
+
+    for control in (calls, first, per_step, model_box, caching_box):
+        control.observe(update, names="value")
+    update()
+
+    box = widgets.VBox([calls, first, per_step, model_box, caching_box, comparison, totals, table,
+                        image, figure_caption])
+    for name, part in dict(calls=calls, first=first, per_step=per_step, model=model_box,
+                           caching=caching_box, table=table, comparison=comparison, totals=totals,
+                           figure=image, figure_caption=figure_caption).items():
+        setattr(box, name, part)
+    return box
+

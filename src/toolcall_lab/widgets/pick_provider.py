@@ -1,0 +1,251 @@
+"""Pick where the model calls go: scripted, the API double, a hosted API or a local server.
+
+`pick_provider()` returns a picker whose `.provider` later cells use. The key box shows
+only when the environment has no key for the choice; a key typed there goes straight to
+the SDK client and the box is cleared, so no widget value ever holds it for long, and
+every status line is passed through `errors.redact` first.
+
+    >>> picker = pick_provider(environ={})
+    >>> picker.choice.value, picker.key.layout.display
+    ('scripted', 'none')
+
+The widget class is built on first use (`_picker_class`), because subclassing
+`ipywidgets.VBox` at import time would load ipywidgets with `import toolcall_lab.widgets`.
+
+Left out: remembering a choice between sessions, and listing a server's models.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from ._common import API_TITLES, FONT
+
+__all__ = ["pick_provider"]
+
+_LABELS = {"scripted": "scripted (offline)", "double": "API double (loopback)", "anthropic": "Anthropic",
+           "openai": "OpenAI (Responses)", "openai-chat": "OpenAI (Chat Completions)",
+           "ollama": "Ollama (local)", "ollama-openai": "Ollama /v1 (local)", "vllm": "vLLM (local)",
+           "llamacpp": "llama.cpp (local)", "lmstudio": "LM Studio (local)"}
+_TEST_TRANSCRIPT_TEXT = "Reply with the single word OK."
+
+
+def _provider_class(name: str) -> tuple[type, str | None]:
+    import importlib
+
+    from ..providers.registry import PROVIDERS
+
+    module_name, class_name, preset = PROVIDERS[name]
+    module = importlib.import_module(f"toolcall_lab.providers.{module_name}")
+    return getattr(module, class_name), preset
+
+
+def _key_env(name: str) -> str | None:
+    """The variable that holds `name`'s key, None for providers that need none."""
+    if name in ("scripted", "double"):
+        return None
+    cls, preset = _provider_class(name)
+    return None if preset is not None else getattr(cls, "key_env", None)
+
+
+def _local_url(name: str) -> str | None:
+    """The default base URL of a local server, None for hosted APIs and offline choices."""
+    if name in ("scripted", "double"):
+        return None
+    cls, preset = _provider_class(name)
+    if preset is not None:
+        from ..providers.openai_chat import LOCAL_SERVERS
+
+        return LOCAL_SERVERS[preset].base_url
+    return None if getattr(cls, "key_env", None) else getattr(cls, "default_base_url", None)
+
+
+@cache
+def _picker_class() -> type:
+    """The picker widget class, defined on first use so importing the kit loads no ipywidgets."""
+    import ipywidgets as widgets
+
+    from ..errors import ProviderError, redact
+    from ..providers.registry import PROVIDERS, get_provider
+
+    class ProviderPicker(widgets.VBox):
+        """A provider chooser; `.provider` is the provider built from the current choice."""
+
+        def __init__(self, *, environ: Mapping[str, str] | None, script: Any) -> None:
+            self._environ = environ
+            self._script = script
+            self._built: Any = None
+            self._typed_key = False  # whether the built provider holds a key typed into the box
+            self.double: Any = None  # the ApiDouble, started on first use of that choice
+            names = ["scripted", "double", *(n for n in PROVIDERS if n != "scripted")]
+            self.choice = widgets.Dropdown(options=[(_LABELS.get(n, n), n) for n in names],
+                                           value="scripted", description="provider")
+            self.double_api = widgets.Dropdown(options=[(API_TITLES[a], a) for a in API_TITLES],
+                                               value="anthropic", description="speaks")
+            self.model = widgets.Text(description="model")
+            self.base_url = widgets.Text(description="base URL", continuous_update=False)
+            # subtle: continuous_update=False, or the value would arrive one keystroke at a time
+            self.key = widgets.Password(description="API key", placeholder="paste your key, press Enter",
+                                        continuous_update=False)
+            self.test_button = widgets.Button(description="Test connection")
+            self.status = widgets.HTML()
+            super().__init__([self.choice, self.double_api, self.model, self.base_url, self.key,
+                              self.test_button, self.status])
+            self.choice.observe(self._on_choice, names="value")
+            for part in (self.double_api, self.model, self.base_url):
+                part.observe(self._forget, names="value")
+            self.key.observe(self._on_key, names="value")
+            self.test_button.on_click(self._test)
+            self._on_choice()
+
+        # -- what the learner sees ----------------------------------------------------------
+        def _env(self) -> Mapping[str, str]:
+            return os.environ if self._environ is None else self._environ
+
+        def _say(self, text: str) -> None:
+            secrets = [self._env().get(v) for v in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")]
+            self.status.value = f"<div style='{FONT}'>{html.escape(redact(text, secrets))}</div>"
+
+        def _on_choice(self, change: object = None) -> None:
+            from ..models import DEFAULT_MODELS
+
+            name = self.choice.value
+            self._built, self._typed_key = None, False
+            env_var, url = _key_env(name), _local_url(name)
+            needs_key = env_var is not None and not self._env().get(env_var)
+            self.key.layout.display = None if needs_key else "none"
+            self.base_url.layout.display = None if url else "none"
+            self.double_api.layout.display = None if name == "double" else "none"
+            self.model.layout.display = "none" if name in ("scripted", "double") else None
+            self.base_url.value = url or ""
+            self.model.value = DEFAULT_MODELS.get(name, "")
+            if name == "scripted":
+                self._say("scripted: your own Python plays the model, offline and free.")
+            elif name == "double":
+                self._say("API double: a pretend server on 127.0.0.1 answers through the real SDK.")
+            elif needs_key:
+                self._say(f"{env_var} is not set: paste a key above and press Enter "
+                          "(it is handed to the SDK client and never shown or kept here).")
+            elif env_var:
+                self._say(f"using the key in {env_var} (it is never shown).")
+            else:
+                self._say(f"a local server at {url}; start it, then press Test connection.")
+
+        def _forget(self, change: object = None) -> None:
+            if self._built is not None and self._typed_key:
+                self._say("the settings changed, so the provider holding your key was dropped: "
+                          "paste the key again (it is never kept here).")
+            self._built, self._typed_key = None, False
+
+        def _on_key(self, change: Any) -> None:
+            if not change["new"]:
+                return  # our own clearing below
+            try:
+                self._built = self._build(api_key=change["new"])
+                self._typed_key = True
+                self._say(f"key received and handed to {type(self._built).__name__}; the box is cleared.")
+            except (ProviderError, ValueError, ImportError) as exc:
+                self._built = None
+                self._say(str(exc).replace(change["new"], "[redacted]"))
+            finally:
+                self.key.value = ""  # the key lives only inside the SDK client
+
+        # -- building -------------------------------------------------------------------------
+        def _build(self, *, api_key: str | None = None) -> Any:
+            name = self.choice.value
+            if name == "scripted":
+                return get_provider("scripted", script=self._script)
+            if name == "double":
+                if self.double is None:
+                    from ..double import ApiDouble
+
+                    self.double = ApiDouble(self._script).start()
+                api = self.double_api.value
+                from ..double import PROVIDER_FOR
+
+                # subtle: a placeholder key, so a real key from the environment never leaves for the double
+                return get_provider(PROVIDER_FOR[api], base_url=self.double.base_url(api),
+                                    api_key="no-key-needed")
+            options: dict[str, Any] = {}
+            if self.model.value.strip():
+                options["model"] = self.model.value.strip()
+            if self.base_url.value.strip():
+                options["base_url"] = self.base_url.value.strip()
+            env_var = _key_env(name)
+            key = api_key or (self._env().get(env_var) if env_var else None)
+            if key:
+                options["api_key"] = key
+            return get_provider(name, **options)
+
+        @property
+        def provider(self) -> Any:
+            """The provider for the current choice (built once, then reused by later cells)."""
+            if self._built is None:
+                self._built = self._build()
+            return self._built
+
+        def _test(self, button: object = None) -> None:
+            from ..messages import Message, Transcript
+
+            name = self.choice.value
+            if name == "scripted":
+                self._say("scripted: nothing to connect to; it runs in this process.")
+                return
+            try:
+                provider = self.provider
+            except (ProviderError, ValueError, ImportError) as exc:
+                self._say(str(exc))
+                return
+            transcript = Transcript(messages=[Message.user(_TEST_TRANSCRIPT_TEXT)])
+            saved_policy = self.double.policy if name == "double" else None
+            saved_limit = getattr(provider, "max_tokens", None)
+            try:
+                if name == "double":
+                    self.double.policy = lambda transcript, tools: "OK"  # keep the learner's script unspent
+                if saved_limit is not None:
+                    provider.max_tokens = 16  # one cheap call
+                turn = provider.complete(transcript)
+            except ProviderError as exc:
+                self._say(f"test failed: {exc}")
+                return
+            finally:
+                if saved_limit is not None:
+                    provider.max_tokens = saved_limit
+                if saved_policy is not None:
+                    self.double.policy = saved_policy
+            self._say(f"connected: {turn.model} answered ({turn.stop_reason}, "
+                      f"{turn.usage.output_tokens} output tokens).")
+
+        def close(self) -> None:
+            """Stop the API double, if one was started, and close the widget."""
+            if self.double is not None:
+                self.double.stop()
+                self.double = None
+            super().close()
+
+    return ProviderPicker
+
+
+def pick_provider(*, environ: Mapping[str, str] | None = None, script: Any = None) -> Any:
+    """Choose where the model calls go; `picker.provider` is the provider to use next.
+
+    Choices: scripted (your Python plays the model), the API double (a loopback server,
+    started on first use and kept on `picker.double`, speaking the API you pick), the
+    hosted APIs and every local-server preset of `providers.registry.PROVIDERS`. The key
+    box shows only when `environ` (default `os.environ`) has no key for the choice; a key
+    typed there is handed to the provider's SDK client at once and the box is cleared.
+    `script` drives the scripted provider and the double (default: `weather_policy`).
+
+    Parts: `choice`, `double_api` (Dropdowns), `model`, `base_url` (Text), `key`
+    (Password), `test_button`, `status` (HTML), `double`; call `picker.close()` to stop
+    the double.
+
+    >>> picker = pick_provider(environ={})
+    >>> picker.provider
+    ScriptedProvider(model='scripted-1', calls=0)
+    """
+    return _picker_class()(environ=environ, script=script)

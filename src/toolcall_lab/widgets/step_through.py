@@ -1,0 +1,176 @@
+"""Step through a conversation: Previous / Next over its messages, one at a time.
+
+For message k the widget shows the message itself, where it sits in the sequence diagram,
+the part of the chosen API's request body that message k becomes, and the input tokens
+the model calls so far were billed. Every callback only sets other widgets' `.value`, so
+a test drives it by clicking:
+
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+    >>> from toolcall_lab.tools import get_weather
+    >>> run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    >>> w = step_through(run, tools=[get_weather])
+    >>> w.next_button.click(); w.position.value
+    'message 2 of 4 · the model, call 1'
+
+Left out: editing the transcript, and the output tokens (the bill's input side is the lesson).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ._common import API_TITLES, FONT, figure_png, pre, wire_body
+
+if TYPE_CHECKING:
+    from ..loop import Run
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["step_through"]
+
+_ITEMS_KEY = {"anthropic": "messages", "responses": "input", "chat": "messages", "ollama": "messages"}
+
+
+def _input_so_far(transcript: Transcript, run: Run | None,
+                  tools: Sequence[Tool]) -> list[tuple[int, int, bool]]:
+    """(calls made, input tokens billed, estimated?) once message k is on the table.
+
+    Call j sent every message before the model's j-th reply; with a `Run` its input is
+    what the provider reported (`step.usage`), otherwise the kit's estimate of the
+    request (about 4 characters per token).
+    """
+    from ..messages import Transcript
+    from ..tokens import estimate_tokens, request_text
+
+    sent: list[tuple[int, int, bool]] = []  # (messages sent, input tokens, estimated) per call
+    if run is not None:
+        sent = [(s.messages_sent, s.usage.input_tokens, s.usage.estimated) for s in run.steps]
+    else:
+        for index, message in enumerate(transcript):
+            if message.role == "assistant":
+                prefix = Transcript(transcript.system, transcript.messages[:index])
+                sent.append((index, estimate_tokens(request_text(prefix, tools)), True))
+    rows, last = [], len(transcript) - 1
+    for k in range(len(transcript)):
+        # subtle: the call that produced message k sent messages[:k], so it counts once k is shown;
+        # a call whose reply stayed out of the transcript (a refusal) counts at the last message.
+        made = [call for call in sent if call[0] <= k or k == last]
+        rows.append((len(made), sum(c[1] for c in made), any(c[2] for c in made)))
+    return rows
+
+
+def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
+               model: str | None) -> str:
+    """HTML: the items of `api`'s request body that message k becomes, as pretty JSON."""
+    from ..messages import Transcript
+
+    key = _ITEMS_KEY[api]
+    before = wire_body(Transcript(transcript.system, transcript.messages[:k]), tools, api, model)[key]
+    after = wire_body(Transcript(transcript.system, transcript.messages[: k + 1]), tools, api, model)[key]
+    start = len(before) if after[: len(before)] == before else len(after) - 1
+    part = after[start:]
+    title = API_TITLES[api]
+    if not part:
+        where = f"nothing: the {title} request leaves message {k + 1} out"
+        return f"<div style='{FONT}'><b>{html.escape(where)}</b></div>"
+    span = f"{key}[{start}]" if len(part) == 1 else f"{key}[{start}:{start + len(part)}]"
+    shown = part[0] if len(part) == 1 else part
+    heading = f"message {k + 1} in the {title} request body: {span}"
+    return (f"<div style='{FONT}'><b>{html.escape(heading)}</b></div>"
+            + pre(json.dumps(shown, ensure_ascii=False, indent=2)))
+
+
+def _diagram_png(transcript: Transcript, k: int) -> bytes:
+    from ..display.diagram import plot_sequence
+
+    return figure_png(plot_sequence(transcript, highlight=k))
+
+
+def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic", tools: Sequence[Tool] = (),
+                 model: str | None = None) -> Any:
+    """Previous / Next over a conversation, one message at a time.
+
+    Shows, for message k: the message itself (`display.html.message_html`), where it sits
+    in the sequence diagram (`display.diagram.plot_sequence(..., highlight=k)` as a PNG,
+    rendered on first visit and cached, so stepping back is instant), the part of the
+    chosen API's request body that message k becomes, and the input tokens the model
+    calls so far were billed (reported usage for a `Run`, estimated for a transcript).
+
+    Parts: `previous_button`, `next_button`, `slider` (1-based message number),
+    `position` (Label), `message` (HTML), `diagram` (Image), `api` (Dropdown), `wire`
+    (HTML), `tokens` (HTML).
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> w = step_through(Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!")]))
+    >>> w.previous_button.disabled, w.next_button.disabled
+    (True, False)
+    """
+    import ipywidgets as widgets
+
+    from ..display.html import message_html, pair_numbers, producer_labels
+    from ..loop import Run
+    from ..wire import APIS
+
+    run = run_or_transcript if isinstance(run_or_transcript, Run) else None
+    transcript = run.transcript if run is not None else run_or_transcript
+    if len(transcript) == 0:
+        raise ValueError("step_through needs at least one message; run the agent first, or append "
+                         "a Message to the transcript.")
+    if api not in APIS:
+        raise ValueError(f"unknown API {api!r}; choose one of: {', '.join(APIS)}.")
+    tools, total = tuple(tools), len(transcript)
+    producers, pairs = producer_labels(transcript), pair_numbers(transcript)
+    so_far = _input_so_far(transcript, run, tools)
+    pngs: dict[int, bytes] = {}
+
+    previous_button = widgets.Button(description="◀ Previous", tooltip="previous message")
+    next_button = widgets.Button(description="Next ▶", tooltip="next message")
+    slider = widgets.IntSlider(value=1, min=1, max=total, description="message", readout=True)
+    position = widgets.Label()
+    message = widgets.HTML()
+    diagram = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+    api_box = widgets.Dropdown(options=[(API_TITLES[a], a) for a in APIS], value=api, description="wire")
+    wire = widgets.HTML()
+    tokens = widgets.HTML()
+
+    def show_wire(change: object = None) -> None:
+        wire.value = _wire_part(transcript, slider.value - 1, tools, api_box.value, model)
+
+    def show(change: object = None) -> None:
+        k = slider.value - 1
+        position.value = f"message {k + 1} of {total} · {producers[k]}"
+        # the whole transcript's pair numbers, so a call and its result wear the same badge style
+        message.value = message_html(transcript[k], pair=pairs, producer=producers[k])
+        if k not in pngs:
+            pngs[k] = _diagram_png(transcript, k)
+        diagram.value = pngs[k]
+        calls, billed, estimated = so_far[k]
+        how = " (estimated at about 4 characters per token)" if estimated else ""
+        plural = "" if calls == 1 else "s"
+        tokens.value = (f"<div style='{FONT}'>input tokens billed so far: <b>{billed:,}</b> "
+                        f"over {calls} model call{plural}{how}</div>")
+        previous_button.disabled = k == 0
+        next_button.disabled = k == total - 1
+        show_wire()
+
+    def step(by: int) -> None:
+        slider.value = min(max(slider.value + by, 1), total)
+
+    previous_button.on_click(lambda button: step(-1))
+    next_button.on_click(lambda button: step(+1))
+    slider.observe(show, names="value")
+    api_box.observe(show_wire, names="value")
+    show()
+
+    box = widgets.VBox([widgets.HBox([previous_button, next_button, slider]), position, message,
+                        diagram, tokens, api_box, wire])
+    for name, part in dict(previous_button=previous_button, next_button=next_button, slider=slider,
+                           position=position, message=message, diagram=diagram, api=api_box,
+                           wire=wire, tokens=tokens).items():
+        setattr(box, name, part)
+    return box
+

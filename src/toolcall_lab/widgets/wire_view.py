@@ -1,0 +1,46 @@
+"""Read the wire: the same conversation as each API's request body, one tab per API.
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> tabs = wire_view(Transcript(messages=[Message.user("Hi")]))
+    >>> "&quot;role&quot;: &quot;user&quot;" in tabs.views["chat"].value  # escaped for HTML
+    True
+
+Left out: responses (the request is the lesson) and editing a body to send it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ._common import API_TITLES, pre, wire_body
+
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+
+__all__ = ["wire_view"]
+
+
+def wire_view(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str | None = None) -> Any:
+    """The same conversation as each API's request body, one tab per API.
+
+    Each tab holds `report.wire_json` of `wire.encode_request(transcript, tools, api=...)`
+    (tool definitions summarised), escaped for HTML. `model` defaults to each API's
+    provider default. Parts: `views` (API -> HTML widget).
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> tabs = wire_view(Transcript(messages=[Message.user("Hi")]))
+    >>> tabs.titles
+    ('Anthropic Messages', 'OpenAI Responses', 'OpenAI Chat', 'Ollama')
+    """
+    import ipywidgets as widgets
+
+    from ..report import wire_json
+    from ..wire import APIS
+
+    views = {api: widgets.HTML(pre(wire_json(wire_body(transcript, tools, api, model)))) for api in APIS}
+    tab = widgets.Tab(children=list(views.values()))
+    tab.titles = tuple(API_TITLES[api] for api in APIS)
+    tab.views = views
+    return tab
