@@ -16,6 +16,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,11 +64,53 @@ def notebook(path: Path, *sources: str) -> Path:
     return path
 
 
+def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run the check script; on timeout, stop it with SIGTERM so it can close what it started.
+
+    subtle: subprocess.run(timeout=...) would SIGKILL the script and orphan JupyterLab, its
+    kernels and Chromium; a SIGTERM lets the script's `finally` blocks stop them.
+    """
+    with subprocess.Popen([sys.executable, str(SCRIPT), *args], cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as script:
+        try:
+            stdout, stderr = script.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            script.terminate()
+            stdout, stderr = script.communicate(timeout=60)
+            pytest.fail(f"the browser check took over {timeout:.0f} s and was stopped:\n{stdout}{stderr}")
+    return subprocess.CompletedProcess(script.args, script.returncode, stdout, stderr)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid`, read from /proc (Linux)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if fields[0] != "Z":  # a zombie has ended; only its parent's wait() is missing
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_lesson_1_runs_in_a_browser_with_its_widget_and_diagram():
     require_browser()
     committed = (ROOT / "notebooks" / "01_one_tool_call.ipynb").read_bytes()
-    done = subprocess.run([sys.executable, str(SCRIPT)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+    done = run_script()
     assert done.returncode == 0, f"the browser check failed:\n{done.stdout}{done.stderr}"
     screenshot = ROOT / "build" / "browser" / "01_one_tool_call.png"
     assert f"screenshot {screenshot}" in done.stdout
@@ -80,7 +123,14 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
     good = notebook(tmp_path / "browser_good.ipynb",
                     "import ipywidgets\nipywidgets.Button(description='Next')",
                     "from IPython.display import display\n"
-                    "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)")
+                    "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)",
+                    TRICKY_DIAGRAM)
+    # one good diagram must not hide a broken one
+    half_broken = notebook(tmp_path / "browser_half_broken.ipynb",
+                           "import ipywidgets\nipywidgets.Button(description='Next')",
+                           "from IPython.display import display\n"
+                           "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)",
+                           "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A-->>>>: ??'}, raw=True)")
     broken = notebook(
         tmp_path / "browser_broken.ipynb",
         "from IPython.display import Javascript, display",
@@ -93,16 +143,61 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
         "'never runs: Run All stops at the error'",
     )
     checker = load_checker()
-    good_report, broken_report = checker.check([good, broken], screenshots=tmp_path / "shots",
-                                               run_timeout=120, render_timeout=3)
+    good_report, broken_report, half_report = checker.check(
+        [good, broken, half_broken], screenshots=tmp_path / "shots", run_timeout=120, render_timeout=3)
 
-    assert good_report.problems == []
+    assert good_report.problems == []  # the kit's diagram of hostile text parses and draws
+    assert len(half_report.problems) == 1 and half_report.problems[0].startswith(
+        "a Mermaid diagram did not parse"), half_report.problems
     assert png_size(tmp_path / "shots" / "browser_good.png") == (1280, 720)
     problems = "\n".join(broken_report.problems)
     for expected in ("console error: logged", "uncaught JavaScript error: thrown",
                      "console error: Error: widget model not found",
                      "cell 4 raised ZeroDivisionError: division by zero",
                      "cell 5 did not run (no execution count)",
-                     "no ipywidgets widget rendered", "no Mermaid diagram rendered"):
+                     "no ipywidgets widget rendered", "no Mermaid diagram rendered",
+                     "a Mermaid diagram did not parse"):
         assert expected in problems
-    assert len(broken_report.problems) == 7, problems
+    assert len(broken_report.problems) == 8, problems
+
+
+# Text a model or a tool could send, in every place the diagram shows text.
+TRICKY_DIAGRAM = """\
+from toolcall_lab import Message, ToolCall, ToolResult, Transcript
+from toolcall_lab.display import sequence_diagram
+nasty = 'a;b #1 <b>x</b> & "q" `t` %% end\\nwrap: 100% -->> C'
+call = ToolCall('id;<1>\\n', 'get_<w>;eather\\n', {'city': nasty})
+sequence_diagram(Transcript(messages=[
+    Message.user(nasty), Message.assistant(nasty, call),
+    Message.results([ToolResult(call.id, nasty, is_error=True)]), Message.assistant(nasty)]))
+"""
+
+
+def test_a_stopped_check_leaves_no_jupyterlab_kernel_or_chromium_behind():
+    require_browser()
+    script = subprocess.Popen([sys.executable, str(SCRIPT)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline, seen = time.monotonic() + 120, set()
+        # wait until JupyterLab and Chromium both run below the script
+        while not any(b"chromium" in cmdline(pid) for pid in seen) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            seen |= descendants(script.pid)
+        assert any(b"jupyter" in cmdline(pid) for pid in seen), "JupyterLab never started"
+        time.sleep(3)  # let the notebook open, so a kernel is running too
+        seen |= descendants(script.pid)
+        script.terminate()  # what a timeout or a cancelled CI job does
+        script.wait(timeout=90)
+    finally:
+        if script.poll() is None:
+            script.kill()
+    time.sleep(1)
+    left = sorted(pid for pid in seen if alive(pid))
+    assert not left, f"still running after the check stopped: {[cmdline(pid)[:80] for pid in left]}"
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return b""

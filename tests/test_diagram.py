@@ -84,6 +84,18 @@ def test_tricky_text_stays_one_valid_statement_per_line():
     assert "    Note over C: your code wrote: summary of the above#59; #35;2" in lines
 
 
+def test_a_tool_name_or_id_with_a_line_break_stays_on_its_arrow():
+    # the model invents tool names and the provider mints ids: both are untrusted text
+    call = ToolCall("call\n_7\u2028x", "get\nweather\r\nnow", {"city": "Paris"})
+    transcript = Transcript(messages=[
+        Message.user("Hi?"), Message.assistant(call),
+        Message.results([ToolResult(call.id, "18°C"), ToolResult("lost\nid", "?")])])
+    lines = sequence_diagram(transcript).mermaid.splitlines()
+    assert "    C->>T: get weather now(city=Paris) call _7 x" in lines
+    assert "    C->>T: (no matching call) lost id" in lines
+    assert len(lines) == 5 + 7  # the header, then one line per arrow
+
+
 def test_arrows_follow_the_transcript():
     arrows = sequence_arrows(tricky())
     assert [(a.source, a.target, a.message) for a in arrows] == [

@@ -17,7 +17,8 @@ Playwright, at the projector size of 1280x720:
    `notebook:run-all-cells` command, and waits until the kernel is idle;
 4. checks that every code cell ran (has an execution count) and raised nothing, that at least
    one ipywidgets widget is visible, that at least one Mermaid diagram rendered to an SVG
-   image, and that no JavaScript error was logged (uncaught errors and console errors);
+   image and none failed to parse, and that no JavaScript error was logged (uncaught errors
+   and console errors);
 5. scrolls the first diagram (or else widget) into view, saves a full-page screenshot,
    build/browser/<notebook>.png, and prints its path.
 
@@ -40,6 +41,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -70,6 +72,12 @@ WIDGET = ".jp-OutputArea-output .jupyter-widgets:not(.widget-error)"
 # an <img> whose src is the SVG as a data URL; a diagram that does not parse gets the class
 # `jp-mod-warning` and shows the parser's message in a <details> instead.
 MERMAID_SVG = ".jp-RenderedMermaid:not(.jp-mod-warning) figure img[src^='data:image/svg+xml']"
+MERMAID_WARNING = ".jp-RenderedMermaid.jp-mod-warning"
+# True once every Mermaid output has either drawn its image or been marked with a warning.
+MERMAID_SETTLED_JS = """
+() => [...document.querySelectorAll('.jp-RenderedMermaid')].every(
+  el => el.classList.contains('jp-mod-warning') || el.querySelector('figure img'))
+"""
 
 # Console errors that say nothing about the lessons: substring -> why it is harmless. Anything
 # else logged at level "error", and every uncaught exception, fails the check. Empty today:
@@ -141,7 +149,9 @@ def jupyter_lab(root_dir: Path, home: Path, *, timeout: float = 90) -> Iterator[
     env = isolated_environment(home)
     log_path = home / "jupyterlab.log"
     with open(log_path, "w") as log:
-        server = subprocess.Popen(command, cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        # its own process group, so the kernels it starts can be stopped with it, whatever happens
+        server = subprocess.Popen(command, cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
     base_url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -163,6 +173,10 @@ def jupyter_lab(root_dir: Path, home: Path, *, timeout: float = 90) -> Iterator[
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        # subtle: a server that was killed, or that failed to stop a kernel, leaves orphans behind
+        # in its group; the group outlives its leader, so end whatever is left of it.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(server.pid, signal.SIGKILL)
 
 
 # Runs in the page once the notebook's tab exists: wait for its kernel, run every cell with
@@ -172,17 +186,20 @@ RUN_ALL_JS = """
 async ({path, timeoutMs}) => {
   const deadline = Date.now() + timeoutMs;
   const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+  // subtle: every await is raced against the deadline; a kernel that never starts must not hang.
+  const until = promise => Promise.race([promise.then(() => true),
+                                         sleep(Math.max(0, deadline - Date.now())).then(() => false)]);
   const app = window.jupyterapp;
-  await app.restored;
+  if (!await until(app.restored)) return {kernel: 'not reached (JupyterLab did not load)', cells: []};
   let panel;
   while (!(panel = [...app.shell.widgets('main')].find(w => w.context?.path === path))) {
     if (Date.now() > deadline) return {kernel: 'no tab for ' + path, cells: []};
     await sleep(100);
   }
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  const ran = app.commands.execute('notebook:run-all-cells', {});
-  await Promise.race([ran, sleep(Math.max(0, deadline - Date.now()))]);
+  if (!await until(Promise.all([panel.context.ready, panel.sessionContext.ready]))) {
+    return {kernel: 'not ready in time', cells: []};
+  }
+  await until(app.commands.execute('notebook:run-all-cells', {}));
   const kernel = () => panel.sessionContext.session?.kernel;
   while (kernel() && kernel().status !== 'idle' && Date.now() < deadline) await sleep(100);
   return {
@@ -235,6 +252,15 @@ def rendering_problems(page, timeout_error: type[Exception], timeout: float) -> 
             page.locator(selector).first.wait_for(state="visible", timeout=timeout * 1000)
         except timeout_error:
             problems.append(f"no {what} rendered: nothing visible matches {selector}")
+    # subtle: one good diagram is not enough. Every diagram must have drawn: wait until each has
+    # drawn or been marked with a warning, then count the warnings (a diagram that does not
+    # parse logs no console error, so nothing else would notice it).
+    try:
+        page.wait_for_function(MERMAID_SETTLED_JS, timeout=timeout * 1000)
+    except timeout_error:
+        problems.append(f"a Mermaid diagram was still rendering after {timeout:.0f} s")
+    for summary in page.locator(MERMAID_WARNING).all_inner_texts():
+        problems.append(f"a Mermaid diagram did not parse: {first_line(summary)}")
     # A data-URL image that the browser could not decode is still "visible", with no pixels.
     broken = page.locator(MERMAID_SVG).evaluate_all("images => images.filter(i => !i.naturalWidth).length")
     if broken:
@@ -328,7 +354,7 @@ def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
 SHUT_DOWN_JS = """
 async path => {
   const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.context?.path === path);
-  if (panel) await panel.sessionContext.shutdown();
+  if (panel) await Promise.race([panel.sessionContext.shutdown(), new Promise(r => setTimeout(r, 10000))]);
 }
 """
 
@@ -352,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     if not CHROMIUM.exists():
         print(f"check_lesson: {CHROMIUM} is missing; install Debian's package: apt-get install chromium")
         return 2
+    # subtle: a SIGTERM (a test's timeout, CI cancelling a job) becomes SystemExit, so the
+    # `finally` blocks still close Chromium and stop JupyterLab and its kernels.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     started = time.monotonic()
     reports = check(args.notebooks, screenshots=args.screenshots)
     for report in reports:

@@ -78,7 +78,9 @@ def _call_label(call: ToolCall) -> str:
         args = "raw: " + (call.raw_args or "")
     else:
         args = ", ".join(f"{key}={_value(value)}" for key, value in call.args.items())
-    return f"{call.name}({_one_line(args, 30)}) {call.id}"
+    # subtle: the name (a model may invent one) and the id are untrusted text like any other:
+    # a line break in either would end the Mermaid statement, so the whole label is one line.
+    return _one_line(f"{call.name}({_one_line(args, 30)}) {call.id}", REPLY_LABEL)
 
 
 def _reply_label(message: Message) -> str:
@@ -119,7 +121,7 @@ def sequence_arrows(transcript: Transcript | Run) -> list[Arrow]:
         elif message.tool_results:
             for result in message.tool_results:
                 call = calls.get(result.call_id)
-                asked = _call_label(call) if call else f"(no matching call) {result.call_id}"
+                asked = _call_label(call) if call else _one_line(f"(no matching call) {result.call_id}")
                 said = ("ERROR: " if result.is_error else "") + result.content
                 arrows.append(Arrow("C", "T", asked, k))
                 arrows.append(Arrow("T", "C", _one_line(said), k, reply=True))
