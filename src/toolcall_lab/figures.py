@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import plots
+from .models import TEACHING_MODEL
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -106,7 +107,8 @@ def _paris_tools() -> list:
 
 FIGURES: dict[str, FigureSpec] = {
     "loop_tokens": FigureSpec(plots.plot_loop_tokens, plots.describe_loop_tokens),
-    "caching": FigureSpec(plots.plot_caching, plots.describe_caching),
+    "caching": FigureSpec(functools.partial(plots.plot_caching, model=TEACHING_MODEL),
+                          functools.partial(plots.describe_caching, model=TEACHING_MODEL)),
     "estimated_vs_billed": FigureSpec(
         lambda: plots.plot_estimated_vs_billed(paris_double_run(), tools=_paris_tools()),
         lambda: plots.describe_estimated_vs_billed(paris_double_run(), tools=_paris_tools())),

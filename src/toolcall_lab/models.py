@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-__all__ = ["DEFAULT_MODELS", "PRICES", "PRICES_CHECKED", "TOOL_PROMPT_TOKENS", "Price", "default_model",
-           "price_of", "tool_prompt_tokens"]
+__all__ = ["DEFAULT_MODELS", "PRICES", "PRICES_CHECKED", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "Price",
+           "default_model", "price_of", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -118,6 +118,11 @@ def tool_prompt_tokens(model: str) -> int:
         return TOOL_PROMPT_TOKENS[model]
     family = [m for m in TOOL_PROMPT_TOKENS if model.startswith(m + "-")]
     return TOOL_PROMPT_TOKENS[max(family, key=len)] if family else 0
+
+
+#: The model the lessons price loops on: a frontier model, so that the dollars are big
+#: enough to read (the defaults above are the cheapest, for learners' own runs).
+TEACHING_MODEL = "claude-opus-5"
 
 
 def default_model(provider: str) -> str:
