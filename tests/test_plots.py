@@ -188,3 +188,15 @@ def test_no_figure_shows_a_key_from_the_environment(monkeypatch):
     for fig in figures:
         assert secret not in all_text(fig) and "sk-ant" not in all_text(fig)
     assert secret not in describe_estimated_vs_billed(run, tools=[get_weather])
+
+
+def test_the_text_alternatives_stay_true_at_the_edges():
+    from toolcall_lab.plots import describe_caching, describe_loop_tokens
+
+    single = describe_caching(1, 2000, 500, model="claude-opus-5")
+    assert "25% more" in single and "a single call never reads the cache back" in single
+    free_writes = describe_caching(10, 2000, 500, model="gpt-4o")
+    assert "Call 1 costs the same with caching" in free_writes
+    assert "not above the dashed line" in describe_loop_tokens(1, 2000, 500)
+    assert "rises to 20,000" in describe_loop_tokens(10, 2000, 0)
+    assert "curves upward to 42,500, far above" in describe_loop_tokens()

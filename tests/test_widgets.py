@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import html
+import importlib
 import json
+import socket
+import threading
+import time
 
 import pytest
 
@@ -216,6 +220,17 @@ def test_cost_explorer_model_labels_carry_the_price():
     assert f"${price.input:g} in" in labels["claude-opus-5"]
 
 
+def test_cost_explorer_caption_of_a_single_call_is_grammatical():
+    w = cost_explorer(n=1, t=0)
+    assert "over 1 calls" not in w.figure_caption.value
+    assert "over 1 call " in w.figure_caption.value
+    assert "curve up" not in w.figure_caption.value  # one point, or a straight line, does not curve
+    w.calls.value = 10
+    assert "curve up" not in w.figure_caption.value  # t = 0: every call sends the same tokens
+    w.per_step.value = 500
+    assert "over 10 calls (solid line, circles) curve up to 42,500" in w.figure_caption.value
+
+
 def test_cost_explorer_refuses_an_unpriced_model():
     with pytest.raises(ValueError, match="no price for model 'llama3.2'"):
         cost_explorer(model="llama3.2")
@@ -310,10 +325,88 @@ def test_pick_provider_test_connection_reports_a_provider_error_in_one_sentence(
     picker = pick_provider(environ={})
     picker.choice.value = "llamacpp"
     picker.base_url.value = "http://127.0.0.1:9/v1"  # nothing listens on the discard port
-    picker.provider.max_retries = 0
+    started = time.perf_counter()
     picker.test_button.click()
+    # one try, no retries: the SDK's backoff (about 1.5 s for its 2 retries) is not waited out
+    assert time.perf_counter() - started < 1.0
     assert picker.status.value.count("test failed") == 1
     assert "127.0.0.1:9" in picker.status.value
+    assert picker.provider.max_retries == 2  # the provider later cells use keeps the SDK's retries
+
+
+@pytest.fixture
+def silent_server():
+    """A port that accepts connections and never answers (a server stuck loading a model)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted = []
+    threading.Thread(target=lambda: [accepted.append(server.accept()) for _ in range(8)],
+                     daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+    for connection, _ in accepted:
+        connection.close()
+
+
+@pytest.mark.parametrize("name", ["vllm", "ollama"])
+def test_pick_provider_test_connection_to_a_silent_server_gives_up_quickly(name, silent_server, monkeypatch):
+    picker_module = importlib.import_module("toolcall_lab.widgets.pick_provider")
+    monkeypatch.setattr(picker_module, "_TEST_TIMEOUT", 0.5, raising=False)
+    picker = pick_provider(environ={})
+    picker.choice.value = name
+    picker.base_url.value = silent_server + ("/v1" if name == "vllm" else "")
+    clicked = threading.Thread(target=picker.test_button.click, daemon=True)
+    clicked.start()
+    clicked.join(timeout=10)  # the provider's own 60 s timeout, retried twice, would hang the kernel
+    assert not clicked.is_alive(), "Test connection is still waiting for a server that never answers"
+    assert "test failed" in picker.status.value and "did not answer within 0.5 s" in picker.status.value
+    assert picker.provider.timeout == 60.0  # only the test call is short
+
+
+def test_pick_provider_stops_the_double_when_the_choice_moves_away():
+    picker = pick_provider(environ={})
+    try:
+        picker.choice.value = "double"
+        picker.test_button.click()
+        assert "connected" in picker.status.value
+        url = picker.double.base_url("anthropic")
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        picker.choice.value = "scripted"
+        assert picker.double is None  # no server thread left running behind the learner's back
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        picker.choice.value = "double"  # choosing it again starts a fresh one
+        picker.test_button.click()
+        assert "connected" in picker.status.value and picker.double is not None
+    finally:
+        picker.close()
+    assert picker.double is None
+
+
+def test_pick_provider_callbacks_turn_any_failure_into_a_status_line(monkeypatch, caplog):
+    from toolcall_lab.double import ApiDouble
+
+    def refuse(self):
+        raise OSError(f"[Errno 98] Address already in use (key {SECRET})")
+
+    monkeypatch.setattr(ApiDouble, "start", refuse)
+    picker = pick_provider(environ={"ANTHROPIC_API_KEY": SECRET})
+    picker.choice.value = "double"
+    picker.test_button.click()  # ipywidgets would log (or, in a notebook, hide) an escaped exception
+    assert "test failed" in picker.status.value and "Address already in use" in picker.status.value
+    assert SECRET not in picker.status.value
+    assert "Exception in callback" not in caplog.text
+
+
+def test_pick_provider_strips_a_pasted_key(make_double):
+    double = make_double()
+    picker = pick_provider(environ={})
+    picker.choice.value = "anthropic"
+    picker.base_url.value = double.base_url("anthropic")
+    picker.key.value = f"  {SECRET}\n"  # pasted with the spaces and newline around it
+    assert picker.key.value == ""
+    picker.test_button.click()
+    assert "connected" in picker.status.value  # not "nothing answers" (httpx refuses the header)
+    assert_no_secret(picker)
 
 
 # -- wire_view -------------------------------------------------------------------------------

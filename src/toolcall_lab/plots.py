@@ -102,10 +102,12 @@ def describe_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> str:
     """
     sent = loop_input_tokens(n, h0, t)
     total, final = sum(sent), h0 + t * n
+    rises = "curves upward" if t > 0 and n > 2 else "rises"
+    where = ("far above" if total >= 2 * final else "above" if total > final else "not above")
     return (f"Input tokens billed by a {n}-call loop that starts at {h0:,} tokens and adds {t:,} per "
             f"step. Left: one bar per call, growing by {t:,} each time, from {sent[0]:,} on call 1 "
-            f"to {sent[-1]:,} on call {n}. Right: the running total curves upward to {total:,}, "
-            f"far above the dashed line at {final:,}, the final conversation billed once: "
+            f"to {sent[-1]:,} on call {n}. Right: the running total {rises} to {total:,}, "
+            f"{where} the dashed line at {final:,}, the final conversation billed once: "
             f"{total:,} billed for a {final:,}-token conversation ({total / final:.1f}x).")
 
 
@@ -166,13 +168,19 @@ def describe_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | 
     model = model or default_model("anthropic")
     plain = loop_bill(n, h0, t, model=model, output_per_call=output_per_call)
     cached = loop_bill(n, h0, t, model=model, caching=True, output_per_call=output_per_call)
-    saved = 1 - cached.total_dollars / plain.total_dollars if plain.total_dollars else 0.0
+    change = 1 - cached.total_dollars / plain.total_dollars if plain.total_dollars else 0.0
+    compared = (f"{change:.0%} less" if change > 0.005 else f"{-change:.0%} more" if change < -0.005
+                else "about the same")
+    first = cached.dollars[0] - plain.dollars[0]
+    call_1 = ("Call 1 costs more with caching (the write is dearer than plain input)" if first > 0
+              else "Call 1 costs the same with caching (this model charges nothing extra to write)")
+    later = ("; every later call costs less, because it reads the earlier history at the cache-read "
+             "price." if n > 1 else ", and a single call never reads the cache back.")
     return (f"Cumulative dollars of a {n}-call loop ({h0:,} tokens to start, {t:,} per step) on "
             f"{plain.model} at list prices as of {PRICES_CHECKED}. Without caching (circles, solid "
             f"line) the total reaches {dollars(plain.total_dollars)}; with the history cached "
-            f"(squares, dashed line) it reaches {dollars(cached.total_dollars)}, {saved:.0%} less. "
-            f"Call 1 costs more with caching (the write is dearer than plain input); every later "
-            f"call costs less, because it reads the earlier history at the cache-read price.")
+            f"(squares, dashed line) it reaches {dollars(cached.total_dollars)}, {compared}. "
+            f"{call_1}{later}")
 
 
 def plot_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | Price | None = None,

@@ -214,9 +214,11 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
         elif figure == "full":
             described = describe_loop_tokens(n_, h0_, t_)
         else:
-            described = (f"input tokens billed so far over {n_} calls (solid line, circles) curve up to "
-                         f"{bill.total_tokens:,}; the dashed line is the final {bill.final_size:,}-token "
-                         "conversation, billed once.")
+            # subtle: the running total curves only when the calls grow (t > 0) and there are 3 or more
+            grows = "curve up to" if n_ > 2 and t_ > 0 else "reach"
+            described = (f"input tokens billed so far over {n_} call{'' if n_ == 1 else 's'} (solid line, "
+                         f"circles) {grows} {bill.total_tokens:,}; the dashed line is the final "
+                         f"{bill.final_size:,}-token conversation, billed once.")
         image.value = png
         figure_caption.value = f"<div style='{FONT}'>Figure: {html.escape(described)}</div>"
         drawn["key"] = key

@@ -32,6 +32,10 @@ _LABELS = {"scripted": "scripted (offline)", "double": "API double (loopback)", 
            "ollama": "Ollama (local)", "ollama-openai": "Ollama /v1 (local)", "vllm": "vLLM (local)",
            "llamacpp": "llama.cpp (local)", "lmstudio": "LM Studio (local)"}
 _TEST_TRANSCRIPT_TEXT = "Reply with the single word OK."
+#: Seconds "Test connection" waits for an answer. The test call makes one try, no retries, so
+#: a server that is down or stuck answers in seconds; the provider later cells use keeps the
+#: SDK's defaults (60 s, 2 retries with backoff), which would freeze the notebook for minutes.
+_TEST_TIMEOUT = 10.0
 
 
 def _provider_class(name: str) -> tuple[type, str | None]:
@@ -64,12 +68,26 @@ def _local_url(name: str) -> str | None:
     return None if getattr(cls, "key_env", None) else getattr(cls, "default_base_url", None)
 
 
+def _test_limits() -> dict[str, Any]:
+    """What "Test connection" changes: one cheap try that gives up after `_TEST_TIMEOUT` s."""
+    return {"timeout": _TEST_TIMEOUT, "max_retries": 0, "max_tokens": 16}
+
+
+def _failure(exc: BaseException) -> str:
+    """One line for a status: the kit's errors are written to be read; others get their type."""
+    from ..errors import ToolcallLabError
+
+    if isinstance(exc, ToolcallLabError | ValueError | ImportError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
 @cache
 def _picker_class() -> type:
     """The picker widget class, defined on first use so importing the kit loads no ipywidgets."""
     import ipywidgets as widgets
 
-    from ..errors import ProviderError, redact
+    from ..errors import redact
     from ..providers.registry import PROVIDERS, get_provider
 
     class ProviderPicker(widgets.VBox):
@@ -80,6 +98,7 @@ def _picker_class() -> type:
             self._script = script
             self._built: Any = None
             self._typed_key = False  # whether the built provider holds a key typed into the box
+            self._tester: Any = None  # with a typed key: the same provider with the test's limits
             self.double: Any = None  # the ApiDouble, started on first use of that choice
             names = ["scripted", "double", *(n for n in PROVIDERS if n != "scripted")]
             self.choice = widgets.Dropdown(options=[(_LABELS.get(n, n), n) for n in names],
@@ -114,7 +133,9 @@ def _picker_class() -> type:
             from ..models import DEFAULT_MODELS
 
             name = self.choice.value
-            self._built, self._typed_key = None, False
+            self._built, self._typed_key, self._tester = None, False, None
+            if name != "double":
+                self._stop_double()  # its thread and port are not left behind a new choice
             env_var, url = _key_env(name), _local_url(name)
             needs_key = env_var is not None and not self._env().get(env_var)
             self.key.layout.display = None if needs_key else "none"
@@ -139,23 +160,30 @@ def _picker_class() -> type:
             if self._built is not None and self._typed_key:
                 self._say("the settings changed, so the provider holding your key was dropped: "
                           "paste the key again (it is never kept here).")
-            self._built, self._typed_key = None, False
+            self._built, self._typed_key, self._tester = None, False, None
 
         def _on_key(self, change: Any) -> None:
-            if not change["new"]:
+            typed = change["new"]
+            if not typed:
                 return  # our own clearing below
+            # subtle: a pasted key often brings a space or a newline; httpx refuses such a header,
+            # and the SDK reports that as a connection error ("nothing answers"), not a bad key
+            key = typed.strip()
             try:
-                self._built = self._build(api_key=change["new"])
+                self._built = self._build(api_key=key)
+                # the test's one-try twin, built now: the key is not kept anywhere to build it later
+                self._tester = self._build(api_key=key, **_test_limits())
                 self._typed_key = True
                 self._say(f"key received and handed to {type(self._built).__name__}; the box is cleared.")
-            except (ProviderError, ValueError, ImportError) as exc:
-                self._built = None
-                self._say(str(exc).replace(change["new"], "[redacted]"))
+            except Exception as exc:  # a callback must report, not raise into the browser console
+                self._built, self._tester = None, None
+                self._say(redact(_failure(exc), [typed, key]))
             finally:
-                self.key.value = ""  # the key lives only inside the SDK client
+                self.key.value = ""  # the key lives only inside the SDK clients
 
         # -- building -------------------------------------------------------------------------
-        def _build(self, *, api_key: str | None = None) -> Any:
+        def _build(self, *, api_key: str | None = None, **limits: Any) -> Any:
+            """The provider for the current settings; `limits`: timeout=, max_retries=, max_tokens=."""
             name = self.choice.value
             if name == "scripted":
                 return get_provider("scripted", script=self._script)
@@ -169,8 +197,8 @@ def _picker_class() -> type:
 
                 # subtle: a placeholder key, so a real key from the environment never leaves for the double
                 return get_provider(PROVIDER_FOR[api], base_url=self.double.base_url(api),
-                                    api_key="no-key-needed")
-            options: dict[str, Any] = {}
+                                    api_key="no-key-needed", **limits)
+            options: dict[str, Any] = dict(limits)
             if self.model.value.strip():
                 options["model"] = self.model.value.strip()
             if self.base_url.value.strip():
@@ -195,36 +223,33 @@ def _picker_class() -> type:
             if name == "scripted":
                 self._say("scripted: nothing to connect to; it runs in this process.")
                 return
+            saved_policy = None
             try:
-                provider = self.provider
-            except (ProviderError, ValueError, ImportError) as exc:
-                self._say(str(exc))
-                return
-            transcript = Transcript(messages=[Message.user(_TEST_TRANSCRIPT_TEXT)])
-            saved_policy = self.double.policy if name == "double" else None
-            saved_limit = getattr(provider, "max_tokens", None)
-            try:
+                self.provider  # noqa: B018 (builds it: a missing key is reported here)
+                # subtle: a twin with one try and a short timeout, not `self.provider` itself: the
+                # SDK client holds its own timeout and retries, fixed when the client was built
+                tester = self._tester if self._typed_key else self._build(**_test_limits())
                 if name == "double":
+                    saved_policy = self.double.policy
                     self.double.policy = lambda transcript, tools: "OK"  # keep the learner's script unspent
-                if saved_limit is not None:
-                    provider.max_tokens = 16  # one cheap call
-                turn = provider.complete(transcript)
-            except ProviderError as exc:
-                self._say(f"test failed: {exc}")
+                turn = tester.complete(Transcript(messages=[Message.user(_TEST_TRANSCRIPT_TEXT)]))
+            except Exception as exc:  # a callback must report, not raise into the browser console
+                self._say(f"test failed: {_failure(exc)}")
                 return
             finally:
-                if saved_limit is not None:
-                    provider.max_tokens = saved_limit
-                if saved_policy is not None:
+                if saved_policy is not None and self.double is not None:
                     self.double.policy = saved_policy
             self._say(f"connected: {turn.model} answered ({turn.stop_reason}, "
                       f"{turn.usage.output_tokens} output tokens).")
 
-        def close(self) -> None:
-            """Stop the API double, if one was started, and close the widget."""
+        def _stop_double(self) -> None:
             if self.double is not None:
                 self.double.stop()
                 self.double = None
+
+        def close(self) -> None:
+            """Stop the API double, if one was started, and close the widget."""
+            self._stop_double()
             super().close()
 
     return ProviderPicker
@@ -234,10 +259,15 @@ def pick_provider(*, environ: Mapping[str, str] | None = None, script: Any = Non
     """Choose where the model calls go; `picker.provider` is the provider to use next.
 
     Choices: scripted (your Python plays the model), the API double (a loopback server,
-    started on first use and kept on `picker.double`, speaking the API you pick), the
-    hosted APIs and every local-server preset of `providers.registry.PROVIDERS`. The key
-    box shows only when `environ` (default `os.environ`) has no key for the choice; a key
-    typed there is handed to the provider's SDK client at once and the box is cleared.
+    started on first use and kept on `picker.double`, speaking the API you pick; stopped
+    when the choice moves away from it or by `close()`), the hosted APIs and every
+    local-server preset of `providers.registry.PROVIDERS`. The key box shows only when
+    `environ` (default `os.environ`) has no key for the choice; a key typed there
+    (surrounding spaces dropped) is handed to the provider's SDK client at once and the
+    box is cleared. "Test connection" makes one cheap call with one try and a
+    short timeout (`_TEST_TIMEOUT`, 10 s), so a server that is down or stuck is reported in
+    seconds; `picker.provider` keeps the SDK's own timeout and retries. Every failure
+    becomes one line in `status`, never an exception lost in the browser console.
     `script` drives the scripted provider and the double (default: `weather_policy`).
 
     Parts: `choice`, `double_api` (Dropdowns), `model`, `base_url` (Text), `key`
