@@ -107,15 +107,26 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_lesson_1_runs_in_a_browser_with_its_widget_and_diagram():
+def test_every_lesson_runs_in_a_browser_with_its_widgets_and_diagrams():
     require_browser()
-    committed = (ROOT / "notebooks" / "01_one_tool_call.ipynb").read_bytes()
+    lessons = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    committed = {path: path.read_bytes() for path in lessons}
     done = run_script()
     assert done.returncode == 0, f"the browser check failed:\n{done.stdout}{done.stderr}"
-    screenshot = ROOT / "build" / "browser" / "01_one_tool_call.png"
-    assert f"screenshot {screenshot}" in done.stdout
-    assert png_size(screenshot) == (1280, 720)  # the projector size
-    assert (ROOT / "notebooks" / "01_one_tool_call.ipynb").read_bytes() == committed  # never saved
+    assert f"{len(lessons)} passed, 0 failed" in done.stdout
+    for path in lessons:
+        screenshot = ROOT / "build" / "browser" / f"{path.stem}.png"
+        assert f"screenshot {screenshot}" in done.stdout
+        assert png_size(screenshot) == (1280, 720)  # the projector size
+        assert path.read_bytes() == committed[path]  # never saved
+
+
+def test_each_lesson_is_held_to_what_its_committed_outputs_show():
+    checker = load_checker()
+    expected = {path.name: checker.expected_outputs(path)
+                for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
+    assert expected["01_one_tool_call.ipynb"] == ("widget", "diagram")  # the lesson 1 check
+    assert all("widget" in kinds for kinds in expected.values())
 
 
 def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path):

@@ -1,6 +1,6 @@
 """Open a lesson in a real browser, run every cell, and check what a learner would see.
 
-    .venv/bin/python tests/browser/check_lesson.py                        # lesson 1
+    .venv/bin/python tests/browser/check_lesson.py                        # every lesson
     .venv/bin/python tests/browser/check_lesson.py 02_on_the_wire.ipynb   # another lesson
     .venv/bin/python tests/browser/check_lesson.py /tmp/scratch.ipynb     # any notebook file
 
@@ -15,16 +15,18 @@ Playwright, at the projector size of 1280x720:
    own empty settings and workspaces, and waits for /api/status;
 3. opens each notebook in a fresh tab, runs all cells with JupyterLab's own
    `notebook:run-all-cells` command, and waits until the kernel is idle;
-4. checks that every code cell ran (has an execution count) and raised nothing, that at least
-   one ipywidgets widget is visible, that at least one Mermaid diagram rendered to an SVG
-   image and none failed to parse, and that no JavaScript error was logged (uncaught errors
-   and console errors);
+4. checks that every code cell ran (has an execution count) and raised nothing, that what
+   the committed notebook shows also renders (`expected_outputs`: a visible ipywidgets
+   widget, a Mermaid diagram drawn to an SVG image; a scratch notebook with no saved
+   outputs must show both), that no Mermaid diagram failed to parse, and that no
+   JavaScript error was logged (uncaught errors and console errors);
 5. scrolls the first diagram (or else widget) into view, saves a full-page screenshot,
    build/browser/<notebook>.png, and prints its path.
 
 It exits 0 when every check passes, and 1 with one line per problem otherwise. Lesson 1 takes
-about 15 seconds (5 to start JupyterLab and Chromium, 5 to open the notebook, 5 to run it); a
-missing widget or diagram adds the 30 seconds the check waits for each.
+about 15 seconds (5 to start JupyterLab and Chromium, 5 to open the notebook, 5 to run it),
+each further lesson about 10; a missing widget or diagram adds the 30 seconds the check
+waits for each.
 
 Left out: Playwright's own browser download (it cannot reach the internet here, and Debian's
 Chromium is enough), other browsers, and comparing screenshots pixel by pixel (fonts and
@@ -53,12 +55,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CHROMIUM", "DEFAULT_NOTEBOOK", "SCREENSHOTS", "Report", "cell_problems", "check",
-           "harmless", "jupyter_lab", "main"]
+__all__ = ["CHROMIUM", "DEFAULT_NOTEBOOKS", "EXPECTABLE", "SCREENSHOTS", "Report", "cell_problems", "check",
+           "expected_outputs", "harmless", "jupyter_lab", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package `chromium`
-DEFAULT_NOTEBOOK = "01_one_tool_call.ipynb"
+#: Every lesson, in order: what `check` opens when it is given no notebook.
+DEFAULT_NOTEBOOKS = tuple(sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb")))
 SCREENSHOTS = ROOT / "build" / "browser"  # build/ is git-ignored
 VIEWPORT = {"width": 1280, "height": 720}  # the projector size every lesson is written for
 TOKEN = "browser-check"  # the server listens on 127.0.0.1 only, for the length of one check
@@ -244,10 +247,38 @@ def cell_problems(state: dict) -> list[str]:
     return problems
 
 
-def rendering_problems(page, timeout_error: type[Exception], timeout: float) -> list[str]:
-    """Wait up to `timeout` seconds for a visible widget and a Mermaid SVG; name the missing."""
+#: The kinds of rich output the check can expect, by the MIME type a notebook saves for them.
+EXPECTABLE = {"widget": "application/vnd.jupyter.widget-view+json", "diagram": "text/vnd.mermaid"}
+
+
+def expected_outputs(notebook: Path) -> tuple[str, ...]:
+    """What must render in the browser: the kinds of rich output the saved notebook shows.
+
+    A lesson is committed executed, so its saved outputs say what a learner should see: a
+    widget, a Mermaid diagram, or both. A notebook saved with no outputs at all (a scratch
+    notebook) is held to both.
+
+    >>> import json, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "n.ipynb"
+    >>> _ = path.write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": [
+    ...     {"output_type": "display_data", "data": {"text/vnd.mermaid": "sequenceDiagram"}}]}]}))
+    >>> expected_outputs(path)
+    ('diagram',)
+    """
+    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+    outputs = [o for c in cells if c.get("cell_type") == "code" for o in c.get("outputs", [])]
+    if not outputs:
+        return tuple(EXPECTABLE)
+    shown = {mime for o in outputs for mime in o.get("data", {})}
+    return tuple(kind for kind, mime in EXPECTABLE.items() if mime in shown)
+
+
+def rendering_problems(page, timeout_error: type[Exception], timeout: float,
+                       expect: Sequence[str] = tuple(EXPECTABLE)) -> list[str]:
+    """Wait up to `timeout` seconds for each expected kind of output; name the missing."""
     problems = []
-    for what, selector in (("ipywidgets widget", WIDGET), ("Mermaid diagram", MERMAID_SVG)):
+    wanted = {"widget": ("ipywidgets widget", WIDGET), "diagram": ("Mermaid diagram", MERMAID_SVG)}
+    for what, selector in (wanted[kind] for kind in expect):
         try:
             page.locator(selector).first.wait_for(state="visible", timeout=timeout * 1000)
         except timeout_error:
@@ -268,7 +299,7 @@ def rendering_problems(page, timeout_error: type[Exception], timeout: float) -> 
     return problems
 
 
-def check(notebooks: Sequence[str | Path] = (DEFAULT_NOTEBOOK,), *, screenshots: Path = SCREENSHOTS,
+def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: Path = SCREENSHOTS,
           run_timeout: float = 300, render_timeout: float = 30) -> list[Report]:
     """Open each notebook (a name in notebooks/ or a path) in Chromium, run it, and report.
 
@@ -305,7 +336,8 @@ def check(notebooks: Sequence[str | Path] = (DEFAULT_NOTEBOOK,), *, screenshots:
                     report = Report(notebook=source.name, seconds={"start JupyterLab and Chromium": startup})
                     check_one(browser, f"{base_url}/lab/workspaces/check-{number}", report,
                               screenshot=screenshots / f"{source.stem}.png", timeout_error=PlaywrightError,
-                              run_timeout=run_timeout, render_timeout=render_timeout)
+                              run_timeout=run_timeout, render_timeout=render_timeout,
+                              expect=expected_outputs(source))
                     reports.append(report)
                     startup = 0.0
             finally:
@@ -314,7 +346,8 @@ def check(notebooks: Sequence[str | Path] = (DEFAULT_NOTEBOOK,), *, screenshots:
 
 
 def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
-              timeout_error: type[Exception], run_timeout: float, render_timeout: float) -> None:
+              timeout_error: type[Exception], run_timeout: float, render_timeout: float,
+              expect: Sequence[str] = tuple(EXPECTABLE)) -> None:
     """The check of one notebook in a fresh tab; fills `report` in."""
     clock = time.monotonic()
 
@@ -335,7 +368,7 @@ def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
         state = page.evaluate(RUN_ALL_JS, {"path": report.notebook, "timeoutMs": run_timeout * 1000})
         report.problems += cell_problems(state)
         lap("run all cells")
-        report.problems += rendering_problems(page, timeout_error, render_timeout)
+        report.problems += rendering_problems(page, timeout_error, render_timeout, expect)
         lap("wait for widgets and diagrams")
         # The screenshot shows the first diagram (or widget), not only the top of the lesson.
         for selector in (MERMAID_SVG, WIDGET):
@@ -370,8 +403,8 @@ def first_line(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", default=[DEFAULT_NOTEBOOK], metavar="NOTEBOOK",
-                        help=f"a name in notebooks/ or a path to a notebook (default {DEFAULT_NOTEBOOK})")
+    parser.add_argument("notebooks", nargs="*", default=list(DEFAULT_NOTEBOOKS), metavar="NOTEBOOK",
+                        help="a name in notebooks/ or a path to a notebook (default: every lesson)")
     parser.add_argument("--screenshots", type=Path, default=SCREENSHOTS,
                         help="folder for the screenshots (default build/browser)")
     args = parser.parse_args(argv)
