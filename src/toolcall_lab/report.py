@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ._text import shorten
-from .messages import ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from .tokens import loop_input_tokens
 
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["calls_table", "loop_table", "trace_table", "wire_json"]
+__all__ = ["calls_table", "loop_table", "producer_labels", "trace_table", "wire_json"]
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
@@ -49,6 +49,26 @@ def _describe(block: object) -> tuple[str, str]:
             assert_never(block)  # type: ignore[arg-type]
 
 
+def producer_labels(transcript: Transcript | Sequence[Message]) -> list[str]:
+    """Who produced each message: "the user", "the model, call N" or "your code".
+
+    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
+    ...                          Message.results([ToolResult("toolu_01", "pong")])])
+    >>> producer_labels(t)
+    ['the user', 'the model, call 1', 'your code']
+    """
+    labels, calls = [], 0
+    for message in transcript:
+        if message.role == "assistant":
+            calls += 1
+            labels.append(f"the model, call {calls}")
+        elif message.tool_results or message.synthetic:
+            labels.append("your code")
+        else:
+            labels.append("the user")
+    return labels
+
+
 def trace_table(transcript: Transcript, *, width: int = 40) -> str:
     """Every block of every message: who sent it, its id, what it holds, who produced it.
 
@@ -65,15 +85,8 @@ def trace_table(transcript: Transcript, *, width: int = 40) -> str:
     3  user       tool_result  toolu_01  pong     your code
     """
     rows: list[list[str]] = []
-    calls = 0
-    for number, message in enumerate(transcript, start=1):
-        if message.role == "assistant":
-            calls += 1
-            producer = f"the model, call {calls}"
-        elif message.tool_results or message.synthetic:
-            producer = "your code"
-        else:
-            producer = "the user"
+    for number, (message, producer) in enumerate(zip(transcript, producer_labels(transcript), strict=True),
+                                                 start=1):
         for position, block in enumerate(message.blocks):
             first = position == 0
             block_id, content = _describe(block)

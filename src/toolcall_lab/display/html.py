@@ -37,6 +37,7 @@ from html import escape
 from typing import TYPE_CHECKING, assert_never
 
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..report import producer_labels
 from ..tokens import blocks_text, estimate_tokens
 
 if TYPE_CHECKING:
@@ -118,26 +119,6 @@ def pair_numbers(transcript: Transcript | Sequence[Message]) -> dict[str, int]:
                 call_id = block.id if isinstance(block, ToolCall) else block.call_id
                 numbers.setdefault(call_id, len(numbers))
     return numbers
-
-
-def producer_labels(transcript: Transcript | Sequence[Message]) -> list[str]:
-    """Who produced each message: "the user", "the model, call N" or "your code".
-
-    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
-    ...                          Message.results([ToolResult("toolu_01", "pong")])])
-    >>> producer_labels(t)
-    ['the user', 'the model, call 1', 'your code']
-    """
-    labels, calls = [], 0
-    for message in transcript:
-        if message.role == "assistant":
-            calls += 1
-            labels.append(f"the model, call {calls}")
-        elif message.tool_results or message.synthetic:
-            labels.append("your code")
-        else:
-            labels.append("the user")
-    return labels
 
 
 # -- blocks and messages -------------------------------------------------------------------
