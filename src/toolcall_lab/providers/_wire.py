@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..turn import Turn
 
-__all__ = ["WireProvider", "is_loopback"]
+__all__ = ["WireProvider", "is_loopback", "send_via_sdk"]
 
 #: The key sent to servers that need none (local servers, the API double). SDKs insist
 #: on some key; this one says what it is if it ever shows up in a server's log.
@@ -244,6 +244,25 @@ class WireProvider:
                 "the request may be fine, try again later.", provider=self.name, status=status)
         return InvalidRequestError(f"{where} rejected the request ({status}: {said}).",
                                    provider=self.name, status=status)
+
+
+def send_via_sdk(resource: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Send `request` with a resource of the Anthropic or OpenAI SDK; the reply's JSON as it came.
+
+    `resource` is the SDK object whose `create` makes the call (`client.messages`,
+    `client.responses`, `client.chat.completions`). Keys `create` does not name (a local
+    server's own options, say) travel in `extra_body`, so the body sent is the codec's.
+    The SDK's own type then reads the reply too, so a body it would reject fails here.
+    """
+    import inspect
+
+    accepted = inspect.signature(resource.create).parameters
+    known = {key: value for key, value in request.items() if key in accepted}
+    extra = {key: value for key, value in request.items() if key not in accepted}
+    raw = resource.with_raw_response.create(**known, **({"extra_body": extra} if extra else {}))
+    body = raw.http_response.json()  # the JSON exactly as it crossed the wire
+    raw.parse()
+    return body
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:

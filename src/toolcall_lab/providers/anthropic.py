@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import anthropic as codec
-from ._wire import WireProvider
+from ._wire import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -70,7 +70,4 @@ class AnthropicProvider(WireProvider):
                                     thinking=self.thinking)
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
-        raw = self._client.messages.with_raw_response.create(**request)
-        body = raw.http_response.json()  # the JSON exactly as it came over the wire
-        raw.parse()  # the SDK's own type checks the body too (a proxy page fails here)
-        return body
+        return send_via_sdk(self._client.messages, request)

@@ -25,14 +25,12 @@ Left out: streaming, and probing a server for its models (`GET /v1/models` lists
 
 from __future__ import annotations
 
-import inspect
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models import default_model
 from ..wire import chat
-from ._wire import WireProvider
+from ._wire import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -157,11 +155,4 @@ class OpenAIChatProvider(WireProvider):
                                    max_tokens_field=self.max_tokens_field)
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
-        create = self._client.chat.completions.with_raw_response.create
-        accepted = inspect.signature(self._client.chat.completions.create).parameters
-        known = {k: v for k, v in request.items() if k in accepted}
-        extra = {k: v for k, v in request.items() if k not in accepted}
-        raw = create(**known, **({"extra_body": extra} if extra else {}))
-        body = json.loads(raw.http_response.text)
-        raw.parse()  # the SDK's own ChatCompletion type reads it too
-        return body
+        return send_via_sdk(self._client.chat.completions, request)

@@ -23,11 +23,10 @@ Left out: streaming, background responses, built-in tools, `previous_response_id
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
-from ._wire import WireProvider
+from ._wire import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -61,14 +60,7 @@ class OpenAIResponsesProvider(WireProvider):
                                         reasoning_effort=self.reasoning_effort, store=self.store)
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
-        create = self._client.responses.with_raw_response.create
-        accepted = inspect.signature(self._client.responses.create).parameters
-        known = {key: value for key, value in request.items() if key in accepted}
-        extra = {key: value for key, value in request.items() if key not in accepted}
-        raw = create(**known, extra_body=extra) if extra else create(**known)
-        body = raw.http_response.json()  # the body exactly as it crossed the wire
-        raw.parse()  # and the SDK's own reading of it, so its parsing runs too
-        return body
+        return send_via_sdk(self._client.responses, request)
 
     def __repr__(self) -> str:
         shown = super().__repr__()[:-1]
