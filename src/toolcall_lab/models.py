@@ -19,6 +19,7 @@ Left out: batch, fast mode, regional processing and long-context tiers (Haiku 5.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -114,10 +115,8 @@ def tool_prompt_tokens(model: str) -> int:
     >>> tool_prompt_tokens("claude-haiku-5-5"), tool_prompt_tokens("gpt-6-luna")
     (286, 0)
     """
-    if model in TOOL_PROMPT_TOKENS:
-        return TOOL_PROMPT_TOKENS[model]
-    family = [m for m in TOOL_PROMPT_TOKENS if model.startswith(m + "-")]
-    return TOOL_PROMPT_TOKENS[max(family, key=len)] if family else 0
+    key = _table_key(TOOL_PROMPT_TOKENS, model)
+    return TOOL_PROMPT_TOKENS[key] if key else 0
 
 
 #: The model the lessons price loops on: a frontier model, so that the dollars are big
@@ -146,8 +145,14 @@ def price_of(model: str) -> Price | None:
     >>> price_of("llama3.2") is None   # local models: no per-token price
     True
     """
-    if model in PRICES:
-        return PRICES[model]
+    key = _table_key(PRICES, model)
+    return PRICES[key] if key else None
+
+
+def _table_key(table: Mapping[str, object], model: str) -> str | None:
+    """The row of `table` for `model`: its own, or its family's for a dated snapshot id."""
+    if model in table:
+        return model
     # subtle: APIs answer with dated snapshot ids ("gpt-4o-2024-08-06"); match the family.
-    candidates = [m for m in PRICES if model.startswith(m + "-")]
-    return PRICES[max(candidates, key=len)] if candidates else None
+    family = [m for m in table if model.startswith(m + "-")]
+    return max(family, key=len) if family else None
