@@ -25,12 +25,20 @@ Authorization (kept only so that tests can check the key was sent, or was not).
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import NamedTuple
 
-__all__ = ["Request", "StubServer"]
+__all__ = ["Request", "StubServer", "free_port"]
+
+
+def free_port() -> int:
+    """A loopback port that was free a moment ago: nothing listens there (until someone binds it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 class Request(NamedTuple):

@@ -7,13 +7,12 @@ body, so each test says exactly what Ollama sent.
 
 from __future__ import annotations
 
-import socket
 import sys
 import time
 
 import pytest
 
-from stub_server import StubServer
+from stub_server import StubServer, free_port
 from toolcall_lab import InvalidRequestError, ReasoningBlock, run_agent
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.errors import (
@@ -62,9 +61,7 @@ def test_thinking_is_asked_for_and_replayed():
 
 
 def test_a_closed_port_says_where_and_how_to_start_ollama():
-    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
-        probe.bind(("127.0.0.1", 0))
-        url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     provider = OllamaProvider(base_url=url)
     with pytest.raises(ProviderUnreachableError) as info:
         run_agent(provider, PARIS_QUESTION, tools=[get_weather])

@@ -1,11 +1,10 @@
 """OpenAIChatProvider with the real `openai` SDK, against a loopback server (never the internet)."""
 
 import itertools
-import socket
 
 import pytest
 
-from stub_server import StubServer
+from stub_server import StubServer, free_port
 from toolcall_lab import (
     Message,
     ScriptedProvider,
@@ -51,12 +50,6 @@ def no_key(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
 
-def closed_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def question():
     return Transcript(messages=[Message.user(PARIS_QUESTION)])
 
@@ -99,7 +92,7 @@ def test_options_reach_the_request(server, no_key):
 
 @pytest.mark.parametrize("preset", sorted(LOCAL_SERVERS))
 def test_an_unreachable_local_server_names_its_url_and_start_command(preset):
-    url = f"http://127.0.0.1:{closed_port()}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     provider = OpenAIChatProvider(preset=preset, base_url=url, max_retries=0, timeout=5)
     with pytest.raises(ProviderUnreachableError) as caught:
         provider.complete(question())

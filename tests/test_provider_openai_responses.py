@@ -5,13 +5,12 @@ The Paris run goes through the shared API double; the replies no double gives on
 (`stub_server.StubServer`), which answers exactly what a test tells it to.
 """
 
-import socket
 from dataclasses import replace
 
 import pytest
 
 from conftest import SECRET
-from stub_server import StubServer
+from stub_server import StubServer, free_port
 from toolcall_lab import Message, StopReason, ToolResult, Transcript, Turn, Usage, run_agent
 from toolcall_lab.errors import (
     AuthenticationError,
@@ -174,9 +173,6 @@ def test_an_orphan_result_is_refused_before_anything_is_sent(double, no_key):
 
 
 def test_nothing_listening_is_unreachable(no_key):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    url = f"http://127.0.0.1:{port}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(ProviderUnreachableError, match=url):
         OpenAIResponsesProvider(base_url=url, max_retries=0, timeout=5).complete(question())

@@ -6,12 +6,13 @@
 
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from stub_server import free_port
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -30,12 +31,6 @@ def test_readme_leads_with_exactly_two_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "exec python3 dev.py test" in ci
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_lab_command_serves_the_notebooks():
