@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 
 __all__ = ["main"]
 
-RULE = "=" * 78
+COLUMNS = 80  # every demo line fits a default terminal, so nothing wraps on a projector
+RULE = "=" * (COLUMNS - 2)
 
 
 def _section(title: str) -> str:
@@ -41,10 +43,13 @@ def demo(out=None) -> None:
 
     write(_section("1. One tool call, message by message"))
     provider = ScriptedProvider(weather_policy)
+    # subtle: an event line names the tool's arguments, so it can run past 80 columns;
+    # its continuation is indented under the step number.
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather],
-                    on_event=lambda event: write(str(event)))
+                    on_event=lambda event: write(textwrap.fill(str(event), COLUMNS,
+                                                               subsequent_indent="    ")))
     write()
-    write(trace_table(run.transcript))
+    write(trace_table(run.transcript, gap=1))  # one space between columns: 80 columns wide
     call = run.transcript[1].tool_calls[0]
     result = run.transcript[2].tool_results[0]
     write()

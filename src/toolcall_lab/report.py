@@ -22,11 +22,11 @@ if TYPE_CHECKING:
 __all__ = ["calls_table", "loop_table", "producer_labels", "trace_table", "wire_json"]
 
 
-def _table(header: list[str], rows: list[list[str]], right: set[int]) -> str:
+def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int = 2) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+        return (" " * gap).join(c.rjust(w) if i in right else c.ljust(w)
                          for i, (c, w) in enumerate(zip(cells, widths, strict=False))).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
@@ -69,10 +69,12 @@ def producer_labels(transcript: Transcript | Sequence[Message]) -> list[str]:
     return labels
 
 
-def trace_table(transcript: Transcript, *, width: int = 40) -> str:
+def trace_table(transcript: Transcript, *, width: int = 40, gap: int = 2) -> str:
     """Every block of every message: who sent it, its id, what it holds, who produced it.
 
-    The id column shows the pairing: a tool result carries its call's id.
+    The id column shows the pairing: a tool result carries its call's id. `width` caps
+    the content column; `gap` is the spaces between columns (1 fits the Paris trace in
+    80 columns, for a terminal).
 
     >>> from toolcall_lab import Message, ToolCall, ToolResult, Transcript
     >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant(ToolCall("toolu_01", "ping", {})),
@@ -93,7 +95,7 @@ def trace_table(transcript: Transcript, *, width: int = 40) -> str:
             content = shorten(" ".join(content.split()), width)  # one line per block
             rows.append([str(number) if first else "", message.role if first else "",
                          block.kind, block_id, content, producer if first else ""])
-    return _table(["#", "role", "block", "id", "content", "produced by"], rows, right={0})
+    return _table(["#", "role", "block", "id", "content", "produced by"], rows, right={0}, gap=gap)
 
 
 def calls_table(run: Run) -> str:
