@@ -1,0 +1,16 @@
+"""The lessons' answer keys: one module per lesson, named for its topic.
+
+A lesson's check cell holds only the learner's answer and a call such as
+`checks.q2(q2, run)`; the expected value is computed here, from the data the lesson
+passes in (so it follows a real provider's ids as well as the scripted ones). A learner
+who goes looking can read the keys, as with any answer key; they are kept off the page so
+that a cell never shows its own answer.
+
+    one_tool_call   lesson 1, the four messages of a tool call
+    on_the_wire     lesson 2, one conversation on four wires
+    the_bill        lesson 3, what a loop costs
+
+Every key has a table of wrong answers it must reject in tests/test_checks.py, and
+`SOLUTIONS` in each module holds a worked answer per question, as source text, which the
+tests run through the lesson to prove the key accepts it.
+"""

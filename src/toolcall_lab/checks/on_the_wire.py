@@ -1,0 +1,188 @@
+"""Answer keys of lesson 2, "One conversation, four wires".
+
+The request body a learner writes by hand is compared with the kit's codec field by
+field, and the first difference is named by its path (`messages.2.tool_call_id`), the
+way an API names what it rejects. Tool-call arguments are compared as JSON, so spacing
+inside the string does not matter; that they are a string does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import OverloadedError
+from ..messages import Transcript
+from ..selfcheck import check, number, word
+from ..tool import Tool
+from ..usage import Usage
+from ..wire import APIS, encode_request
+from ..wire import check as api_check
+
+__all__ = ["SOLUTIONS", "chat_body", "exercise_1", "exercise_2", "predict_accepted", "q1", "q2", "q3"]
+
+
+def first_difference(answer: Any, expected: Any, path: str = "") -> str | None:
+    """The path of the first place `answer` differs from `expected`, and how; None if equal.
+
+    >>> first_difference({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "y"}]})
+    "a.1.b: expected 'y'"
+    """
+    where = path or "the body"
+    if isinstance(expected, Mapping):
+        if not isinstance(answer, Mapping):
+            return f"{where}: expected an object (a dict), got {type(answer).__name__}"
+        for key in expected:
+            if key not in answer:
+                return f"{where}: the key {key!r} is missing"
+        for key in answer:
+            if key not in expected:
+                return f"{where}: the key {key!r} is not part of it"
+        for key, value in expected.items():
+            found = first_difference(answer[key], value, f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        if not isinstance(answer, list):
+            return f"{where}: expected a list, got {type(answer).__name__}"
+        if len(answer) != len(expected):
+            return f"{where}: expected {len(expected)} entries, got {len(answer)}"
+        for index, (mine, theirs) in enumerate(zip(answer, expected, strict=True)):
+            found = first_difference(mine, theirs, f"{where}.{index}")
+            if found:
+                return found
+        return None
+    if path.endswith(".arguments") and isinstance(expected, str):
+        if not isinstance(answer, str):
+            return f"{where}: the arguments travel as a string of JSON, not a {type(answer).__name__}"
+        try:
+            same = json.loads(answer) == json.loads(expected)
+        except ValueError:
+            return f"{where}: this string is not valid JSON"
+        return None if same else f"{where}: the arguments are not the call's arguments"
+    if type(answer) is not type(expected) or answer != expected:
+        return f"{where}: expected {expected!r}" if not isinstance(expected, str) or len(expected) < 60 \
+            else f"{where}: this text differs from the transcript's"
+    return None
+
+
+def _wrong_chat_body(answer: Any, transcript: Transcript, tools: Sequence[Tool]) -> str | None:
+    if not isinstance(answer, Mapping):
+        return f"expected the request body as a dict, got {type(answer).__name__}"
+    if not isinstance(answer.get("model"), str):
+        return "the body needs a \"model\": a model id, as a string"
+    kit = encode_request(transcript, tools, api="chat", model=answer["model"])
+    wanted = {key: kit[key] for key in ("model", "messages", "tools")}
+    mine = {key: value for key, value in answer.items() if not key.startswith("max_")}
+    return first_difference(mine, wanted)
+
+
+def chat_body(answer: Any, transcript: Transcript, tools: Sequence[Tool]) -> None:
+    """Your Chat Completions body for `transcript`: model, messages and tools (any max-tokens field)."""
+    check("Your body", answer, lambda a: _wrong_chat_body(a, transcript, tools),
+                 hint="go back to the rules above the cell: where the system prompt goes, what the "
+                      "assistant message carries, one tool message per result")
+
+
+def _wrong_api_set(answer: Any, expected: set[str]) -> str | None:
+    if isinstance(answer, str):
+        return "expected a set of API names, like {\"chat\"} (or set() for none), not one string"
+    if not isinstance(answer, (set, frozenset, list, tuple)):
+        return f"expected a set of API names, got {type(answer).__name__}"
+    names = {str(a).strip().casefold() for a in answer}
+    unknown = names - set(APIS)
+    if unknown:
+        return f"{', '.join(sorted(unknown))} is not one of {', '.join(APIS)}"
+    return None if names == expected else "that is not the set the checker found"
+
+
+def predict_accepted(answer: Any, transcript: Transcript) -> None:
+    """Which APIs accept `transcript` (the one that forgot to send the results)."""
+    expected = {api for api in APIS if not api_check(transcript, api=api)}
+    check("Prediction", answer, lambda a: _wrong_api_set(a, expected),
+                 hint="an API that validates the conversation pairs each call with a result; one of "
+                      "the four validates almost nothing")
+
+
+def q1(answer: Any, results_message: Any) -> None:
+    """How many `tool` messages Chat Completions needs for one user message of results."""
+    check("Q1", answer, number(len(results_message.tool_results)),
+                 hint="in Chat Completions each result is a message of its own")
+
+
+def q2(answer: Any) -> None:
+    """OpenAI says input 5,000 of which 4,000 cached: what does Anthropic's `input_tokens` say?"""
+    usage = Usage(input_tokens=5000, output_tokens=10, cache_read_tokens=4000)
+    expected = usage.uncached_input_tokens  # what the Anthropic codec writes as input_tokens
+    check("Q2", answer, number(expected),
+                 hint="Anthropic reports cache reads beside input_tokens, OpenAI inside it (section 8)")
+
+
+def q3(answer: Any, transcript: Transcript) -> None:
+    """Would Anthropic accept `transcript`, whose result id differs from the call's only by case?"""
+    expected = "no" if api_check(transcript, api="anthropic") else "yes"
+    check("Q3", answer, word(expected, choices=("yes", "no")),
+                 hint="does an API compare ids the way people read them, or character by character?")
+
+
+def _wrong_rejected(answer: Any) -> str | None:
+    if not isinstance(answer, Transcript):
+        return f"expected a Transcript, got {type(answer).__name__}"
+    said = [p.text for p in api_check(answer, api="anthropic")]
+    if not said:
+        return "Anthropic accepts this transcript"
+    if not any("unexpected `tool_use_id`" in text for text in said):
+        return "Anthropic rejects it, but not for a result without its call: " + said[0][:80]
+    return None
+
+
+def exercise_1(answer: Any) -> None:
+    """A transcript Anthropic rejects because a result answers a call that was never made."""
+    check("Exercise 1", answer, _wrong_rejected,
+                 hint="check(your_transcript, api='anthropic') should report an unexpected tool_use_id")
+
+
+def _wrong_overload(answer: Any) -> str | None:
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return "expected a pair: (the error you caught, your transcript)"
+    error, transcript = answer
+    if not isinstance(error, BaseException):
+        return f"the first item should be the exception object you caught, got {type(error).__name__}"
+    if not isinstance(error, OverloadedError):
+        return f"a {type(error).__name__} is not what an overloaded server causes"
+    if not isinstance(transcript, Transcript):
+        return f"the second item should be your Transcript, got {type(transcript).__name__}"
+    if len(transcript):
+        return f"your transcript holds {len(transcript)} messages after a call that failed"
+    return None
+
+
+def exercise_2(answer: Any) -> None:
+    """(the error an overloaded API double raised, the transcript passed to run_agent)."""
+    check("Exercise 2", answer, _wrong_overload,
+                 hint="catch ProviderError as error around run_agent(..., transcript=mine) and set "
+                      "exercise_2 = (error, mine)")
+
+
+SOLUTIONS: dict[str, str] = {
+    "my_chat_body": (
+        '{"model": "gpt-6-luna", "messages": ['
+        '{"role": "system", "content": second_call.system}, '
+        '{"role": "user", "content": second_call[0].text}, '
+        '{"role": "assistant", "content": None, "tool_calls": [{"id": c.id, "type": "function", '
+        '"function": {"name": c.name, "arguments": json.dumps(dict(c.args))}} '
+        'for c in second_call[1].tool_calls]}, '
+        '*[{"role": "tool", "tool_call_id": r.call_id, "content": r.content} '
+        'for r in second_call[2].tool_results]], '
+        '"tools": [{"type": "function", "function": {"name": get_weather.name, '
+        '"description": get_weather.description, "parameters": get_weather.input_schema}}]}'),
+    "predict_accepted": '{"ollama"}',
+    "q1": "2",
+    "q2": "1000",
+    "q3": '"no"',
+    "exercise_1": ('Transcript(messages=[question, calls, Message.results('
+                   '[ToolResult("toolu_99", "x"), *results.tool_results])])'),
+    "exercise_2": "overloaded()",
+}

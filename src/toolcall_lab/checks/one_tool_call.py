@@ -1,0 +1,134 @@
+"""Answer keys of lesson 1, "One tool call, message by message".
+
+Each function checks one cell of the lesson; see `toolcall_lab.selfcheck` for what a
+learner sees. The expected values come from the data passed in, never from the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..loop import Run
+from ..messages import Message, ToolCall, ToolResult
+from ..providers.base import Provider
+from ..selfcheck import check, exact, number
+from ..tool import Tool, execute, tool_map
+from ._runs import mentions_number, tool_exchanges
+
+__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "predict_call_2", "q1", "q2", "q3", "tool_result"]
+
+
+def _wrong_result(answer: Any, request: ToolCall, tool: Tool) -> str | None:
+    if not isinstance(answer, ToolResult):
+        return f"expected a ToolResult(call_id, content), got {type(answer).__name__}"
+    problem = exact(request.id)(answer.call_id)
+    if problem is not None:
+        return f"its call_id {answer.call_id!r} does not answer the request: {problem}"
+    if answer.is_error:
+        return "the tool worked, so the result is not an error"
+    if answer.content != execute(request, tool_map([tool])).content:
+        return "its content is not what the tool returned for these arguments"
+    return None
+
+
+def tool_result(answer: Any, request: ToolCall, tool: Tool) -> None:
+    """Your ToolResult for `request`: the right call_id and exactly what `tool` returned."""
+    check("Your result", answer, lambda a: _wrong_result(a, request, tool),
+                 hint="run the tool with the request's arguments (tool(**request.args)) and copy "
+                      "request.id into call_id")
+
+
+def predict_call_2(answer: Any, provider: Provider) -> None:
+    """How many messages the second call sent (read from what the provider recorded)."""
+    sent = len(provider.requests[-1].messages)
+    check("Prediction", answer, number(sent),
+                 hint="count every message in the transcript just before call 2: the model keeps "
+                      "nothing between calls",
+                 why="The model keeps nothing between calls, so call 2 re-sends the question too.")
+
+
+def q1(answer: Any) -> None:
+    """If the loop forgot to append the model's reply, which message of the four goes missing?"""
+    check("Q1", answer, number(2),
+                 hint="list the four messages and ask which one the loop appends from the reply "
+                      "(the result's id would then point at a call the API never sees)")
+
+
+def q2(answer: Any, run: Run) -> None:
+    """The call_id the result for Cairo must carry, in the two-city run."""
+    cairo = [c for c in run.transcript.tool_calls() if str(c.args.get("city", "")).casefold() == "cairo"]
+    expected = cairo[0].id if cairo else "(the run asked for no Cairo call)"
+    check("Q2", answer, exact(expected),
+                 hint="find the call whose arguments name Cairo; a result carries its call's id")
+
+
+def q3(answer: Any, run: Run) -> None:
+    """Messages call 3 would send if the model asked for another tool after the weather."""
+    expected = run.steps[1].messages_sent + 2  # call 2's messages + its reply + the new result
+    check("Q3", answer, number(expected),
+                 hint="call 3 re-sends everything call 2 sent, plus what came after it")
+
+
+def _wrong_results_message(answer: Any, run: Run, tool: Tool) -> str | None:
+    if isinstance(answer, list):
+        return "all the results of one reply travel together, in one message"
+    if not isinstance(answer, Message):
+        return f"expected one Message (Message.results([...])), got {type(answer).__name__}"
+    if answer.role != "user":
+        return f"results travel in a user message, not {answer.role!r}"
+    calls = run.transcript[1].tool_calls
+    results = answer.tool_results
+    if len(results) != len(calls):
+        return f"the reply asked for {len(calls)} tools; answer every call, no more"
+    by_id = {r.call_id: r for r in results}
+    for request in calls:
+        if request.id not in by_id:
+            return f"no result carries the id {request.id!r} exactly"
+        if _wrong_result(by_id[request.id], request, tool) is not None:
+            return f"the result for {request.id!r} is not what the tool returned for its arguments"
+    return None
+
+
+def exercise_1(answer: Any, run: Run, tool: Tool) -> None:
+    """Your message answering both calls of the two-city run."""
+    check("Exercise 1", answer, lambda a: _wrong_results_message(a, run, tool),
+                 hint="one Message.results([...]) holding a ToolResult per call, each with its "
+                      "call's id and the tool's output for that call's arguments")
+
+
+def _wrong_calculator_run(answer: Any, expression: str, value: str) -> str | None:
+    if not isinstance(answer, Run):
+        return f"expected the Run that run_agent returned, got {type(answer).__name__}"
+    used = [(c, r) for c, r in tool_exchanges(answer) if c.name == "calculator"]
+    if not used:
+        return "the run never called the calculator tool"
+    if not any(r.content == value and not r.is_error for _, r in used):
+        return f"no calculator call returned {value}: did it compute {expression!r}?"
+    if not mentions_number(answer.answer, value):
+        return "the final answer does not state the number the calculator returned"
+    return None
+
+
+def exercise_2(answer: Any, *, expression: str = "17 * 23 - 100") -> None:
+    """Your run: the calculator tool works out `expression`, and the answer states the result."""
+    from ..tools import calculator
+
+    value = calculator(expression)
+    check("Exercise 2", answer, lambda a: _wrong_calculator_run(a, expression, value),
+                 hint="a two-reply script: first call('calculator', expression=...), then a "
+                      "sentence with the number; pass tools=[calculator] to run_agent")
+
+
+#: A worked answer per question, as the source a learner would type (tests run them
+#: through the lesson; a teacher's solutions are generated from these).
+SOLUTIONS: dict[str, str] = {
+    "my_result": "ToolResult(request.id, get_weather(**request.args))",
+    "predict_call_2": "3",
+    "q1": "2",
+    "q2": 'next(c.id for c in two_cities.transcript[1].tool_calls if c.args["city"] == "Cairo")',
+    "q3": "5",
+    "exercise_1": ("Message.results([ToolResult(c.id, get_weather(**c.args)) "
+                   "for c in two_cities.transcript[1].tool_calls])"),
+    "exercise_2": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
+                   '"17 * 23 - 100 = 291."]), "What is 17 * 23 - 100?", tools=[calculator])'),
+}

@@ -1,0 +1,263 @@
+"""Every answer key rejects wrong answers: at least three per check, with one line and a hint.
+
+The table below is the contract of `toolcall_lab.checks`: for each check, the data it is
+given, one right answer, and the wrong answers it must refuse (a string that merely
+contains the right one, another case for an id, the right value of the wrong type, and
+the mistakes a learner really makes). A wrong answer raises `WrongAnswer`, whose notebook
+rendering is one line with "Hint:" and no file path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from toolcall_lab import (
+    ApiDouble,
+    Message,
+    ScriptedProvider,
+    ToolResult,
+    Transcript,
+    call,
+    get_provider,
+    run_agent,
+)
+from toolcall_lab.checks import on_the_wire, one_tool_call, the_bill
+from toolcall_lab.errors import OverloadedError, RateLimitError
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.models import TEACHING_MODEL
+from toolcall_lab.selfcheck import WrongAnswer, check, equal, exact, number, word
+from toolcall_lab.tools import calculator, get_weather
+from toolcall_lab.wire import encode_request
+
+
+def paris(provider=None, **options):
+    provider = provider or ScriptedProvider(weather_policy)
+    return run_agent(provider, PARIS_QUESTION, tools=[get_weather], **options)
+
+
+PARIS = paris(system="You are a helpful assistant.")
+TWO = run_agent(ScriptedProvider(weather_policy), "What's the weather in London and Cairo?",
+                tools=[get_weather])
+REQUEST = PARIS.transcript[1].tool_calls[0]
+SECOND_CALL = Transcript(PARIS.transcript.system, PARIS.transcript.messages[:3])
+PAIR = run_agent(ScriptedProvider(weather_policy), "Weather in Paris and Tokyo?", tools=[get_weather])
+QUESTION, CALLS, RESULTS = PAIR.transcript[0], PAIR.transcript[1], PAIR.transcript[2]
+
+
+def calculator_run(*replies, tools=(calculator,)):
+    return run_agent(ScriptedProvider(list(replies)), "What is 17 * 23 - 100?", tools=list(tools))
+
+
+def provider_after_two_calls():
+    provider = ScriptedProvider(weather_policy)
+    transcript = Transcript(messages=[Message.user(PARIS_QUESTION)])
+    turn = provider.complete(transcript, tools=[get_weather])
+    transcript.append(turn.message)
+    transcript.append(Message.results([ToolResult(turn.tool_calls[0].id, "18°C, sunny")]))
+    provider.complete(transcript, tools=[get_weather])
+    return provider
+
+
+def overload_error():
+    with ApiDouble() as double:
+        double.fail_next("overloaded")
+        mine = Transcript()
+        try:
+            run_agent(get_provider("anthropic", base_url=double.base_url("anthropic"), max_retries=0),
+                      PARIS_QUESTION, transcript=mine)
+        except OverloadedError as error:
+            return error, mine
+    raise AssertionError("the double did not fail")
+
+
+def chat_body():
+    body = encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna")
+    return {k: v for k, v in body.items() if k != "max_completion_tokens"}
+
+
+def with_path(body, path, value):
+    import copy
+
+    body = copy.deepcopy(body)
+    *parents, last = path
+    target = body
+    for key in parents:
+        target = target[key]
+    target[last] = value
+    return body
+
+
+def results_message(*pairs):
+    return Message.results([ToolResult(call_id, content) for call_id, content in pairs])
+
+
+CAIRO = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "Cairo")
+LONDON = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "London")
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    key: Callable[..., bool]
+    args: tuple[Any, ...]
+    right: Callable[[], Any]
+    wrong: tuple[Callable[[], Any], ...]
+
+
+ROWS = [
+    # lesson 1
+    Row("1 tool_result", one_tool_call.tool_result, (REQUEST, get_weather),
+        lambda: ToolResult(REQUEST.id, "18°C, sunny"),
+        (lambda: "18°C, sunny",
+         lambda: ToolResult(REQUEST.id.upper(), "18°C, sunny"),
+         lambda: ToolResult("toolu_99", "18°C, sunny"),
+         lambda: ToolResult(REQUEST.id, "sunny"),
+         lambda: ToolResult(REQUEST.id, "18°C, sunny", is_error=True))),
+    Row("1 predict_call_2", one_tool_call.predict_call_2, (provider_after_two_calls(),),
+        lambda: 3, (lambda: 1, lambda: "3", lambda: 4, lambda: 3.5)),
+    Row("1 q1", one_tool_call.q1, (), lambda: 2, (lambda: 3, lambda: "2", lambda: 4, lambda: True)),
+    Row("1 q2", one_tool_call.q2, (TWO,), lambda: CAIRO.id,
+        (lambda: CAIRO.id.upper(), lambda: f"id {CAIRO.id}", lambda: LONDON.id, lambda: 2,
+         lambda: f" {CAIRO.id}")),
+    Row("1 q3", one_tool_call.q3, (PARIS,), lambda: 5, (lambda: 3, lambda: "5", lambda: 4, lambda: 6)),
+    Row("1 exercise_1", one_tool_call.exercise_1, (TWO, get_weather),
+        lambda: results_message((LONDON.id, "14°C, light rain"), (CAIRO.id, "31°C, sunny")),
+        (lambda: [results_message((LONDON.id, "14°C, light rain")),
+                  results_message((CAIRO.id, "31°C, sunny"))],
+         lambda: results_message((LONDON.id, "14°C, light rain")),
+         lambda: results_message((LONDON.id, "31°C, sunny"), (CAIRO.id, "14°C, light rain")),
+         lambda: results_message((LONDON.id.upper(), "14°C, light rain"), (CAIRO.id, "31°C, sunny")),
+         lambda: Message.assistant("14°C, light rain; 31°C, sunny"),
+         lambda: "14°C, light rain")),
+    Row("1 exercise_2", one_tool_call.exercise_2, (),
+        lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "17 * 23 - 100 = 291."),
+        (lambda: "291",
+         lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is 2910."),
+         lambda: calculator_run(call("calculator", expression="17 * 23"), "It is 291."),
+         lambda: calculator_run("17 * 23 - 100 = 291."),
+         lambda: calculator_run(call("get_weather", city="Paris"), "It is 291.",
+                                tools=(calculator, get_weather)))),
+    # lesson 2
+    Row("2 chat_body", on_the_wire.chat_body, (SECOND_CALL, [get_weather]), chat_body,
+        (lambda: encode_request(SECOND_CALL, [get_weather], api="anthropic", model="m"),
+         lambda: with_path(chat_body(), ["messages", 3, "role"], "user"),
+         lambda: with_path(chat_body(), ["messages", 2, "tool_calls", 0, "function", "arguments"],
+                           {"city": "Paris"}),
+         lambda: with_path(chat_body(), ["messages", 3, "tool_call_id"], REQUEST.id.upper()),
+         lambda: with_path(chat_body(), ["tools", 0], dict(get_weather.spec())),
+         lambda: str(chat_body()))),
+    Row("2 predict_accepted", on_the_wire.predict_accepted,
+        (Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),),
+        lambda: {"ollama"},
+        (lambda: "ollama", lambda: set(), lambda: {"ollama", "chat"},
+         lambda: {"anthropic", "responses", "chat"}, lambda: {"olama"})),
+    Row("2 q1", on_the_wire.q1, (RESULTS,), lambda: 2, (lambda: 1, lambda: "2", lambda: 3)),
+    Row("2 q2", on_the_wire.q2, (), lambda: 1000, (lambda: 5000, lambda: "1000", lambda: 9000, lambda: 4000)),
+    Row("2 q3", on_the_wire.q3,
+        (Transcript(messages=[QUESTION, CALLS, Message.results(
+            [ToolResult(c.id.upper(), "18°C") for c in CALLS.tool_calls])]),),
+        lambda: "no", (lambda: "yes", lambda: False, lambda: "no way", lambda: "maybe")),
+    Row("2 exercise_1", on_the_wire.exercise_1, (),
+        lambda: Transcript(messages=[QUESTION, CALLS, Message.results(
+            [ToolResult("toolu_99", "x"), *RESULTS.tool_results])]),
+        (lambda: Transcript(messages=[QUESTION, CALLS, RESULTS]),
+         lambda: "unexpected `tool_use_id` found",
+         lambda: Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),
+         lambda: [QUESTION, Message.results([ToolResult("toolu_99", "x")])])),
+    Row("2 exercise_2", on_the_wire.exercise_2, (), overload_error,
+        (lambda: ("OverloadedError", 0),
+         lambda: (RateLimitError("busy"), Transcript()),
+         lambda: (overload_error()[0], Transcript(messages=[Message.user("Hi")])),
+         lambda: (overload_error()[0], []))),
+    # lesson 3
+    Row("3 loop_total", the_bill.loop_total, (12, 3000, 800), lambda: 88_800,
+        (lambda: 12 * 3000 + 800 * 12 * 12 // 2, lambda: "88800", lambda: 3000 + 800 * 12,
+         lambda: 12 * (3000 + 800 * 12))),
+    Row("3 predict_first_call", the_bill.predict_first_call, (TEACHING_MODEL,), lambda: "dearer",
+        (lambda: "cheaper", lambda: "not dearer", lambda: 1, lambda: "same")),
+    Row("3 q1", the_bill.q1, (paris(get_provider("scripted"), ),), lambda: 0,
+        (lambda: 286, lambda: "0", lambda: None)),
+    Row("3 q2", the_bill.q2, (), lambda: "higher", (lambda: "same", lambda: "Higher!", lambda: 5.0)),
+    Row("3 q3", the_bill.q3, (), lambda: "no", (lambda: "yes", lambda: "no, probably", lambda: 0)),
+    Row("3 exercise_1", the_bill.exercise_1, (), lambda: 135_000,
+        (lambda: 42_500, lambda: "135000", lambda: 140_000, lambda: 135_000.5)),
+    Row("3 exercise_2", the_bill.exercise_2, (TEACHING_MODEL,), lambda: 2,
+        (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+def test_the_right_answer_passes(row, capsys):
+    row.key(row.right(), *row.args)
+    assert "correct." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+def test_every_check_has_at_least_three_wrong_answers(row):
+    assert len(row.wrong) >= 3
+
+
+@pytest.mark.parametrize(("row", "index"), [(r, i) for r in ROWS for i in range(len(r.wrong))],
+                         ids=lambda v: v.name if isinstance(v, Row) else str(v))
+def test_a_wrong_answer_is_rejected_in_one_line(row, index):
+    with pytest.raises(WrongAnswer) as caught:
+        row.key(row.wrong[index](), *row.args)
+    lines = caught.value._render_traceback_()
+    assert len(lines) == 1
+    assert lines[0].startswith("✗ ") and "Hint:" in lines[0]
+    assert ".py" not in lines[0] and "Traceback" not in lines[0]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+def test_unanswered_says_so_and_moves_on(row, capsys):
+    row.key(..., *row.args)
+    assert "not answered yet" in capsys.readouterr().out
+
+
+def test_the_scripted_model_bills_no_hidden_prompt_but_the_double_does(capsys):
+    with ApiDouble(weather_policy) as double:
+        billed = paris(get_provider("anthropic", base_url=double.base_url("anthropic")))
+    the_bill.q1(20 * 286, billed)
+    assert "Q1: correct." in capsys.readouterr().out
+
+
+# -- the comparisons themselves ---------------------------------------------------------
+@pytest.mark.parametrize(("compare", "answer", "says"), [
+    (exact("toolu_01"), "TOOLU_01", "case differs"),
+    (exact("toolu_01"), " toolu_01", "spaces"),
+    (exact("toolu_01"), "the id is toolu_01", "nothing around it"),
+    (exact("toolu_01"), 1, "expected text"),
+    (number(3), "3", "drop the quotes"),
+    (number(3), "three", "expected a number"),
+    (number(3), True, "expected a number"),
+    (word("user", choices=("user", "assistant")), "tool", "one of"),
+    (word("user"), "the user", "word alone"),
+    (word("291"), 291, "put it in quotes"),
+    (equal((2, 1)), [2, 1], "round brackets"),
+])
+def test_each_comparison_says_what_is_wrong(compare, answer, says):
+    assert says in compare(answer)
+
+
+def test_a_notebook_shows_a_wrong_answer_as_one_line_without_paths():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "from toolcall_lab.checks import one_tool_call as checks\nchecks.q1('2')"))
+    nbclient.NotebookClient(nb, timeout=60, allow_errors=True).execute()
+    [error] = [o for o in nb.cells[0].outputs if o.output_type == "error"]
+    assert len(error.traceback) == 1
+    assert error.traceback[0].startswith("✗ Q1: '2' is not it")
+    assert ".py" not in error.traceback[0]
+
+
+def test_a_check_returns_nothing_so_a_cell_shows_only_its_line(capsys):
+    assert check("A", "user", word("user"), hint="h") is None
+    assert check("A", ..., word("user"), hint="h") is None
+    assert capsys.readouterr().out.splitlines() == [
+        "A: correct.", "A: not answered yet. Replace ... with your answer and run this cell again."]
