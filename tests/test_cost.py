@@ -98,8 +98,8 @@ def test_a_model_without_a_write_fee_bills_writes_as_plain_input():
 
 @pytest.mark.parametrize("model", sorted(PRICES))
 def test_every_table_row_is_priced_from_the_table(model):
-    price = PRICES[model]
     usage = Usage(input_tokens=1_000_000, cache_read_tokens=200_000, output_tokens=1_000_000)
+    price = PRICES[model].for_prompt(usage.input_tokens)  # a million-token prompt: the long-context tier
     cost = cost_of(usage, model)
     assert cost.input == pytest.approx(0.8 * price.input)
     assert cost.cache_read == pytest.approx(0.2 * price.cache_read)
@@ -211,3 +211,65 @@ def test_compaction_edge_cases():
         compaction_effect(10_000, kept_prefix=5_000, compacted=4_000, new_tokens=0, model=DEMO)
     with pytest.raises(ValueError, match="kept_prefix"):
         compaction_effect(1_000, kept_prefix=5_000, compacted=6_000, new_tokens=0, model=DEMO)
+
+
+# -- long-context tiers (Claude Haiku 5.5: over 100,000 prompt tokens) -----------------------------
+TIERED = Price("demo-tiered", "anthropic", input=0.10, output=0.50, cache_read=0.01, cache_write=0.125,
+               cache_write_1h=0.20, long_context_above=100_000,
+               long_context=Price("demo-tiered", "anthropic", input=0.50, output=2.50, cache_read=0.05,
+                                  cache_write=0.625, cache_write_1h=1.00))
+
+
+def test_the_tier_is_chosen_per_request_from_input_cache_reads_and_writes():
+    # 100,000 tokens exactly is the low tier; one more and the whole request pays the high rates
+    assert cost_of(Usage(input_tokens=100_000, output_tokens=1_000), TIERED).total == pytest.approx(
+        (100_000 * 0.10 + 1_000 * 0.50) / 1e6)
+    # 150,000 input (of which 120,000 read and 20,000 written) + 1,000 output, all at the high rates:
+    # 10,000 * 0.50 + 120,000 * 0.05 + 20,000 * 0.625 + 1,000 * 2.50 = 5,000 + 6,000 + 12,500 + 2,500
+    usage = Usage(input_tokens=150_000, cache_read_tokens=120_000, cache_write_tokens=20_000,
+                  output_tokens=1_000)
+    assert cost_of(usage, TIERED).total == pytest.approx(26_000 / 1e6)
+    assert cost_of(usage, TIERED, cache_write_ttl="1h").cache_write == pytest.approx(20_000 * 1.00 / 1e6)
+
+
+def test_haiku_5_5_in_the_table_has_both_tiers():
+    haiku = PRICES["claude-haiku-5-5"]
+    assert haiku.long_context_above == 100_000
+    assert haiku.for_prompt(150_000) == haiku.long_context
+    high = haiku.long_context
+    assert (high.input, high.output, high.cache_read, high.cache_write, high.cache_write_1h) == (
+        0.50, 2.50, 0.05, 0.625, 1.00)
+    # the docstring's worked example: 150,000 input tokens -> $0.075 at the high tier ($0.015 at the low)
+    assert cost_of(Usage(input_tokens=150_000), "claude-haiku-5-5").total == pytest.approx(0.075)
+
+
+def test_the_cost_explorers_largest_loop_on_haiku_5_5_pays_the_long_context_tier():
+    # The explorer's sliders at their maximum (50 calls, 20,000 to start, 5,000 per step) on its
+    # default model, Claude Haiku 5.5, without caching: 7,125,000 input tokens. At the low rate
+    # only that is $0.7125 (what the explorer used to show); calls 18..50 send over 100,000
+    # tokens each, 6,105,000 in all, at $0.50: $3.0525 + calls 1..17 ($0.102) = $3.1545.
+    bill = loop_bill(50, 20_000, 5_000, model="claude-haiku-5-5")
+    assert bill.total_tokens == 7_125_000
+    assert sum(bill.input_tokens[:17]) == 1_020_000 and bill.input_tokens[16] == 100_000
+    assert bill.total_dollars == pytest.approx(3.1545)
+    assert dollars(bill.total_dollars) == "$3.1545"
+    assert bill.dollars[16] == pytest.approx(100_000 * 0.10 / 1e6)   # call 17: low tier
+    assert bill.dollars[17] == pytest.approx(105_000 * 0.50 / 1e6)   # call 18: high tier
+    assert bill.naive_dollars == pytest.approx(270_000 * 0.50 / 1e6)  # the final size is one long request
+
+
+def test_the_cost_explorer_itself_shows_the_tiered_bill():
+    pytest.importorskip("ipywidgets")
+    from toolcall_lab.widgets import cost_explorer
+
+    w = cost_explorer(n=50, h0=20_000, t=5_000)
+    assert w.model.value == "claude-haiku-5-5"  # its default model
+    assert "<b>$3.1545</b> on claude-haiku-5-5" in w.totals.value
+    assert "$0.7125" not in w.totals.value
+
+
+def test_compaction_across_the_threshold_reads_at_each_sides_rates():
+    effect = compaction_effect(150_000, kept_prefix=5_000, compacted=20_000, new_tokens=500, model=TIERED)
+    # before: 150,500-token prompt, high tier; after: 20,500-token prompt, low tier
+    assert effect.before.total == pytest.approx((150_000 * 0.05 + 500 * 0.625) / 1e6)
+    assert effect.later_saving == pytest.approx((150_000 * 0.05 - 20_000 * 0.01) / 1e6)

@@ -102,7 +102,7 @@ def test_ollama_replies_carry_no_call_ids(double):
 
 # -- reasoning -------------------------------------------------------------------------------------
 def test_anthropic_thinking_is_signed_and_not_repeated_after_tool_results(double):
-    provider = real_provider("anthropic", double, thinking=2048, max_tokens=4096)
+    provider = real_provider("anthropic", double, thinking="adaptive", effort="low", max_tokens=4096)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == PARIS_ANSWER
     first, second = (step.turn for step in run.steps)
@@ -119,14 +119,16 @@ def test_anthropic_thinking_through_a_two_step_tool_loop(make_double):
     # the request after it is still valid (the thinking sits in the turn's first message).
     script = [call("get_weather", city="Paris"), call("get_weather", city="London"), "Both mild."]
     double = make_double(script)
-    provider = real_provider("anthropic", double, thinking=2048, max_tokens=4096)
+    provider = real_provider("anthropic", double, thinking="adaptive", max_tokens=4096)
     run = run_agent(provider, "Paris, then London?", tools=[get_weather])
     assert run.answer == "Both mild."
     assert [r.status for r in double.requests] == [200, 200, 200]
 
 
 @pytest.mark.parametrize(("name", "options"), [
-    ("anthropic", {"thinking": 2048, "max_tokens": 4096}), ("openai", {"reasoning_effort": "low"}),
+    ("anthropic", {"thinking": "adaptive", "effort": "low", "max_tokens": 4096}),
+    ("anthropic", {"model": "claude-haiku-4-5", "thinking": 2048, "max_tokens": 4096}),
+    ("openai", {"reasoning_effort": "low"}),
     ("ollama", {"think": True})])
 def test_reasoning_goes_out_and_comes_back_through_the_real_sdk(name, options, double):
     run = run_agent(real_provider(name, double, **options), PARIS_QUESTION, tools=[get_weather])
@@ -135,6 +137,60 @@ def test_reasoning_goes_out_and_comes_back_through_the_real_sdk(name, options, d
     assert isinstance(first, ReasoningBlock) and first.provider == name
     assert first.text == f"Thinking about: {PARIS_QUESTION}"
     assert [r.status for r in double.requests] == [200, 200], "replayed reasoning passed the check"
+
+
+def test_a_thinking_budget_to_haiku_5_5_gets_the_apis_400_through_the_real_sdk(double):
+    import anthropic
+
+    client = anthropic.Anthropic(base_url=double.url, api_key=SECRET, max_retries=0)
+    ask = {"max_tokens": 4096, "messages": [{"role": "user", "content": PARIS_QUESTION}]}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(model="claude-haiku-5-5", thinking={"type": "enabled", "budget_tokens": 2048},
+                               **ask)
+    assert caught.value.status_code == 400
+    assert caught.value.body["error"] == {
+        "type": "invalid_request_error",
+        "message": '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" '
+                   'and "output_config.effort" to control thinking behavior.'}
+    # the same request in the spelling Haiku 5.5 takes, and the budget on a model that takes it
+    adaptive = client.messages.create(model="claude-haiku-5-5", thinking={"type": "adaptive"},
+                                      output_config={"effort": "low"}, **ask)
+    assert adaptive.content[0].type == "thinking"
+    budget = client.messages.create(model="claude-haiku-4-5",
+                                    thinking={"type": "enabled", "budget_tokens": 2048}, **ask)
+    assert budget.content[0].type == "thinking"
+    assert [r.status for r in double.requests] == [400, 200, 200]
+
+
+def test_the_kit_provider_sends_it_with_check_off_and_gets_the_same_words(double):
+    from toolcall_lab.errors import InvalidRequestError
+
+    provider = real_provider("anthropic", double, thinking=2048, max_tokens=4096, check=False)
+    with pytest.raises(InvalidRequestError, match='"thinking.type.enabled" is not supported for this model'):
+        run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert [r.status for r in double.requests] == [400]
+
+
+def test_sampling_and_prefill_rules_answer_400_from_the_double(double):
+    url = double.url + "/v1/messages"
+    ask = {"model": "claude-haiku-5-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}
+    status, body, _ = post(url, {**ask, "temperature": 0.2})
+    assert (status, body["error"]["message"]) == (400, "`temperature` is deprecated for this model.")
+    prefill = [*ask["messages"], {"role": "assistant", "content": "{"}]
+    status, body, _ = post(url, {**ask, "messages": prefill})
+    assert status == 400 and "does not support assistant message prefill" in body["error"]["message"]
+    assert post(url, {**ask, "model": "claude-haiku-4-5", "temperature": 0.2})[0] == 200
+
+
+def test_reasoning_effort_on_gpt_4o_answers_400(double):
+    status, body, _ = post(double.url + "/v1/responses", {
+        "model": "gpt-4o", "input": PARIS_QUESTION, "reasoning": {"effort": "low"}})
+    assert status == 400
+    assert body["error"] == {"message": "Unsupported parameter: 'reasoning.effort' is not supported with "
+                             "this model.", "type": "invalid_request_error", "param": "reasoning.effort",
+                             "code": "unsupported_parameter"}
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-4o", "input": PARIS_QUESTION})
+    assert status == 200 and [i["type"] for i in body["output"]] == ["message"]  # no reasoning item
 
 
 def test_responses_reasoning_is_a_sealed_item(double):

@@ -80,9 +80,12 @@ def with_thinking(transcript, tools):
     return [ReasoningBlock(f"The user asks: {transcript.last_user_text()}"), *reply]
 
 
-def test_thinking_is_replayed_in_the_tool_loop(fake):
+@pytest.mark.parametrize(("model", "options", "config"), [
+    ("claude-haiku-5-5", {"thinking": "adaptive", "effort": "medium"}, {"type": "adaptive"}),
+    ("claude-haiku-4-5", {"thinking": 2048}, {"type": "enabled", "budget_tokens": 2048})])
+def test_thinking_is_replayed_in_the_tool_loop(fake, model, options, config):
     server = fake(with_thinking)
-    provider = AnthropicProvider(base_url=server.url, thinking=2048, max_tokens=4096)
+    provider = AnthropicProvider(model, base_url=server.url, max_tokens=4096, **options)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     (thinking,) = run.transcript[1].reasoning
@@ -91,12 +94,14 @@ def test_thinking_is_replayed_in_the_tool_loop(fake):
     replayed = server.requests[1].body["messages"][1]["content"][0]
     assert replayed == {"type": "thinking", "thinking": thinking.text,
                         "signature": thinking.opaque["signature"]}
-    assert server.requests[1].body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert server.requests[1].body["thinking"] == config
+    assert server.requests[1].body.get("output_config") == (
+        {"effort": options["effort"]} if "effort" in options else None)
 
 
 def test_edited_thinking_is_caught_before_sending(fake):
     server = fake(with_thinking)
-    provider = AnthropicProvider(base_url=server.url, thinking=2048, max_tokens=4096)
+    provider = AnthropicProvider(base_url=server.url, thinking="adaptive", max_tokens=4096)
     transcript = Transcript(messages=[Message.user(PARIS_QUESTION)])
     thinking, call = provider.complete(transcript, tools=[get_weather]).message.blocks
     transcript.append(Message.assistant(replace(thinking, text=thinking.text + " (edited)"), call))
@@ -171,6 +176,19 @@ def test_repr_and_options():
     assert repr(provider) == "AnthropicProvider(model='claude-opus-5', base_url='http://127.0.0.1:9')"
     with pytest.raises(ValueError, match="thinking must be"):
         AnthropicProvider(api_key=SECRET, thinking="lots")
+    with pytest.raises(ValueError, match="effort must be one of"):
+        AnthropicProvider(api_key=SECRET, thinking="adaptive", effort="lots")
+    assert repr(AnthropicProvider(api_key=SECRET, thinking="adaptive", effort="low")) == (
+        "AnthropicProvider(model='claude-haiku-5-5', thinking='adaptive', effort='low')")
+
+
+def test_a_budget_on_the_default_model_is_caught_before_sending(fake):
+    server = fake()
+    provider = AnthropicProvider(base_url=server.url, thinking=2048, max_tokens=4096)
+    with pytest.raises(InvalidRequestError, match='"thinking.type.enabled" is not supported') as caught:
+        provider.complete(Transcript(messages=[Message.user("Hi")]))
+    assert caught.value.problems[0].path == "thinking.type"
+    assert server.requests == []  # nothing was sent
 
 
 def test_paris_run_through_the_api_double(double):
@@ -182,7 +200,8 @@ def test_paris_run_through_the_api_double(double):
 
 
 def test_thinking_through_the_api_double(double):
-    provider = AnthropicProvider(base_url=double.base_url("anthropic"), thinking=2048, max_tokens=4096)
+    provider = AnthropicProvider(base_url=double.base_url("anthropic"), thinking="adaptive", effort="low",
+                                 max_tokens=4096)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     (thinking,) = run.transcript[1].reasoning

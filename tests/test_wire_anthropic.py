@@ -17,6 +17,8 @@ from toolcall_lab.usage import Usage
 from toolcall_lab.wire import anthropic as wire
 
 MODEL = "claude-haiku-5-5"
+#: A model that still takes manual thinking budgets and assistant prefill (models.RULES).
+OLD = "claude-haiku-4-5"
 SIGNATURE = "EqQBCkgIARABGAIiQL2/real+signature+bytes=="
 
 
@@ -135,14 +137,17 @@ def test_arguments_as_a_json_string_are_read():
 
 # -- encoding requests ------------------------------------------------------------------------
 
-def test_rich_transcript_encodes_to_a_valid_request():
-    body = wire.encode_request(rich_transcript(), [get_weather], model=MODEL, max_tokens=4096,
-                               thinking=2048)
+@pytest.mark.parametrize(("model", "options", "config"), [
+    (MODEL, {"thinking": "adaptive", "effort": "low"}, {"type": "adaptive"}),
+    (OLD, {"thinking": 2048}, {"type": "enabled", "budget_tokens": 2048})])
+def test_rich_transcript_encodes_to_a_valid_request(model, options, config):
+    body = wire.encode_request(rich_transcript(), [get_weather], model=model, max_tokens=4096, **options)
     assert anthropic_request_errors(body) == []
     assert wire.check_request(body) == []
     assert body["system"] == "You are a weather assistant."
     assert body["tools"] == [get_weather.spec()]
-    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert body["thinking"] == config
+    assert body.get("output_config") == ({"effort": "low"} if "effort" in options else None)
     calls = body["messages"][1]["content"]
     assert [b["type"] for b in calls] == ["thinking", "text", "tool_use", "tool_use"]
     assert calls[0] == {"type": "thinking", "thinking": "Two cities: call get_weather twice.",
@@ -178,12 +183,17 @@ def test_same_role_messages_are_not_merged():
     assert len(wire.encode_request(t, model=MODEL)["messages"]) == 2
 
 
-def test_thinking_option():
+def test_thinking_and_effort_options():
     t = Transcript(messages=[Message.user("Hi")])
     assert wire.encode_request(t, model=MODEL, thinking="adaptive")["thinking"] == {"type": "adaptive"}
     assert wire.encode_request(t, model=MODEL, stop_sequences=["END"])["stop_sequences"] == ["END"]
     with pytest.raises(ValueError, match="thinking must be"):
         wire.encode_request(t, model=MODEL, thinking=True)
+    body = wire.encode_request(t, model=MODEL, thinking="adaptive", effort="high")
+    assert body["output_config"] == {"effort": "high"}
+    assert wire.encode_request(t, model=MODEL, thinking="disabled")["thinking"] == {"type": "disabled"}
+    with pytest.raises(ValueError, match="effort must be one of low, medium, high, xhigh, max"):
+        wire.encode_request(t, model=MODEL, effort="extreme")
 
 
 # -- what the API rejects -----------------------------------------------------------------------
@@ -235,7 +245,7 @@ THINKING_ERROR = (
 def test_thinking_missing_in_a_tool_loop(first, found, config):
     blocks = [first] if first["type"] == "tool_use" else [first, use("toolu_A")]
     body = body_of(user(text("Hi")), assistant(*blocks), user(result("toolu_A")),
-                   thinking=config, max_tokens=4096)
+                   thinking=config, max_tokens=4096, model=OLD if config["type"] == "enabled" else MODEL)
     problem = only(wire.check_request(body))
     assert problem.path == "messages.1.content.0.type"
     assert problem.text == THINKING_ERROR.format(found=found)
@@ -248,7 +258,7 @@ def test_a_later_step_of_a_tool_loop_needs_no_thinking_of_its_own():
     thinking = {"type": "thinking", "thinking": "Weather, then news.", "signature": SIGNATURE}
     body = body_of(user(text("Weather and news?")), assistant(thinking, use("toolu_A")),
                    user(result("toolu_A")), assistant(use("toolu_B")), user(result("toolu_B")),
-                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096)
+                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096, model=OLD)
     assert wire.check_request(body) == []
     body["messages"][1]["content"] = [use("toolu_A")]  # the turn's thinking dropped: refused
     problem = only(wire.check_request(body))
@@ -261,7 +271,7 @@ def test_modified_thinking_earlier_in_the_same_tool_loop():
     thinking = {"type": "thinking", "thinking": "Weather, then NEWS.", "signature": signature}
     body = body_of(user(text("Weather and news?")), assistant(thinking, use("toolu_A")),
                    user(result("toolu_A")), assistant(use("toolu_B")), user(result("toolu_B")),
-                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096)
+                   thinking={"type": "enabled", "budget_tokens": 1024}, max_tokens=4096, model=OLD)
     problem = only(wire.check_request(body))
     assert problem.path == "messages.1.content.0"
     assert "cannot be modified" in problem.text
@@ -288,9 +298,11 @@ def test_modified_thinking_from_the_double():
 
 def test_foreign_signature_is_not_judged_and_empty_one_is_invalid():
     real = {"type": "thinking", "thinking": "anything", "signature": SIGNATURE}
-    assert wire.check_request(body_of(user(text("Hi")), assistant(real, text("Hello")))) == []
+    # (on a model that takes an assistant prefill: Haiku 5.5 would refuse the last turn anyway)
+    assert wire.check_request(body_of(user(text("Hi")), assistant(real, text("Hello")), model=OLD)) == []
     unsigned = {"type": "thinking", "thinking": "anything", "signature": ""}
-    problem = only(wire.check_request(body_of(user(text("Hi")), assistant(unsigned, text("Hello")))))
+    problem = only(wire.check_request(body_of(user(text("Hi")), assistant(unsigned, text("Hello")),
+                                              model=OLD)))
     assert (problem.path, problem.text) == (
         "messages.1.content.0", "messages.1.content.0: Invalid `signature` in `thinking` block")
 
@@ -316,7 +328,8 @@ def test_empty_message_content():
     problem = only(wire.check_request(body))
     assert (problem.path, problem.text) == ("messages.1", "messages.1: all messages must have non-empty "
                                             "content except for the optional final assistant message")
-    assert wire.check_request(body_of(user(text("Hi")), assistant())) == []  # a final one may be empty
+    # a final one may be empty, on a model that takes a prefill
+    assert wire.check_request(body_of(user(text("Hi")), assistant(), model=OLD)) == []
 
 
 def test_tool_name_pattern():
@@ -328,10 +341,11 @@ def test_tool_name_pattern():
 
 def test_thinking_budget_rules():
     low = only(wire.check_request(body_of(user(text("Hi")),
-                                          thinking={"type": "enabled", "budget_tokens": 512})))
+                                          thinking={"type": "enabled", "budget_tokens": 512}, model=OLD)))
     assert low.text == "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
     over = only(wire.check_request(body_of(user(text("Hi")), max_tokens=1024,
-                                           thinking={"type": "enabled", "budget_tokens": 1024})))
+                                           thinking={"type": "enabled", "budget_tokens": 1024},
+                                           model=OLD)))
     assert over.path == "max_tokens"
     assert over.text.startswith("`max_tokens` must be greater than `thinking.budget_tokens`.")
 
@@ -456,3 +470,86 @@ def test_encode_then_decode_request_gives_the_transcript_back(system, conversati
 def test_a_body_that_is_not_a_message_is_refused(body):
     with pytest.raises(ValueError, match="expected a Messages API reply"):
         wire.decode_response(body)
+
+
+# -- rules that depend on the model (models.RULES) ------------------------------------------------
+USE_ADAPTIVE = 'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+
+
+def test_manual_thinking_on_haiku_5_5_is_refused_in_the_apis_words():
+    body = body_of(user(text("Hi")), thinking={"type": "enabled", "budget_tokens": 2048}, max_tokens=4096)
+    problem = only(wire.check_request(body))
+    assert (problem.path, problem.text) == (
+        "thinking.type", f'"thinking.type.enabled" is not supported for this model. {USE_ADAPTIVE}')
+    # a dated snapshot id is its family; the adaptive spelling passes
+    assert only(wire.check_request({**body, "model": "claude-haiku-5-5-20261007"})) == problem
+    assert wire.check_request({**body, "thinking": {"type": "adaptive"},
+                               "output_config": {"effort": "low"}}) == []
+
+
+def test_budget_thinking_is_fine_on_haiku_4_5_which_has_no_adaptive_mode():
+    body = body_of(user(text("Hi")), thinking={"type": "enabled", "budget_tokens": 2048}, max_tokens=4096,
+                   model=OLD)
+    assert wire.check_request(body) == []
+    adaptive = only(wire.check_request({**body, "thinking": {"type": "adaptive"}}))
+    assert adaptive.path == "thinking.type" and "thinking.type.adaptive" in adaptive.text
+    effort = only(wire.check_request({**body, "output_config": {"effort": "low"}}))
+    assert effort.path == "output_config.effort"
+
+
+@pytest.mark.parametrize(("model", "mode", "refused"), [
+    ("claude-opus-5-5", "disabled", True), ("claude-opus-5-5", "between_tools", True),
+    ("claude-sonnet-5-5", "disabled", True), ("claude-sonnet-5-5", "between_tools", False),
+    ("claude-haiku-5-5", "disabled", False), ("claude-opus-5", "disabled", False),
+    ("claude-opus-5", "enabled", True), ("some-future-model", "enabled", False)])
+def test_thinking_modes_per_model(model, mode, refused):
+    thinking = {"type": mode, **({"budget_tokens": 1024} if mode == "enabled" else {})}
+    problems = wire.check_request(body_of(user(text("Hi")), model=model, thinking=thinking, max_tokens=4096))
+    assert bool(problems) == refused
+    if mode == "disabled" and refused:
+        assert problems[0].text == f'"thinking.type.disabled" is not supported for this model. {USE_ADAPTIVE}'
+
+
+def test_thinking_cannot_be_disabled_at_the_top_efforts():
+    body = body_of(user(text("Hi")), thinking={"type": "disabled"}, output_config={"effort": "high"})
+    assert wire.check_request(body) == []
+    body["output_config"] = {"effort": "max"}
+    assert only(wire.check_request(body)).path == "thinking.type"
+
+
+@pytest.mark.parametrize("name", ["temperature", "top_p", "top_k"])
+def test_sampling_parameters_on_models_that_refuse_them(name):
+    problem = only(wire.check_request(body_of(user(text("Hi")), **{name: 0.5})))
+    assert (problem.path, problem.text) == (name, f"`{name}` is deprecated for this model.")
+    assert wire.check_request(body_of(user(text("Hi")), temperature=1.0)) == []  # the default is fine
+    assert wire.check_request(body_of(user(text("Hi")), model=OLD, **{name: 0.5})) == []
+
+
+def test_haiku_4_5_takes_temperature_or_top_p_not_both_and_temperature_1_with_thinking():
+    both = only(wire.check_request(body_of(user(text("Hi")), model=OLD, temperature=0.5, top_p=0.9)))
+    assert both.text.startswith("`temperature` and `top_p` cannot both be specified for this model.")
+    hot = only(wire.check_request(body_of(user(text("Hi")), model=OLD, temperature=0.5, max_tokens=4096,
+                                          thinking={"type": "enabled", "budget_tokens": 1024})))
+    assert hot.text.startswith("`temperature` may only be set to 1 when thinking is enabled.")
+
+
+def test_assistant_prefill_is_refused_where_the_model_refuses_it():
+    body = body_of(user(text("Classify: great product")), assistant(text("{")))
+    problem = only(wire.check_request(body))
+    assert (problem.path, problem.text) == ("messages.1", "This model does not support assistant message "
+                                            "prefill. The conversation must end with a user message.")
+    assert wire.check_request({**body, "model": OLD}) == []
+
+
+@pytest.mark.parametrize(("model", "thinking", "refused"), [
+    (OLD, {"type": "enabled", "budget_tokens": 1024}, True), (OLD, None, False),
+    (MODEL, {"type": "adaptive"}, True), (MODEL, None, False),
+    ("claude-opus-5-5", None, True), ("claude-sonnet-5-5", None, True)])
+def test_forced_tool_choice(model, thinking, refused):
+    body = body_of(user(text("Weather?")), model=model, max_tokens=4096, tools=[get_weather.spec()],
+                   tool_choice={"type": "tool", "name": "get_weather"},
+                   **({"thinking": thinking} if thinking else {}))
+    problems = wire.check_request(body)
+    assert [(p.path, p.text) for p in problems] == (
+        [("tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")] if refused else [])
+    assert wire.check_request({**body, "tool_choice": {"type": "auto"}}) == []

@@ -55,7 +55,7 @@ TOOLS = [get_weather, search_kb]
 
 def test_anthropic_accepts_it():
     body = encode_request(rich("anthropic"), TOOLS, api="anthropic", model="claude-haiku-5-5",
-                          thinking=2048, max_tokens=4096)
+                          thinking="adaptive", effort="low", max_tokens=4096)
     assert anthropic_request_errors(body) == []
     assert check_request(body, api="anthropic") == []
     thinking = body["messages"][1]["content"][0]

@@ -23,8 +23,13 @@ Three questions this module answers:
 - `compaction_effect(...)`: why rewriting the middle of a history (compaction) makes the
   *next* call dearer even though it makes the prompt shorter.
 
-Left out: batch and fast-mode prices, long-context tiers (Haiku 5.5 above 100,000
-prompt tokens, OpenAI above 272K), minimum cacheable lengths, and negotiated discounts.
+Each call is priced at the tier its own prompt falls in (`Price.for_prompt`): on Claude
+Haiku 5.5 a call whose prompt (input, cache reads and cache writes together) is over
+100,000 tokens pays the higher rates on every token, output included, so a long loop
+gets dearer per token once its history passes the threshold.
+
+Left out: batch and fast-mode prices, OpenAI's long-context rates (above 272K input
+tokens), minimum cacheable lengths, and negotiated discounts.
 The numbers are "estimated cost at list prices as of `models.PRICES_CHECKED`", not a bill.
 """
 
@@ -133,7 +138,9 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
     """The list-price dollars of `usage` on `model` (a model id from the table, or a `Price`).
 
     `cache_write_ttl` picks Anthropic's write price: "5m" (1.25x input) or "1h" (2x).
-    OpenAI rows have one write price (their 30-minute write), used for "5m".
+    OpenAI rows have one write price (their 30-minute write), used for "5m". A model with
+    a long-context tier is priced at the tier of this call's prompt (`usage.input_tokens`,
+    which in the kit's convention holds the cache reads and writes too).
 
     Worked example on Claude Opus 5 ($5 input, $0.50 cache read, $6.25 5-minute write,
     $25 output per million): 12,000 input tokens of which 10,000 were read from the cache
@@ -146,8 +153,14 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
     ...               output_tokens=400)
     >>> cost_of(usage, "claude-opus-5")
     Cost($0.0269: input $0.0025, cache read $0.0050, cache write $0.0094, output $0.0100)
+
+    On Claude Haiku 5.5, 150,000 input tokens are over its 100,000-token threshold, so
+    they pay $0.50 per million, not $0.10: 150,000 * 0.50 / 1e6 = $0.075.
+
+    >>> cost_of(Usage(input_tokens=150_000), "claude-haiku-5-5")
+    Cost($0.0750: input $0.0750, output $0)
     """
-    price = _price(model)
+    price = _price(model).for_prompt(usage.input_tokens)
     write = _write_price(price, cache_write_ttl)
     # dollars = tokens / 1e6 * price_per_mtok
     return Cost(input=usage.uncached_input_tokens * price.input / MILLION,
@@ -228,7 +241,9 @@ def loop_bill(n: int, h0: int, t: int, *, model: str | Price, caching: bool = Fa
     result). Simplified: every call comes within the cache lifetime (5 minutes), every
     prompt is long enough to cache (real APIs need 512 to 4,096 tokens) and nothing is
     evicted. Writes are priced at the model's 5-minute (OpenAI: 30-minute) write price,
-    or at plain input where the model has no write fee.
+    or at plain input where the model has no write fee. Each call is priced at the tier
+    of its own prompt (`cost_of`), so on Claude Haiku 5.5 the calls past 100,000 tokens
+    pay the high rates; `naive_dollars` prices the final conversation as one request.
 
     Worked example, 10 calls, h0 = 2,000, t = 500, at $5 input per million:
     no caching bills 42,500 input tokens, $0.2125, for a conversation 7,000 tokens long.
@@ -244,6 +259,15 @@ def loop_bill(n: int, h0: int, t: int, *, model: str | Price, caching: bool = Fa
     Usage(input_tokens=2500, output_tokens=0, cache_read_tokens=2000, cache_write_tokens=500)
     >>> dollars(cached.total_dollars)
     '$0.0586'
+
+    Tiers, on Claude Haiku 5.5 (the cost explorer's sliders at their maximum: 50 calls,
+    20,000 tokens to start, 5,000 per step): calls 1-17 send at most 100,000 tokens,
+    1,020,000 in all, at $0.10 per million ($0.102); calls 18-50 send 105,000 to 265,000,
+    6,105,000 in all, at $0.50 ($3.0525). Total $3.1545, not the $0.7125 that 7,125,000
+    tokens would cost at the low rate.
+
+    >>> dollars(loop_bill(50, 20_000, 5_000, model="claude-haiku-5-5").total_dollars)
+    '$3.1545'
     """
     if t < 0 or output_per_call < 0:
         raise ValueError(f"t and output_per_call must be >= 0, got {t} and {output_per_call}")
@@ -273,7 +297,7 @@ def loop_bill(n: int, h0: int, t: int, *, model: str | Price, caching: bool = Fa
         input_tokens=tuple(sent), cumulative=tuple(cumulative), usages=tuple(usages),
         costs=tuple(costs), dollars=tuple(per_call), cumulative_dollars=tuple(cumulative_dollars),
         total_tokens=running_tokens, total_dollars=running_dollars, final_size=final_size,
-        naive_dollars=final_size * price.input / MILLION)
+        naive_dollars=final_size * price.for_prompt(final_size).input / MILLION)
 
 
 # -- what compaction does to the cache -----------------------------------------------------
@@ -353,7 +377,9 @@ def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tok
     after_usage = Usage(input_tokens=compacted + new_tokens, cache_read_tokens=kept_prefix,
                         cache_write_tokens=rewritten)
     before, after = cost_of(before_usage, price), cost_of(after_usage, price)
-    later_saving = (history - compacted) * price.cache_read / MILLION
+    # each side's reads at the rates of its own tier (the same rates below a threshold)
+    later_saving = (history * price.for_prompt(before_usage.input_tokens).cache_read
+                    - compacted * price.for_prompt(after_usage.input_tokens).cache_read) / MILLION
     extra = after.total - before.total
     pays_back: int | None
     if extra <= 0:

@@ -23,15 +23,19 @@ It also misbehaves on request, which real servers do only when you are not looki
 `double.fail_next("rate_limit")` (or the header `X-Double-Fault: rate_limit`, for
 `python -m toolcall_lab serve`) makes the next request, to any path, fail the way that
 API fails (see `FAULTS`). It reasons the way each API's reasoning models do: Anthropic
-when `thinking` is on, Ollama when `think` is set, and Responses unless `reasoning.effort`
-is "none" (OpenAI's reasoning models default to medium effort). The trace is short and
-deterministic, and sealed so that the codec's `check_request` notices if it comes back
-edited.
+when `thinking` is "enabled" (a budget) or "adaptive", Ollama when `think` is set, and
+Responses unless `reasoning.effort` is "none" (OpenAI's reasoning models default to
+medium effort) or the model does not reason (`models.rules_of`: gpt-4o). The trace is
+short and deterministic, and sealed so that the codec's `check_request` notices if it
+comes back edited. Per-model rules come with the codec's `check_request`: a thinking
+budget sent to Claude Haiku 5.5 gets the same 400 the real API gives.
 
 Choices a real server would make differently: Ollama streams when a request has no
 `stream` key, so the double refuses such a request (with a 400 that says to send
 `"stream": false`, as the kit's provider does) rather than pretend it would not stream;
-Ollama thinks by default on models that can, the double only when `think` is set.
+Ollama thinks by default on models that can, the double only when `think` is set; the
+newest Claude models think when `thinking` is left out, the double only when it is sent
+(so a run without it shows no thinking blocks), and "between_tools" gets no thinking.
 
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,
@@ -56,7 +60,7 @@ from typing import Any, NamedTuple
 from ._text import shorten
 from .errors import ScriptExhaustedError
 from .messages import ReasoningBlock, ToolCall, Transcript
-from .models import default_model, tool_prompt_tokens
+from .models import default_model, rules_of, tool_prompt_tokens
 from .providers.scripted import Policy, Reply, ScriptedProvider
 from .tokens import estimate_tokens
 from .tool import Tool
@@ -362,6 +366,8 @@ def _wants_reasoning(api: str, body: dict[str, Any], transcript: Transcript) -> 
                 b.kind == "tool_result" for b in last.blocks)
             return on and not after_results
         case "responses":
+            if rules_of(str(body.get("model", ""))).reasons is False:
+                return False  # gpt-4o and the like: no reasoning items, whatever is asked
             return (body.get("reasoning") or {}).get("effort", "medium") not in ("none", None)
         case "ollama":
             return bool(body.get("think"))

@@ -1,8 +1,10 @@
-"""Model ids, default models and prices: one dated table, easy to update.
+"""Model ids, default models, prices and per-model request rules: one dated table, easy to update.
 
-Every number here has a date and a source, because prices change and model ids retire.
-To update the kit, edit `PRICES` (and `DEFAULT_MODELS` when a default retires), change
-`PRICES_CHECKED`, and run the tests: nothing else in the kit spells a model id or a price.
+Every number and rule here has a date and a source, because prices change, model ids
+retire and each model release changes what a request may carry. To update the kit, edit
+`PRICES` and `RULES` (and `DEFAULT_MODELS` when a default retires), change
+`PRICES_CHECKED`, and run the tests: nothing else in the kit spells a model id, a price
+or a per-model rule.
 
 Prices are US dollars per million tokens (MTok), standard tier:
 
@@ -13,8 +15,17 @@ cache write at 1.25x input, a 1-hour write at 2x, and a read at 0.1x (0.05x on s
 models); OpenAI bills cached input at its own rate, and from the GPT-5.6 family a cache
 write at 1.25x input (no write fee before).
 
-Left out: batch, fast mode, regional processing and long-context tiers (Haiku 5.5 above
-100,000 prompt tokens, OpenAI above 272K). Local servers cost nothing per token.
+One long-context tier is in the table: Claude Haiku 5.5 bills a request whose prompt
+(input + cache reads + cache writes) is over 100,000 tokens at its higher rates, for every
+token of that request, output included (`Price.for_prompt`).
+
+`RULES` says, per model, which request shapes the API refuses with a 400 (thinking
+modes, sampling parameters, assistant prefill, forced tool use, reasoning effort); the
+codecs' `check_request` and the API double enforce them through `rules_of`.
+
+Left out: batch, fast mode, regional processing, OpenAI's long-context rates (above 272K
+input tokens) and the rules of models not in the table (`rules_of` is permissive for
+them). Local servers cost nothing per token.
 """
 
 from __future__ import annotations
@@ -22,9 +33,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
-__all__ = ["DEFAULT_MODELS", "PRICES", "PRICES_CHECKED", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "Price",
-           "default_model", "price_of", "tool_prompt_tokens"]
+__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RULES", "TEACHING_MODEL",
+           "TOOL_PROMPT_TOKENS", "Price", "Rules", "default_model", "price_of", "rules_of",
+           "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -40,7 +53,11 @@ class Price:
     where writing to the cache costs nothing extra; `cache_write_1h` is Anthropic's
     1-hour write. `source` says where the numbers come from, `label` how directly:
     "official" (a stored official page), "quoted" (the official wording quoted by a third
-    party) or "third-party".
+    party) or "third-party"; `checked` is the day the row was last read against it.
+
+    A model with a long-context tier carries it as `long_context`, a `Price` with the
+    higher rates that applies to a whole request once its prompt is over
+    `long_context_above` tokens (see `for_prompt`).
     """
 
     model: str
@@ -53,25 +70,53 @@ class Price:
     released: str = ""
     source: str = ""
     label: str = "official"
+    checked: str = "2026-11-30"
+    long_context_above: int | None = None
+    long_context: Price | None = None
+
+    def for_prompt(self, prompt_tokens: int) -> Price:
+        """The rates a request with `prompt_tokens` of prompt pays (input + cache reads + writes).
+
+        Worked example, Claude Haiku 5.5 (to 100,000 tokens: $0.10 input, $0.50 output;
+        above: $0.50 and $2.50): a request of 150,000 input tokens and 1,000 output
+        tokens is over the threshold, so *every* token pays the high rates:
+
+            150,000 * 0.50 + 1,000 * 2.50 = 75,000 + 2,500 = 77,500 dollars per million
+            tokens -> $0.0775 (the low rates would say $0.0155)
+
+        >>> haiku = PRICES["claude-haiku-5-5"]
+        >>> haiku.for_prompt(100_000).input, haiku.for_prompt(150_000).input
+        (0.1, 0.5)
+        """
+        above = self.long_context_above
+        if self.long_context is not None and above is not None and prompt_tokens > above:
+            return self.long_context
+        return self
 
 
 # fmt: off
 PRICES: dict[str, Price] = {p.model: p for p in (
-    # Anthropic: platform.claude.com pricing and model overview pages.
+    # Anthropic: platform.claude.com pricing and model overview pages; read and batch rates
+    # as quoted in shared/wire/pricing.md §1.2 (gathered 2026-11-30).
     Price("claude-haiku-5-5", "anthropic", 0.10, 0.50, 0.01, 0.125, 0.20, "2026-10-07",
-          "platform.claude.com/docs/en/models/haiku-5-5/overview (prompts up to 100,000 tokens)"),
+          "platform.claude.com/docs/en/models/haiku-5-5/overview (input, output, both writes, the "
+          "100,000-token tier; read 2026-11-30); cache read quoted 2026-10-08",
+          long_context_above=100_000,
+          long_context=Price("claude-haiku-5-5", "anthropic", 0.50, 2.50, 0.05, 0.625, 1.00,
+                             "2026-10-07", "same page: 'for prompts over 100,000 tokens'")),
     Price("claude-sonnet-5-5", "anthropic", 2.00, 10.00, 0.10, 2.50, 4.00, "2026-09-28",
           "platform.claude.com/docs/zh-CN/models/sonnet-5-5/overview; cache read $0.10 "
           "from 2026-10-07 (quoted)", "quoted"),
     Price("claude-opus-5-5", "anthropic", 4.00, 20.00, 0.20, 5.00, 8.00, "2026-09-22",
           "platform.claude.com/docs/zh-CN/models/opus-5-5/overview"),
     Price("claude-opus-5", "anthropic", 5.00, 25.00, 0.50, 6.25, 10.00, "2026-07-24",
-          "platform.claude.com/docs/en/models/opus-5/overview"),
+          "platform.claude.com/docs/en/models/opus-5/overview (legacy since Opus 5.5)"),
     Price("claude-haiku-4-5", "anthropic", 1.00, 5.00, 0.10, 1.25, 2.00, "2025-10-01",
           "platform.claude.com/docs/en/about-claude/pricing"),
-    # OpenAI: developers.openai.com model pages.
+    # OpenAI: developers.openai.com model pages. OpenAI's writes last 30 minutes (12 hours
+    # on request); there is no 1-hour write, so cache_write_1h stays None.
     Price("gpt-6-luna", "openai", 0.10, 0.50, 0.01, 0.125, None, "2026-09-22",
-          "developers.openai.com/ja-JP/api/docs/models/gpt-6-luna"),
+          "developers.openai.com/ja-JP/api/docs/models/gpt-6-luna (read 2026-11-30)"),
     Price("gpt-6.2-sol", "openai", 2.00, 10.00, 0.10, 2.50, None, "2026-11-17",
           "developers.openai.com/api/docs/models/gpt-6.2-sol"),
     Price("gpt-5.4-mini", "openai", 0.75, 4.50, 0.075, None, None, "2026-03-17",
@@ -119,9 +164,135 @@ def tool_prompt_tokens(model: str) -> int:
     return TOOL_PROMPT_TOKENS[key] if key else 0
 
 
-#: The model the lessons price loops on: a frontier model, so that the dollars are big
-#: enough to read (the defaults above are the cheapest, for learners' own runs).
+#: The model the lessons price loops on: Claude Opus 5, a *legacy* model since Opus 5.5
+#: (2026-09-22), kept because its round prices ($5 input, $25 output, reads at 0.1x,
+#: writes at 1.25x) make the lessons' arithmetic easy to follow by hand and its dollars
+#: big enough to read; lesson 3's committed numbers are priced on it. It is not the
+#: newest or the largest model (the defaults above are the cheapest, for learners' runs).
 TEACHING_MODEL = "claude-opus-5"
+
+
+# -- what each model accepts -------------------------------------------------------------------
+#: Anthropic's `output_config.effort` values (anthropic 2.14 `OutputConfigParam`).
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+Sampling = Literal["any", "one", "default"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What one model's API accepts in a request, where models differ; one row of `RULES`.
+
+    Anthropic fields (None where a rule is not known, which lets everything through):
+
+    - `thinking`: the `thinking.type` values accepted ("adaptive", "enabled" with a
+      `budget_tokens`, "disabled", "between_tools"); `no_disable_at`: efforts at which
+      "disabled" is refused all the same; `efforts`: `output_config.effort` values accepted;
+    - `sampling`: "any" (temperature, top_p, top_k as you like), "one" (temperature or
+      top_p, not both) or "default" (none of them away from its default);
+    - `prefill`: whether a conversation may end in an assistant turn;
+    - `forced_tools`: when `tool_choice` "any"/"tool" is accepted: "without_thinking"
+      (only with thinking off) or "never";
+    - `min_cache_tokens`: the shortest prompt a cache breakpoint caches (shorter: silently
+      not cached, no error).
+
+    OpenAI: `reasons` says whether the model is a reasoning model, which is what accepts
+    `reasoning.effort` (Responses) or `reasoning_effort` (Chat).
+
+    Every row names its `source`, the day it was `checked` and its evidence `label`
+    ("official", "quoted" or "third-party"); `notes` says where sources disagree.
+    """
+
+    model: str
+    provider: str
+    thinking: frozenset[str] | None = None
+    no_disable_at: tuple[str, ...] = ()
+    efforts: tuple[str, ...] | None = None
+    sampling: Sampling = "any"
+    prefill: bool = True
+    forced_tools: Literal["without_thinking", "never"] = "without_thinking"
+    min_cache_tokens: int | None = None
+    reasons: bool | None = None
+    source: str = ""
+    checked: str = "2026-11-30"
+    label: str = "official"
+    notes: str = ""
+
+    @property
+    def known(self) -> bool:
+        """Whether this row comes from the table (False: a model the kit knows nothing about)."""
+        return bool(self.source)
+
+
+_NEWER = frozenset({"adaptive", "disabled"})
+_THINKING_PAGE = "platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting"
+_CACHE_PAGE = "prompt-caching page as quoted in shared/wire/pricing.md §1.6"
+
+# fmt: off
+RULES: dict[str, Rules] = {r.model: r for r in (
+    Rules("claude-haiku-5-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
+          "without_thinking", 512,
+          source="platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5 (breaking: manual "
+                 f"extended thinking, non-default sampling, prefill; read 2026-11-30); {_THINKING_PAGE}; "
+                 f"{_CACHE_PAGE}",
+          notes="'disabled' only at effort high or lower: third-party (APIYI thinking guide "
+                "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted [Q] in pricing.md §1.7."),
+    Rules("claude-sonnet-5-5", "anthropic", frozenset({"adaptive", "between_tools"}), (), EFFORTS,
+          "default", False, "never", 512,
+          source="platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5 and model "
+                 f"overview (forced tool use refused); {_THINKING_PAGE}; {_CACHE_PAGE}",
+          notes="'disabled' refused, 'between_tools' is its lowest setting: live error quoted on "
+                "dev.to (2026-10-06) and OpenRouter's Claude 5.5 page; shared/wire/model_rules.md agrees."),
+    Rules("claude-opus-5-5", "anthropic", frozenset({"adaptive"}), (), EFFORTS, "default", False,
+          "never", 512,
+          source=f"platform.claude.com/docs/en/models/opus-5-5 overview (forced tool use refused); "
+                 f"{_THINKING_PAGE}; {_CACHE_PAGE}",
+          notes="thinking always on: 'disabled' and 'enabled' refused (live errors quoted on dev.to, "
+                "2026-10-06)."),
+    Rules("claude-opus-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
+          "without_thinking", 512,
+          source="platform.claude.com/docs/en/build-with-claude/thinking (Opus 5: 'disabled' only at "
+                 f"effort high or below; quoted in checkmarble/llmberjack#14); {_THINKING_PAGE} (4.7 and "
+                 f"later refuse 'enabled'); {_CACHE_PAGE}", label="quoted",
+          notes="prefill refused 'already the case on Opus 5' per OpenRouter's Claude 5.5 page "
+                "(third-party); model_rules.md lists it too."),
+    Rules("claude-haiku-4-5", "anthropic", frozenset({"enabled", "disabled"}), (), (), "one", True,
+          "without_thinking", 4096,
+          source=f"{_THINKING_PAGE} (extended thinking the only mode on Haiku 4.5); "
+                 "platform.claude.com/docs/en/models/haiku-4-5/migration-guide (temperature OR top_p, "
+                 f"not both); {_CACHE_PAGE}",
+          notes="no effort parameter (apidog Haiku 4.5 vs 5.5 table, third-party)."),
+    # OpenAI: a reasoning model takes reasoning.effort; others answer 400 "Unsupported parameter".
+    Rules("gpt-6-luna", "openai", min_cache_tokens=1024, reasons=True,
+          source="developers.openai.com/ja-JP/api/docs/models/gpt-6-luna (reasoning.effort none..max, "
+                 "default medium; read 2026-11-30)",
+          notes="the same page: on Chat Completions, function calling only with reasoning_effort "
+                "'none' (not enforced by the kit yet)."),
+    Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
+          source="developers.openai.com/api/docs/models/gpt-6.2-sol (shared/wire/pricing.md §2.2)"),
+    Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, reasons=True, label="third-party",
+          source="GPT-5 family reasoning models (third-party price lists, shared/wire/pricing.md §2.2)"),
+    Rules("gpt-4o", "openai", min_cache_tokens=1024, reasons=False, label="quoted",
+          source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
+                 "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "
+                 "BoundaryML/baml#2708)"),
+)}
+# fmt: on
+
+
+def rules_of(model: str) -> Rules:
+    """The request rules for `model`, matching a dated snapshot id to its family.
+
+    A model not in `RULES` (a local model, a newer id) gets a row that refuses nothing:
+    the kit does not guess, and the real server has the last word.
+
+    >>> rules_of("claude-haiku-5-5").thinking == frozenset({"adaptive", "disabled"})
+    True
+    >>> rules_of("claude-haiku-4-5-20251001").prefill, rules_of("llama3.2").known
+    (True, False)
+    """
+    key = _table_key(RULES, model)
+    return RULES[key] if key else Rules(model, "")
 
 
 def default_model(provider: str) -> str:

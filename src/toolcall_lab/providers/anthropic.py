@@ -4,13 +4,21 @@ The translation lives in `toolcall_lab.wire.anthropic` (pure functions, testable
 offline); this class is the thin shell that sends the encoded body with
 `client.messages.create` and keeps the raw JSON the API returned.
 
-    >>> provider = AnthropicProvider(api_key="sk-ant-example", thinking=2048, max_tokens=4096)
-    >>> provider
-    AnthropicProvider(model='claude-haiku-5-5', thinking=2048)
+    >>> AnthropicProvider(api_key="sk-ant-example", thinking="adaptive", effort="low")
+    AnthropicProvider(model='claude-haiku-5-5', thinking='adaptive', effort='low')
+    >>> AnthropicProvider("claude-haiku-4-5", api_key="sk-ant-example", thinking=2048, max_tokens=4096)
+    AnthropicProvider(model='claude-haiku-4-5', thinking=2048)
 
 Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `timeout`,
-`max_retries`, `check`, `client`; see `WireProvider`): `thinking`, None for no extended
-thinking, a budget in tokens (at least 1024 and below `max_tokens`), or "adaptive".
+`max_retries`, `check`, `client`; see `WireProvider`):
+
+- `thinking`: None (not sent: the model's default, which on the newest models is to
+  think), "adaptive" (Claude decides how much to think; the only kind the default model,
+  Claude Haiku 5.5, takes), "disabled", or a budget in tokens for models with manual
+  extended thinking (Claude Haiku 4.5 and older: at least 1024 and below `max_tokens`).
+  A budget on a model that refuses it is caught before sending, in the API's words.
+- `effort`: "low", "medium", "high", "xhigh" or "max", sent as `output_config.effort`
+  (how hard adaptive thinking works; None leaves the model's default).
 
 Left out: streaming, prompt-cache breakpoints, `tool_choice`, and server tools.
 """
@@ -42,10 +50,13 @@ class AnthropicProvider(WireProvider):
     default_base_url: ClassVar[str] = "https://api.anthropic.com"
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
-                 **kwargs: Any) -> None:
+                 effort: str | None = None, **kwargs: Any) -> None:
         if thinking is not None:
             codec.thinking_config(thinking)  # a bad value fails now, not at the first call
+        if effort is not None:
+            codec.check_effort(effort)
         self.thinking = thinking
+        self.effort = effort
         base_url = kwargs.get("base_url")
         if base_url:
             # subtle: the SDK appends /v1/messages itself; a base_url ending in /v1 (as
@@ -54,10 +65,12 @@ class AnthropicProvider(WireProvider):
         super().__init__(model, **kwargs)
 
     def __repr__(self) -> str:
-        shown = super().__repr__()
-        if self.thinking is None:
-            return shown
-        return f"{shown[:-1]}, thinking={self.thinking!r})"
+        shown = super().__repr__()[:-1]
+        if self.thinking is not None:
+            shown += f", thinking={self.thinking!r}"
+        if self.effort is not None:
+            shown += f", effort={self.effort!r}"
+        return shown + ")"
 
     def _make_client(self, api_key: str) -> Any:
         import anthropic  # here, not at the top: `import toolcall_lab` must stay light
@@ -67,7 +80,7 @@ class AnthropicProvider(WireProvider):
 
     def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return codec.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                    thinking=self.thinking)
+                                    thinking=self.thinking, effort=self.effort)
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)

@@ -8,6 +8,8 @@
   write it, or the model's own malformed text, verbatim.
 - A server reads tools out of a request as `Tool`s that describe themselves to the
   model but have no code: the code lives with the client that sent them.
+- Both OpenAI APIs refuse a reasoning effort on a model that does not reason (gpt-4o):
+  `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..messages import ToolCall, ToolResult
+from ..models import rules_of
 from ..tool import Tool
+from . import Problem
 
-__all__ = ["ERROR_PREFIX", "arguments_json", "read_result_text", "request_tool", "result_text"]
+__all__ = ["ERROR_PREFIX", "arguments_json", "read_result_text", "request_tool", "result_text",
+           "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
 
@@ -63,3 +68,21 @@ def _never_called(**_: Any) -> Any:
 def request_tool(name: str, description: str | None, schema: Mapping[str, Any] | None) -> Tool:
     """A tool as a server reads it from a request: name, description and schema, no code."""
     return Tool(name, description or "", schema or {"type": "object"}, _never_called)
+
+
+def unsupported_reasoning(api: str, model: str, param: str) -> list[Problem]:
+    """OpenAI's 400 for a reasoning effort (`param`) sent to a model that does not reason.
+
+    The Responses text is recorded (RageAgainstThePixel/OpenAI-DotNet#500, gpt-4o, with
+    param "reasoning.effort" and code "unsupported_parameter"); the Chat one is the same
+    sentence with Chat's parameter name, paraphrased. Models not in `models.RULES` pass.
+
+    >>> [p.text for p in unsupported_reasoning("responses", "gpt-4o-2024-08-06", "reasoning.effort")]
+    ["Unsupported parameter: 'reasoning.effort' is not supported with this model."]
+    >>> unsupported_reasoning("responses", "gpt-6-luna", "reasoning.effort")
+    []
+    """
+    if rules_of(model).reasons is not False:
+        return []
+    return [Problem(api, param, f"Unsupported parameter: '{param}' is not supported with this model.",
+                    param=param, code="unsupported_parameter")]

@@ -15,8 +15,14 @@ What maps to what:
 `check_request` plays the API's own validator: the API first *merges* consecutive
 messages of one role, then checks, so every path it reports ("messages.0.content.1")
 counts merged messages. The texts are the API's, word for word, from recorded errors
-(see shared/wire/wire_facts.md, §1 Errors); two that are not in the notes carry their
-source beside them.
+(see shared/wire/wire_facts.md, §1 Errors); those that are not in the notes carry their
+source beside them, and the few written here in the API's style say so.
+
+Some rules depend on the model (`models.rules_of(body["model"])`): which `thinking`
+modes it takes (Claude Haiku 5.5 refuses a manual `budget_tokens`; Haiku 4.5 knows
+nothing else), whether it takes non-default `temperature`/`top_p`/`top_k`, an assistant
+prefill, forced `tool_choice`, `output_config.effort`. A model not in the table is
+checked by the model-independent rules only.
 
 The API double (the kit's loopback server) signs the thinking it invents with
 `sign_thinking`, an HMAC under a fixed, public key, so `check_request` can catch a
@@ -24,7 +30,8 @@ thinking block someone edited. Real signatures are Anthropic's secret: they cann
 verified offline, and are passed through untouched.
 
 Left out: images, documents, citations, prompt-cache breakpoints, server tools (their
-blocks are skipped when decoding), streaming, and `tool_choice`.
+blocks are skipped when decoding), streaming, and sending `tool_choice` (it is checked
+when a body carries it, but `encode_request` never writes one).
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..models import EFFORTS, rules_of
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
@@ -51,6 +59,7 @@ __all__ = [
     "DOUBLE_SIGNING_KEY",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
+    "check_effort",
     "check_request",
     "decode_request",
     "decode_response",
@@ -134,12 +143,17 @@ def verify_thinking(text: str, signature: object) -> bool:
 
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, thinking: int | str | None = None,
+                   effort: str | None = None,
                    stop_sequences: Sequence[str] | None = None) -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
-    `thinking` is None (left out), a budget in tokens (at least 1024, and below
-    `max_tokens`) or "adaptive". Every message is sent as a list of blocks, and
-    same-role neighbours are *not* merged (the API merges them; `check_request` does too).
+    `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
+    1024, below `max_tokens`, and only on models that take it, such as Claude Haiku 4.5),
+    "adaptive" (Claude decides how much to think: Haiku 5.5, Opus 5 and later) or
+    "disabled". `effort` ("low", "medium", "high", "xhigh", "max") goes out as
+    `output_config.effort`, which is how adaptive thinking is tuned. Every message is
+    sent as a list of blocks, and same-role neighbours are *not* merged (the API merges
+    them; `check_request` does too).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
@@ -156,13 +170,15 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                           "input_schema": dict(t.input_schema)} for t in tools]
     if thinking is not None:
         body["thinking"] = thinking_config(thinking)
+    if effort is not None:
+        body["output_config"] = {"effort": check_effort(effort)}
     if stop_sequences:
         body["stop_sequences"] = list(stop_sequences)
     return body
 
 
 def thinking_config(thinking: int | str) -> dict[str, Any]:
-    """The request's `thinking` object for a budget or "adaptive".
+    """The request's `thinking` object for a budget, "adaptive" or "disabled".
 
     >>> thinking_config(2048), thinking_config("adaptive")
     ({'type': 'enabled', 'budget_tokens': 2048}, {'type': 'adaptive'})
@@ -171,10 +187,17 @@ def thinking_config(thinking: int | str) -> dict[str, Any]:
     if isinstance(thinking, int) and not isinstance(thinking, bool):
         # Faithful, not repairing: a budget below 1024 is sent, and check_request flags it.
         return {"type": "enabled", "budget_tokens": thinking}
-    if thinking == "adaptive":
-        return {"type": "adaptive"}
-    raise ValueError(f"thinking must be None, a token budget (an int of at least {_MIN_BUDGET}) or "
-                     f"'adaptive', got {thinking!r}.")
+    if thinking in ("adaptive", "disabled"):
+        return {"type": thinking}
+    raise ValueError(f"thinking must be None, 'adaptive', 'disabled' or a token budget (an int of at "
+                     f"least {_MIN_BUDGET}, for models with manual extended thinking), got {thinking!r}.")
+
+
+def check_effort(effort: str) -> str:
+    """`effort` if it is one of the API's effort levels; a ValueError naming them if not."""
+    if effort not in EFFORTS:
+        raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}.")
+    return effort
 
 
 def _encode_block(block: Block) -> dict[str, Any] | None:
@@ -436,8 +459,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     >>> [p.path for p in check_request(body)]
     ['messages.0.content.1']
     """
-    problems = _check_tools(body) + _check_thinking_config(body)
     merged = _merge(body.get("messages") or [])
+    problems = _check_tools(body) + _check_thinking_config(body) + _check_model_rules(body, merged)
     problems += _check_content(merged)
     for index, message in enumerate(merged):
         if message.role == "user":
@@ -477,6 +500,71 @@ def _check_thinking_config(body: Mapping[str, Any]) -> list[Problem]:
                          "Please consult our documentation at https://docs.claude.com/en/docs/"
                          "build-with-claude/extended-thinking#max-tokens-and-context-window-size")]
     return []
+
+
+# -- rules that depend on the model ------------------------------------------------------------
+# Texts quoted from live 400s, with where they were seen:
+#   manual thinking / disabled: memberjunction docs (claude-sonnet-5, observed) and
+#     OnesoftQwQ/opencode-go-copilot v1.12.1 (claude-haiku-5-5); dev.to "Claude Opus 5.5 /
+#     Sonnet 5.5: 5 settings that return 400" (disabled, Opus 5.5, 2026-10-06).
+#   prefill: smallmain/vscode-unify-chat-provider#249 (full body), TunnelVision#5.
+#   sampling: RooCodeInc/Roo-Code#12162 (Anthropic's body relayed by Bedrock, Opus 4.7).
+#   temperature with thinking: MartialBE/one-hub#529 (with the docs link it names).
+#   forced tool use with thinking: mastra-ai/mastra#7507, can1357/oh-my-pi#341.
+_USE_ADAPTIVE = 'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+_DEFAULTS = {"temperature": 1.0}  # top_p and top_k have no default a request can repeat
+
+
+def _check_model_rules(body: Mapping[str, Any], merged: Sequence[_Merged]) -> list[Problem]:
+    """What this model refuses that other models take: thinking modes, sampling, prefill, forcing."""
+    rules = rules_of(str(body.get("model", "")))
+    thinking = body.get("thinking") or {}
+    mode = thinking.get("type") if isinstance(thinking, Mapping) else None
+    effort = (body.get("output_config") or {}).get("effort")
+    problems = []
+    if mode and rules.thinking is not None and mode not in rules.thinking:
+        if mode in ("enabled", "disabled"):
+            text = f'"thinking.type.{mode}" is not supported for this model. {_USE_ADAPTIVE}'
+        else:  # paraphrased in the API's style: no recorded text for these two
+            fix = ('Use "thinking.type.enabled" with "thinking.budget_tokens".' if "enabled" in rules.thinking
+                   else _USE_ADAPTIVE)
+            text = f'"thinking.type.{mode}" is not supported for this model. {fix}'
+        problems.append(_problem("thinking.type", text))
+    elif mode == "disabled" and effort in rules.no_disable_at:
+        # Paraphrased: the docs say such requests "return a 400 error" but give no text.
+        problems.append(_problem("thinking.type", f'"thinking.type.disabled" is not supported with '
+                                 f'"output_config.effort" "{effort}" for this model. {_USE_ADAPTIVE}'))
+    if effort is not None and rules.efforts is not None and effort not in rules.efforts:
+        # Paraphrased in the API's style: no recorded text.
+        problems.append(_problem("output_config.effort",
+                                 "output_config.effort: this model does not support the effort parameter."
+                                 if not rules.efforts else
+                                 f'output_config.effort: "{effort}" is not supported for this model.'))
+    sampled = [name for name in ("temperature", "top_p", "top_k")
+               if body.get(name) is not None and body.get(name) != _DEFAULTS.get(name)]
+    if rules.sampling == "default" and sampled:
+        problems.append(_problem(sampled[0], f"`{sampled[0]}` is deprecated for this model."))
+    elif rules.sampling == "one" and body.get("temperature") is not None and body.get("top_p") is not None:
+        # bedrock-chat#979 quotes the words; the second sentence is the API's usual advice, paraphrased.
+        problems.append(_problem("temperature", "`temperature` and `top_p` cannot both be specified for "
+                                 "this model. Please use only one."))
+    thinking_on = mode in ("enabled", "adaptive")
+    if thinking_on and "temperature" in sampled and rules.sampling != "default":
+        problems.append(_problem("temperature", (
+            "`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation "
+            "at https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
+            "#important-considerations-when-using-extended-thinking")))
+    if not rules.prefill and merged and merged[-1].role == "assistant":
+        problems.append(_problem(f"messages.{len(merged) - 1}", "This model does not support assistant "
+                                 "message prefill. The conversation must end with a user message."))
+    choice = body.get("tool_choice") or {}
+    forced = isinstance(choice, Mapping) and choice.get("type") in ("any", "tool")
+    # subtle: only thinking the request turns on counts; the newest models think by default,
+    # but whether a forced tool_choice then fails is not settled by the sources (pricing.md §1.7).
+    if forced and (thinking_on or rules.forced_tools == "never"):
+        problems.append(_problem("tool_choice",
+                                 "Thinking may not be enabled when tool_choice forces tool use."))
+    return problems
 
 
 def _check_content(merged: Sequence[_Merged]) -> list[Problem]:

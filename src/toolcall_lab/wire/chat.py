@@ -42,7 +42,14 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
-from ._shared import ERROR_PREFIX, arguments_json, read_result_text, request_tool, result_text
+from ._shared import (
+    ERROR_PREFIX,
+    arguments_json,
+    read_result_text,
+    request_tool,
+    result_text,
+    unsupported_reasoning,
+)
 
 __all__ = [
     "ERROR_PREFIX",
@@ -375,8 +382,9 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
 
     Checked: an empty `messages`; tool names (pattern and length); every assistant
     `tool_calls` answered by `tool` messages right after it, one per id; `tool`
-    messages that answer nothing, twice, or without a `tool_call_id`. Not checked:
-    empty text, which Chat accepts.
+    messages that answer nothing, twice, or without a `tool_call_id`; `reasoning_effort`
+    only on a model that reasons (`models.rules_of`; unknown and local models pass). Not
+    checked: empty text, which Chat accepts.
 
     >>> body = {"model": "m", "messages": [{"role": "user", "content": "Hi"},
     ...     {"role": "tool", "tool_call_id": "call_1", "content": "18°C"}]}
@@ -394,6 +402,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
         if isinstance(name, str):
             problems.extend(_check_name(index, name))
     problems.extend(_check_pairing(messages or []))
+    if body.get("reasoning_effort") is not None:
+        problems.extend(unsupported_reasoning(API, str(body.get("model", "")), "reasoning_effort"))
     return problems
 
 

@@ -70,7 +70,14 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
-from ._shared import ERROR_PREFIX, arguments_json, read_result_text, request_tool, result_text
+from ._shared import (
+    ERROR_PREFIX,
+    arguments_json,
+    read_result_text,
+    request_tool,
+    result_text,
+    unsupported_reasoning,
+)
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
@@ -487,7 +494,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     call before it (not when `previous_response_id` or `conversation` holds the earlier
     items); a reasoning item is followed by what it reasoned about; with `store: false`
     a reasoning item carries its `encrypted_content`; content sealed by the API double
-    still verifies; tool names match `^[a-zA-Z0-9_-]+$`.
+    still verifies; tool names match `^[a-zA-Z0-9_-]+$`; `reasoning.effort` only on a
+    model that reasons (`models.rules_of`: gpt-4o does not).
 
     >>> body = {"model": "m", "input": [
     ...     {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}]}
@@ -495,6 +503,9 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     [('input.0', 'input', 'No tool output found for function call call_1.')]
     """
     problems = _tool_problems(body.get("tools") or [])
+    reasoning = body.get("reasoning")
+    if isinstance(reasoning, Mapping) and reasoning.get("effort") is not None:
+        problems += unsupported_reasoning(_API, str(body.get("model", "")), "reasoning.effort")
     items = body.get("input")
     if not isinstance(items, list):
         return problems  # a plain string is one user message: nothing to pair

@@ -1,0 +1,95 @@
+"""The dated model table: every price and rule row sourced, dated and labelled; lookups by family."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolcall_lab.models import (
+    DEFAULT_MODELS,
+    EFFORTS,
+    PRICES,
+    RULES,
+    TEACHING_MODEL,
+    Price,
+    Rules,
+    default_model,
+    price_of,
+    rules_of,
+)
+
+LABELS = {"official", "quoted", "third-party"}
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+HOSTED = ("anthropic", "openai", "openai-chat")
+
+
+def test_every_priced_model_and_every_hosted_default_has_a_rules_row():
+    assert set(PRICES) <= set(RULES)
+    for provider in HOSTED:
+        assert default_model(provider) in RULES, f"{provider}'s default model has no rules row"
+    anthropic = {"claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5", "claude-opus-5",
+                 "claude-haiku-4-5"}
+    assert anthropic <= {m for m, r in RULES.items() if r.provider == "anthropic"}
+
+
+@pytest.mark.parametrize("model", sorted(RULES))
+def test_every_rules_row_is_sourced_dated_and_labelled(model):
+    rules = RULES[model]
+    assert rules.model == model and rules.known
+    assert rules.source and DATE.match(rules.checked) and rules.label in LABELS
+    if rules.provider == "anthropic":
+        assert rules.thinking and rules.min_cache_tokens and rules.reasons is None
+        assert rules.efforts is not None and set(rules.efforts) <= set(EFFORTS)
+    else:
+        assert rules.reasons is not None and rules.thinking is None
+
+
+@pytest.mark.parametrize("model", sorted(PRICES))
+def test_every_price_row_shows_source_date_label_and_the_1_hour_write(model):
+    price = PRICES[model]
+    assert price.source and DATE.match(price.checked) and price.label in LABELS
+    if price.provider == "anthropic":  # Anthropic's 1-hour write is 2x input, on every tier
+        for tier in (price, price.long_context):
+            if tier is not None:
+                assert tier.cache_write_1h == pytest.approx(2 * tier.input)
+    else:
+        assert price.cache_write_1h is None  # OpenAI sells 30-minute and 12-hour writes, no 1-hour one
+
+
+def test_haiku_5_5_rules_match_its_whats_new_page():
+    haiku = rules_of("claude-haiku-5-5")
+    assert "enabled" not in haiku.thinking and "adaptive" in haiku.thinking
+    assert haiku.sampling == "default" and haiku.prefill is False and haiku.min_cache_tokens == 512
+    old = rules_of("claude-haiku-4-5-20251001")  # a dated snapshot id is its family
+    assert old.thinking == frozenset({"enabled", "disabled"}) and old.prefill and old.min_cache_tokens == 4096
+
+
+def test_openai_reasoning_models():
+    assert rules_of("gpt-6-luna").reasons and rules_of("gpt-6.2-sol").reasons
+    assert rules_of("gpt-4o-2024-08-06").reasons is False
+
+
+def test_an_unknown_model_gets_rules_that_refuse_nothing():
+    rules = rules_of("qwen3:4b")
+    assert rules == Rules("qwen3:4b", "") and not rules.known
+    assert rules.thinking is None and rules.efforts is None and rules.reasons is None
+    assert rules.sampling == "any" and rules.prefill
+    assert all(default_model(p) not in RULES for p in DEFAULT_MODELS if p not in (*HOSTED, "scripted"))
+
+
+def test_price_tiers_pick_the_row_for_the_prompt_length():
+    haiku = price_of("claude-haiku-5-5")
+    assert haiku.for_prompt(100_000) is haiku
+    assert haiku.for_prompt(100_001) is haiku.long_context
+    flat = Price("flat", "anthropic", 1.0, 5.0, 0.1)
+    assert flat.for_prompt(10**9) is flat
+
+
+def test_the_teaching_model_is_priced_and_described_truthfully():
+    import toolcall_lab.models as models
+
+    assert price_of(TEACHING_MODEL) is not None and TEACHING_MODEL in RULES
+    assert "legacy since Opus 5.5" in PRICES[TEACHING_MODEL].source
+    source = open(models.__file__, encoding="utf-8").read()
+    assert "a frontier model" not in source
