@@ -1,25 +1,27 @@
-"""Every lesson's self-checks: right answers pass, wrong answers fail with a hint, blanks say so.
+"""Every lesson's exercises: the keys accept the worked answers in the lesson itself, and no
+learner's cell holds its answer.
 
-Each lesson's code cells run here in-process (see `lessons.run_lesson`) with the answers
-filled in. One table holds every lesson's answer key and a wrong answer per question; a
-new lesson adds a row. (nbval separately checks the committed outputs cell by cell.)
+The wrong-answer table for each key is in tests/test_checks.py; here each lesson runs
+in-process (see `lessons.run_lesson`) with the worked answers of its key module
+(`toolcall_lab.checks.<topic>.SOLUTIONS`) in place of the `...`, which proves each check
+cell is wired to the lesson's own data. (nbval separately checks the committed outputs.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import ast
+import re
 
 import pytest
 
-from lessons import NOTEBOOKS, blank_questions, run_lesson
-from toolcall_lab.selfcheck import check
+from lessons import NOTEBOOKS, answer_key, blank_questions, cells, learner_cells, run_lesson
 
-LABELS = {"q1": "Q1", "q2": "Q2", "q3": "Q3", "exercise_1": "Exercise 1", "exercise_2": "Exercise 2"}
+LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
+WITH_KEYS = [path for path in LESSONS if answer_key(path) is not None]
 
 
 def overloaded():
-    """A learner's answer to lesson 2's exercise 2: an overloaded server, caught, transcript intact."""
+    """Lesson 2, exercise 2, solved: an overloaded server, caught, the transcript intact."""
     from toolcall_lab import ApiDouble, ProviderError, Transcript, get_provider, run_agent
 
     mine = Transcript()
@@ -29,72 +31,57 @@ def overloaded():
         try:
             run_agent(provider, "What's the weather in Paris?", transcript=mine)
         except ProviderError as error:
-            return type(error).__name__, len(mine)
-    return None, len(mine)
+            return error, mine
+    return None, mine
 
 
-@dataclass(frozen=True)
-class Lesson:
-    notebook: str
-    answers: dict[str, str]
-    wrong: dict[str, str]
-    namespace: dict[str, Any] = field(default_factory=dict)
+NAMESPACE = {"overloaded": overloaded}
 
 
-LESSONS = [
-    Lesson("01_one_tool_call.ipynb",
-           answers={"q1": '"user"', "q2": '"toolu_01"', "q3": "3", "exercise_1": "(2, 1)",
-                    "exercise_2": ('run_agent(ScriptedProvider([call("calculator", '
-                                   'expression="17 * 23 - 100"), "17 * 23 - 100 = 291."]), '
-                                   '"What is 17 * 23 - 100?", tools=[calculator]).answer')},
-           wrong={"q1": '"assistant"', "q2": '"msg_1"', "q3": "1", "exercise_1": "(2, 2)",
-                  "exercise_2": '"about 300"'}),
-    Lesson("02_on_the_wire.ipynb",
-           answers={"q1": '"tool"', "q2": '"responses"', "q3": "2012",
-                    "exercise_1": ('Transcript(messages=[question, calls, Message.results('
-                                   '[ToolResult("toolu_7", "x"), *results.tool_results])])'),
-                    "exercise_2": "overloaded()"},
-           wrong={"q1": '"user"', "q2": '"chat"', "q3": "12",
-                  "exercise_1": "Transcript(messages=[question, calls, results])",
-                  "exercise_2": '("RateLimitError", 0)'},
-           namespace={"overloaded": overloaded}),
-    Lesson("03_the_bill.ipynb",
-           answers={"q1": "286", "q2": '"dearer"', "q3": "0.1", "exercise_1": "135_000", "exercise_2": "2"},
-           wrong={"q1": "0", "q2": '"cheaper"', "q3": "0.5", "exercise_1": "42_500", "exercise_2": "1"}),
-]
-BY_NAME = {lesson.notebook: lesson for lesson in LESSONS}
+def test_every_lesson_with_exercises_has_a_key():
+    for path in LESSONS:
+        if blank_questions(path):
+            assert answer_key(path) is not None, f"{path.name} has questions but no key module"
 
 
-def test_every_lesson_has_a_row():
-    assert sorted(BY_NAME) == sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
-
-
-@pytest.mark.parametrize("name", BY_NAME)
-def test_the_answer_key_passes_every_check(name, capsys):
-    lesson = BY_NAME[name]
-    run_lesson(NOTEBOOKS / name, lesson.answers, lesson.namespace)
+@pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
+def test_the_worked_answers_pass_every_check_in_the_lesson(path, capsys):
+    solutions = answer_key(path).SOLUTIONS
+    run_lesson(path, solutions, NAMESPACE)
     out = capsys.readouterr().out
-    for question in lesson.answers:
-        assert f"{LABELS[question]}: correct." in out
+    assert "not answered yet" not in out
+    assert out.count(": correct.") == len(solutions)
 
 
-@pytest.mark.parametrize(("name", "question"),
-                         [(lesson.notebook, question) for lesson in LESSONS for question in lesson.wrong])
-def test_a_wrong_answer_fails_with_a_hint(name, question):
-    lesson = BY_NAME[name]
-    with pytest.raises(AssertionError, match="Hint:"):
-        run_lesson(NOTEBOOKS / name, {**lesson.answers, question: lesson.wrong[question]}, lesson.namespace)
+@pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
+def test_every_question_starts_blank_and_has_a_worked_answer(path):
+    assert sorted(blank_questions(path)) == sorted(answer_key(path).SOLUTIONS)
 
 
-@pytest.mark.parametrize("name", BY_NAME)
-def test_every_question_starts_blank_in_the_committed_notebook(name):
-    answers = list(BY_NAME[name].answers)
-    assert blank_questions(NOTEBOOKS / name, answers) == answers
+ALLOWED = re.compile(r"^(\w+ = \.\.\.|checks\.\w+\(.*\)|from [\w.]+ import [\w, ]+|import [\w.]+|#.*|)$")
 
 
-def test_check_compares_strings_loosely_and_numbers_exactly(capsys):
-    check("A", "  User ", expected="user", hint="h")
-    check("B", "It is 291 degrees", expected="291", contains=True, hint="h")
-    with pytest.raises(AssertionError):
-        check("C", 3.0001, expected=3, hint="h")
-    assert capsys.readouterr().out.count("correct.") == 2
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_no_learner_cell_holds_its_answer(path):
+    """A learner's cell holds `name = ...`, imports, comments and `checks.<name>(...)` calls only."""
+    key = answer_key(path)
+    for source in learner_cells(path):
+        assert "expected=" not in source
+        for line in source.splitlines():
+            assert ALLOWED.match(line.strip()), f"{path.name}: a learner's cell runs {line!r}"
+        for called in re.findall(r"checks\.(\w+)\(", source):
+            assert key is not None and callable(getattr(key, called, None)), called
+
+
+@pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
+def test_no_hint_or_page_text_spells_a_worked_answer(path):
+    text = "\n".join(cells(path, "markdown"))
+    for name, solution in answer_key(path).SOLUTIONS.items():
+        if len(solution) > 6:   # a number or a word may appear in prose for other reasons
+            assert solution not in text, f"{path.name}: the page spells the answer to {name}"
+
+
+@pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
+def test_every_worked_answer_is_python(path):
+    for solution in answer_key(path).SOLUTIONS.values():
+        ast.parse(solution, mode="eval")

@@ -14,3 +14,5 @@ Every key has a table of wrong answers it must reject in tests/test_checks.py, a
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the
 tests run through the lesson to prove the key accepts it.
 """
+
+__all__: list[str] = []
