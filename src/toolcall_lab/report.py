@@ -19,7 +19,8 @@ from .tokens import loop_input_tokens
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["calls_table", "loop_table", "producer_labels", "trace_table", "wire_json"]
+__all__ = ["calls_table", "loop_table", "price_table", "producer_labels", "rules_table", "trace_table",
+           "wire_json"]
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int = 2) -> str:
@@ -155,3 +156,70 @@ def wire_json(body: Mapping[str, Any], *, hide: Sequence[str] = ("tools",)) -> s
         else:
             shown[key] = value
     return json.dumps(shown, ensure_ascii=False, indent=2)
+
+
+# -- the dated model table ---------------------------------------------------------------
+def _money(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def price_table() -> str:
+    """Every row of `models.PRICES`, tiers included, with its evidence and a numbered source.
+
+    >>> print(price_table().splitlines()[0])
+    prices checked 2026-11-30, US dollars per million tokens (MTok), standard tier
+    """
+    from .models import PRICES, PRICES_CHECKED
+
+    rows: list[list[str]] = []
+    sources: list[str] = []
+    for price in PRICES.values():
+        sources.append(price.source)
+        note = f"{price.label} [{len(sources)}]"
+        tiers = [(price.model, price)]
+        if price.long_context is not None and price.long_context_above is not None:
+            tiers.append((f"  prompt > {price.long_context_above:,}", price.long_context))
+        for name, tier in tiers:
+            rows.append([name, _money(tier.input), _money(tier.cache_write), _money(tier.cache_write_1h),
+                         _money(tier.cache_read), _money(tier.output), note])
+            note = ""
+    header = ["model", "input", "write 5m", "write 1h", "read", "output", "evidence"]
+    lines = [f"prices checked {PRICES_CHECKED}, US dollars per million tokens (MTok), standard tier",
+             "(OpenAI's cache writes last 30 minutes; '-' means no such price)", "",
+             _table(header, rows, right={1, 2, 3, 4, 5}), ""]
+    lines += [f"[{number}] {source}" for number, source in enumerate(sources, start=1)]
+    return "\n".join(lines)
+
+
+def rules_table(model: str) -> str:
+    """What `model` accepts in a request, from `models.RULES`, with the row's source and date.
+
+    >>> print(rules_table("claude-haiku-4-5").splitlines()[1])
+      thinking:          enabled (with budget_tokens), disabled
+    """
+    from .models import rules_of
+
+    rules = rules_of(model)
+    if not rules.known:
+        return f"{model}: not in the kit's table, so no rule is checked for it"
+    sampling = {"any": "temperature, top_p, top_k as you like",
+                "one": "temperature or top_p, not both",
+                "default": "left at their defaults (a non-default value is refused)"}[rules.sampling]
+    lines = [f"{model} (checked {rules.checked}, {rules.label}):"]
+    if rules.provider == "anthropic":
+        modes = {"adaptive": "adaptive", "enabled": "enabled (with budget_tokens)",
+                 "disabled": "disabled", "between_tools": "between_tools"}
+        accepted = [modes[m] for m in modes if rules.thinking is None or m in rules.thinking]
+        lines += [f"  thinking:          {', '.join(accepted)}"]
+        if rules.efforts:
+            lines += [f"  effort:            {', '.join(rules.efforts)}"]
+        forced = "never" if rules.forced_tools == "never" else "only with thinking off"
+        lines += [f"  sampling:          {sampling}",
+                  f"  assistant prefill: {'accepted' if rules.prefill else 'refused'}",
+                  f"  forced tool use:   {forced}"]
+    elif rules.reasons is not None:
+        lines += [f"  reasoning effort:  {'accepted (a reasoning model)' if rules.reasons else 'refused'}"]
+    if rules.min_cache_tokens:
+        lines += [f"  caching:           nothing below {rules.min_cache_tokens:,} prompt tokens"]
+    lines += [f"  source:            {rules.source}"]
+    return "\n".join(lines)
