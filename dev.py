@@ -19,8 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import venv
 from pathlib import Path
 
@@ -92,16 +99,124 @@ def write_lab_overrides() -> None:
     (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2) + "\n")
 
 
+#: The lesson JupyterLab opens on: the first of these that exists in notebooks/.
+FIRST_LESSONS = ("00_start_here.ipynb", "01_one_tool_call.ipynb")
+LAB_PORT = 8888  # JupyterLab's own default; the next free port is taken when it is busy
+LAB_START_TIMEOUT = 120  # seconds; a first start on a slow laptop takes well under this
+
+
+def first_lesson(notebook_dir: Path) -> str | None:
+    """The lesson to open first: `00_start_here.ipynb` when it exists, else lesson 1."""
+    return next((name for name in FIRST_LESSONS if (notebook_dir / name).is_file()), None)
+
+
+def lab_url(port: int, token: str, lesson: str | None) -> str:
+    """The one URL a learner opens, e.g.
+
+    lab_url(8888, "abc", "01_one_tool_call.ipynb")
+    -> "http://localhost:8888/lab/tree/01_one_tool_call.ipynb?token=abc"
+    """
+    path = f"/lab/tree/{urllib.parse.quote(lesson)}" if lesson else "/lab"
+    query = f"?{urllib.parse.urlencode({'token': token})}" if token else ""
+    return f"http://localhost:{port}{path}{query}"
+
+
+def option_value(args: list[str], *names: str) -> str | None:
+    """The last value given to any of `names` in `args`, as `--name=value` or `--name value`.
+
+    option_value(["--port", "8899"], "--port", "--ServerApp.port") -> "8899"
+    """
+    value = None
+    for i, arg in enumerate(args):
+        name, equals, rest = arg.partition("=")
+        if name in names:
+            value = rest if equals else (args[i + 1] if i + 1 < len(args) else None)
+    return value
+
+
+def free_port(start: int = LAB_PORT, tries: int = 50) -> int:
+    """The first port from `start` up that nothing on this machine listens on."""
+    for port in range(start, start + tries):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    return start  # all busy: JupyterLab will say the port is in use
+
+
+def wait_for_server(url: str, *, timeout: float, alive=lambda: True, interval: float = 0.2) -> bool:
+    """Poll `url` until it answers over HTTP (True), `alive()` turns false or time runs out."""
+    deadline = time.monotonic() + timeout
+    while alive() and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return True
+        except urllib.error.HTTPError:
+            return True  # an error status is still a server answering
+        except OSError:  # refused, reset or timed out: not up yet
+            time.sleep(interval)
+    return False
+
+
 def lab(args: list[str]) -> int:
-    command = [str(venv_bin("jupyter")), "lab", f"--notebook-dir={ROOT / 'notebooks'}"]
+    """Start JupyterLab on the first lesson, print the one URL to open, and wait for Ctrl-C.
+
+    JupyterLab's own start-up messages are held to warnings and errors, so the URL is the
+    line to look for. `--port` and `--IdentityProvider.token` given by you are respected.
+    """
+    notebook_dir = ROOT / "notebooks"
+    lesson = first_lesson(notebook_dir)
+    port_arg = option_value(args, "--port", "--ServerApp.port")
+    token = option_value(args, "--IdentityProvider.token", "--ServerApp.token")
+    ours = [f"--notebook-dir={notebook_dir}", "--log-level=WARN", "--LabApp.log_level=WARN",
+            "--ServerApp.port_retries=0"]  # the port printed is the port served
+    if port_arg is None:
+        port_arg = str(free_port())
+        ours.append(f"--port={port_arg}")
+    if token is None:
+        token = secrets.token_hex(24)
+        ours.append(f"--IdentityProvider.token={token}")
+    if lesson:
+        ours.append(f"--ServerApp.default_url=/lab/tree/{lesson}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")  # containers and CI machines run as root
-    if os.name == "posix":
-        # subtle: replace this process, so Ctrl-C and kill reach JupyterLab itself
-        # instead of leaving an orphaned server behind.
-        os.chdir(ROOT)
-        os.execv(command[0], command + args)
-    return subprocess.call(command + args, cwd=ROOT)
+        ours.append("--allow-root")  # containers and CI machines run as root
+    # subtle: JupyterLab runs in its own session, so Ctrl-C reaches only this script, which
+    # stops the server (and its kernels) itself instead of leaving an orphan behind.
+    server = subprocess.Popen([str(venv_bin("jupyter")), "lab", *ours, *args], cwd=ROOT,
+                              start_new_session=os.name == "posix")
+    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    try:
+        status = f"http://127.0.0.1:{port_arg}/api/status?{urllib.parse.urlencode({'token': token})}"
+        if wait_for_server(status, timeout=LAB_START_TIMEOUT, alive=lambda: server.poll() is None):
+            print(f"\nOpen this in your browser: {lab_url(int(port_arg), token, lesson)}\n"
+                  "(Ctrl-C here stops JupyterLab.)", flush=True)
+        elif server.poll() is None:
+            print(f"dev.py: JupyterLab has not answered on port {port_arg} after "
+                  f"{LAB_START_TIMEOUT} s; its messages are above. Ctrl-C stops it.", flush=True)
+        return server.wait()
+    except KeyboardInterrupt:
+        print("\ndev.py: stopping JupyterLab ...", flush=True)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        _stop(server)
+
+
+def _raise_keyboard_interrupt(signum, frame):
+    raise KeyboardInterrupt  # `kill` stops JupyterLab the same way Ctrl-C does
+
+
+def _stop(server: subprocess.Popen) -> None:
+    if server.poll() is not None:
+        return
+    server.terminate()  # JupyterLab shuts its kernels down on SIGTERM
+    try:
+        server.wait(timeout=20)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):  # stuck, or a second Ctrl-C
+        server.kill()
+        server.wait()
 
 
 def test(args: list[str]) -> int:

@@ -1,7 +1,14 @@
-"""The two environment files describe one environment, and the version is stated once."""
+"""The two environment files describe one environment, and the version is stated once.
 
+The `lab` extra (`pip install -e ".[lab]"`) is all a learner installs, so it must bring
+every third-party module the lessons and the kit import, the provider SDKs included.
+"""
+
+import ast
 import importlib.metadata
+import json
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -15,11 +22,11 @@ def requirement_name(spec: str) -> str:
     return re.split(r"[<>=!\[ ;]", spec, maxsplit=1)[0].strip().lower()
 
 
-def pyproject_requirements() -> set[str]:
-    """Every third-party requirement of the dev extra, with the extras it includes expanded."""
+def pyproject_requirements(extra: str = "dev") -> set[str]:
+    """Every third-party requirement of `extra`, with the extras it includes expanded."""
     extras = PYPROJECT["project"]["optional-dependencies"]
     names = {requirement_name(s) for s in PYPROJECT["project"]["dependencies"]}
-    pending = ["dev"]
+    pending = [extra]
     while pending:
         for spec in extras[pending.pop()]:
             if spec.startswith("toolcall-lab["):
@@ -27,6 +34,71 @@ def pyproject_requirements() -> set[str]:
             else:
                 names.add(requirement_name(spec))
     return names
+
+
+#: Each third-party module the lessons or the kit import -> the requirement that brings it.
+MODULE_SOURCE = {
+    "anthropic": "anthropic", "openai": "openai", "ollama": "ollama",
+    "pydantic": "ollama",          # the ollama client's own dependency, used for its errors
+    "ipywidgets": "ipywidgets", "matplotlib": "matplotlib",
+    "PIL": "matplotlib",           # Pillow comes with matplotlib
+    "IPython": "ipykernel",        # the kernel is IPython
+    "jsonschema": "jsonschema",
+}
+
+
+def top_level_imports(source: str) -> set[str]:
+    """Modules imported anywhere in `source`, lazily inside a function too: "import a.b" -> {"a"}."""
+    tree = ast.parse(source)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def notebook_code(path: Path) -> str:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    lines = [line for cell in cells if cell["cell_type"] == "code"
+             for line in "".join(cell["source"]).splitlines()]
+    return "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+
+
+def third_party_imports() -> dict[str, str]:
+    """module -> the first file that imports it, over every lesson and the kit's source."""
+    sources = [(p, notebook_code(p)) for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    sources += [(p, p.read_text(encoding="utf-8"))
+                for p in sorted((ROOT / "src" / "toolcall_lab").rglob("*.py"))]
+    found: dict[str, str] = {}
+    for path, source in sources:
+        for name in top_level_imports(source) - set(sys.stdlib_module_names) - {"toolcall_lab"}:
+            found.setdefault(name, str(path.relative_to(ROOT)))
+    return found
+
+
+def test_the_lab_extra_brings_every_module_the_lessons_and_the_kit_import():
+    imports = third_party_imports()
+    unknown = {name: path for name, path in imports.items() if name not in MODULE_SOURCE}
+    assert unknown == {}, "add each to the `lab` extra (and environment.yml) and to MODULE_SOURCE"
+    lab = pyproject_requirements("lab")
+    missing = {name: MODULE_SOURCE[name] for name in imports if MODULE_SOURCE[name] not in lab}
+    assert missing == {}
+
+
+def test_the_lab_extra_runs_every_lesson_offline():
+    # lesson 2 runs all three SDKs against the API double; the lessons need a JupyterLab
+    assert {"anthropic", "openai", "ollama", "jupyterlab", "ipykernel", "ipywidgets",
+            "matplotlib"} <= pyproject_requirements("lab")
+
+
+def test_the_providers_keep_their_own_extras_and_pins_are_written_once():
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert pyproject_requirements("providers") - pyproject_requirements("lab") == set()
+    specs = [s for specs in extras.values() for s in specs if not s.startswith("toolcall-lab[")]
+    names = [requirement_name(s) for s in specs]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
 
 
 def environment_requirements() -> set[str]:

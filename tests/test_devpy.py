@@ -1,0 +1,104 @@
+"""`python3 dev.py lab` prints one URL to open, on the first lesson, once the server answers.
+
+dev.py is a script (standard library only, run before anything is installed), so it is
+loaded here from its file; nothing in it runs on import.
+"""
+
+import http.server
+import importlib.util
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from stub_server import free_port
+
+ROOT = Path(__file__).parents[1]
+_spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+dev = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dev)
+
+
+def test_the_url_opens_the_lesson_with_its_token():
+    url = dev.lab_url(8888, "abc123", "00_start_here.ipynb")
+    assert url == "http://localhost:8888/lab/tree/00_start_here.ipynb?token=abc123"
+
+
+def test_without_a_lesson_or_a_token_the_url_is_the_lab_itself():
+    assert dev.lab_url(8899, "", None) == "http://localhost:8899/lab"
+
+
+def test_start_here_comes_first_when_it_exists(tmp_path):
+    (tmp_path / "01_one_tool_call.ipynb").write_text("{}")
+    assert dev.first_lesson(tmp_path) == "01_one_tool_call.ipynb"
+    (tmp_path / "00_start_here.ipynb").write_text("{}")
+    assert dev.first_lesson(tmp_path) == "00_start_here.ipynb"
+
+
+def test_no_lesson_at_all_opens_the_folder(tmp_path):
+    assert dev.first_lesson(tmp_path) is None
+
+
+def test_the_real_notebooks_folder_has_a_first_lesson():
+    assert dev.first_lesson(ROOT / "notebooks") in dev.FIRST_LESSONS
+
+
+@pytest.mark.parametrize("args, value", [
+    (["--port", "8899"], "8899"),
+    (["--port=8899"], "8899"),
+    (["--ServerApp.port=8899", "--no-browser"], "8899"),
+    (["--port=1", "--ServerApp.port", "8899"], "8899"),  # the last one wins, as in JupyterLab
+    (["--no-browser"], None),
+    (["--port"], None),
+])
+def test_option_value_reads_both_spellings(args, value):
+    assert dev.option_value(args, "--port", "--ServerApp.port") == value
+
+
+def test_free_port_skips_a_port_in_use():
+    port = free_port()
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), http.server.BaseHTTPRequestHandler):
+        assert dev.free_port(port, tries=5) != port
+
+
+class _Quiet(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200 if self.path.startswith("/api/status") else 403)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_wait_for_server_returns_once_it_answers():
+    port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), _Quiet)
+
+    def start_late():
+        time.sleep(0.3)  # the first polls are refused, as while JupyterLab starts
+        server.serve_forever()
+
+    # subtle: bound already, so early polls queue; serve_forever starts answering later.
+    thread = threading.Thread(target=start_late, daemon=True)
+    thread.start()
+    try:
+        assert dev.wait_for_server(f"http://127.0.0.1:{port}/api/status", timeout=10, interval=0.05)
+        # an error status (JupyterLab's 403 without a token) is still a server that is up
+        assert dev.wait_for_server(f"http://127.0.0.1:{port}/other", timeout=10, interval=0.05)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_wait_for_server_gives_up_when_nothing_listens():
+    started = time.monotonic()
+    assert not dev.wait_for_server(f"http://127.0.0.1:{free_port()}/", timeout=0.5, interval=0.05)
+    assert time.monotonic() - started < 5
+
+
+def test_wait_for_server_stops_when_the_server_process_has_died():
+    started = time.monotonic()
+    assert not dev.wait_for_server(f"http://127.0.0.1:{free_port()}/", timeout=60,
+                                   alive=lambda: False)
+    assert time.monotonic() - started < 1
