@@ -150,3 +150,30 @@ def test_redact_and_loopback_helpers():
     assert redact("abc", ["a"]) == "abc"  # a one-letter "secret" is not a key
     assert is_loopback("http://localhost:8000/v1") and is_loopback("http://127.0.0.1:1")
     assert not is_loopback("https://api.openai.com/v1") and not is_loopback(None)
+
+
+# -- in a notebook: one sentence, not a traceback ------------------------------------------
+
+def test_every_kit_error_renders_as_one_line_in_ipython():
+    for error in (MissingKeyError("no key. Set ANTHROPIC_API_KEY.", provider="anthropic"),
+                  RateLimitError("slow down", status=429), ToolcallLabError("plain")):
+        assert error._render_traceback_() == [f"{type(error).__name__}: {error}"]
+        assert len(error._render_traceback_()) == 1
+
+
+def test_a_missing_key_in_a_real_kernel_shows_one_line_and_no_paths(monkeypatch):
+    """Run a one-cell notebook in a real IPython kernel, as a learner's JupyterLab would."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    for name in ("ANTHROPIC_API_KEY", "TOOLCALL_LAB_PROVIDER", "TOOLCALL_LAB_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(MissingKeyError) as expected:
+        FakeProvider(base_url="https://api.anthropic.com")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'from toolcall_lab import get_provider\nget_provider("anthropic")')])
+    nbclient.NotebookClient(notebook, timeout=60, allow_errors=True, kernel_name="python3").execute()
+    (output,) = notebook.cells[0].outputs
+    assert output.output_type == "error" and output.ename == "MissingKeyError"
+    assert output.evalue == str(expected.value), "the message itself is unchanged"
+    assert output.traceback == [f"MissingKeyError: {expected.value}"]
+    assert "File " not in output.traceback[0] and ".py" not in output.traceback[0]

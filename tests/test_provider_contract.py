@@ -6,11 +6,25 @@ and answers with the matching id, the model replies. Only the ids' spelling diff
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import REAL_PROVIDERS, real_provider
-from toolcall_lab import Message, ScriptedProvider, StopReason, Transcript, call, run_agent
+from toolcall_lab import (
+    Message,
+    ProviderError,
+    ScriptedProvider,
+    ScriptExhaustedError,
+    SentRequest,
+    StopReason,
+    ToolResult,
+    Transcript,
+    call,
+    run_agent,
+)
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tokens import estimate_tokens, request_text
 from toolcall_lab.tools import get_weather
 
 NAMES = ["scripted", *REAL_PROVIDERS]
@@ -21,8 +35,10 @@ def provider_for(request, make_double):
     """`provider_for(policy)`: a provider of this parameter's kind playing `policy`."""
     def build(policy=weather_policy, **options):
         if request.param == "scripted":
+            build.double = None
             return ScriptedProvider(policy)
-        return real_provider(request.param, make_double(policy), **options)
+        build.double = make_double(policy)
+        return real_provider(request.param, build.double, **options)
     build.name = request.param
     return build
 
@@ -82,3 +98,67 @@ def test_a_conversation_continues_across_runs(provider_for):
     assert run.answer == "It's 14°C and light rain in London."
     ids = [c.id for c in run.transcript.tool_calls()]
     assert len(ids) == len(set(ids)) == 2, "every call id is unique across the conversation"
+
+
+# -- provider.requests: the same record on every provider (the one-line swap) ---------------
+
+def test_every_provider_records_what_it_sent_the_same_way(provider_for):
+    provider = provider_for()
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather], system="Be brief.")
+    assert len(provider.requests) == 2 and all(type(r) is SentRequest for r in provider.requests)
+    first, second = provider.requests
+    assert second.messages == tuple(run.transcript.messages[:3])
+    assert second.messages[0] is run.transcript[0], "messages are kept, not copied"
+    assert second.system == "Be brief." and second.tools == (get_weather,)
+    sent = Transcript("Be brief.", list(second.messages))
+    assert second.input_tokens == estimate_tokens(request_text(sent, [get_weather]))
+    assert [repr(r) for r in provider.requests] == [
+        f"SentRequest(system='Be brief.', messages={n}, tools=['get_weather'], input_tokens≈{r.input_tokens})"
+        for n, r in zip((1, 3), provider.requests, strict=True)]
+
+
+def test_the_repr_of_a_record_is_identical_on_every_provider(provider_for):
+    # the same conversation sent by any provider: only the ids differ, so blank them out
+    provider = provider_for()
+    provider.complete(Transcript(messages=[Message.user(PARIS_QUESTION)]), tools=[get_weather])
+    assert repr(provider.requests[0]) == "SentRequest(messages=1, tools=['get_weather'], input_tokens≈104)"
+    run_agent(provider, "Weather in Tokyo and in Paris?", tools=[get_weather])
+    shape = re.sub(r"\d+\)$", "N)", repr(provider.requests[-1]))
+    assert shape == "SentRequest(messages=3, tools=['get_weather'], input_tokens≈N)"
+
+
+def test_body_is_the_exact_request_that_crossed_the_wire(provider_for):
+    provider = provider_for()
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    bodies = [r.body for r in provider.requests]
+    if provider_for.name == "scripted":
+        assert bodies == [None, None]
+        return
+    assert bodies == [seen.body for seen in provider_for.double.requests]
+    for sent, step in zip(provider.requests, run.steps, strict=True):
+        assert sent.body is step.turn.request
+
+
+def test_a_failed_call_records_nothing(provider_for):
+    transcript = Transcript(messages=[Message.user(PARIS_QUESTION)])
+    if provider_for.name == "scripted":
+        provider, expected = provider_for(["only reply"]), ScriptExhaustedError
+    else:
+        provider, expected = provider_for(max_retries=0), ProviderError
+    provider.complete(transcript, tools=[get_weather])
+    before = list(provider.requests)
+    if provider_for.double is not None:
+        provider_for.double.fail_next("server_error")
+    with pytest.raises(expected):
+        provider.complete(transcript, tools=[get_weather])
+    assert provider.requests == before and len(transcript) == 1
+
+
+@pytest.mark.parametrize("name", REAL_PROVIDERS)
+def test_a_request_the_check_refuses_records_nothing(name, double):
+    provider = real_provider(name, double)
+    orphan = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
+                                  Message.results([ToolResult("toolu_9", "18°C")])])
+    with pytest.raises(ProviderError):
+        provider.complete(orphan, tools=[get_weather])
+    assert provider.requests == []

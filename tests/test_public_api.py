@@ -13,6 +13,8 @@ EXPECTED = {
     "AnthropicProvider", "ApiDouble", "InvalidRequestError", "MissingKeyError", "OllamaProvider",
     "OpenAIChatProvider", "OpenAIResponsesProvider", "ProviderError", "get_provider",
     "provider_from_env",
+    # the one-line swap: what every provider records of each call
+    "SentRequest",
 }
 
 # The list of what a learner must be able to type.

@@ -3,7 +3,7 @@
 import pytest
 
 from toolcall_lab import ScriptedProvider, get_provider, provider_from_env, run_agent
-from toolcall_lab.examples import PARIS_QUESTION
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import DEFAULT_MODELS, PRICES, PRICES_CHECKED, default_model, price_of
 from toolcall_lab.providers.registry import PROVIDERS
 from toolcall_lab.tools import get_weather
@@ -63,3 +63,26 @@ def test_anthropic_cache_multipliers_hold_in_the_table():
     assert haiku.cache_write == pytest.approx(1.25 * haiku.input)
     assert haiku.cache_write_1h == pytest.approx(2 * haiku.input)
     assert haiku.cache_read == pytest.approx(0.1 * haiku.input)
+
+
+@pytest.mark.parametrize("name", list(PROVIDERS))
+def test_every_provider_comes_from_the_environment_in_one_cell_with_no_key(name, monkeypatch, double):
+    """The swap a lesson promises: two variables, no key, the double playing the model."""
+    import importlib
+
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(key, raising=False)  # a loopback URL needs no key
+    module, class_name, _ = PROVIDERS[name]
+    cls = getattr(importlib.import_module(f"toolcall_lab.providers.{module}"), class_name)
+    environ = {"TOOLCALL_LAB_PROVIDER": name}
+    if name != "scripted":
+        environ["TOOLCALL_LAB_BASE_URL"] = double.base_url(cls.api)
+    provider = provider_from_env(script=weather_policy, environ=environ)
+    assert type(provider) is cls
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == "It's 18°C and sunny in Paris."
+    assert [len(r.messages) for r in provider.requests] == [1, 3]
+    reached = [r.api for r in double.requests]
+    assert reached == ([] if name == "scripted" else [cls.api, cls.api])

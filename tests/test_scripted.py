@@ -7,6 +7,7 @@ from toolcall_lab import (
     Provider,
     ScriptedProvider,
     ScriptExhaustedError,
+    SentRequest,
     StopReason,
     TextBlock,
     ToolCall,
@@ -214,17 +215,46 @@ def test_more_tools_cost_more_input():
 
 # -- recorded requests -------------------------------------------------------------------
 
-def test_requests_are_recorded_with_tool_names_and_tokens():
+def test_requests_are_recorded_with_tools_and_tokens():
     provider = ScriptedProvider(["a", "b"])
     transcript = asked(system="Be brief.")
     turn = provider.complete(transcript, tools=[get_weather])
-    request = provider.requests[0]
+    (request,) = provider.requests
+    assert isinstance(request, SentRequest)
     assert request.system == "Be brief."
-    assert request.tools == ("get_weather",)
+    assert request.tools == (get_weather,)  # the whole tool: its schema is sent every time
     assert request.input_tokens == turn.usage.input_tokens
     assert request.messages == tuple(transcript.messages)
-    assert repr(request) == (f"ScriptedRequest(1 message, tools=['get_weather'], "
+    assert request.body is None, "the scripted provider sends nothing over a wire"
+    assert repr(request) == (f"SentRequest(system='Be brief.', messages=1, tools=['get_weather'], "
                              f"input_tokens≈{turn.usage.input_tokens})")
+
+
+def test_a_failed_call_records_nothing():
+    provider = ScriptedProvider(["only one"])
+    transcript = asked()
+    provider.complete(transcript)
+    with pytest.raises(ScriptExhaustedError):
+        provider.complete(transcript)
+    assert len(provider.requests) == 1
+    assert repr(provider) == "ScriptedProvider(model='scripted-1', calls=1)"
+
+
+def test_a_policy_that_raises_records_nothing():
+    def broken(transcript, tools):
+        raise RuntimeError("a bug in the policy")
+
+    provider = ScriptedProvider(broken)
+    with pytest.raises(RuntimeError):
+        provider.complete(asked())
+    assert provider.requests == []
+
+
+def test_a_staged_turn_is_recorded_too():
+    staged = Turn(Message.assistant("Given."), StopReason.END_TURN, Usage(1, 1), "m")
+    provider = ScriptedProvider([staged])
+    assert provider.complete(asked(), tools=[get_weather]) is staged
+    assert [t.name for t in provider.requests[0].tools] == ["get_weather"]
 
 
 def test_recorded_messages_are_a_snapshot():

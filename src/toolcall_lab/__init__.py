@@ -25,7 +25,7 @@ from .errors import (
 )
 from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from .providers import Provider, ScriptedProvider, call, stage
+from .providers import Provider, ScriptedProvider, SentRequest, call, stage
 from .providers.registry import get_provider, provider_from_env
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
@@ -50,6 +50,7 @@ __all__ = [
     "Run",
     "ScriptExhaustedError",
     "ScriptedProvider",
+    "SentRequest",
     "Step",
     "StopReason",
     "TextBlock",

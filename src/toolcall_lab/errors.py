@@ -53,7 +53,19 @@ __all__ = [
 
 
 class ToolcallLabError(Exception):
-    """Base class: `except ToolcallLabError` catches everything the kit raises on purpose."""
+    """Base class: `except ToolcallLabError` catches everything the kit raises on purpose.
+
+    In a notebook it shows as one line, its class and its sentence, not a traceback
+    through the kit's files (`%debug` still walks the full traceback when you want it):
+
+    >>> MissingKeyError("set ANTHROPIC_API_KEY")._render_traceback_()
+    ['MissingKeyError: set ANTHROPIC_API_KEY']
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows the lines this returns instead of the traceback of an exception
+        # that has this method (ipykernel sends them as the error output's traceback).
+        return [f"{type(self).__name__}: {self}"]
 
 
 class ToolDefinitionError(ToolcallLabError, ValueError):

@@ -1,6 +1,7 @@
-"""Providers: the offline `ScriptedProvider` and the `Provider` protocol every provider follows."""
+"""Providers: the offline `ScriptedProvider`, the `Provider` protocol every provider follows,
+and `SentRequest`, the record of one call that every provider keeps in `provider.requests`."""
 
-from .base import Provider
-from .scripted import ScriptedProvider, ScriptedRequest, call, stage
+from .base import Provider, SentRequest
+from .scripted import ScriptedProvider, call, stage
 
-__all__ = ["Provider", "ScriptedProvider", "ScriptedRequest", "call", "stage"]
+__all__ = ["Provider", "ScriptedProvider", "SentRequest", "call", "stage"]

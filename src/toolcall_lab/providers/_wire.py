@@ -6,6 +6,7 @@ A real provider is a thin shell around a pure codec (`toolcall_lab.wire.<api>`):
     problems = codec.check_request(request)       # what the API would reject: raise now
     body = self._send(request)                    # the only line that touches the network
     turn = codec.decode_response(body)            # + the wire request and response kept
+    self.requests.append(SentRequest.of(transcript, tools, body=request))  # all went well
 
 Subclasses say which API and SDK they use and implement `_make_client` and `_send`
 (the SDK call, returning the response body as JSON). Everything that can go wrong on
@@ -42,6 +43,7 @@ from ..errors import (
     redact,
 )
 from ..models import default_model
+from .base import SentRequest
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -80,6 +82,9 @@ class WireProvider:
       backoff, honouring retry-after) are kept;
     - `check`: run the codec's `check_request` before sending and raise
       `InvalidRequestError` with the API's wording instead of spending a call (default on).
+
+    `requests` lists a `SentRequest` for every call that succeeded, as on the scripted
+    provider, with `body` the exact dict that crossed the wire.
     """
 
     name: ClassVar[str]                  # "anthropic", "openai", ...: also ReasoningBlock.provider
@@ -97,6 +102,7 @@ class WireProvider:
         self.timeout = timeout
         self.max_retries = max_retries
         self.check = check
+        self.requests: list[SentRequest] = []
         self.base_url = (base_url or self.default_base_url).rstrip("/")
         self._secrets: tuple[str, ...] = ()
         if client is not None:
@@ -126,7 +132,8 @@ class WireProvider:
         from ..wire import codec
 
         wire = codec(self.api)
-        request = self._encode(transcript, tuple(tools))
+        tools = tuple(tools)
+        request = self._encode(transcript, tools)
         if self.check:
             problems = wire.check_request(request)
             if problems:
@@ -151,6 +158,8 @@ class WireProvider:
                 f"{self.name} answered with a body the {self.api} API does not produce "
                 f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.base_url} really "
                 f"a {self.api} server?", provider=self.name) from None
+        # subtle: recorded last, so a call that failed anywhere above records nothing.
+        self.requests.append(SentRequest.of(transcript, tools, body=request))
         return replace(turn, latency_s=latency, request=request, response=body)
 
     def __repr__(self) -> str:

@@ -17,7 +17,8 @@ returns the next reply, or with a list of replies used in order. A reply may be:
 
 What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
 `toolu_02`, ...) and usage is estimated from characters and marked `estimated=True`.
-It records every request in `provider.requests`, so you can see what each call sent.
+It records every call that succeeded in `provider.requests` (a `SentRequest` each, the
+same record the real providers keep), so you can see what each call sent.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from dataclasses import dataclass, replace
 
 from ..errors import ScriptExhaustedError
 from ..messages import Block, Message, TextBlock, ToolCall, Transcript
-from ..tokens import blocks_text, estimate_tokens, request_text
+from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
+from .base import SentRequest
 
-__all__ = ["Policy", "Reply", "ScriptedProvider", "ScriptedRequest", "Staged", "call", "stage"]
+__all__ = ["Policy", "Reply", "ScriptedProvider", "Staged", "call", "stage"]
 
 
 @dataclass(frozen=True)
@@ -66,21 +68,6 @@ def stage(*content: str | Block, stop_reason: StopReason | str) -> Staged:
     """
     blocks = tuple(TextBlock(c) if isinstance(c, str) else c for c in content)
     return Staged(blocks, StopReason(stop_reason))
-
-
-@dataclass(frozen=True, repr=False)
-class ScriptedRequest:
-    """What one `complete()` call received: the conversation so far and the tools offered."""
-
-    system: str | None
-    messages: tuple[Message, ...]
-    tools: tuple[str, ...]
-    input_tokens: int
-
-    def __repr__(self) -> str:
-        count = len(self.messages)
-        return (f"ScriptedRequest({count} message{'' if count == 1 else 's'}, tools={list(self.tools)}, "
-                f"input_tokens≈{self.input_tokens})")
 
 
 class ScriptedProvider:
@@ -117,7 +104,7 @@ class ScriptedProvider:
 
             self._policy = next_in_script
         self.model = model
-        self.requests: list[ScriptedRequest] = []
+        self.requests: list[SentRequest] = []
         self._ids = itertools.count(1)
 
     def __repr__(self) -> str:
@@ -126,15 +113,18 @@ class ScriptedProvider:
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
         tools = tuple(tools)
         started = time.perf_counter()
-        input_tokens = estimate_tokens(request_text(transcript, tools))
-        self.requests.append(ScriptedRequest(
-            transcript.system, tuple(transcript.messages), tuple(t.name for t in tools), input_tokens))
+        sent = SentRequest.of(transcript, tools)
         # The policy gets a copy: a policy cannot change the caller's transcript by mistake.
         reply = self._policy(transcript.copy(), tools)
         if isinstance(reply, Turn):
-            return reply  # a staged Turn is used exactly as given
-        turn = self._to_turn(reply, input_tokens)
-        return replace(turn, latency_s=time.perf_counter() - started)
+            turn = reply  # a staged Turn is used exactly as given
+        else:
+            turn = replace(self._to_turn(reply, sent.input_tokens),
+                           latency_s=time.perf_counter() - started)
+        # subtle: recorded only now, like a real provider's: a call that raised (a script
+        # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
+        self.requests.append(sent)
+        return turn
 
     # -- turning a policy's reply into a Turn ----------------------------------------
     def _to_turn(self, reply: Reply, input_tokens: int) -> Turn:
