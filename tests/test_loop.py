@@ -1,6 +1,7 @@
 """Tests for run_agent: the exact transcript it leaves behind for every way a reply can end."""
 
 import inspect
+import json
 
 import pytest
 
@@ -140,9 +141,11 @@ def test_your_code_runs_the_tool_not_the_model():
     caller = calls[0]["caller"]
     assert caller.function == "execute"
     assert caller.filename.endswith("toolcall_lab/tool.py")
-    # The provider was sent tool names (the specs travel as text), never the function.
-    assert [r.tools for r in provider.requests] == [("get_weather",), ("get_weather",)]
-    assert all(isinstance(name, str) for r in provider.requests for name in r.tools)
+    # Each request offered the tool's definition (name, description, schema: plain JSON data);
+    # the function behind it ran only in execute, above, never in the provider.
+    assert [[t.spec()["name"] for t in r.tools] for r in provider.requests] == [["get_weather"]] * 2
+    spec = provider.requests[0].tools[0].spec()
+    assert json.loads(json.dumps(spec)) == spec
 
 
 def test_nothing_runs_when_the_model_only_answers():
