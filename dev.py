@@ -73,7 +73,8 @@ def ensure_env() -> None:
     if not venv_bin("python").exists() or venv_python_version() != sys.version_info[:2]:
         print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    print("dev.py: installing toolcall-lab[dev] into .venv/ (a minute or two the first time) ...",
+    # measured: 7 minutes for a first run on a busy 2-core machine, ~10 s once installed
+    print("dev.py: installing toolcall-lab[dev] into .venv/ (several minutes the first time) ...",
           flush=True)
     pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
     installed = subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"])
