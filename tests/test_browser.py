@@ -1,8 +1,9 @@
-"""Lesson 1 in a real browser: JupyterLab shows its widget and its diagram, with no JavaScript error.
+"""Lesson 1 in a real browser: JupyterLab shows its widget, its diagram and its figures as pictures,
+with no JavaScript error.
 
 Runs tests/browser/check_lesson.py (headless Debian Chromium driven by Playwright), first as a
-maintainer would, on lesson 1, then on two notebooks written here, to show that the check
-recognises a widget and a Mermaid diagram and that it fails when something is broken.
+maintainer would, on lesson 1, then on notebooks written here, to show that the check
+recognises a widget, a Mermaid diagram and a figure, and that it fails when something is broken.
 
 Without /usr/bin/chromium or the `playwright` package the tests skip and say what is missing;
 under CI (CI=true) they fail instead, because .ci/run installs both.
@@ -127,6 +128,9 @@ def test_each_lesson_is_held_to_what_its_committed_outputs_show():
                 for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
     assert expected["01_one_tool_call.ipynb"] == ("widget", "diagram")  # the issue's lesson 1 check
     assert all("widget" in kinds for kinds in expected.values())
+    figures = {path.name: checker.figure_cells(path) for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
+    assert len(figures["01_one_tool_call.ipynb"]) >= 1  # the loop-tokens figure
+    assert len(figures["03_the_bill.ipynb"]) >= 2  # estimated vs billed, caching
 
 
 def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path):
@@ -135,7 +139,17 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
                     "import ipywidgets\nipywidgets.Button(description='Next')",
                     "from IPython.display import display\n"
                     "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)",
-                    TRICKY_DIAGRAM)
+                    TRICKY_DIAGRAM,
+                    "from toolcall_lab.plots import plot_loop_tokens\nplot_loop_tokens(3, 100, 10)")
+    # a plot function that returns a bare matplotlib Figure: `<Figure size ...>` text, no picture
+    figure_as_text = notebook(tmp_path / "browser_figure_as_text.ipynb",
+                              "import ipywidgets\nipywidgets.Button(description='Next')",
+                              "from IPython.display import display\n"
+                              "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)",
+                              "from matplotlib.figure import Figure\n"
+                              "def plot_bare():\n    return Figure().add_subplot().figure",
+                              "plot_bare()",
+                              "from toolcall_lab.plots import plot_caching\nplot_caching(3, 100, 10)")
     # one good diagram must not hide a broken one
     half_broken = notebook(tmp_path / "browser_half_broken.ipynb",
                            "import ipywidgets\nipywidgets.Button(description='Next')",
@@ -154,13 +168,18 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
         "'never runs: Run All stops at the error'",
     )
     checker = load_checker()
-    good_report, broken_report, half_report = checker.check(
-        [good, broken, half_broken], screenshots=tmp_path / "shots", run_timeout=120, render_timeout=3)
+    good_report, broken_report, half_report, text_report = checker.check(
+        [good, broken, half_broken, figure_as_text], screenshots=tmp_path / "shots", run_timeout=120,
+        render_timeout=3)
 
     assert good_report.problems == []  # the kit's diagram of hostile text parses and draws
     assert len(half_report.problems) == 1 and half_report.problems[0].startswith(
         "a Mermaid diagram did not parse"), half_report.problems
     assert png_size(tmp_path / "shots" / "browser_good.png") == (1280, 720)
+    assert [problem.split(":")[0] for problem in text_report.problems] == [
+        "a figure shows as text, not as a picture",
+        "1 figure(s) drawn as images, expected at least 2 (one per figure cell)"], text_report.problems
+    assert "<Figure size 640x480 with 1 Axes>" in text_report.problems[0]
     problems = "\n".join(broken_report.problems)
     for expected in ("console error: logged", "uncaught JavaScript error: thrown",
                      "console error: Error: widget model not found",

@@ -1,4 +1,5 @@
-"""Sequence diagrams: generated from the transcript, valid Mermaid for any text, and a static figure."""
+"""Sequence diagrams: generated from the transcript, valid Mermaid for any text, readable in light
+and dark themes, and a static figure that displays as a picture."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ import sys
 import pytest
 
 from toolcall_lab import Message, ScriptedProvider, ToolCall, ToolResult, Transcript, run_agent
-from toolcall_lab.display import SequenceDiagram, plot_sequence, sequence_arrows, sequence_diagram
+from toolcall_lab.display.diagram import (
+    SequenceDiagram,
+    describe_sequence,
+    plot_sequence,
+    sequence_arrows,
+    sequence_diagram,
+)
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tools import get_weather
 
@@ -111,7 +118,7 @@ def test_arrows_follow_the_transcript():
 
 def test_highlight_wraps_the_message_in_a_box_with_a_note(paris_run):
     source = sequence_diagram(paris_run.transcript, highlight=2).mermaid
-    assert "\n    rect rgb(255, 236, 170)\n        Note over C,T: message 3 (your code)\n" \
+    assert "\n    rect rgba(240, 228, 66, 0.3)\n        Note over C,T: message 3 (your code)\n" \
            "        C->>T: get_weather(city=Paris) toolu_01\n        T-->>C: 18°C, sunny\n    end\n" in source
     # the rest is unchanged
     unboxed = [line.strip() for line in source.splitlines()
@@ -151,3 +158,54 @@ def test_importing_display_loads_no_matplotlib():
     code = "import toolcall_lab.display, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def test_plot_sequence_displays_as_a_png_with_its_description(paris_run):
+    import base64
+    import struct
+
+    from IPython.core.formatters import DisplayFormatter
+
+    fig = plot_sequence(paris_run, highlight=2)
+    data, _ = DisplayFormatter().format(fig)  # what the kernel sends for a cell's last value
+    png = base64.b64decode(data["image/png"])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1200, 700)
+    assert data["text/plain"].split() == describe_sequence(paris_run, highlight=2).split()
+    assert not data["text/plain"].startswith("<Figure") and not repr(fig).startswith("<Figure")
+    assert repr(fig) == ("Sequence diagram of a conversation of 4 messages, with four lanes left to "
+                         "right (User, Your code, Model, Tool) and one arrow per row, requests solid and "
+                         "replies dashed.")
+
+
+def test_describe_sequence_says_each_arrow_and_the_highlight(paris_run):
+    text = describe_sequence(paris_run, subject="the Paris run", highlight=2)
+    assert text.startswith("Sequence diagram of the Paris run, with four lanes")
+    assert "Model to Your code (reply): get_weather(city=Paris) toolu_01; Your code to Tool:" in text
+    assert text.endswith('The arrows of message 3 (your code) are boxed and labelled "message 3".')
+    assert "note on Your code: your code wrote: summary of the above; #2" in describe_sequence(tricky())
+
+
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour given as 0-255 channels."""
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG contrast ratio: white on black is 21, and body text needs at least 4.5."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_highlight_keeps_labels_readable_in_jupyterlabs_light_and_dark_themes(paris_run):
+    # JupyterLab draws Mermaid with Mermaid's "default" theme (text #333) on its light page (#fff)
+    # and with its "dark" theme (text #ccc) on its dark page (#111). The highlight box lies between
+    # the page and the labels, so it must leave 4.5:1 under both; an opaque pale box would not.
+    source = sequence_diagram(paris_run, highlight=2).mermaid
+    rgba = source.split("rect rgba(", 1)[1].split(")", 1)[0]
+    *rgb, alpha = (float(v) for v in rgba.split(","))
+    for page, text in (((255, 255, 255), (0x33,) * 3), ((0x11,) * 3, (0xCC,) * 3)):
+        box = tuple(alpha * c + (1 - alpha) * p for c, p in zip(rgb, page, strict=True))
+        assert contrast(box, text) >= 4.5, (page, box)
+    assert contrast((255, 236, 170), (0xCC,) * 3) < 1.5  # the old opaque box: labels all but vanished
+    assert "%%{" not in source  # no theme of its own: JupyterLab's light/dark choice applies

@@ -97,3 +97,14 @@ def test_compare_figures_explains_a_size_mismatch(fresh, tmp_path):
     Image.new("RGB", (64, 36), "white").save(tmp_path / "loop_tokens.png")
     problems = compare_figures(tmp_path, fresh)
     assert "size" in problems["loop_tokens"].lower()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_what_a_notebook_shows_is_the_committed_picture(name, tmp_path):
+    fig = FIGURES[name].make()
+    shown = tmp_path / f"{name}.png"
+    shown.write_bytes(fig._repr_png_())  # the image/png a notebook displays for this figure
+    assert compare_images(str(COMMITTED / f"{name}.png"), str(shown), tol=TOL) is None
+    assert not repr(fig).startswith("<Figure")
+    text = fig._repr_mimebundle_(include={"text/plain"})["text/plain"]
+    assert text.split() == FIGURES[name].describe().split()  # its text alternative, wrapped

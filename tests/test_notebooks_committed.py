@@ -1,13 +1,17 @@
 """Committed lessons are freshly executed and carry nothing that changes run to run.
 
 nbval compares the outputs; this checks the rest of the file: every code cell ran, in
-order, with a fresh kernel, and no per-cell timestamps (which would churn every diff).
+order, with a fresh kernel, and no per-cell timestamps (which would churn every diff). And
+what nbval cannot see (it skips images): every figure was saved as a picture, not as the
+`<Figure size ...>` text a matplotlib Figure with no image repr shows.
 """
 
 import json
 from pathlib import Path
 
 import pytest
+
+from test_browser import load_checker
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 
@@ -22,3 +26,17 @@ def test_executed_top_to_bottom_without_timestamps(path):
     code = [c for c in cells if c["cell_type"] == "code" and "".join(c["source"]).strip()]
     assert [c["execution_count"] for c in code] == list(range(1, len(code) + 1))
     assert not [i for i, c in enumerate(cells) if "execution" in c.get("metadata", {})]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_is_committed_as_a_picture(path):
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    as_text = [i for i, c in enumerate(cells) if c["cell_type"] == "code" for o in c["outputs"]
+               if "".join(o.get("data", {}).get("text/plain", "")).startswith("<Figure")]
+    assert not as_text, (f"cells {as_text} show `<Figure ...>` text instead of a picture; "
+                         "re-execute the lesson (python3 dev.py notebooks) and commit it")
+    # a cell ending in a plot_...() call must have saved the picture it shows
+    no_picture = [i for i in load_checker().figure_cells(path)
+                  if not any("image/png" in o.get("data", {}) for o in cells[i]["outputs"])]
+    assert not no_picture, (f"cells {no_picture} end with a plot_...() call but saved no image/png; "
+                            "re-execute the lesson (python3 dev.py notebooks) and commit it")

@@ -1,5 +1,10 @@
-"""The cost figures: right numbers, readable on a projector, never colour alone, no secrets."""
+"""The cost figures: right numbers, readable on a projector, never colour alone, no secrets,
+and each shows as a picture (not `<Figure size ...>` text) as a notebook cell's last value."""
 
+import base64
+import io
+import pickle
+import struct
 import subprocess
 import sys
 
@@ -7,8 +12,9 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+from PIL import Image
 
-from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, run_agent
+from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, plots, run_agent
 from toolcall_lab.cost import dollars, loop_bill
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import default_model
@@ -18,9 +24,11 @@ from toolcall_lab.plots import (
     describe_estimated_vs_billed,
     describe_loop_tokens,
     estimated_vs_billed,
+    new_figure,
     plot_caching,
     plot_estimated_vs_billed,
     plot_loop_tokens,
+    to_png,
 )
 from toolcall_lab.tokens import loop_input_tokens
 from toolcall_lab.tools import get_weather
@@ -200,3 +208,114 @@ def test_the_text_alternatives_stay_true_at_the_edges():
     assert "not above the dashed line" in describe_loop_tokens(1, 2000, 500)
     assert "rises to 20,000" in describe_loop_tokens(10, 2000, 0)
     assert "curves upward to 42,500, far above" in describe_loop_tokens()
+
+
+# -- every figure displays as a picture ------------------------------------------------------
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's header: the IHDR chunk follows the 8-byte signature."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", png[16:24])
+
+
+def made(name: str) -> Figure:
+    """Each plot function with lesson arguments, and its text alternative."""
+    return {"loop_tokens": lambda: plot_loop_tokens(10, 2000, 500),
+            "caching": lambda: plot_caching(10, 2000, 500, model="claude-opus-5"),
+            "estimated_vs_billed": lambda: plot_estimated_vs_billed(scripted_run(), tools=[get_weather]),
+            }[name]()
+
+
+DESCRIBED = {"loop_tokens": lambda: describe_loop_tokens(10, 2000, 500),
+             "caching": lambda: describe_caching(10, 2000, 500, model="claude-opus-5"),
+             "estimated_vs_billed": lambda: describe_estimated_vs_billed(scripted_run(), tools=[get_weather])}
+
+
+@pytest.mark.parametrize("name", list(DESCRIBED))
+def test_each_plot_displays_as_a_png_with_its_text_alternative(name):
+    fig = made(name)
+    bundle = fig._repr_mimebundle_()
+    assert sorted(bundle) == ["image/png", "text/plain"]
+    assert png_size(base64.b64decode(bundle["image/png"])) == (1280, 720)
+    assert " ".join(bundle["text/plain"].split()) == DESCRIBED[name]()  # the same words, wrapped
+    first_line = bundle["text/plain"].split("\n")[0]
+    assert repr(fig) == first_line == DESCRIBED[name]().split(". ")[0] + "."
+    for text in (bundle["text/plain"], repr(fig)):
+        assert not text.startswith("<Figure")
+    assert max(len(line) for line in bundle["text/plain"].split("\n")[1:]) <= 100
+
+
+@pytest.mark.parametrize("name", list(DESCRIBED))
+def test_ipython_formats_each_plot_as_a_png(name):
+    """The real notebook path: what the kernel sends for a cell's last value."""
+    from IPython.core.formatters import DisplayFormatter
+
+    fig = made(name)
+    data, metadata = DisplayFormatter().format(fig)
+    assert set(data) == {"image/png", "text/plain"} and metadata == {}
+    assert png_size(base64.b64decode(data["image/png"])) == (1280, 720)
+    assert data["text/plain"] == fig._repr_mimebundle_()["text/plain"]
+    assert not data["text/plain"].startswith("<Figure")
+
+
+def test_the_png_is_deterministic_and_carries_no_version_or_date():
+    fig = plot_loop_tokens(3, 100, 10)
+    png = fig._repr_png_()
+    assert png == fig._repr_png_() == plot_loop_tokens(3, 100, 10)._repr_png_()
+    assert png == to_png(fig, description=describe_loop_tokens(3, 100, 10))
+    assert b"matplotlib" not in png.lower() and b"Software" not in png
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.info["Description"] == describe_loop_tokens(3, 100, 10)  # the text alternative too
+
+
+def test_a_notebooks_savefig_settings_do_not_change_the_picture():
+    fig = plot_caching()
+    with matplotlib.rc_context({"savefig.bbox": "tight", "savefig.transparent": True, "savefig.dpi": 50}):
+        png = fig._repr_png_()
+    assert png == fig._repr_png_() and png_size(png) == (1280, 720)
+
+
+def test_the_figure_is_still_a_matplotlib_figure_that_pickles():
+    fig = plot_loop_tokens(3, 100, 10)
+    assert isinstance(fig, Figure) and isinstance(fig, plots.DescribedFigure)
+    again = pickle.loads(pickle.dumps(fig))
+    assert type(again) is plots.DescribedFigure and again.description == fig.description
+    assert png_size(again._repr_png_()) == (1280, 720)
+
+
+def test_new_figure_without_a_description_still_says_what_it_is():
+    fig = new_figure("", figsize=(4, 3))
+    assert repr(fig) == "A 400x300-pixel figure with no text alternative."
+    assert "Description" not in Image.open(io.BytesIO(fig._repr_png_())).info
+
+
+def test_mime_bundle_honours_include_and_exclude():
+    fig = plot_loop_tokens(3, 100, 10)
+    assert list(fig._repr_mimebundle_(include={"text/plain"})) == ["text/plain"]
+    assert list(fig._repr_mimebundle_(exclude={"text/plain"})) == ["image/png"]
+
+
+INLINE_BACKEND = """
+import base64, struct
+from IPython.core.interactiveshell import InteractiveShell
+from matplotlib_inline.backend_inline import configure_inline_support, flush_figures
+shell = InteractiveShell.instance()
+configure_inline_support(shell, "module://matplotlib_inline.backend_inline")  # as `import pyplot` does
+import matplotlib.pyplot as plt
+from matplotlib._pylab_helpers import Gcf
+from toolcall_lab.plots import plot_loop_tokens
+fig = plot_loop_tokens()
+data, _ = shell.display_formatter.format(fig)
+png = base64.b64decode(data["image/png"]) if isinstance(data["image/png"], str) else data["image/png"]
+first = data["text/plain"].split("\\n")[0]
+print(sorted(data), png[:4] == b"\\x89PNG", first, len(Gcf.get_all_fig_managers()))
+"""
+
+
+def test_with_pyplots_inline_backend_active_a_figure_still_shows_once_as_a_picture():
+    # subtle: the inline backend registers its own PNG formatter for every Figure, which IPython
+    # prefers to a `_repr_mimebundle_` (its PNG is cropped "tight"); it is still one picture, and
+    # the figure is not pyplot's, so the backend's flush at the end of a cell does not show it again.
+    out = subprocess.run([sys.executable, "-c", INLINE_BACKEND], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == (
+        "['image/png', 'text/plain'] True Input tokens billed by a 10-call loop that starts at 2,000 "
+        "tokens and adds 500 per step. 0")

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = ["FIGURES", "FigureSpec", "compare_figures", "paris_double_run", "paris_run", "write_figures"]
 
-DPI = plots.DPI
-
 
 class FigureSpec(NamedTuple):
     """How to make one figure (`make()`) and its text alternative (`describe()`), both from code."""
@@ -83,20 +81,15 @@ def paris_run() -> Run:
 def _plot_paris_sequence() -> Figure:
     from .display.diagram import plot_sequence
 
-    with plots.figure_style():  # the kit's fonts, whatever the notebook has set
-        return plot_sequence(paris_run())
+    fig = plot_sequence(paris_run())
+    fig.description = _describe_paris_sequence()  # type: ignore[attr-defined]  # names the run
+    return fig
 
 
 def _describe_paris_sequence() -> str:
-    from .display.diagram import LANES, sequence_arrows
+    from .display.diagram import describe_sequence
 
-    lane = dict(LANES)
-    steps = [f"{lane[a.source]} to {lane[a.target]}{' (reply)' if a.reply else ''}: {a.label}"
-             for a in sequence_arrows(paris_run().transcript)]
-    text = ("Sequence diagram of the lesson-1 Paris run, with four lanes left to right (User, Your "
-            "code, Model, Tool) and one arrow per row, requests solid and replies dashed. Top to "
-            "bottom: " + "; ".join(steps))
-    return text if text.endswith(".") else text + "."
+    return describe_sequence(paris_run(), subject="the lesson-1 Paris run")
 
 
 def _paris_tools() -> list:
@@ -119,18 +112,16 @@ FIGURES: dict[str, FigureSpec] = {
 def write_figures(out_dir: str | Path, *, names: list[str] | None = None) -> list[Path]:
     """Save every figure (or those in `names`) as `<out_dir>/<name>.png`; return the paths.
 
-    Fixed dpi, and `metadata={"Software": None}` so that no matplotlib version or date
-    goes into the file; the text alternative goes into the PNG's "Description".
+    `plots.to_png`, the bytes a notebook displays: each figure's own dpi, no matplotlib
+    version or date in the file, and the text alternative in the PNG's "Description".
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names or list(FIGURES):
         spec = FIGURES[name]
-        fig = spec.make()
         path = out / f"{name}.png"
-        fig.savefig(path, dpi=DPI, format="png",
-                    metadata={"Software": None, "Title": name, "Description": spec.describe()})
+        path.write_bytes(plots.to_png(spec.make(), title=name, description=spec.describe()))
         written.append(path)
     return written
 

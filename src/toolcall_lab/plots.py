@@ -5,6 +5,13 @@ Every `plot_...` function returns a matplotlib `Figure` and never calls `savefig
 the committed PNGs. matplotlib is imported inside the functions, so importing this
 module costs nothing.
 
+Figures that display: a `Figure` built without pyplot has no display hook, so as a cell's
+last value it shows only the text `<Figure size 1280x720 with 2 Axes>`. Every figure of
+the kit (these and `display.plot_sequence`) is made by `new_figure`, whose `Figure`
+subclass, `DescribedFigure`, carries its text alternative and offers two views: `image/png`
+(`to_png`, the same bytes `figures` saves) and `text/plain`, the text alternative. It is
+not pyplot's, so pyplot's inline backend never shows it a second time.
+
 Made for a projector and for every reader: 1280x720 pixels, DejaVu Sans (bundled with
 matplotlib, so a render looks the same on every machine) at 16 pt and up, the Okabe-Ito
 colour-blind-safe palette, and never colour alone: every series also has its own hatch,
@@ -17,9 +24,13 @@ writes it into the PNG's Description field and into figures/README.md).
 
 from __future__ import annotations
 
+import base64
+import functools
+import io
+import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cost import dollars, loop_bill
 from .messages import Transcript
@@ -35,8 +46,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OKABE_ITO", "CallTokens", "describe_caching", "describe_estimated_vs_billed",
-    "describe_loop_tokens", "estimated_vs_billed", "figure_style", "plot_caching",
-    "plot_estimated_vs_billed", "plot_loop_tokens",
+    "describe_loop_tokens", "estimated_vs_billed", "figure_style", "new_figure", "plot_caching",
+    "plot_estimated_vs_billed", "plot_loop_tokens", "to_png",
 ]
 
 #: Okabe & Ito's palette, distinguishable with every common colour-vision deficiency.
@@ -79,10 +90,96 @@ def figure_style() -> Iterator[None]:
         yield
 
 
-def _figure(ncols: int = 1) -> tuple[Figure, list]:
+# -- figures that display ----------------------------------------------------------------
+def to_png(figure: Figure, *, title: str | None = None, description: str | None = None) -> bytes:
+    """`figure` as PNG bytes at its own size and dpi, the same on every run and machine.
+
+    No matplotlib version or date goes into the file (`"Software": None`), so the bytes
+    change only when the picture does; `title` and `description` (the text alternative)
+    go into the PNG's Title and Description fields. What a notebook set in rcParams
+    (`savefig.bbox = "tight"`, a transparent background) cannot change the file.
+    """
+    metadata = {"Software": None}  # None: no "Software: Matplotlib version ..." in the file
+    if title:
+        metadata["Title"] = title
+    if description:
+        metadata["Description"] = description
+    buffer = io.BytesIO()
+    with figure_style():
+        figure.savefig(buffer, format="png", dpi=figure.dpi, metadata=metadata)
+    return buffer.getvalue()
+
+
+@functools.cache
+def _described_figure() -> type[Figure]:
+    # subtle: a subclass of matplotlib's Figure can only be defined once matplotlib is imported,
+    # so the class is built on first use (and once); `plots.DescribedFigure` reaches it too.
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
+    class DescribedFigure(Figure):
+        """A matplotlib Figure that knows its text alternative and displays as a PNG.
+
+        As a cell's last value it shows `image/png` (`to_png`) with `text/plain`, the
+        text alternative, whose first line is its first sentence (a terminal, a text-only
+        viewer and nbval see that); `repr()` is that first line.
+        """
+
+        description: str = ""
+
+        def _repr_png_(self) -> bytes:
+            return to_png(self, description=self.description or None)
+
+        def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+            def wanted(mime: str) -> bool:
+                return (include is None or mime in include) and (exclude is None or mime not in exclude)
+
+            bundle = {}
+            if wanted("image/png"):  # subtle: binary data goes base64-encoded, as into the notebook
+                bundle["image/png"] = base64.b64encode(self._repr_png_()).decode("ascii")
+            if wanted("text/plain"):
+                bundle["text/plain"] = _plain_text(self)
+            return bundle
+
+        def __repr__(self) -> str:
+            return _plain_text(self).split("\n", 1)[0]
+
+    DescribedFigure.__module__, DescribedFigure.__qualname__ = __name__, "DescribedFigure"  # for pickle
+    return DescribedFigure
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DescribedFigure":  # the class, built (and matplotlib imported) on first use
+        return _described_figure()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _plain_text(figure: Figure) -> str:
+    """The text alternative: its first sentence on a line of its own, the rest wrapped at 100."""
+    width, height = (round(v) for v in figure.get_size_inches() * figure.dpi)
+    text = getattr(figure, "description", "") or f"A {width}x{height}-pixel figure with no text alternative."
+    first, _, rest = text.partition(". ")
+    return "\n".join([first + ("." if rest else ""), *textwrap.wrap(rest, 100)])
+
+
+def new_figure(description: str, *, figsize: tuple[float, float] = SIZE, dpi: float = DPI,
+               **kwargs: Any) -> Figure:
+    """A blank matplotlib Figure, not pyplot's, that displays as a PNG with `description` as its text.
+
+    Every `plot_...` function of the kit starts here; `kwargs` go to `Figure` (`layout=...`).
+
+    >>> fig = new_figure("Nothing yet. An empty canvas.", figsize=(4, 3))
+    >>> fig
+    Nothing yet.
+    >>> sorted(fig._repr_mimebundle_()), fig._repr_png_()[:4]
+    (['image/png', 'text/plain'], b'\x89PNG')
+    """
+    fig = _described_figure()(figsize=figsize, dpi=dpi, **kwargs)
+    fig.description = description
+    return fig
+
+
+def _figure(ncols: int = 1, *, description: str) -> tuple[Figure, list]:
+    fig = new_figure(description, layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]
     return fig, list(axes)
 
@@ -132,7 +229,7 @@ def plot_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> Figure:
     final = h0 + t * n
     calls = list(range(1, n + 1))
     with figure_style():
-        fig, (bars_ax, total_ax) = _figure(2)
+        fig, (bars_ax, total_ax) = _figure(2, description=describe_loop_tokens(n, h0, t))
         bars = bars_ax.bar(calls, sent, color=OKABE_ITO["sky blue"], edgecolor=OKABE_ITO["black"],
                            hatch="//", label="input tokens of this call")
         bars_ax.bar_label(bars, labels=[f"{v:,}" for v in sent] if n <= 12 else None,
@@ -207,7 +304,8 @@ def plot_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | Pric
     with figure_style():
         from matplotlib.ticker import FuncFormatter
 
-        fig, (ax,) = _figure()
+        fig, (ax,) = _figure(description=describe_caching(
+            n, h0, t, model=model, output_per_call=output_per_call))
         ax.plot(calls, plain.cumulative_dollars, color=OKABE_ITO["vermillion"], marker="o",
                 linestyle="-", label="no caching")
         ax.plot(calls, cached.cumulative_dollars, color=OKABE_ITO["blue"], marker="s",
@@ -325,7 +423,7 @@ def plot_estimated_vs_billed(run: Run, *, tools: Sequence[Tool] = ()) -> Figure:
     billed_name = _source(run)[1]
     model = run.steps[0].turn.model
     with figure_style():
-        fig, axes = _figure(2)
+        fig, axes = _figure(2, description=describe_estimated_vs_billed(run, tools=tools))
         for ax, kind in zip(axes, ("input", "output"), strict=True):
             estimated = [getattr(r, f"estimated_{kind}") for r in rows]
             billed = [getattr(r, f"billed_{kind}") for r in rows]

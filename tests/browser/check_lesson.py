@@ -3,6 +3,7 @@
     .venv/bin/python tests/browser/check_lesson.py                        # every lesson
     .venv/bin/python tests/browser/check_lesson.py 02_on_the_wire.ipynb   # another lesson
     .venv/bin/python tests/browser/check_lesson.py /tmp/scratch.ipynb     # any notebook file
+    .venv/bin/python tests/browser/check_lesson.py --theme dark --screenshots build/browser/dark
 
 Strict nbval proves that every output a lesson stores is right; it cannot prove that
 JupyterLab *shows* it. This script does what a learner does, in Debian's Chromium driven by
@@ -12,14 +13,17 @@ Playwright, at the projector size of 1280x720:
    so JupyterLab never writes into a committed file: it autosaves, and its Mermaid renderer
    even adds an `image/svg+xml` copy of each diagram to the outputs it holds;
 2. starts the venv's JupyterLab there, headless, on a free port with a known token, with its
-   own empty settings and workspaces, and waits for /api/status;
+   own empty settings and workspaces (and JupyterLab Dark with `--theme dark`), and waits
+   for /api/status;
 3. opens each notebook in a fresh tab, runs all cells with JupyterLab's own
    `notebook:run-all-cells` command, and waits until the kernel is idle;
 4. checks that every code cell ran (has an execution count) and raised nothing, that what
    the committed notebook shows also renders (`expected_outputs`: a visible ipywidgets
    widget, a Mermaid diagram drawn to an SVG image; a scratch notebook with no saved
-   outputs must show both), that no Mermaid diagram failed to parse, and that no
-   JavaScript error was logged (uncaught errors and console errors);
+   outputs must show both), that no Mermaid diagram failed to parse, that every figure
+   cell shows a picture (`figure_cells`: at least that many PNG images decoded in the
+   outputs, and no output reading `<Figure size ...>`), and that no JavaScript error was
+   logged (uncaught errors and console errors);
 5. scrolls the first diagram (or else widget) into view, saves a full-page screenshot,
    build/browser/<notebook>.png, and prints its path.
 
@@ -39,6 +43,7 @@ collecting this file (pytest's --doctest-modules does) needs nothing installed.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import json
 import os
@@ -55,8 +60,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CHROMIUM", "DEFAULT_NOTEBOOKS", "EXPECTABLE", "SCREENSHOTS", "Report", "cell_problems", "check",
-           "expected_outputs", "harmless", "jupyter_lab", "main"]
+__all__ = ["CHROMIUM", "DEFAULT_NOTEBOOKS", "EXPECTABLE", "SCREENSHOTS", "THEMES", "Report", "cell_problems",
+           "check", "ends_with_a_plot", "expected_outputs", "figure_cells", "harmless", "jupyter_lab", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package `chromium`
@@ -65,6 +70,8 @@ DEFAULT_NOTEBOOKS = tuple(sorted(path.name for path in (ROOT / "notebooks").glob
 SCREENSHOTS = ROOT / "build" / "browser"  # build/ is git-ignored
 VIEWPORT = {"width": 1280, "height": 720}  # the projector size every lesson is written for
 TOKEN = "browser-check"  # the server listens on 127.0.0.1 only, for the length of one check
+#: JupyterLab's built-in themes, by the name `--theme` takes.
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 
 # What counts as rendered. An ipywidgets 8 view is an element with the class `jupyter-widgets`
 # inside an output. subtle: a widget whose model is missing is drawn as the *output itself*
@@ -80,6 +87,18 @@ MERMAID_WARNING = ".jp-RenderedMermaid.jp-mod-warning"
 MERMAID_SETTLED_JS = """
 () => [...document.querySelectorAll('.jp-RenderedMermaid')].every(
   el => el.classList.contains('jp-mod-warning') || el.querySelector('figure img'))
+"""
+# A figure shows as an `image/png` output, which JupyterLab draws as an <img> with a data URL.
+# subtle: an <img> is in the page before its data is decoded; only naturalWidth > 0 means pixels.
+FIGURE_IMAGE = ".jp-OutputArea-output img[src^='data:image/png']"
+FIGURES_DRAWN_JS = """
+({selector, count}) => [...document.querySelectorAll(selector)]
+  .filter(i => i.complete && i.naturalWidth > 0).length >= count
+"""
+# What a matplotlib Figure with no image repr shows instead of itself.
+FIGURE_AS_TEXT_JS = """
+() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .map(el => el.innerText.trim()).filter(text => text.startsWith('<Figure'))
 """
 
 # Console errors that say nothing about the lessons: substring -> why it is harmless. Anything
@@ -122,21 +141,26 @@ def is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def isolated_environment(home: Path) -> dict[str, str]:
+def isolated_environment(home: Path, *, theme: str = "light") -> dict[str, str]:
     """Jupyter's and IPython's folders inside `home`, so the check neither reads nor changes
     the settings, workspaces or kernels of whoever runs it. The venv's own settings (dev.py's
-    overrides: no news, no update check) still apply; they live in .venv/share."""
-    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True, exist_ok=True)
+    overrides: no news, no update check) still apply; they live in .venv/share. `theme` is a
+    key of THEMES."""
+    settings = home / "config" / "lab" / "user-settings" / "@jupyterlab"
+    (settings / "notebook-extension").mkdir(parents=True, exist_ok=True)
     # subtle: JupyterLab 4 "windows" long notebooks (cells far off screen are not laid out, or
     # not in the page at all), so a widget near the end could look missing. Render every cell.
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}))
+    (settings / "apputils-extension").mkdir(exist_ok=True)
+    (settings / "apputils-extension" / "themes.jupyterlab-settings").write_text(
+        json.dumps({"theme": THEMES[theme]}))
     return {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
             "JUPYTER_DATA_DIR": str(home / "data"), "IPYTHONDIR": str(home / "ipython")}
 
 
 @contextlib.contextmanager
-def jupyter_lab(root_dir: Path, home: Path, *, timeout: float = 90) -> Iterator[str]:
+def jupyter_lab(root_dir: Path, home: Path, *, timeout: float = 90, theme: str = "light") -> Iterator[str]:
     """Run the venv's JupyterLab on `root_dir` until the block ends; yields its base URL.
 
     The app object is exposed in the page (`window.jupyterapp`) so the check runs
@@ -149,7 +173,7 @@ def jupyter_lab(root_dir: Path, home: Path, *, timeout: float = 90) -> Iterator[
                f"--IdentityProvider.token={TOKEN}", "--LabApp.expose_app_in_browser=True"]
     if is_root():
         command.append("--allow-root")  # containers and CI machines run as root
-    env = isolated_environment(home)
+    env = isolated_environment(home, theme=theme)
     log_path = home / "jupyterlab.log"
     with open(log_path, "w") as log:
         # its own process group, so the kernels it starts can be stopped with it, whatever happens
@@ -273,6 +297,66 @@ def expected_outputs(notebook: Path) -> tuple[str, ...]:
     return tuple(kind for kind, mime in EXPECTABLE.items() if mime in shown)
 
 
+def ends_with_a_plot(source: str) -> bool:
+    """Whether a cell's last statement is an expression calling a `plot_...` function.
+
+    Such a cell's value is a figure, which must show as a picture.
+
+    >>> ends_with_a_plot("from toolcall_lab.plots import plot_caching\\nplot_caching(model='x')")
+    True
+    >>> [ends_with_a_plot(s) for s in ("fig = plot_caching()", "plots.plot_caching();", "%time x", "")]
+    [False, True, False, False]
+    """
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:  # IPython syntax such as a %magic: not a plot call
+        return False
+    last = body[-1] if body else None
+    if not (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)):
+        return False
+    function = last.value.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+    return name.startswith("plot_")
+
+
+def figure_cells(notebook: Path) -> list[int]:
+    """The figure cells of a notebook (indices from 0, markdown cells counted, as JupyterLab does).
+
+    A figure cell ends with a `plot_...` call (`ends_with_a_plot`; its committed output
+    may be stale) or has an `image/png` among its committed outputs. Each must show a picture.
+
+    >>> import json, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "n.ipynb"
+    >>> _ = path.write_text(json.dumps({"cells": [
+    ...     {"cell_type": "markdown", "source": "# A figure"},
+    ...     {"cell_type": "code", "source": "plot_loop_tokens()", "outputs": []},
+    ...     {"cell_type": "code", "source": "show()", "outputs": [{"data": {"image/png": "iVBO"}}]},
+    ...     {"cell_type": "code", "source": ["fig = plot_loop_tokens()"], "outputs": []}]}))
+    >>> figure_cells(path)
+    [1, 2]
+    """
+    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+    return [index for index, cell in enumerate(cells) if cell.get("cell_type") == "code" and (
+        ends_with_a_plot("".join(cell.get("source", "")))
+        or any("image/png" in output.get("data", {}) for output in cell.get("outputs", [])))]
+
+
+def figure_problems(page, timeout_error: type[Exception], timeout: float, figures: int) -> list[str]:
+    """Wait up to `timeout` seconds for `figures` PNG images to decode; name a figure shown as text."""
+    problems = [f"a figure shows as text, not as a picture: {text!r}"
+                for text in page.evaluate(FIGURE_AS_TEXT_JS)]
+    if figures:
+        try:
+            page.wait_for_function(FIGURES_DRAWN_JS, arg={"selector": FIGURE_IMAGE, "count": figures},
+                                   timeout=timeout * 1000)
+        except timeout_error:
+            drawn = page.locator(FIGURE_IMAGE).evaluate_all(
+                "images => images.filter(i => i.complete && i.naturalWidth > 0).length")
+            problems.append(f"{drawn} figure(s) drawn as images, expected at least {figures} (one per "
+                            f"figure cell): nothing else matches {FIGURE_IMAGE} with pixels")
+    return problems
+
+
 def rendering_problems(page, timeout_error: type[Exception], timeout: float,
                        expect: Sequence[str] = tuple(EXPECTABLE)) -> list[str]:
     """Wait up to `timeout` seconds for each expected kind of output; name the missing."""
@@ -300,12 +384,12 @@ def rendering_problems(page, timeout_error: type[Exception], timeout: float,
 
 
 def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: Path = SCREENSHOTS,
-          run_timeout: float = 300, render_timeout: float = 30) -> list[Report]:
+          run_timeout: float = 300, render_timeout: float = 30, theme: str = "light") -> list[Report]:
     """Open each notebook (a name in notebooks/ or a path) in Chromium, run it, and report.
 
     One JupyterLab and one browser serve them all, each notebook in its own tab and
     workspace. `run_timeout` bounds running all cells of one notebook and `render_timeout`
-    the wait for each kind of output to appear, in seconds.
+    the wait for each kind of output to appear, in seconds. `theme` is a key of THEMES.
     """
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
@@ -324,7 +408,8 @@ def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: P
         for source in sources:
             shutil.copy2(source, root_dir / source.name)
         started = time.monotonic()
-        with jupyter_lab(root_dir, Path(scratch) / "home") as base_url, sync_playwright() as playwright:
+        with (jupyter_lab(root_dir, Path(scratch) / "home", theme=theme) as base_url,
+              sync_playwright() as playwright):
             browser = playwright.chromium.launch(
                 executable_path=str(CHROMIUM), headless=True,
                 # --no-sandbox: Chromium refuses to start as root with its sandbox on, and CI runs
@@ -337,7 +422,7 @@ def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: P
                     check_one(browser, f"{base_url}/lab/workspaces/check-{number}", report,
                               screenshot=screenshots / f"{source.stem}.png", timeout_error=PlaywrightError,
                               run_timeout=run_timeout, render_timeout=render_timeout,
-                              expect=expected_outputs(source))
+                              expect=expected_outputs(source), figures=len(figure_cells(source)))
                     reports.append(report)
                     startup = 0.0
             finally:
@@ -347,7 +432,7 @@ def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: P
 
 def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
               timeout_error: type[Exception], run_timeout: float, render_timeout: float,
-              expect: Sequence[str] = tuple(EXPECTABLE)) -> None:
+              expect: Sequence[str] = tuple(EXPECTABLE), figures: int = 0) -> None:
     """The check of one notebook in a fresh tab; fills `report` in."""
     clock = time.monotonic()
 
@@ -369,7 +454,8 @@ def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
         report.problems += cell_problems(state)
         lap("run all cells")
         report.problems += rendering_problems(page, timeout_error, render_timeout, expect)
-        lap("wait for widgets and diagrams")
+        report.problems += figure_problems(page, timeout_error, render_timeout, figures)
+        lap("wait for widgets, diagrams and figures")
         # The screenshot shows the first diagram (or widget), not only the top of the lesson.
         for selector in (MERMAID_SVG, WIDGET):
             if page.locator(selector).count():
@@ -407,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a name in notebooks/ or a path to a notebook (default: every lesson)")
     parser.add_argument("--screenshots", type=Path, default=SCREENSHOTS,
                         help="folder for the screenshots (default build/browser)")
+    parser.add_argument("--theme", choices=sorted(THEMES), default="light",
+                        help="JupyterLab's theme for the check (default light)")
     args = parser.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"check_lesson: {CHROMIUM} is missing; install Debian's package: apt-get install chromium")
@@ -415,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     # `finally` blocks still close Chromium and stop JupyterLab and its kernels.
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     started = time.monotonic()
-    reports = check(args.notebooks, screenshots=args.screenshots)
+    reports = check(args.notebooks, screenshots=args.screenshots, theme=args.theme)
     for report in reports:
         steps = ", ".join(f"{step} {seconds:.1f} s" for step, seconds in report.seconds.items())
         print(f"check_lesson: {report.notebook}: {steps}")

@@ -15,8 +15,15 @@ transcript alone decides the arrows:
 Requests are solid arrows (->>), replies dashed (-->>). `sequence_diagram` writes Mermaid
 source, which JupyterLab 4.1+ draws natively (mime type text/vnd.mermaid) and which doubles
 as the text alternative of the picture; `plot_sequence` draws the same arrows with
-matplotlib, for figures/ and for viewers without Mermaid. `highlight=k` marks message k
+matplotlib, for figures/ and for viewers without Mermaid, and `describe_sequence` says them
+in words (the figure's text alternative). `highlight=k` marks message k
 (0-based) with a shaded box *and* a "message k+1" label, so colour is never the only cue.
+
+Light and dark: JupyterLab draws Mermaid in Mermaid's `default` theme under a light
+JupyterLab theme and in its `dark` theme under a dark one (dark text on light, light text on
+dark), so the source sets no theme of its own. The one colour it does set, the highlight, is
+translucent: it tints whatever is behind it, pale yellow under dark text and dark olive under
+light text. (An opaque pale box would hide the dark theme's light labels.)
 
 Left out: timing (arrows are in order, not to scale) and the content of long messages,
 which is shortened; `transcript_html` shows every block in full.
@@ -38,14 +45,16 @@ if TYPE_CHECKING:
 
     from ..loop import Run
 
-__all__ = ["LANES", "Arrow", "SequenceDiagram", "plot_sequence", "sequence_arrows", "sequence_diagram"]
+__all__ = ["LANES", "Arrow", "SequenceDiagram", "describe_sequence", "plot_sequence", "sequence_arrows",
+           "sequence_diagram"]
 
 Lane = Literal["U", "C", "M", "T"]
 #: (Mermaid alias, label) of each lane, left to right.
 LANES: tuple[tuple[Lane, str], ...] = (("U", "User"), ("C", "Your code"), ("M", "Model"), ("T", "Tool"))
 LABEL = 60  # characters an arrow label keeps before it is shortened
 REPLY_LABEL = 90  # a reply may list several calls
-HIGHLIGHT_RGB = (255, 236, 170)  # a pale Okabe-Ito yellow; the note carries the meaning
+# Okabe-Ito yellow at 30% opacity: readable under both Mermaid themes; the note carries the meaning
+HIGHLIGHT_RGBA = (240, 228, 66, 0.3)
 
 
 @dataclass(frozen=True)
@@ -181,7 +190,7 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
         participant M as Model
         participant T as Tool
         U->>C: Hi#59; #35;1?
-        rect rgb(255, 236, 170)
+        rect rgba(240, 228, 66, 0.3)
             Note over U,M: message 2 (the model, call 1)
             C->>M: call 1: sends 1 message
             M-->>C: Hello.
@@ -200,7 +209,7 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
         group = list(group)
         touched = sorted({order.index(x) for a in group for x in (a.source, a.target)})
         span = ",".join(dict.fromkeys((order[touched[0]], order[touched[-1]])))
-        lines.append(f"    rect rgb{HIGHLIGHT_RGB}")
+        lines.append(f"    rect rgba{HIGHLIGHT_RGBA}")
         producer = producer_labels(messages)[message]
         lines.append(f"        Note over {span}: message {message + 1} ({producer})")
         lines.extend(f"        {_mermaid_line(a)}" for a in group)
@@ -209,6 +218,37 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
 
 
 # -- matplotlib --------------------------------------------------------------------------
+def describe_sequence(transcript: Transcript | Run, *, highlight: int | None = None,
+                      subject: str | None = None) -> str:
+    """The sequence diagram in words, arrow by arrow (the text alternative of `plot_sequence`).
+
+    `subject` names the conversation; it defaults to "a conversation of N messages".
+
+    >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant("Hello.")])
+    >>> print(describe_sequence(t, highlight=1))  # doctest: +NORMALIZE_WHITESPACE
+    Sequence diagram of a conversation of 2 messages, with four lanes left to right (User, Your
+    code, Model, Tool) and one arrow per row, requests solid and replies dashed. Top to bottom:
+    User to Your code: Hi?; Your code to Model: call 1: sends 1 message; Model to Your code
+    (reply): Hello.; Your code to User: Hello. The arrows of message 2 (the model, call 1) are
+    boxed and labelled "message 2".
+    """
+    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    _check_highlight(highlight, len(messages))
+    lane = dict(LANES)
+    steps = [f"note on {lane[a.source]}: {a.label}" if a.source == a.target else
+             f"{lane[a.source]} to {lane[a.target]}{' (reply)' if a.reply else ''}: {a.label}"
+             for a in sequence_arrows(messages)]  # type: ignore[arg-type]
+    subject = subject or f"a conversation of {len(messages)} message{'' if len(messages) == 1 else 's'}"
+    text = (f"Sequence diagram of {subject}, with four lanes left to right (User, Your code, Model, "
+            "Tool) and one arrow per row, requests solid and replies dashed. Top to bottom: "
+            + "; ".join(steps))
+    text = text if text.endswith(".") else text + "."
+    if highlight is not None:
+        text += (f" The arrows of message {highlight + 1} ({producer_labels(messages)[highlight]}) "
+                 f'are boxed and labelled "message {highlight + 1}".')
+    return text
+
+
 REQUEST_COLOUR, REPLY_COLOUR = "#0072B2", "#D55E00"  # Okabe-Ito blue and vermillion
 LANE_X = {"U": 0.15, "C": 0.40, "M": 0.66, "T": 0.90}
 ROW_INCHES = 0.62
@@ -221,7 +261,8 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     Requests are solid blue arrows, replies dashed vermillion ones (the dash is the cue,
     colour only adds to it); the highlighted message is boxed and labelled "message k+1".
     The figure is 12 inches wide at 100 dpi and 7 inches tall, taller when there are more
-    than eight arrows; nothing in it depends on the date or the machine.
+    than eight arrows; nothing in it depends on the date or the machine. It displays as a
+    PNG with `describe_sequence` as its text (`plots.new_figure`).
 
     >>> from toolcall_lab import ToolResult
     >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant("Hello.")])
@@ -229,16 +270,25 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     >>> [text.get_text() for text in fig.axes[0].texts][:4]
     ['User', 'Your code', 'Model', 'Tool']
     """
-    from matplotlib.figure import Figure
+    from ..plots import figure_style
+
+    with figure_style():  # the kit's fonts, whatever the notebook has set
+        return _draw_sequence(transcript, highlight)
+
+
+def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> Figure:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
+
+    from ..plots import new_figure
 
     messages: list[Message] = list(getattr(transcript, "transcript", transcript))
     _check_highlight(highlight, len(messages))
     arrows = sequence_arrows(messages)  # type: ignore[arg-type]
     rows = max(len(arrows), 1)
     # the axes span rows + 1.2 rows of height (the lane headers) over 92% of the figure
-    fig = Figure(figsize=(12, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
+    fig = new_figure(describe_sequence(messages, highlight=highlight),  # type: ignore[arg-type]
+                     figsize=(12, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
     ax = fig.add_axes((0.0, 0.08, 1.0, 0.92))
     ax.set_xlim(0, 1)
     ax.set_ylim(rows - 0.4, -1.6)  # row 0 at the top
@@ -252,8 +302,9 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     if highlight is not None:
         mine = [row for row, a in enumerate(arrows) if a.message == highlight]
         top, bottom = min(mine) - 0.55, max(mine) + 0.35
-        ax.add_patch(Rectangle((0.01, top), 0.98, bottom - top, facecolor=[c / 255 for c in HIGHLIGHT_RGB],
-                               edgecolor="#000", linewidth=3, zorder=0.5))
+        red, green, blue, alpha = HIGHLIGHT_RGBA
+        ax.add_patch(Rectangle((0.01, top), 0.98, bottom - top, edgecolor="#000", linewidth=3, zorder=0.5,
+                               facecolor=(red / 255, green / 255, blue / 255, alpha)))
         ax.text(0.02, (top + bottom) / 2, f"message\n{highlight + 1}", ha="left", va="center",
                 fontsize=FONT, fontweight="bold")
     for row, arrow in enumerate(arrows):
