@@ -216,6 +216,16 @@ class WireProvider:
         return ProviderUnreachableError(
             f"nothing answers at {self.base_url}: {self.start_hint}", provider=self.name)
 
+    def _where(self) -> str:
+        """Who answered, for a message about an answer: the provider, and its URL unless it is
+        the vendor's own or on this machine (a server that answered needs no address to find,
+        and a loopback port changes with every run)."""
+        if self.base_url == self.default_base_url.rstrip("/"):
+            return self.name
+        if is_loopback(self.base_url):
+            return f"{self.name} (a server on this machine)"
+        return f"{self.name} ({self.base_url})"
+
     def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
         """The kit's error for an HTTP error `status` with the API's `message`.
 
@@ -223,7 +233,7 @@ class WireProvider:
         others quote its first sentence, because a rate-limit text can run to a paragraph.
         """
         said = self._redact(message if status == 400 else _first_sentence(message)).rstrip(".")
-        where = f"{self.name} ({self.base_url})"
+        where = self._where()
         if status in (401, 403):
             fix = (f"check {self.key_env} (or api_key=)" if self.key_env
                    else "check the server's key settings")
