@@ -162,3 +162,65 @@ def test_a_key_in_the_environment_never_shows(monkeypatch, paris_run):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     shown = [run_html(paris_run), transcript_html(tricky()), turn_html(paris_run.steps[0].turn)]
     assert not [html for html in shown if SECRET in html]
+
+
+# -- colours follow JupyterLab's theme -------------------------------------------------------
+FIXED_BACKGROUNDS = {"#D55E00"}  # the ERROR / MALFORMED badge: black on vermillion in either theme
+OKABE_ITO_BORDERS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"}
+
+
+def theme_problems(html: str) -> list[str]:
+    """Every colour in `html` that would not follow JupyterLab's light and dark themes.
+
+    A text colour or a background must be a `var(--jp-…, fallback)` (a theme variable with
+    a light fallback for VS Code and Colab), a see-through tint (rgba with alpha below 1),
+    or the error badge's fixed pair (black text on vermillion).
+    """
+    problems = []
+    for style in re.findall(r"""style=(?:"([^"]*)"|'([^']*)')""", html):
+        style = "".join(style)
+        fixed_badge = "background:#D55E00" in style
+        for prop, value in re.findall(r"(?:^|;)\s*(color|background(?:-color)?)\s*:\s*([^;]+)", style):
+            value = value.strip()
+            themed = re.fullmatch(r"var\(--jp-[\w-]+,\s*#[0-9a-fA-F]{3,6}\)", value)
+            tint = re.fullmatch(r"rgba\(\d+,\d+,\d+,(0?\.\d+)\)", value)
+            fixed = (prop != "color" and value in FIXED_BACKGROUNDS) or (
+                prop == "color" and value == "#000" and fixed_badge)
+            if not (themed or tint or fixed):
+                problems.append(f"{prop}:{value} in {style[:80]}")
+        # borders: theme variables, or the Okabe-Ito colours of a call and its result (readable
+        # on white and on near-black; the pattern and the id badge carry the pairing too)
+        bare = re.sub(r"var\([^)]*\)", "", ";".join(re.findall(r"border[\w-]*\s*:\s*[^;]+", style)))
+        for colour in re.findall(r"#[0-9a-fA-F]{3,6}\b|\b(?:white|black)\b", bare):
+            if colour not in OKABE_ITO_BORDERS and not (colour == "#000" and fixed_badge):
+                problems.append(f"border colour {colour} in {style[:80]}")
+        if re.search(r"var\(--jp-[\w-]+\)", style):
+            problems.append(f"a theme variable without a fallback in {style[:80]}")
+    return problems
+
+
+def test_theme_problems_flags_hard_coded_colours():
+    assert theme_problems("<div style='color:var(--jp-content-font-color0, #000)'></div>") == []
+    assert theme_problems('<div style="background:rgba(0,114,178,.12)"></div>') == []
+    assert len(theme_problems("<div style='background:#fff;color:#000'></div>")) == 2
+    assert theme_problems("<div style='background:white'></div>") != []
+    assert theme_problems("<div style='color:var(--jp-ui-font-color1)'></div>") != []  # no fallback
+    assert theme_problems("<div style='border:1px solid #000'></div>") != []
+    assert theme_problems("<div style='border:2px solid var(--jp-content-font-color2, #555)'></div>") == []
+
+
+def test_every_view_takes_its_colours_from_the_jupyterlab_theme(paris_run):
+    views = [transcript_html(tricky()), run_html(paris_run), turn_html(paris_run.steps[0].turn),
+             message_html(tricky()[2], pair=pair_numbers(tricky()))]
+    for html in views:
+        assert "var(--jp-content-font-color0, #000)" in html and "var(--jp-layout-color0, #fff)" in html
+        assert theme_problems(html) == []
+    # the error badge keeps its word: colour is never the only cue
+    assert ">ERROR</span>" in views[0] and "background:#D55E00" in views[0]
+
+
+def test_the_outer_view_sets_text_and_background_together():
+    # a host without the variables gets dark on white, never white text on its own dark page
+    outer = re.match(r'<div class="tcl-view" style="([^"]*)"', transcript_html(tricky())).group(1)
+    assert "color:var(--jp-content-font-color0, #000)" in outer
+    assert "background:var(--jp-layout-color0, #fff)" in outer

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import SECRET
+from test_display import theme_problems
 from toolcall_lab import (
     Message,
     MissingKeyError,
@@ -167,7 +168,7 @@ def test_step_through_refuses_an_empty_transcript():
 # -- cost_explorer ---------------------------------------------------------------------------
 def test_cost_explorer_defaults_show_the_worked_example():
     w = cost_explorer()
-    assert "42,500 tokens billed for a 7,000-token conversation (6.1x)" in w.comparison.value
+    assert "42,500 tokens billed for a 7,000-token conversation: 6.1 times its size" in w.comparison.value
     assert "42,500" in w.totals.value
     assert "6,500" in w.table.value  # the tenth call
     assert w.figure.value[:8] == b"\x89PNG\r\n\x1a\n"
@@ -438,3 +439,135 @@ def test_cost_explorer_full_figure_shows_the_lesson_figures():
     assert "with the history cached" in full.figure_caption.value
     with pytest.raises(ValueError, match='"compact" or "full"'):
         cost_explorer(figure="big")
+
+
+# -- fitting a 1280x720 screen, in either JupyterLab theme ------------------------------------
+def row_holding(widget, *parts):
+    """The HBox under `widget` whose children (one per part) hold each of `parts`, or None."""
+    for box in walk(widget):
+        if type(box).__name__ == "HBox":
+            holders = [next((i for i, child in enumerate(box.children)
+                             if any(p is w for w in walk(child))), None) for p in parts]
+            if None not in holders and len(set(holders)) == len(parts):
+                return box
+    return None
+
+
+def html_values(widget):
+    return [w.value for w in walk(widget) if type(w).__name__ == "HTML"]
+
+
+def test_step_through_puts_the_diagram_beside_the_message_and_caps_its_height():
+    from toolcall_lab.widgets.step_through import DIAGRAM_MAX_HEIGHT
+
+    w = step_through(paris_run(), tools=[get_weather])
+    assert w.diagram.layout.max_height == DIAGRAM_MAX_HEIGHT == "400px"
+    assert w.diagram.layout.max_width == "100%"
+    # the buttons share one row; the diagram sits beside what message k is and becomes on the wire
+    assert row_holding(w, w.previous_button, w.next_button) is w.children[0]
+    assert all(p in w.children[0].children for p in (w.slider, w.position))
+    assert row_holding(w, w.diagram, w.message) is not None
+    assert row_holding(w, w.diagram, w.wire) is not None
+    for row in (w.children[0], row_holding(w, w.diagram, w.message)):
+        assert row.layout.flex_flow == "row wrap"  # a narrow screen stacks the parts, no sideways scroll
+
+
+def test_step_through_wire_part_is_one_wrapped_line():
+    w = step_through(paris_run(), tools=[get_weather])
+    w.slider.value = 2  # the tool call: 14 lines as indented JSON
+    body = html.unescape(w.wire.value.split("<pre", 1)[1].split(">", 1)[1].rsplit("</pre>", 1)[0])
+    assert "\n" not in body and json.loads(body)["content"][0]["name"] == "get_weather"
+    assert "white-space:pre-wrap" in w.wire.value
+
+
+def test_cost_explorer_caching_checkbox_label_is_never_cut():
+    w = cost_explorer()
+    assert w.caching.description == "prompt caching"
+    assert w.caching.indent is False  # no fixed description column to truncate it into "prompt cac…"
+    assert w.caching.style.description_width == "initial"
+    for slider in (w.calls, w.first, w.per_step):
+        assert slider.style.description_width == "14em"  # fits "added per step (tokens)" at 13px
+        assert slider.layout.width == "100%"
+
+
+def test_cost_explorer_puts_controls_beside_what_they_change():
+    from toolcall_lab.widgets.cost_explorer import FIGURE_MAX_HEIGHT
+
+    w = cost_explorer()
+    assert row_holding(w, w.calls, w.comparison) is w.children[0]
+    assert row_holding(w, w.caching, w.totals) is w.children[0]
+    assert row_holding(w, w.figure, w.table) is w.children[1]
+    assert any(w.figure_caption is part for part in walk(w.children[1]))
+    assert w.figure.layout.max_height == FIGURE_MAX_HEIGHT == "272px"
+    assert all(row.layout.flex_flow == "row wrap" for row in w.children)
+    assert len(w.figure.value) > 0 and w.figure.value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cost_explorer_compact_figure_is_drawn_at_the_size_it_is_shown():
+    import io
+
+    from PIL import Image
+
+    w = cost_explorer()
+    assert Image.open(io.BytesIO(w.figure.value)).size == (512, 272)  # no shrinking at 1280x720
+
+
+def test_cost_explorer_one_call_says_what_it_sends_instead_of_a_ratio_below_one():
+    w = cost_explorer(n=1, h0=2000, t=500)
+    text = html.unescape(w.comparison.value)
+    assert "1 call: 2,000 tokens billed, the first request sent once" in text
+    assert "the conversation ends at 2,500;" in text and "re-sending starts at call 2" in text
+    assert "0.8" not in text and "times" not in text and "x)" not in text
+    w.per_step.value = 0
+    assert "Its step adds nothing, so that is the whole conversation" in html.unescape(w.comparison.value)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 10, 50])
+@pytest.mark.parametrize(("h0", "t"), [(100, 0), (100, 5000), (2000, 500), (20000, 50)])
+def test_cost_explorer_comparison_is_true_for_every_setting(n, h0, t):
+    import re
+
+    from toolcall_lab.cost import loop_bill
+
+    w = cost_explorer(n=n, h0=h0, t=t)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", w.comparison.value))
+    total, final = n * h0 + t * n * (n - 1) // 2, h0 + n * t  # worked out here, not read back
+    assert f"{total:,} tokens billed" in text
+    times = re.findall(r"([\d.]+) times its size", text)
+    if n == 1:
+        assert times == []
+        assert f"ends at {final:,};" in text if t else "that is the whole conversation" in text
+    elif total >= final:
+        assert times == [f"{total / final:.1f}"] and float(times[0]) >= 1.0
+    else:
+        assert times == [] and "fewer than the" in text and f"last step's {t:,} tokens" in text
+    assert loop_bill(n, h0, t, model="claude-opus-5").total_tokens == total
+
+
+def test_every_widget_takes_its_colours_from_the_jupyterlab_theme():
+    run = paris_run()
+    step = step_through(run, tools=[get_weather])
+    explorer = cost_explorer(model="claude-opus-5", caching=True)
+    picker = pick_provider(environ={})
+    tabs = wire_view(run.transcript, [get_weather])
+    seen = []
+    for widget in (step, explorer, picker, tabs):
+        for value in html_values(widget):
+            assert value and theme_problems(value) == [], value[:200]
+            seen.append(value)
+    step.next_button.click()
+    explorer.calls.value = 1
+    for value in html_values(step) + html_values(explorer):
+        assert theme_problems(value) == []
+    joined = "".join(seen)
+    assert "var(--jp-content-font-color0, #000)" in joined and "var(--jp-layout-color0, #fff)" in joined
+    assert "#fff;" not in joined.replace("#fff)", "") and "background:#" not in joined.replace(
+        "background:#D55E00", "")
+
+
+def test_wire_view_bodies_scroll_inside_a_capped_box():
+    from toolcall_lab.widgets.wire_view import BODY_MAX_HEIGHT
+
+    tabs = wire_view(paris_run().transcript, [get_weather])
+    for view in tabs.views.values():
+        assert f"max-height:{BODY_MAX_HEIGHT};overflow:auto" in view.value

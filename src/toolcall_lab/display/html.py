@@ -19,7 +19,9 @@ JSON, the scripted provider's measure). `turn_html` adds a reply's stop reason, 
 and model; `run_html` adds one line per model call and the run's note.
 
 Every view is one self-contained string: one <div>, styled inline (class names start
-with "tcl-"), no script, no external resource, no random id. The output depends
+with "tcl-"), no script, no external resource, no random id. Every colour is one of
+`THEME`: JupyterLab's theme variables, so a view is dark in the dark theme and light in
+the light one, with dark-on-white fallbacks for other hosts. The output depends
 only on the data (never on message ids or times), so a notebook that shows it compares
 exactly under strict nbval. Every piece of conversation text is escaped: a model's text
 is untrusted input.
@@ -45,7 +47,8 @@ if TYPE_CHECKING:
     from ..turn import Turn
     from ..usage import Usage
 
-__all__ = ["message_html", "pair_numbers", "producer_labels", "run_html", "transcript_html", "turn_html"]
+__all__ = ["THEME", "message_html", "pair_numbers", "producer_labels", "run_html", "transcript_html",
+           "turn_html"]
 
 # Okabe-Ito colours (safe for colour-blind readers) and border styles: a pair is told
 # apart by its id badge first, by its border pattern second, by its colour last.
@@ -54,34 +57,57 @@ _BORDERS = ["dashed", "double", "dotted", "solid"]
 _PAIR_STYLES = math.lcm(len(_COLOURS), len(_BORDERS))  # 12 distinct (colour, border) combinations
 
 _MONO = "ui-monospace,Menlo,Consolas,monospace"
+
+#: Every colour a view (or a widget) uses, as a JupyterLab theme variable, so the view follows
+#: the light theme and the dark one; after the comma, the colour for hosts that define no such
+#: variable (VS Code, Colab, a saved page): dark on white. Text uses the theme's strongest
+#: colours, for a projector. Lane tints are see-through Okabe-Ito colours, so they tint white
+#: and near-black alike.
+THEME = {
+    "ink": "var(--jp-content-font-color0, #000)",        # text
+    "ink-soft": "var(--jp-content-font-color1, #222)",   # labels and sizes: quieter, still high contrast
+    "paper": "var(--jp-layout-color0, #fff)",            # the background of a view
+    "shade": "var(--jp-layout-color2, #eee)",            # code blocks, the system prompt, table heads
+    "rule": "var(--jp-content-font-color2, #555)",       # borders that give the view its shape
+    "rule-soft": "var(--jp-content-font-color3, #888)",  # borders of the cards inside a message
+    "user-tint": "rgba(0,114,178,.12)",                  # Okabe-Ito blue, see-through
+    "model-tint": "rgba(230,159,0,.16)",                 # Okabe-Ito orange, see-through
+}
+_T = THEME
 # subtle: styles are inline, not in a <style> element: JupyterLab's sanitizer removes <style>
 # from the outputs of a notebook that is not trusted (every lesson as it is first opened),
 # but keeps style attributes. Class names stay as hooks for tests and readers.
 _STYLES = {
     "view": ("font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:17px;line-height:1.4;"
-             "color:#111;background:#fff;padding:12px;border:1px solid #999;border-radius:6px;"
-             "max-width:1200px"),
-    "pre": (f"font-family:{_MONO};font-size:15px;line-height:1.35;margin:4px 0;white-space:pre-wrap;"
-            "overflow-wrap:break-word;background:#f3f3f3;color:#111;padding:6px;border-radius:4px"),
-    "system": ("border:2px solid #444;border-radius:6px;padding:6px 10px;margin-bottom:10px;"
-               "background:#f7f7f7"),
-    "lanes": ("display:flex;justify-content:space-between;font-weight:700;border-bottom:2px solid #444;"
-              "margin-bottom:8px;padding-bottom:4px"),
-    "chat": "display:flex;flex-direction:column;gap:10px",
-    "msg": "max-width:78%;border:2px solid #444;border-radius:8px;padding:6px 10px",
-    "user": "align-self:flex-start;background:#eef5fb",
-    "assistant": "align-self:flex-end;background:#fdf3e7",
-    "head": "font-weight:700;margin-bottom:4px",
-    "tokens": "font-weight:400;color:#333",
-    "card": "background:#fff;border:2px solid #777;border-radius:6px;padding:4px 8px;margin:6px 0",
-    "label": "font-size:15px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:#333",
+             f"color:{_T['ink']};background:{_T['paper']};padding:10px 12px;border:1px solid {_T['rule']};"
+             "border-radius:6px;max-width:1200px"),
+    # subtle: word-break:normal, or JupyterLab's style for output <pre> breaks lines inside words
+    "pre": (f"font-family:{_MONO};font-size:15px;line-height:1.35;margin:3px 0;white-space:pre-wrap;"
+            "word-break:normal;overflow-wrap:break-word;"
+            f"background:{_T['shade']};color:{_T['ink']};padding:4px 6px;border-radius:4px"),
+    "system": (f"border:2px solid {_T['rule']};border-radius:6px;padding:4px 10px;margin-bottom:6px;"
+               f"background:{_T['shade']}"),
+    "lanes": ("display:flex;justify-content:space-between;font-weight:700;"
+              f"border-bottom:2px solid {_T['rule']};margin-bottom:6px;padding-bottom:2px"),
+    "chat": "display:flex;flex-direction:column;gap:6px",
+    "msg": f"max-width:78%;border:2px solid {_T['rule']};border-radius:8px;padding:4px 10px",
+    "user": f"align-self:flex-start;background:{_T['user-tint']}",
+    "assistant": f"align-self:flex-end;background:{_T['model-tint']}",
+    "head": "font-weight:700;margin-bottom:2px",
+    "tokens": f"font-weight:400;color:{_T['ink-soft']}",
+    "card": (f"background:{_T['paper']};border:2px solid {_T['rule-soft']};border-radius:6px;"
+             "padding:3px 8px;margin:4px 0"),
+    "label": ("font-size:15px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;"
+              f"color:{_T['ink-soft']}"),
     "text": "white-space:pre-wrap;overflow-wrap:break-word",
     "name": f"font-family:{_MONO};font-size:17px;font-weight:700",
     "badge": (f"display:inline-block;font-family:{_MONO};font-size:15px;font-weight:700;padding:0 6px;"
-              "margin-left:6px;border:2px solid #111;border-radius:4px;background:#fff;color:#111"),
+              f"margin-left:6px;border:2px solid {_T['ink']};border-radius:4px;background:{_T['paper']};"
+              f"color:{_T['ink']}"),
+    # the one fixed background: black on vermillion reads the same in either theme (contrast 5:1)
     "error-badge": "background:#D55E00;color:#000;border-color:#000",
     "summary": "cursor:pointer;font-weight:700",
-    "meta": "margin-top:8px;border-top:2px solid #444;padding-top:6px",
+    "meta": f"margin-top:8px;border-top:2px solid {_T['rule']};padding-top:6px",
 }
 
 

@@ -16,11 +16,13 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..display.html import THEME
+
 if TYPE_CHECKING:
     from ..messages import Transcript
     from ..tool import Tool
 
-__all__ = ["API_TITLES", "FONT", "figure_png", "pre", "render_png", "wire_body"]
+__all__ = ["API_TITLES", "FONT", "THEME", "figure_png", "pre", "render_png", "wire_body"]
 
 #: The tab and dropdown title of each API (`wire.APIS`).
 API_TITLES: dict[str, str] = {"anthropic": "Anthropic Messages", "responses": "OpenAI Responses",
@@ -28,14 +30,24 @@ API_TITLES: dict[str, str] = {"anthropic": "Anthropic Messages", "responses": "O
 _DEFAULT_MODEL_FOR = {"anthropic": "anthropic", "responses": "openai", "chat": "openai-chat",
                       "ollama": "ollama"}  # API -> the DEFAULT_MODELS entry of its provider
 
-#: Inline CSS for every HTML value: projector-sized, black on white.
-FONT = "font-size:16px;line-height:1.4;color:#000;background:#fff"
-_PRE = f"<pre style='{FONT};white-space:pre-wrap;margin:0;padding:8px;border:1px solid #000'>"
+#: Inline CSS for every HTML value: projector-sized, in the colours of JupyterLab's theme
+#: (`display.html.THEME`: dark in the dark theme, dark on white where there is no theme).
+_TEXT = f"font-size:16px;line-height:1.4;color:{THEME['ink']}"
+FONT = f"{_TEXT};background:{THEME['paper']}"
+_PRE = (f"{_TEXT};background:{THEME['shade']};white-space:pre-wrap;word-break:normal;"
+        f"overflow-wrap:break-word;margin:0;padding:8px;border:1px solid {THEME['rule']};border-radius:4px")
 
 
-def pre(text: str) -> str:
-    """`text` escaped and wrapped in a bordered <pre>: conversation text is untrusted."""
-    return f"{_PRE}{html.escape(text)}</pre>"
+def pre(text: str, *, max_height: str | None = None) -> str:
+    """`text` escaped and wrapped in a bordered <pre>: conversation text is untrusted.
+
+    Lines wrap at spaces (JupyterLab's own `pre` style would break them inside words).
+
+    `max_height` (a CSS length) caps the box; longer text scrolls inside it, so the tabs or
+    buttons around it stay on screen.
+    """
+    extra = f";max-height:{max_height};overflow:auto" if max_height else ""
+    return f"<pre style='{_PRE}{extra}'>{html.escape(text)}</pre>"
 
 
 def render_png(figure: Any) -> bytes:

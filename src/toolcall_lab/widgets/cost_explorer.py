@@ -12,6 +12,8 @@ prompt-caching checkbox. Each change rewrites the per-call table, the totals, th
 
 Call j re-sends everything so far: 1,000 + 1,100 + 1,200 + 1,300 = 4,600 tokens billed,
 for a conversation that ends at 1,000 + 4 x 100 = 1,400 tokens (the last step included).
+With one call the bill is the smaller number (the step's tokens come after the call), and
+the sentence says that instead of a "times" below 1 (`_comparison`).
 
 Speed is part of the lesson: a learner drags a slider and expects the picture to follow,
 so the default compact figure is drawn in place (`_CompactFigure`) in well under 100 ms.
@@ -24,7 +26,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ._common import FONT, figure_png, render_png
+from ._common import FONT, THEME, figure_png, render_png
 
 __all__ = ["cost_explorer"]
 
@@ -33,8 +35,9 @@ def _price_label(price: Any) -> str:
     return f"{price.model} (${price.input:g} in / ${price.output:g} out per MTok)"
 
 
-_TABLE = "border-collapse:collapse;" + FONT
-_CELL = "border:1px solid #000;padding:2px 10px;text-align:right"
+_TABLE = f"border-collapse:collapse;{FONT};font-size:15px;line-height:1.3"
+_CELL = f"border:1px solid {THEME['rule']};padding:1px 8px;text-align:right"
+_HEAD = f"{_CELL};background:{THEME['shade']}"
 
 
 def _bill_table(bill: Any) -> str:
@@ -43,8 +46,8 @@ def _bill_table(bill: Any) -> str:
 
     n = len(bill.input_tokens)
     shown = list(range(n)) if n <= 12 else [*range(5), -1, *range(n - 5, n)]
-    header = ["call", "input tokens", "tokens so far", "dollars", "dollars so far"]
-    rows = ["<tr>" + "".join(f"<th style='{_CELL}'>{h}</th>" for h in header) + "</tr>"]
+    header = ["call", "input<br>tokens", "tokens<br>so far", "dollars", "dollars<br>so far"]  # narrow columns
+    rows = ["<tr>" + "".join(f"<th style='{_HEAD}'>{h}</th>" for h in header) + "</tr>"]
     for i in shown:
         if i < 0:
             rows.append(f"<tr><td style='{_CELL};text-align:center' colspan='5'>"
@@ -56,9 +59,44 @@ def _bill_table(bill: Any) -> str:
     return f"<table style='{_TABLE}'>{''.join(rows)}</table>"
 
 
-COMPACT_SIZE, COMPACT_DPI = (9.6, 4.8), 80  # inches and dots per inch: 768x384 pixels
-_STYLE = {"font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "font.size": 16,
-          "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 3, "lines.markersize": 8}
+def _comparison(bill: Any) -> tuple[str, str]:
+    """The headline and why, in words: the input tokens billed against the final conversation.
+
+    From call 2 on, each call re-sends the history, so the bill is usually a multiple of the
+    final size, and the headline says how many times. It is not always larger: the tokens
+    the last step adds come after the last call and are never sent, so one call (or a few
+    calls that each add a lot) bill fewer tokens than the conversation ends with; then the
+    second part says why, and no "times" below 1 is given.
+
+    >>> from toolcall_lab.cost import loop_bill
+    >>> _comparison(loop_bill(10, 2000, 500, model="claude-opus-5"))
+    ('42,500 tokens billed for a 7,000-token conversation: 6.1 times its size', '')
+    >>> for part in _comparison(loop_bill(1, 2000, 500, model="claude-opus-5")):
+    ...     print(part)
+    1 call: 2,000 tokens billed, the first request sent once
+    Its step adds 500 tokens after it, so the conversation ends at 2,500; re-sending starts at call 2.
+    """
+    n, total, final, t = bill.calls, bill.total_tokens, bill.final_size, bill.t
+    if n == 1:
+        after = (f"Its step adds {t:,} tokens after it, so the conversation ends at {final:,}" if t
+                 else "Its step adds nothing, so that is the whole conversation")
+        headline = f"1 call: {total:,} tokens billed, the first request sent once"
+        return headline, f"{after}; re-sending starts at call 2."
+    if total >= final:
+        times = f"{bill.ratio:.1f} times its size"
+        return f"{total:,} tokens billed for a {final:,}-token conversation: {times}", ""
+    # subtle: total + t >= final for every n >= 1, so the unsent last step is the whole shortfall
+    fewer = f"fewer than the {final:,}-token conversation they end with"
+    return (f"{total:,} tokens billed over {n} calls, {fewer}",
+            f"The last step's {t:,} tokens came after the last call, so no call sent them.")
+
+
+COMPACT_SIZE, COMPACT_DPI = (6.4, 3.4), 80  # inches and dots per inch: 512x272 pixels
+_STYLE = {"font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "font.size": 14,
+          "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 3, "lines.markersize": 7}
+#: The tallest a figure is drawn in the widget (CSS): the lesson figures (`figure="full"`)
+#: are 1280x720 and are shrunk to their column.
+FIGURE_MAX_HEIGHT = "272px"
 
 
 class _CompactFigure:
@@ -84,7 +122,7 @@ class _CompactFigure:
 
         with matplotlib.rc_context(_STYLE):
             self.figure = Figure(figsize=COMPACT_SIZE, dpi=COMPACT_DPI)
-            ax = self.axes = self.figure.add_axes((0.14, 0.16, 0.62, 0.74))
+            ax = self.axes = self.figure.add_axes((0.17, 0.17, 0.57, 0.70))  # title above, labels right
             (self.plain,) = ax.plot([], [], color=OKABE_ITO["vermillion"], marker="o")
             (self.cached,) = ax.plot([], [], color=OKABE_ITO["blue"], marker="s", linestyle="--")
             self.final = ax.axhline(0, color=OKABE_ITO["black"], linestyle="--", linewidth=2.5)
@@ -92,7 +130,8 @@ class _CompactFigure:
             self.labels = [ax.annotate("", (1, 0), xycoords=("axes fraction", "data"), xytext=(10, 0),
                                        textcoords="offset points", va="center", annotation_clip=False)
                            for _ in range(2)]
-            ax.xaxis.get_major_locator().set_params(integer=True)
+            # subtle: min_n_ticks=1, or a 1-call loop (one whole number in view) gets ticks 0.6, 0.8 …
+            ax.xaxis.get_major_locator().set_params(integer=True, min_n_ticks=1)
             ax.set_xlabel("call")
 
     def png(self, plain: Any, cached: Any | None) -> bytes:
@@ -110,14 +149,14 @@ class _CompactFigure:
                 labels = [(plain.cumulative[-1], f"running total\n{plain.total_tokens:,}", True),
                           (plain.final_size, f"final size\n{plain.final_size:,}", False)]
                 ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
-                ax.set_ylabel("input tokens so far")
+                ax.set_title("input tokens so far", loc="left", fontsize="medium")
             else:
                 self.plain.set_data(calls, plain.cumulative_dollars)
                 self.cached.set_data(calls, cached.cumulative_dollars)
                 labels = [(plain.total_dollars, f"no caching\n{dollars(plain.total_dollars)}", True),
                           (cached.total_dollars, f"caching\n{dollars(cached.total_dollars)}", True)]
                 ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: dollars(value)))
-                ax.set_ylabel("dollars so far")
+                ax.set_title("dollars so far", loc="left", fontsize="medium")
             self.cached.set_visible(cached is not None)
             self.final.set_visible(cached is None)
             top = max(y for y, _, _ in labels) * 1.1 or 1.0
@@ -148,6 +187,10 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     well under 100 ms; `figure="full"` shows the lesson figures, `plots.plot_loop_tokens`
     and `plots.plot_caching`, which take two to three times as long to draw.
 
+    Laid out for a 1280x720 screen: the controls beside the sentences they change, the
+    figure (at most `FIGURE_MAX_HEIGHT` tall) and its caption beside the table; on a narrow
+    screen each row wraps into a column.
+
     Parts: `calls`, `first`, `per_step` (IntSliders), `model` (Dropdown), `caching`
     (Checkbox), `table`, `comparison`, `totals` (HTML), `figure` (Image),
     `figure_caption` (HTML, the figure in words).
@@ -167,20 +210,24 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     if model not in PRICES:
         raise ValueError(f"no price for model {model!r}; choose one of: {', '.join(PRICES)} "
                          "(or add a row to models.PRICES).")
-    wide = {"description_width": "14em"}
-    slider_layout = widgets.Layout(width="40em")
+    # descriptions in a fixed column, so the four tracks line up; every part stretches to its column
+    wide, full = {"description_width": "14em"}, widgets.Layout(width="100%")
     calls = widgets.IntSlider(value=n, min=1, max=max(50, n), description="model calls",
-                              style=wide, layout=slider_layout)
+                              style=wide, layout=full)
     first = widgets.IntSlider(value=h0, min=min(100, h0), max=max(20_000, h0), step=100,
-                              description="first request (tokens)", style=wide, layout=slider_layout)
+                              description="first request (tokens)", style=wide, layout=full)
     per_step = widgets.IntSlider(value=t, min=0, max=max(5_000, t), step=50,
-                                 description="added per step (tokens)", style=wide, layout=slider_layout)
+                                 description="added per step (tokens)", style=wide, layout=full)
     model_box = widgets.Dropdown(options=[(_price_label(p), p.model) for p in PRICES.values()],
-                                 value=model, description="model", style=wide,
-                                 layout=widgets.Layout(width="40em"))
-    caching_box = widgets.Checkbox(value=caching, description="prompt caching", style=wide)
+                                 value=model, description="model", style={"description_width": "initial"},
+                                 layout=full)
+    # subtle: a Checkbox truncates its description to the width of the description column
+    # ("prompt cac…"); indent=False drops that column, and the label takes the room it needs
+    caching_box = widgets.Checkbox(value=caching, description="prompt caching", indent=False,
+                                   style={"description_width": "initial"},
+                                   layout=widgets.Layout(width="auto"))
     table, comparison, totals = widgets.HTML(), widgets.HTML(), widgets.HTML()
-    image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+    image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", max_height=FIGURE_MAX_HEIGHT))
     figure_caption = widgets.HTML()
     drawn: dict[str, tuple] = {}  # what the figure shows now
     compact = _CompactFigure() if figure == "compact" else None
@@ -191,8 +238,9 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
         n_, h0_, t_ = calls.value, first.value, per_step.value
         bill = loop_bill(n_, h0_, t_, model=model_box.value, caching=caching_box.value)
         table.value = _bill_table(bill)
-        comparison.value = (f"<div style='{FONT};font-size:20px'><b>{bill.total_tokens:,} tokens billed "
-                            f"for a {bill.final_size:,}-token conversation ({bill.ratio:.1f}x)</b></div>")
+        headline, why = (html.escape(part) for part in _comparison(bill))
+        comparison.value = (f"<div style='{FONT};font-size:18px'><b>{headline}</b></div>"
+                            + (f"<div style='{FONT}'>{why}</div>" if why else ""))
         cached = " with prompt caching" if caching_box.value else ""
         totals.value = (f"<div style='{FONT}'>total over {n_} call{'' if n_ == 1 else 's'}: "
                         f"<b>{bill.total_tokens:,}</b> input tokens, <b>{dollars(bill.total_dollars)}</b> "
@@ -220,15 +268,27 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
                          f"circles) {grows} {bill.total_tokens:,}; the dashed line is the final "
                          f"{bill.final_size:,}-token conversation, billed once.")
         image.value = png
-        figure_caption.value = f"<div style='{FONT}'>Figure: {html.escape(described)}</div>"
+        figure_caption.value = (f"<div style='{FONT};font-size:14px'><b>Figure:</b> "
+                                f"{html.escape(described)}</div>")
         drawn["key"] = key
 
     for control in (calls, first, per_step, model_box, caching_box):
         control.observe(update, names="value")
     update()
 
-    box = widgets.VBox([calls, first, per_step, model_box, caching_box, comparison, totals, table,
-                        image, figure_caption])
+    # controls beside the sentences they change, the figure beside the table: at 1280x720 the
+    # whole explorer is on screen at once; on a narrow screen each row wraps into a column
+    def row(*parts: Any) -> Any:
+        return widgets.HBox(list(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                               grid_gap="8px 16px"))
+
+    def column(*parts: Any, grow: int = 1, basis: str = "22em") -> Any:
+        return widgets.VBox(list(parts), layout=widgets.Layout(flex=f"{grow} 1 {basis}", min_width="0"))
+
+    controls = column(calls, first, per_step, model_box, caching_box)
+    pictured = column(image, figure_caption, basis="24em")
+    box = widgets.VBox([row(controls, column(comparison, totals)),
+                        row(pictured, column(table, grow=0, basis="auto"))])
     for name, part in dict(calls=calls, first=first, per_step=per_step, model=model_box,
                            caching=caching_box, table=table, comparison=comparison, totals=totals,
                            figure=image, figure_caption=figure_caption).items():

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["step_through"]
 
+#: The tallest the sequence diagram is drawn in the widget (CSS), whatever the column's width.
+DIAGRAM_MAX_HEIGHT = "400px"
+
 _ITEMS_KEY = {"anthropic": "messages", "responses": "input", "chat": "messages", "ollama": "messages"}
 
 
@@ -80,8 +83,10 @@ def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
     span = f"{key}[{start}]" if len(part) == 1 else f"{key}[{start}:{start + len(part)}]"
     shown = part[0] if len(part) == 1 else part
     heading = f"message {k + 1} in the {title} request body: {span}"
+    # subtle: one line of JSON, wrapped by the box; indented, a tool call alone is 14 lines and
+    # would push the step-through off a 720-pixel screen
     return (f"<div style='{FONT}'><b>{html.escape(heading)}</b></div>"
-            + pre(json.dumps(shown, ensure_ascii=False, indent=2)))
+            + pre(json.dumps(shown, ensure_ascii=False)))
 
 
 def _diagram_png(transcript: Transcript, k: int) -> bytes:
@@ -99,6 +104,10 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     rendered on first visit and cached, so stepping back is instant), the part of the
     chosen API's request body that message k becomes, and the input tokens the model
     calls so far were billed (reported usage for a `Run`, estimated for a transcript).
+
+    Laid out for a 1280x720 screen: the buttons, slider and position on one row; below,
+    the diagram (shrunk to its column, at most `DIAGRAM_MAX_HEIGHT` tall) beside the
+    message, the tokens so far, the wire dropdown and the part of the body it picks.
 
     Parts: `previous_button`, `next_button`, `slider` (1-based message number),
     `position` (Label), `message` (HTML), `diagram` (Image), `api` (Dropdown), `wire`
@@ -129,11 +138,16 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
 
     previous_button = widgets.Button(description="◀ Previous", tooltip="previous message")
     next_button = widgets.Button(description="Next ▶", tooltip="next message")
-    slider = widgets.IntSlider(value=1, min=1, max=total, description="message", readout=True)
-    position = widgets.Label()
+    slider = widgets.IntSlider(value=1, min=1, max=total, description="message", readout=True,
+                               style={"description_width": "initial"}, layout=widgets.Layout(width="15em"))
+    position = widgets.Label(style={"font_size": "16px", "font_weight": "bold"})
     message = widgets.HTML()
-    diagram = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
-    api_box = widgets.Dropdown(options=[(API_TITLES[a], a) for a in APIS], value=api, description="wire")
+    # the diagram is drawn 12 inches wide; shrunk to its column and capped in height, so the
+    # buttons, the diagram and the message fit a 1280x720 screen together
+    diagram = widgets.Image(format="png",
+                            layout=widgets.Layout(max_width="100%", max_height=DIAGRAM_MAX_HEIGHT))
+    api_box = widgets.Dropdown(options=[(API_TITLES[a], a) for a in APIS], value=api, description="wire",
+                               style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
     wire = widgets.HTML()
     tokens = widgets.HTML()
 
@@ -166,8 +180,15 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     api_box.observe(show_wire, names="value")
     show()
 
-    box = widgets.VBox([widgets.HBox([previous_button, next_button, slider]), position, message,
-                        diagram, tokens, api_box, wire])
+    # buttons on top; below, the diagram beside what message k is, costs and becomes on the wire
+    controls = widgets.HBox([previous_button, next_button, slider, position],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="center",
+                                                  grid_gap="4px 12px"))
+    left = widgets.VBox([diagram], layout=widgets.Layout(flex="3 1 26em", min_width="0"))
+    right = widgets.VBox([message, tokens, api_box, wire],
+                         layout=widgets.Layout(flex="2 1 20em", min_width="0", grid_gap="6px"))
+    box = widgets.VBox([controls, widgets.HBox([left, right], layout=widgets.Layout(
+        flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))])
     for name, part in dict(previous_button=previous_button, next_button=next_button, slider=slider,
                            position=position, message=message, diagram=diagram, api=api_box,
                            wire=wire, tokens=tokens).items():

@@ -21,13 +21,18 @@ if TYPE_CHECKING:
 
 __all__ = ["wire_view"]
 
+#: The tallest a request body is drawn (CSS): a longer one scrolls inside its box, so the tabs
+#: and the top of the body stay on a 1280x720 screen together.
+BODY_MAX_HEIGHT = "30em"
+
 
 def wire_view(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str | None = None) -> Any:
     """The same conversation as each API's request body, one tab per API.
 
     Each tab holds `report.wire_json` of `wire.encode_request(transcript, tools, api=...)`
-    (tool definitions summarised), escaped for HTML. `model` defaults to each API's
-    provider default. Parts: `views` (API -> HTML widget).
+    (tool definitions summarised), escaped for HTML, in a box at most `BODY_MAX_HEIGHT`
+    tall that scrolls. `model` defaults to each API's provider default. Parts: `views`
+    (API -> HTML widget).
 
     >>> from toolcall_lab import Message, Transcript
     >>> tabs = wire_view(Transcript(messages=[Message.user("Hi")]))
@@ -39,7 +44,9 @@ def wire_view(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str 
     from ..report import wire_json
     from ..wire import APIS
 
-    views = {api: widgets.HTML(pre(wire_json(wire_body(transcript, tools, api, model)))) for api in APIS}
+    views = {api: widgets.HTML(pre(wire_json(wire_body(transcript, tools, api, model)),
+                                   max_height=BODY_MAX_HEIGHT))
+             for api in APIS}
     tab = widgets.Tab(children=list(views.values()))
     tab.titles = tuple(API_TITLES[api] for api in APIS)
     tab.views = views
