@@ -205,7 +205,9 @@ def test_the_text_alternatives_stay_true_at_the_edges():
     assert "25% more" in single and "a single call never reads the cache back" in single
     free_writes = describe_caching(10, 2000, 500, model="gpt-4o")
     assert "Call 1 costs the same with caching" in free_writes
-    assert "not above the dashed line" in describe_loop_tokens(1, 2000, 500)
+    one_call = describe_loop_tokens(1, 2000, 500)
+    assert "below the dashed line at 2,500" in one_call and "x)" not in one_call
+    assert "x)" not in describe_loop_tokens(2, 2000, 5000)   # billed < final: no ratio below 1
     assert "rises to 20,000" in describe_loop_tokens(10, 2000, 0)
     assert "curves upward to 42,500, far above" in describe_loop_tokens()
 

@@ -196,16 +196,26 @@ def describe_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> str:
 
     >>> print(describe_loop_tokens())  # doctest: +ELLIPSIS
     Input tokens billed by a 10-call loop that starts at 2,000 tokens and adds 500 per step. ...
+    >>> "x)" in describe_loop_tokens(1) or "x)" in describe_loop_tokens(2, 2000, 5000)
+    False
     """
     sent = loop_input_tokens(n, h0, t)
     total, final = sum(sent), h0 + t * n
+    start = (f"Input tokens billed by a {n}-call loop that starts at {h0:,} tokens and adds {t:,} "
+             "per step.")
+    if n == 1:
+        # subtle: one call re-sends nothing, and its own step comes after it, so the bill is
+        # below the final size; a ratio under 1 would read as a discount, so none is given.
+        return (f"{start} Left: a single bar of {total:,} tokens for call 1. Right: the total, "
+                f"{total:,}, below the dashed line at {final:,} (the conversation after the step): "
+                "with one call nothing is re-sent yet; re-sending starts at call 2.")
     rises = "curves upward" if t > 0 and n > 2 else "rises"
     where = ("far above" if total >= 2 * final else "above" if total > final else "not above")
-    return (f"Input tokens billed by a {n}-call loop that starts at {h0:,} tokens and adds {t:,} per "
-            f"step. Left: one bar per call, growing by {t:,} each time, from {sent[0]:,} on call 1 "
+    ratio = f" ({total / final:.1f}x)" if total >= final else ""
+    return (f"{start} Left: one bar per call, growing by {t:,} each time, from {sent[0]:,} on call 1 "
             f"to {sent[-1]:,} on call {n}. Right: the running total {rises} to {total:,}, "
             f"{where} the dashed line at {final:,}, the final conversation billed once: "
-            f"{total:,} billed for a {final:,}-token conversation ({total / final:.1f}x).")
+            f"{total:,} billed for a {final:,}-token conversation{ratio}.")
 
 
 def plot_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> Figure:
