@@ -108,7 +108,7 @@ def test_recorded_request_passes_the_checker_and_decodes():
 # -- encoding a request -----------------------------------------------------------------
 
 def test_rich_transcript_encodes_to_a_valid_request():
-    body = chat.encode_request(rich_transcript(), [get_weather, calculator], model="gpt-6-luna",
+    body = chat.encode_request(rich_transcript(), [get_weather, calculator], model="gpt-6.2-sol",
                                reasoning_effort="low", parallel_tool_calls=True)
     assert openapi_errors(body, "CreateChatCompletionRequest") == []
     assert chat.check_request(body) == []
@@ -457,3 +457,19 @@ def test_encode_request_then_decode_request_round_trips(transcript, tools):
     decoded, decoded_tools = chat.decode_request(body)
     assert shape(decoded) == shape(transcript)
     assert decoded_tools == tuple(tools)
+
+
+def test_gpt_6_luna_takes_tools_on_chat_only_at_effort_none():
+    """The model page: on Chat Completions, function calling only with reasoning effort "none"."""
+    from toolcall_lab import OpenAIChatProvider
+
+    t = Transcript(messages=[Message.user("Weather in Paris?")])
+    body = chat.encode_request(t, [get_weather], model="gpt-6-luna")
+    [problem] = chat.check_request(body)
+    assert (problem.path, problem.code) == ("reasoning_effort", "unsupported_parameter")
+    assert chat.check_request({**body, "reasoning_effort": "none"}) == []
+    assert chat.check_request(chat.encode_request(t, [], model="gpt-6-luna")) == []  # no tools
+    # the provider's default is valid for its default model: it asks for "none" with tools
+    provider = OpenAIChatProvider(api_key="sk-test", base_url="http://127.0.0.1:9/v1")
+    assert provider._encode(t, (get_weather,))["reasoning_effort"] == "none"
+    assert "reasoning_effort" not in provider._encode(t, ())

@@ -197,7 +197,8 @@ class Rules:
       not cached, no error).
 
     OpenAI: `reasons` says whether the model is a reasoning model, which is what accepts
-    `reasoning.effort` (Responses) or `reasoning_effort` (Chat).
+    `reasoning.effort` (Responses) or `reasoning_effort` (Chat); `chat_tools_effort`, where
+    set, is the only `reasoning_effort` with which Chat Completions accepts function tools.
 
     Every row names its `source`, the day it was `checked` and its evidence `label`
     ("official", "quoted" or "third-party"); `notes` says where sources disagree.
@@ -213,6 +214,7 @@ class Rules:
     forced_tools: Literal["without_thinking", "never"] = "without_thinking"
     min_cache_tokens: int | None = None
     reasons: bool | None = None
+    chat_tools_effort: str | None = None
     source: str = ""
     checked: str = "2026-11-30"
     label: str = "official"
@@ -263,11 +265,11 @@ RULES: dict[str, Rules] = {r.model: r for r in (
                  f"not both); {_CACHE_PAGE}",
           notes="no effort parameter (apidog Haiku 4.5 vs 5.5 table, third-party)."),
     # OpenAI: a reasoning model takes reasoning.effort; others answer 400 "Unsupported parameter".
-    Rules("gpt-6-luna", "openai", min_cache_tokens=1024, reasons=True,
+    Rules("gpt-6-luna", "openai", min_cache_tokens=1024, reasons=True, chat_tools_effort="none",
           source="developers.openai.com/ja-JP/api/docs/models/gpt-6-luna (reasoning.effort none..max, "
-                 "default medium; read 2026-11-30)",
-          notes="the same page: on Chat Completions, function calling only with reasoning_effort "
-                "'none' (not enforced by the kit yet)."),
+                 "default medium; on Chat Completions function calling only with reasoning effort "
+                 "'none'; read 2026-11-30)",
+          notes="OpenAIChatProvider sends reasoning_effort 'none' with tools on this model."),
     Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
           source="developers.openai.com/api/docs/models/gpt-6.2-sol (shared/wire/pricing.md §2.2)"),
     Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, reasons=True, label="third-party",

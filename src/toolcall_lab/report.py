@@ -219,6 +219,8 @@ def rules_table(model: str) -> str:
                   f"  forced tool use:   {forced}"]
     elif rules.reasons is not None:
         lines += [f"  reasoning effort:  {'accepted (a reasoning model)' if rules.reasons else 'refused'}"]
+        if rules.chat_tools_effort:
+            lines += [f"  tools on Chat:     only with reasoning_effort '{rules.chat_tools_effort}'"]
     if rules.min_cache_tokens:
         lines += [f"  caching:           nothing below {rules.min_cache_tokens:,} prompt tokens"]
     lines += [f"  source:            {rules.source}"]

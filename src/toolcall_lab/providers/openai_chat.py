@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..models import default_model
+from ..models import default_model, rules_of
 from ..wire import chat
 from ._wire import WireProvider, send_via_sdk
 
@@ -149,8 +149,13 @@ class OpenAIChatProvider(WireProvider):
                              max_retries=self.max_retries)
 
     def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        effort = self.reasoning_effort
+        if effort is None and tools:
+            # subtle: some models (gpt-6-luna) take tools on Chat only at one effort, and their
+            # default is another; ask for that one rather than be refused (see models.Rules).
+            effort = rules_of(self.model).chat_tools_effort
         return chat.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                   reasoning_effort=self.reasoning_effort,
+                                   reasoning_effort=effort,
                                    parallel_tool_calls=self.parallel_tool_calls,
                                    max_tokens_field=self.max_tokens_field)
 

@@ -86,3 +86,25 @@ def unsupported_reasoning(api: str, model: str, param: str) -> list[Problem]:
         return []
     return [Problem(api, param, f"Unsupported parameter: '{param}' is not supported with this model.",
                     param=param, code="unsupported_parameter")]
+
+
+def chat_tools_effort(model: str, effort: object, has_tools: bool) -> list[Problem]:
+    """The 400 for function tools on Chat Completions at a reasoning effort the model refuses.
+
+    Some reasoning models take function tools on Chat Completions only at one effort
+    (`models.Rules.chat_tools_effort`: gpt-6-luna, "none"; its default is "medium").
+    The wording is paraphrased from the model page; no recorded error was found.
+
+    >>> [p.path for p in chat_tools_effort("gpt-6-luna", None, True)]
+    ['reasoning_effort']
+    >>> chat_tools_effort("gpt-6-luna", "none", True), chat_tools_effort("gpt-4o", None, True)
+    ([], [])
+    """
+    wanted = rules_of(model).chat_tools_effort
+    if not has_tools or wanted is None or effort == wanted:
+        return []
+    said = "the default effort" if effort is None else f"'{effort}'"
+    return [Problem("chat", "reasoning_effort",
+                    f"Function tools are not supported with reasoning_effort {said} for this model "
+                    f"in Chat Completions. Set reasoning_effort to '{wanted}', or use the Responses "
+                    "API.", param="reasoning_effort", code="unsupported_parameter")]

@@ -45,6 +45,7 @@ from . import Problem
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
+    chat_tools_effort,
     read_result_text,
     request_tool,
     result_text,
@@ -404,6 +405,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     problems.extend(_check_pairing(messages or []))
     if body.get("reasoning_effort") is not None:
         problems.extend(unsupported_reasoning(API, str(body.get("model", "")), "reasoning_effort"))
+    problems.extend(chat_tools_effort(str(body.get("model", "")), body.get("reasoning_effort"),
+                                      bool(body.get("tools"))))
     return problems
 
 
