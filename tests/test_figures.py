@@ -64,7 +64,7 @@ def test_compare_figures_reports_equal_and_missing(fresh, tmp_path):
 def test_the_double_run_behind_estimated_vs_billed_is_deterministic():
     run = paris_double_run()
     assert run.answer == "It's 18°C and sunny in Paris."
-    assert [(s.usage.input_tokens, s.usage.output_tokens) for s in run.steps] == [(390, 21), (447, 14)]
+    assert [(s.usage.input_tokens, s.usage.output_tokens) for s in run.steps] == [(397, 21), (454, 14)]
     assert not any(s.usage.estimated for s in run.steps)  # reported by the server, over HTTP
 
 

@@ -160,10 +160,10 @@ def test_estimated_vs_billed_figure_for_a_double_run():
     assert hatches == {"//", None}  # estimate hatched, billed solid: not colour alone
     assert "billed (the provider's usage)" in all_text(fig)
     # the double bills Anthropic's hidden tool-use system prompt on top of what the request shows
-    assert [(r.estimated_input, r.billed_input) for r in rows] == [(104, 390), (161, 447)]
+    assert [(r.estimated_input, r.billed_input) for r in rows] == [(111, 397), (168, 454)]
     assert "hidden 286-token tool-use system prompt" in all_text(fig)
     described = describe_estimated_vs_billed(run, tools=[get_weather])
-    assert "call 2: input 161 estimated vs 447 billed" in described
+    assert "call 2: input 168 estimated vs 454 billed" in described
     assert described.endswith("Each call's input includes a hidden 286-token tool-use system prompt.")
 
 

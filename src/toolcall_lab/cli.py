@@ -31,7 +31,7 @@ def _section(title: str) -> str:
 
 def demo(out=None) -> None:
     """Print the lesson-1 trace and the loop-cost table to `out` (stdout by default)."""
-    from .examples import PARIS_QUESTION, weather_policy
+    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from .loop import run_agent
     from .providers.scripted import ScriptedProvider
     from .report import calls_table, loop_table, trace_table
@@ -45,7 +45,7 @@ def demo(out=None) -> None:
     provider = ScriptedProvider(weather_policy)
     # subtle: an event line names the tool's arguments, so it can run past 80 columns;
     # its continuation is indented under the step number.
-    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather],
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather], system=SYSTEM_PROMPT,
                     on_event=lambda event: write(textwrap.fill(str(event), COLUMNS,
                                                                subsequent_indent="    ")))
     write()

@@ -19,9 +19,13 @@ from .providers.scripted import Reply, call
 from .tool import Tool
 from .tools.weather import WEATHER
 
-__all__ = ["PARIS_QUESTION", "weather_policy"]
+__all__ = ["PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"]
 
 PARIS_QUESTION = "What's the weather in Paris?"
+
+#: The system prompt of the lessons' Paris run (lesson 1's loop, lesson 3's bill, the figures
+#: and the demo), so that "the same run" has the same token counts everywhere.
+SYSTEM_PROMPT = "You are a helpful assistant."
 
 
 def _cities_in(text: str) -> list[str]:

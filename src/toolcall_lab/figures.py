@@ -56,7 +56,7 @@ def paris_double_run() -> Run:
     run, and its usage, are the same every time. (Cached: the run is made once.)
     """
     from .double import ApiDouble
-    from .examples import PARIS_QUESTION, weather_policy
+    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from .loop import run_agent
     from .providers.registry import get_provider
     from .tools import get_weather
@@ -64,18 +64,19 @@ def paris_double_run() -> Run:
     with ApiDouble(weather_policy) as double:
         # subtle: a placeholder key; the double accepts any key and the real one must not be used.
         provider = get_provider("anthropic", base_url=double.base_url("anthropic"), api_key="double")
-        return run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+        return run_agent(provider, PARIS_QUESTION, tools=[get_weather], system=SYSTEM_PROMPT)
 
 
 @functools.cache
 def paris_run() -> Run:
     """The lesson-1 Paris question answered by the scripted provider (no server at all)."""
-    from .examples import PARIS_QUESTION, weather_policy
+    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from .loop import run_agent
     from .providers.scripted import ScriptedProvider
     from .tools import get_weather
 
-    return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
+                     system=SYSTEM_PROMPT)
 
 
 def _plot_paris_sequence() -> Figure:
