@@ -80,3 +80,110 @@ def test_no_view_widget_or_figure_shows_a_key_from_the_environment(double, monke
     seen.extend(path.read_bytes().decode("latin-1") for path in write_figures(tmp_path))
     assert all(SECRET not in text for text in seen)
     assert len(seen) > 50, "the walk really visited the widget trees"
+
+
+# -- a key read from a file (issue 9, item 6) ---------------------------------------------------
+@pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat"])
+@pytest.mark.parametrize("how", ["env", "api_key"])
+def test_a_key_with_a_trailing_newline_works(name, how, double, monkeypatch):
+    """`open("key").read()` brings a newline; the key is stripped where it enters."""
+    variable = KEY_VARIABLES[name]
+    options = {"api_key": SECRET + "\r\n"} if how == "api_key" else {}
+    if how == "env":
+        monkeypatch.setenv(variable, " " + SECRET + "\n")
+    provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert run.answer
+    assert provider._client.api_key == SECRET
+
+
+@pytest.mark.parametrize("bad", [SECRET[:6] + "\n" + SECRET[6:], SECRET[:6] + "\x1b" + SECRET[6:],
+                                 SECRET + "é", "“" + SECRET + "”"])
+def test_a_malformed_key_is_refused_in_one_sentence_that_names_the_variable(bad, monkeypatch):
+    from toolcall_lab import MissingKeyError
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", bad)
+    with pytest.raises(MissingKeyError) as info:
+        get_provider("anthropic")
+    message = str(info.value)
+    assert "ANTHROPIC_API_KEY" in message and "malformed" in message
+    assert SECRET not in message and bad.strip() not in message and SECRET[6:] not in message
+    with pytest.raises(MissingKeyError, match=r"api_key= is malformed"):
+        get_provider("openai", api_key=bad)
+
+
+# -- vars(), __dict__ and the picker's comm (issue 9, item 7) -----------------------------------
+def _every_dict(obj, seen=None):
+    """`vars()` of `obj` and of every object it holds (widgets, providers, lists, dicts), as text."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, str | bytes | int | float | bool | type(None)):
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        values = list(obj.values())
+    elif isinstance(obj, list | tuple | set | frozenset):
+        values = list(obj)
+    elif hasattr(obj, "__dict__") and type(obj).__module__.startswith(("toolcall_lab", "ipywidgets")):
+        yield repr(vars(obj))
+        values = list(vars(obj).values())
+    else:
+        return  # subtle: an SDK client may hold the key; that is where it is meant to live
+    for value in values:
+        yield from _every_dict(value, seen)
+
+
+@pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat", "ollama"])
+def test_vars_of_a_provider_never_shows_the_key(name, double, monkeypatch):
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), api_key=SECRET)
+    run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert SECRET not in repr(vars(provider)) and SECRET not in repr(provider.__dict__)
+    assert all(SECRET not in text for text in _every_dict(provider))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    hosted = get_provider("anthropic")
+    assert SECRET not in repr(vars(hosted))
+    assert hosted._client.api_key == SECRET, "the key lives in the SDK client"
+
+
+def _fake_front_end(widget, value):
+    """What the browser sends when a learner types `value` into a text box and presses Enter."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": {"value": value}}},
+                        "buffers": []})
+
+
+def test_the_picker_never_holds_or_echoes_a_typed_key(double, monkeypatch):
+    import ipywidgets
+    from ipywidgets.embed import dependency_state
+
+    from toolcall_lab.widgets import cost_explorer, pick_provider, step_through, wire_view
+
+    sent = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send",
+                        lambda self, msg, buffers=None: sent.append(json.dumps(msg)))
+    picker = pick_provider(environ={"PATH": "/bin"})
+    picker.choice.value = "anthropic"
+    assert picker.key.layout.display is None, "the key box shows"
+    _fake_front_end(picker.key, SECRET + "\n")
+    assert "key received" in picker.status.value
+    assert picker.provider._client.api_key == SECRET
+    assert picker.key.value == ""
+    assert sent, "the widgets did talk to the front end"
+    assert all(SECRET not in message for message in sent), "no comm message carries the key"
+    assert SECRET not in json.dumps(picker.key.get_state())
+    assert SECRET not in json.dumps(dependency_state([picker]))
+    assert SECRET not in json.dumps(ipywidgets.Widget.get_manager_state())
+    assert all(SECRET not in text for text in _every_dict(picker))
+    picker.close()
+
+    picker = pick_provider(environ={"ANTHROPIC_API_KEY": SECRET})
+    picker.choice.value = "anthropic"
+    picker.provider  # noqa: B018 (built from the environ given)
+    assert all(SECRET not in text for text in _every_dict(picker))
+    picker.close()
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    run = run_agent(get_provider("anthropic", base_url=double.base_url("anthropic")), PARIS_QUESTION,
+                    tools=[get_weather])
+    for widget in (step_through(run), cost_explorer(), wire_view(run.transcript, [get_weather])):
+        assert all(SECRET not in text for text in _every_dict(widget))

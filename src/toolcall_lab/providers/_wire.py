@@ -13,9 +13,13 @@ Subclasses say which API and SDK they use and implement `_make_client` and `_sen
 the way becomes one of the kit's `ProviderError`s with one actionable sentence, and
 the caller's transcript is never touched (the loop appends the reply, not the provider).
 
-Keys: the key is handed to the SDK client and kept nowhere else readable; reprs, errors
-and saved turns never show it (`Turn.request` / `Turn.response` are bodies, not
-headers).
+Keys: surrounding whitespace is dropped where a key enters (`open("key").read()` ends in
+a newline, which no HTTP header may carry), and a key with a control or non-ASCII
+character inside is refused at once with `MissingKeyError`, naming the variable, never
+the key. The key is handed to the SDK client and kept nowhere else readable: the copy
+used to redact messages sits in a `SealedKeys`, whose repr hides it and which has no
+`__dict__`, so `vars(provider)` in a notebook shows no key. Reprs, errors and saved
+turns never show it (`Turn.request` / `Turn.response` are bodies, not headers).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..turn import Turn
 
-__all__ = ["WireProvider", "is_loopback", "send_via_sdk"]
+__all__ = ["SealedKeys", "WireProvider", "is_loopback", "send_via_sdk"]
 
 #: The key sent to servers that need none (local servers, the API double). SDKs insist
 #: on some key; this one says what it is if it ever shows up in a server's log.
@@ -67,6 +71,44 @@ def is_loopback(url: str | None) -> bool:
         return False
     host = urlsplit(url).hostname or ""
     return host in ("localhost", "::1") or host.startswith("127.")
+
+
+class SealedKeys:
+    """Secrets kept for redacting, which neither their repr nor `vars()` reveals.
+
+    >>> sealed = SealedKeys(["sk-example-123"])
+    >>> sealed, sealed.redact("key sk-example-123 refused")
+    (SealedKeys(1 hidden), 'key [redacted] refused')
+    """
+
+    __slots__ = ("_values",)  # subtle: no __dict__, so vars() and pretty printers cannot list it
+
+    def __init__(self, values: Sequence[str | None] = ()) -> None:
+        self._values = tuple(v for v in values if v)
+
+    def __repr__(self) -> str:
+        return f"SealedKeys({len(self._values)} hidden)"
+
+    def redact(self, text: str) -> str:
+        """`text` with every kept secret replaced by `[redacted]` (`errors.redact`)."""
+        return redact(text, self._values)
+
+
+def clean_key(key: str, source: str, *, provider: str = "") -> str:
+    """`key` without surrounding whitespace; a key with a control or non-ASCII character inside
+    raises `MissingKeyError` that names `source` (the variable, or "api_key=") and not the key.
+
+    >>> clean_key(" sk-example-123\\n", "ANTHROPIC_API_KEY")
+    'sk-example-123'
+    """
+    key = key.strip()
+    if key.isascii() and key.isprintable():
+        return key
+    # subtle: never say which character or where: the position and its neighbours are the key
+    raise MissingKeyError(
+        f"the key in {source} is malformed: it holds a line break, another control character "
+        "or a non-ASCII character (a curly quote from a document, say); copy the key again as "
+        "plain text.", provider=provider)
 
 
 class WireProvider:
@@ -104,13 +146,13 @@ class WireProvider:
         self.check = check
         self.requests: list[SentRequest] = []
         self.base_url = (base_url or self.default_base_url).rstrip("/")
-        self._secrets: tuple[str, ...] = ()
+        self._secrets = SealedKeys()
         if client is not None:
             self._client = client
             self.base_url = str(getattr(client, "base_url", self.base_url)).rstrip("/")
         else:
             key = self._resolve_key(api_key)
-            self._secrets = (key,) if key != NO_KEY_NEEDED else ()
+            self._secrets = SealedKeys([key] if key != NO_KEY_NEEDED else [])
             self._client = self._make_client(key)
 
     # -- what subclasses provide --------------------------------------------------------
@@ -170,10 +212,10 @@ class WireProvider:
 
     # -- keys -------------------------------------------------------------------------------
     def _resolve_key(self, api_key: str | None) -> str:
-        if api_key:
-            return api_key
-        if self.key_env and os.environ.get(self.key_env):
-            return os.environ[self.key_env]
+        if api_key and api_key.strip():
+            return clean_key(api_key, "api_key=", provider=self.name)
+        if self.key_env and os.environ.get(self.key_env, "").strip():
+            return clean_key(os.environ[self.key_env], self.key_env, provider=self.name)
         if self.key_env is None or is_loopback(self.base_url):
             return NO_KEY_NEEDED  # local servers and the API double ignore keys
         raise MissingKeyError(
@@ -182,7 +224,7 @@ class WireProvider:
             "stay offline with get_provider('scripted').", provider=self.name)
 
     def _redact(self, text: str) -> str:
-        return redact(text, self._secrets)
+        return self._secrets.redact(text)
 
     # -- errors: every SDK failure becomes one sentence ------------------------------------
     def _translate(self, exc: Exception) -> ProviderError:

@@ -3,7 +3,10 @@
 `pick_provider()` returns a picker whose `.provider` later cells use. The key box shows
 only when the environment has no key for the choice; a key typed there goes straight to
 the SDK client and the box is cleared, so no widget value ever holds it for long, and
-every status line is passed through `errors.redact` first.
+every status line is passed through `errors.redact` first. The box never sends a typed
+key back to the browser (ipywidgets 8 echoes every value it receives unless the trait
+says `echo_update=False`), and the picker keeps the environment it was given sealed
+(`providers._wire.SealedKeys`), so `vars(picker)` shows no key either.
 
     >>> picker = pick_provider(environ={})
     >>> picker.choice.value, picker.key.layout.display
@@ -86,15 +89,35 @@ def _failure(exc: BaseException) -> str:
 def _picker_class() -> type:
     """The picker widget class, defined on first use so importing the kit loads no ipywidgets."""
     import ipywidgets as widgets
+    from traitlets import Unicode
 
     from ..errors import redact
+    from ..providers._wire import SealedKeys
     from ..providers.registry import PROVIDERS, get_provider
+
+    class Password(widgets.Password):
+        """ipywidgets' password box, minus the echo: a typed key is never sent back to the browser."""
+
+        # subtle: the name stays `Password`, so the picker's text repr is what it always was
+        value = Unicode(help="String value").tag(sync=True, echo_update=False)
+
+    class SealedEnviron(SealedKeys):
+        """The environment the picker was given, readable by name but shown by no repr or vars()."""
+
+        __slots__ = ("_environ",)
+
+        def __init__(self, environ: Mapping[str, str]) -> None:
+            super().__init__(list(environ.values()))
+            self._environ = environ
+
+        def get(self, name: str) -> str | None:
+            return self._environ.get(name)
 
     class ProviderPicker(widgets.VBox):
         """A provider chooser; `.provider` is the provider built from the current choice."""
 
         def __init__(self, *, environ: Mapping[str, str] | None, script: Any) -> None:
-            self._environ = environ
+            self._environ = None if environ is None else SealedEnviron(dict(environ))
             self._script = script
             self._built: Any = None
             self._typed_key = False  # whether the built provider holds a key typed into the box
@@ -108,7 +131,7 @@ def _picker_class() -> type:
             self.model = widgets.Text(description="model")
             self.base_url = widgets.Text(description="base URL", continuous_update=False)
             # subtle: continuous_update=False, or the value would arrive one keystroke at a time
-            self.key = widgets.Password(description="API key", placeholder="paste your key, press Enter",
+            self.key = Password(description="API key", placeholder="paste your key, press Enter",
                                         continuous_update=False)
             self.test_button = widgets.Button(description="Test connection")
             self.status = widgets.HTML()
@@ -122,7 +145,8 @@ def _picker_class() -> type:
             self._on_choice()
 
         # -- what the learner sees ----------------------------------------------------------
-        def _env(self) -> Mapping[str, str]:
+        def _env(self) -> Any:
+            """Where keys are looked up: `os.environ`, or the sealed `environ=` given."""
             return os.environ if self._environ is None else self._environ
 
         def _say(self, text: str) -> None:
