@@ -58,3 +58,66 @@ def test_a_closed_pipe_is_not_an_error():
 def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
     assert "demo" in capsys.readouterr().out
+
+
+def serve_fails(*options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "toolcall_lab", "serve", *options],
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_serve_refuses_a_non_loopback_host_without_allow_remote():
+    for host in ("0.0.0.0", "::"):
+        result = serve_fails("--host", host, "--port", "0")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert "no authentication" in result.stderr and "--allow-remote" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_serve_says_in_one_sentence_when_the_port_is_taken():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = serve_fails("--port", str(port))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_serve_on_ipv6_loopback_and_with_a_small_ring():
+    import json
+    import re
+    import socket
+    import urllib.request
+
+    import pytest
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    process = subprocess.Popen([sys.executable, "-m", "toolcall_lab", "serve", "--host", "::1", "--port", "0",
+                                "--keep", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        banner = process.stdout.readline()
+        url = re.search(r"http://\[::1\]:\d+", banner).group(0)
+        with urllib.request.urlopen(url + "/api/tags", timeout=5) as response:
+            assert json.loads(response.read())["models"]
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
+    assert "WARNING" not in process.stderr.read()
+
+
+def test_allow_remote_warns_on_stderr(capsys, monkeypatch):
+    # The warning is printed before binding; the bind itself is replaced, so nothing
+    # listens beyond loopback during the test.
+    from toolcall_lab.double import server
+
+    monkeypatch.setattr(server.ApiDouble, "__enter__", lambda self: (_ for _ in ()).throw(KeyboardInterrupt))
+    with __import__("pytest").raises(KeyboardInterrupt):
+        main(["serve", "--host", "0.0.0.0", "--allow-remote", "--port", "0"])
+    assert "WARNING: the API double has no authentication" in capsys.readouterr().err

@@ -424,3 +424,243 @@ def test_serve_from_the_command_line():
     finally:
         process.terminate()
         process.wait(timeout=5)
+
+
+# -- issue 9: the double never answers 200 where the real API answers 400 ----------------------
+def test_a_slow_reply_under_the_clients_timeout_succeeds_and_one_over_it_times_out(double):
+    import anthropic
+
+    client = anthropic.Anthropic(base_url=double.url, api_key=SECRET, max_retries=0, timeout=2.0)
+    ask = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}
+    double.fail_next("slow", delay=0.2)
+    assert client.messages.create(**ask).content[0].type == "text"  # late, but whole
+    double.fail_next("slow", delay=1.0)
+    with pytest.raises(anthropic.APITimeoutError):
+        client.with_options(timeout=0.3).messages.create(**ask)
+
+
+#: Bodies whose *structure* is wrong, per API: each must get a 400 in the API's shape, never a 500.
+MISSHAPEN = {
+    "anthropic": [{"model": "m", "max_tokens": 10, "messages": 5},
+                  {"model": "m", "max_tokens": 10, "messages": [None]},
+                  {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": [{}]}]},
+                  {"model": {"x": 1}, "max_tokens": 10, "messages": [{"role": "user", "content": "Hi"}]},
+                  {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "Hi"}],
+                   "tools": [5]},
+                  {"model": "m", "messages": [{"role": "user", "content": "Hi"}]},
+                  {"model": "m", "max_tokens": "ten", "messages": [{"role": "user", "content": "Hi"}]},
+                  {"model": "m", "max_tokens": 10, "messages": [{"role": "robot", "content": "Hi"}]}],
+    "responses": [{"model": "m", "input": 5}, {"model": "m", "input": [None]},
+                  {"model": {"x": 1}, "input": "Hi"}, {"model": "m", "input": "Hi", "tools": [5]},
+                  {"model": "m", "input": [{"type": "message", "role": "user", "content": [{}]}]},
+                  {"model": "m", "input": [{"type": "function_call", "call_id": "c"}]},
+                  {"model": "m", "input": [{"type": "telepathy"}]}, {"input": "Hi"}],
+    "chat": [{"model": "m", "messages": 5}, {"model": "m", "messages": [None]},
+             {"model": "m", "messages": [{"role": "user", "content": [{}]}]},
+             {"model": {"x": 1}, "messages": [{"role": "user", "content": "Hi"}]},
+             {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": [5]},
+             {"model": "m", "messages": [{"role": "user"}]},
+             {"messages": [{"role": "user", "content": "Hi"}]}],
+    "ollama": [{"model": "m", "stream": False, "messages": 5},
+               {"model": "m", "stream": False, "messages": [None]},
+               {"model": {"x": 1}, "stream": False, "messages": [{"role": "user", "content": "Hi"}]},
+               {"model": "m", "stream": False, "messages": [{"role": "user", "content": "Hi"}], "tools": [5]},
+               {"model": "m", "stream": False, "messages": [{"role": "user", "content": 5}]}],
+}
+
+
+@pytest.mark.parametrize(("api", "index"), [(api, i) for api, bodies in MISSHAPEN.items()
+                                            for i in range(len(bodies))])
+def test_a_misshapen_body_gets_the_apis_400_not_a_500(api, index, double):
+    status, body, _ = post(double.url + ENDPOINTS[api], MISSHAPEN[api][index])
+    assert status == 400, body
+    assert shape(body) == shape(codec(api).error_body("any", status=400))
+    if api in ("responses", "chat"):
+        assert body["error"]["type"] == "invalid_request_error" and body["error"]["param"]
+    if api == "anthropic":
+        assert body["error"]["type"] == "invalid_request_error"
+    assert [r.status for r in double.requests] == [400]
+
+
+def test_a_misshapen_body_through_the_real_sdk_is_not_retried(double):
+    import openai
+
+    client = openai.OpenAI(base_url=double.base_url("chat"), api_key=SECRET, max_retries=2)
+    with pytest.raises(openai.BadRequestError, match="Invalid type for 'messages'"):
+        client.chat.completions.create(model="m", messages=5)
+    assert [r.status for r in double.requests] == [400], "a 400 is final: the SDK does not retry it"
+
+
+def raw_request(double, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send `data` as-is on a fresh socket; (status, headers, body) of the answer."""
+    import http.client
+    import socket
+
+    with socket.create_connection(("127.0.0.1", double.port), timeout=5) as sock:
+        sock.sendall(data)
+        response = http.client.HTTPResponse(sock, method=data.split(b" ")[0].decode())
+        response.begin()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+
+
+@pytest.mark.parametrize(("api", "method"), [("chat", "PUT"), ("anthropic", "DELETE"),
+                                             ("responses", "OPTIONS"), ("ollama", "PATCH"),
+                                             ("chat", "GET"), ("chat", "BREW")])
+def test_every_method_gets_a_json_answer(api, method, double):
+    status, headers, body = raw_request(
+        double, f"{method} {ENDPOINTS[api]} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                f"Connection: close\r\n\r\n".encode())
+    assert (status, headers["content-type"]) == (405, "application/json")
+    assert shape(json.loads(body)) == shape(codec(api).error_body("any", status=405))
+    assert "POST" in headers["allow"]
+
+
+def test_head_gets_headers_and_no_body(double):
+    status, headers, body = raw_request(
+        double, b"HEAD /v1/messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert (status, headers["content-type"], body) == (405, "application/json", b"")
+
+
+@pytest.mark.parametrize(("length", "status"), [("abc", 400), ("-5", 400), ("99999999999999", 413)])
+def test_a_bad_or_huge_content_length_gets_a_json_error_at_once(length, status, double):
+    got, headers, body = raw_request(
+        double, f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n"
+                f"\r\n".encode())
+    assert (got, headers["content-type"]) == (status, "application/json")
+    assert json.loads(body)["error"]["type"] == "invalid_request_error"
+
+
+def test_a_body_over_the_cap_gets_413_in_the_apis_shape(make_double):
+    double = make_double(max_body=1000)
+    status, body, _ = post(double.url + "/v1/messages", {"model": "m", "pad": "x" * 2000})
+    assert status == 413 and body["error"]["type"] == "request_too_large"
+    status, body, _ = post(double.url + "/api/chat", {"model": "m", "pad": "x" * 2000})
+    assert status == 413 and set(body) == {"error"}
+
+
+def test_a_deeply_nested_body_gets_a_400_not_silence(double):
+    status, body, _ = post(double.url + "/v1/responses", b"[" * 100_000 + b"]" * 100_000)
+    assert status == 400 and body["error"]["type"] == "invalid_request_error"
+    status, body, _ = post(double.url + "/v1/messages", {"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "Hi"}], "metadata": json.loads("[" * 500 + "]" * 500)})
+    assert status in (200, 400)  # deep but parseable: an answer either way
+
+
+def test_a_malformed_request_line_gets_json_not_html(double):
+    status, headers, body = raw_request(double, b"GARBAGE\r\n\r\n")
+    assert status == 400 and headers["content-type"] == "application/json"
+    assert "error" in json.loads(body)
+
+
+def test_requests_are_kept_in_a_bounded_ring(make_double):
+    double = make_double(keep=3)
+    for n in range(5):
+        post(double.url + "/v1/chat/completions", {"model": f"m{n}", "messages": []})
+    assert len(double.requests) == 3
+    assert [r.body["model"] for r in double.requests] == ["m2", "m3", "m4"]
+    assert double.requests[-1].body["model"] == "m4" and double.requests[0].body["model"] == "m2"
+    assert [r.body["model"] for r in double.requests[-2:]] == ["m3", "m4"]
+
+
+def test_a_large_body_is_recorded_as_a_note_not_kept(make_double):
+    double = make_double(max_recorded=100)
+    post(double.url + "/v1/chat/completions", {"model": "m", "messages": [], "pad": "x" * 500})
+    (seen,) = double.requests
+    assert isinstance(seen.body, str) and "not kept" in seen.body and seen.status == 400
+
+
+def test_the_double_refuses_a_non_loopback_address_unless_allowed():
+    from toolcall_lab.double import bind_warning
+
+    for host in ("0.0.0.0", "::", "192.0.2.7"):
+        with pytest.raises(ValueError, match="allow_remote=True"):
+            ApiDouble(host=host)
+        assert "no authentication" in bind_warning(host)
+    assert bind_warning("127.0.0.1") is None and bind_warning("::1") is None
+    assert bind_warning("localhost") is None
+
+
+def test_ipv6_loopback_serves_cleanly():
+    import socket
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        double = ApiDouble(host="::1").start()
+    except OSError as error:
+        pytest.skip(f"IPv6 loopback unavailable: {error}")
+    try:
+        assert re.fullmatch(r"http://\[::1\]:\d+", double.url)
+        assert get(double.url + "/api/tags")["models"]
+    finally:
+        double.stop()
+
+
+def test_an_address_in_use_is_one_clear_sentence(double):
+    with pytest.raises(OSError, match=rf"cannot listen on 127\.0\.0\.1:{double.port}") as caught:
+        ApiDouble(port=double.port).start()
+    assert "\n" not in str(caught.value)
+
+
+def test_accepted_connections_disable_nagle(double):
+    import http.client
+    import socket
+
+    client = http.client.HTTPConnection("127.0.0.1", double.port, timeout=5)
+    client.request("GET", "/api/tags")
+    assert client.getresponse().read()
+    (accepted,) = double._connections  # still open: the client keeps it alive
+    assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    client.close()
+
+
+# -- the Responses side reasons only where the model does, and remembers with store: true -------
+def test_a_model_that_does_not_reason_gets_no_reasoning_and_effort_null(double):
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-4o-mini", "input": "Hi"})
+    assert status == 200 and [i["type"] for i in body["output"]] == ["message"]
+    assert body["usage"]["output_tokens_details"]["reasoning_tokens"] == 0
+    assert body["reasoning"] == {"effort": None, "summary": None}
+
+
+def test_a_reasoning_model_echoes_its_default_effort(double):
+    # as recorded: gpt-5-mini with no effort sent echoes {"effort": "medium", "summary": null}
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-6-luna", "input": "Hi"})
+    assert status == 200 and body["reasoning"] == {"effort": "medium", "summary": None}
+    assert body["output"][0]["type"] == "reasoning"
+    sent = post(double.url + "/v1/responses", {"model": "gpt-6-luna", "input": "Hi",
+                                               "reasoning": {"effort": "low"}})[1]
+    assert sent["reasoning"]["effort"] == "low"
+
+
+def test_a_missing_stored_item_is_a_404(double):
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-6-luna", "store": False, "input": [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "18°C"}]})
+    assert status == 404 and body["error"]["message"].startswith("Item with id 'rs_1' not found.")
+
+
+def test_previous_response_id_continues_a_stored_response_through_the_sdk(double):
+    import openai
+
+    client = openai.OpenAI(base_url=double.base_url("responses"), api_key=SECRET, max_retries=0)
+    tools = [{"type": "function", "strict": False, **TOOL}]
+    first = client.responses.create(model="gpt-4o-mini", input=PARIS_QUESTION, tools=tools, store=True)
+    (called,) = [item for item in first.output if item.type == "function_call"]
+    second = client.responses.create(model="gpt-4o-mini", previous_response_id=first.id, tools=tools,
+                                     input=[{"type": "function_call_output", "call_id": called.call_id,
+                                             "output": "18°C, sunny"}])
+    assert second.output_text == PARIS_ANSWER and second.previous_response_id == first.id
+    assert [r.status for r in double.requests] == [200, 200]
+
+
+def test_an_unknown_or_unstored_previous_response_is_refused_in_openais_words(double):
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-4o-mini", "input": "Hi",
+                                                          "previous_response_id": "resp_nope"})
+    assert status == 400 and body["error"] == {
+        "message": "Previous response with id 'resp_nope' not found.", "type": "invalid_request_error",
+        "param": "previous_response_id", "code": "previous_response_not_found"}
+    unstored = post(double.url + "/v1/responses", {"model": "gpt-4o-mini", "input": "Hi", "store": False})[1]
+    status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-4o-mini", "input": "Again",
+                                                          "previous_response_id": unstored["id"]})
+    assert status == 400 and body["error"]["code"] == "previous_response_not_found"

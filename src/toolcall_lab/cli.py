@@ -2,6 +2,7 @@
 
     python -m toolcall_lab demo     # the Paris trace and the cost of a loop, for a projector
     python -m toolcall_lab serve [--host 127.0.0.1] [--port 8765] [--script weather]
+                                 [--keep 100] [--allow-remote]
                                     # the API double: a local server speaking all four APIs
     python -m toolcall_lab figures [--out DIR] [--check]
                                     # regenerate the lesson figures (default: ./figures), or
@@ -98,6 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
     serve.add_argument("--script", choices=["weather"], default="weather",
                        help="the scripted model that answers (default: weather)")
+    serve.add_argument("--keep", type=int, default=100,
+                       help="how many recent requests to keep in memory (default 100)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow a non-loopback --host; the double has no authentication")
     figures = commands.add_parser("figures", help="regenerate the lesson figures as PNG (offline)")
     figures.add_argument("--out", default="figures", help="folder for the PNG files (default: figures)")
     figures.add_argument("--check", action="store_true",
@@ -110,7 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .double import serve as serve_double
         from .examples import weather_policy
 
-        serve_double(host=args.host, port=args.port, policy={"weather": weather_policy}[args.script])
+        try:
+            serve_double(host=args.host, port=args.port, policy={"weather": weather_policy}[args.script],
+                         keep=args.keep, allow_remote=args.allow_remote)
+        except (ValueError, OSError) as exc:  # a refused or unbindable address: one sentence, no traceback
+            print(f"serve: {exc}", file=sys.stderr)
+            return 2
         return 0
     if args.command == "demo":
         try:

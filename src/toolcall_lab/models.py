@@ -278,6 +278,10 @@ RULES: dict[str, Rules] = {r.model: r for r in (
           source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
                  "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "
                  "BoundaryML/baml#2708)"),
+    Rules("gpt-4o-mini", "openai", min_cache_tokens=1024, reasons=False, label="quoted",
+          source="not a reasoning model (the GPT-4o family): a live gpt-4o-mini Responses reply carries "
+                 "no reasoning item and 0 reasoning tokens (issue 9, 2026-11-30); effort refused like "
+                 "gpt-4o's (BoundaryML/baml#2708)"),
 )}
 # fmt: on
 

@@ -1,0 +1,124 @@
+"""Requests per second through each SDK against the API double, and against a fixed-body floor.
+
+    .venv/bin/python benchmarks/double_throughput.py [--requests 200] [--threads 16]
+
+For each SDK path (anthropic, openai responses, openai chat, ollama) it times `--requests`
+calls made one after another, then the same number spread over `--threads` threads, all
+against an `ApiDouble` on 127.0.0.1. The floor is a standard-library server on loopback
+that answers every POST with one fixed, pre-encoded body (the double's own reply for
+that API), with TCP_NODELAY, so the ratio shows what the double's work costs on top of
+http.server and the SDK. The goal is a ratio of at least 0.8. Nothing here asserts:
+shared machines are noisy, so this prints figures for people to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from toolcall_lab.double import ApiDouble
+
+ASK = [{"role": "user", "content": "Hi"}]
+
+
+def caller(api: str, url: str):
+    """A function making one request of `api` to the server at `url` through its SDK."""
+    if api == "anthropic":
+        import anthropic
+
+        client = anthropic.Anthropic(base_url=url, api_key="x", max_retries=0)
+        return lambda: client.messages.create(model="claude-haiku-4-5", max_tokens=64, messages=ASK)
+    if api in ("responses", "chat"):
+        import openai
+
+        client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0)
+        if api == "responses":
+            return lambda: client.responses.create(model="gpt-4o-mini", input="Hi", store=False)
+        return lambda: client.chat.completions.create(model="gpt-4o-mini", messages=ASK)
+    import ollama
+
+    client = ollama.Client(host=url)
+    return lambda: client.chat(model="qwen3:4b", messages=ASK, stream=False)
+
+
+def floor_server(body: bytes) -> ThreadingHTTPServer:
+    """A loopback server answering every POST with `body`: the fastest http.server can be."""
+
+    class Fixed(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def setup(self) -> None:
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Fixed)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def rate(call, requests: int, threads: int) -> float:
+    """Requests per second for `requests` calls over `threads` threads (1: one after another)."""
+    call()  # warm up: connect, import lazily loaded types
+    started = time.perf_counter()
+    if threads == 1:
+        for _ in range(requests):
+            call()
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(lambda _: call(), range(requests)))
+    return requests / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=16)
+    args = parser.parse_args()
+    print(f"{'api':<10} {'mode':<12} {'double req/s':>13} {'floor req/s':>12} {'ratio':>6}  (goal >= 0.8)")
+    with ApiDouble(keep=100) as double:
+        for api in ("anthropic", "responses", "chat", "ollama"):
+            try:
+                to_double = caller(api, double.url)
+            except ImportError:
+                print(f"{api:<10} skipped: its SDK is not installed")
+                continue
+            sample = double.handle("POST", {"anthropic": "/v1/messages", "responses": "/v1/responses",
+                                            "chat": "/v1/chat/completions", "ollama": "/api/chat"}[api],
+                                   _sample_request(api))[1]
+            floor = floor_server(sample)
+            to_floor = caller(api, f"http://127.0.0.1:{floor.server_address[1]}")
+            for mode, threads in (("sequential", 1), (f"{args.threads} threads", args.threads)):
+                ours, best = rate(to_double, args.requests, threads), rate(to_floor, args.requests, threads)
+                print(f"{api:<10} {mode:<12} {ours:13.0f} {best:12.0f} {ours / best:6.2f}")
+            floor.shutdown()
+            floor.server_close()
+
+
+def _sample_request(api: str) -> bytes:
+    import json
+
+    body = {"anthropic": {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": ASK},
+            "responses": {"model": "gpt-4o-mini", "input": "Hi", "store": False},
+            "chat": {"model": "gpt-4o-mini", "messages": ASK},
+            "ollama": {"model": "qwen3:4b", "messages": ASK, "stream": False}}[api]
+    return json.dumps(body).encode()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""Playing the model: a valid request body in, the API's response body out.
+
+`Player.answer(api, body)` reads the body with the API's codec, asks the scripted
+provider for the next turn, and writes the reply the API's way: tool-call ids spelled
+as that API spells them, the hidden tool prompt Anthropic bills, and reasoning where
+the real model would reason:
+
+- Anthropic when `thinking` is "enabled" (a budget) or "adaptive", but not right after
+  tool results (Anthropic sends no new thinking until the next question);
+- Responses only for a model that reasons (`models.rules_of(model).reasons`), unless
+  `reasoning.effort` is "none"; a model the table does not know reasons only when the
+  request sets an effort. The reply echoes the effort as the live API does: the one
+  sent, else the model's default ("medium") for a reasoning model, else null;
+- Ollama when `think` is set; Chat Completions never shows reasoning.
+
+The Responses side also keeps what it answered with `store: true` (the API's default),
+the last `keep` of them, so a later request can continue with `previous_response_id`.
+
+Left out: `conversation` objects, `GET /v1/responses/{id}`, and reasoning summaries
+worth reading (the trace is "Thinking about: <the question>").
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from .._text import shorten
+from ..messages import ReasoningBlock, ToolCall, Transcript
+from ..models import rules_of, tool_prompt_tokens
+from ..providers.scripted import Policy, Reply, ScriptedProvider
+from ..tokens import estimate_tokens
+from ..tool import Tool
+from ..turn import Turn
+from ..wire import Problem
+
+__all__ = ["PROVIDER_FOR", "Player", "responses_effort"]
+
+#: The provider (registry name) that speaks each API: what `serve` tells you to use.
+PROVIDER_FOR = {"anthropic": "anthropic", "responses": "openai", "chat": "openai-chat", "ollama": "ollama"}
+#: OpenAI's reasoning models think at medium effort when the request names none: the live
+#: API echoes {"effort": "medium"} (tests/fixtures/openai_responses_reasoning_encrypted_response
+#: .dotnet_recorded.json, gpt-5-mini) and gpt-6-luna's model page gives medium as its default.
+DEFAULT_EFFORT = "medium"
+_RESPONSE_IDS = {"anthropic": "msg_double_{:04d}", "responses": "resp_double_{:04d}",
+                 "chat": "chatcmpl-double-{:04d}", "ollama": "ollama-double-{:04d}"}
+
+
+class Player:
+    """Plays the model for every API of one double: one `ScriptedProvider` per API.
+
+    Each provider lives as long as the double, so tool-call ids count up across
+    requests; `play` is called with the lock held (a script is not thread-safe).
+    """
+
+    def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000) -> None:
+        self._providers = {api: ScriptedProvider(play) for api in PROVIDER_FOR}
+        self._ids = {api: itertools.count(1) for api in PROVIDER_FOR}
+        self._lock = threading.Lock()
+        #: response id -> the whole Responses input it answered, its output appended
+        self.stored: collections.OrderedDict[str, list[Any]] = collections.OrderedDict()
+        self.keep = keep
+
+    def problem(self, api: str, body: dict[str, Any]) -> tuple[int, Problem] | None:
+        """(status, problem) when a Responses `previous_response_id` names nothing kept."""
+        previous = body.get("previous_response_id")
+        if api != "responses" or previous is None or previous in self.stored:
+            return None
+        # The live API's words (a 400; seen in maximhq/bifrost#2441, bigduu/Bamboo-agent#513).
+        return 400, Problem("responses", "previous_response_id",
+                            f"Previous response with id '{previous}' not found.",
+                            param="previous_response_id", code="previous_response_not_found")
+
+    def answer(self, api: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The response body for a valid request `body` to `api`: the model's next reply."""
+        from ..wire import codec
+
+        wire = codec(api)
+        full = self._with_history(body) if api == "responses" else body
+        transcript, tools = wire.decode_request(full)
+        with self._lock:
+            turn = self._providers[api].complete(transcript, tools=tools)
+            number = next(self._ids[api])
+        turn = _spell_ids(replace(turn, model=body.get("model") or turn.model), api)
+        if api == "anthropic" and tools:
+            # Like the real API, bill the hidden tool-use system prompt the kit cannot see.
+            hidden = tool_prompt_tokens(turn.model)
+            turn = replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
+        if _wants_reasoning(api, body, transcript) and not turn.message.reasoning:
+            turn = _with_reasoning(turn, api, transcript)
+        response_id = _RESPONSE_IDS[api].format(number)
+        if api != "responses":
+            return wire.encode_response(turn, response_id=response_id)
+        reasoning = {**(body.get("reasoning") or {}), "effort": responses_effort(body)}
+        reply = wire.encode_response(turn, response_id=response_id, request={**body, "reasoning": reasoning})
+        reply["previous_response_id"] = body.get("previous_response_id")  # subtle: the codec always says None
+        if body.get("store", True):
+            self._store(response_id, full, reply)
+        return reply
+
+    def _with_history(self, body: dict[str, Any]) -> dict[str, Any]:
+        """`body` with the stored conversation of `previous_response_id` put before its input."""
+        previous = body.get("previous_response_id")
+        if previous is None:
+            return body
+        items = body.get("input") or []
+        items = [{"type": "message", "role": "user", "content": items}] if isinstance(items, str) else items
+        # subtle: `instructions` are not carried over from the earlier response; only the body's count.
+        return {**body, "input": [*self.stored[previous], *items]}
+
+    def _store(self, response_id: str, full: dict[str, Any], reply: dict[str, Any]) -> None:
+        items = full.get("input") or []
+        items = [{"type": "message", "role": "user", "content": items}] if isinstance(items, str) else items
+        with self._lock:
+            self.stored[response_id] = [*items, *reply["output"]]
+            while len(self.stored) > self.keep:
+                self.stored.popitem(last=False)  # the oldest goes first
+
+
+def responses_effort(body: dict[str, Any]) -> str | None:
+    """The reasoning effort a Responses request runs at, as the live API echoes it.
+
+    >>> responses_effort({"model": "gpt-6-luna"}), responses_effort({"model": "gpt-4o-mini"})
+    ('medium', None)
+    >>> responses_effort({"model": "gpt-6-luna", "reasoning": {"effort": "low"}})
+    'low'
+    """
+    sent = (body.get("reasoning") or {}).get("effort")
+    if sent is not None:
+        return sent
+    return DEFAULT_EFFORT if rules_of(str(body.get("model", ""))).reasons else None
+
+
+def _spell_ids(turn: Turn, api: str) -> Turn:
+    """Tool-call ids the OpenAI way ("call_01") for OpenAI's APIs; Anthropic's stay "toolu_01"."""
+    if api not in ("responses", "chat"):
+        return turn
+    blocks = tuple(replace(b, id="call_" + b.id.removeprefix("toolu_"))
+                   if isinstance(b, ToolCall) and b.id.startswith("toolu_") else b
+                   for b in turn.message.blocks)
+    return replace(turn, message=replace(turn.message, blocks=blocks))
+
+
+def _wants_reasoning(api: str, body: dict[str, Any], transcript: Transcript) -> bool:
+    match api:
+        case "anthropic":
+            on = (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+            # subtle: after a tool_result Anthropic sends no new thinking until the next question.
+            last = transcript.messages[-1] if transcript.messages else None
+            after_results = last is not None and last.role == "user" and all(
+                b.kind == "tool_result" for b in last.blocks)
+            return on and not after_results
+        case "responses":
+            return responses_effort(body) not in ("none", None)
+        case "ollama":
+            return bool(body.get("think"))
+        case _:
+            return False  # Chat Completions returns no reasoning, only its token count
+
+
+def _with_reasoning(turn: Turn, api: str, transcript: Transcript) -> Turn:
+    """`turn` with a short deterministic reasoning block first.
+
+    The block has no opaque part, so the codec seals it the API's way when it encodes
+    the reply: Anthropic's thinking gets a `signature` (`wire.anthropic.sign_thinking`),
+    a Responses reasoning item an `encrypted_content` (`wire.responses.seal_reasoning`),
+    so the codec's `check_request` can tell later whether it came back unchanged.
+    """
+    text = "Thinking about: " + shorten(transcript.last_user_text(), 60)
+    block = ReasoningBlock(text, provider=PROVIDER_FOR[api], model=turn.model)
+    spent = estimate_tokens(text)  # reasoning tokens are part of output tokens
+    usage = replace(turn.usage, output_tokens=turn.usage.output_tokens + spent,
+                    reasoning_tokens=turn.usage.reasoning_tokens + spent)
+    message = replace(turn.message, blocks=(block, *turn.message.blocks))
+    return replace(turn, message=message, usage=usage)
+
+
+def policy_of(policy: Policy | list[Reply] | None) -> Policy:
+    """`policy` as a function: the lessons' `weather_policy` for None, a script for a list."""
+    from ..errors import ScriptExhaustedError
+
+    if policy is None:
+        from ..examples import weather_policy
+
+        return weather_policy
+    if callable(policy):
+        return policy
+    replies, position = list(policy), itertools.count()
+
+    def next_reply(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+        index = next(position)
+        if index >= len(replies):
+            raise ScriptExhaustedError(f"the double's script has {len(replies)} replies and request "
+                                       f"{index + 1} asked for another; give it more replies.")
+        return replies[index]
+
+    return next_reply

@@ -1,0 +1,428 @@
+"""The double's HTTP side: `ApiDouble`, the request handler, and `serve` for the command line.
+
+Everything about sockets and bytes lives here; what a request *means* is decided in
+`ApiDouble.handle` (bytes in, status and bytes out, no socket), so it can be tested and
+read without a network. The server is built for a classroom on one machine:
+
+- it listens on loopback only (127.0.0.1 or ::1) unless told `allow_remote=True`, since
+  it has no authentication, and then says so loudly on stderr;
+- a queue of 1,024 waiting connections (`request_queue_size`), so a burst of a few
+  hundred new connections is answered rather than dropped (http.server's default is 5);
+- `TCP_NODELAY` on every accepted connection: without it each small reply waits on the
+  client's delayed ACK (Nagle's algorithm), about 40 ms per request;
+- a cap on the body (`max_body`, 413 in the API's shape), an answer in JSON for every
+  method and every malformed header, and a timeout on a client that stops sending;
+- `requests` keeps the last `keep` requests, and a body over `max_recorded` bytes is
+  kept as a one-line note, so a long `serve` does not grow without bound.
+"""
+
+from __future__ import annotations
+
+import collections
+import ipaddress
+import json
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from ..providers.scripted import Policy, Reply
+from ..wire import codec
+from . import shape
+from .faults import FAULTS, Fault, error, retry_headers
+from .play import PROVIDER_FOR, Player, policy_of
+
+__all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
+
+ROUTES = {"/v1/messages": "anthropic", "/v1/responses": "responses",
+          "/v1/chat/completions": "chat", "/api/chat": "ollama"}
+_LISTS = ("/v1/models", "/api/tags")
+MiB = 1024 * 1024
+
+
+class RecordedRequest(NamedTuple):
+    """One request the double received: which API, the path, the JSON body, the status sent."""
+
+    api: str
+    path: str
+    body: Any
+    status: int
+
+
+class RequestLog(collections.deque):  # type: ignore[type-arg]
+    """The last `maxlen` requests, oldest first: a deque that also takes slices (`log[-2:]`)."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return list(self)[index]
+        return super().__getitem__(index)
+
+
+def bind_warning(host: str) -> str | None:
+    """The warning for listening on `host`, or None for a loopback address.
+
+    >>> bind_warning("127.0.0.1") is None, bind_warning("0.0.0.0")[:42]
+    (True, 'WARNING: the API double has no authentica')
+    """
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        loopback = host == "localhost"  # subtle: any other name is not looked up; it could be anything
+    if loopback:
+        return None
+    return (f"WARNING: the API double has no authentication, and on {host} anyone who can reach this "
+            "machine can use it and read what it records.")
+
+
+class ApiDouble:
+    """A local HTTP server answering like Anthropic, OpenAI (Responses, Chat) and Ollama.
+
+    `policy` plays the model (a policy function or a list of replies, as for
+    `ScriptedProvider`; default `weather_policy`), and may be replaced at any time with
+    `double.policy = ...`. Each API keeps one `ScriptedProvider` for the double's
+    lifetime, so tool-call ids count up across requests, spelled the API's way
+    (`toolu_01` for Anthropic, `call_01` for OpenAI; Ollama sends none).
+    `double.requests` holds the last `keep` requests (`RecordedRequest`), oldest first;
+    a body over `max_recorded` bytes is recorded as a note. A body over `max_body`
+    bytes gets a 413. `host` must be loopback unless `allow_remote=True`.
+    """
+
+    def __init__(self, policy: Policy | Sequence[Reply] | None = None, *, host: str = "127.0.0.1",
+                 port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
+                 max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False) -> None:
+        if bind_warning(host) and not allow_remote:
+            raise ValueError(f"the API double has no authentication, so it listens on loopback only "
+                             f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
+                             "pass allow_remote=True (serve --allow-remote) if you mean it.")
+        self.policy = policy
+        self.host, self.port, self.log = host, port, log
+        self.max_body, self.max_recorded, self.allow_remote = max_body, max_recorded, allow_remote
+        self.requests: RequestLog = RequestLog(maxlen=keep)
+        self._player = Player(self._play, keep=keep)
+        self._faults: collections.deque[Fault] = collections.deque()
+        self._connections: set[Any] = set()  # open client sockets, hung up by stop()
+        self._connections_lock = threading.Lock()
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def policy(self) -> Policy:
+        return self._policy
+
+    @policy.setter
+    def policy(self, policy: Policy | Sequence[Reply] | None) -> None:
+        self._policy = policy_of(policy if policy is None or callable(policy) else list(policy))
+
+    def _play(self, transcript: Any, tools: Any) -> Reply:
+        return self._policy(transcript, tools)
+
+    # -- running -------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The server's root, e.g. "http://127.0.0.1:50123" (the real port once started)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address goes in brackets
+        return f"http://{host}:{self.port}"
+
+    def base_url(self, api: str) -> str:
+        """What to pass as a provider's `base_url` for `api` (the SDKs add the rest of the path)."""
+        if api not in PROVIDER_FOR:
+            raise ValueError(f"the double speaks {', '.join(PROVIDER_FOR)}, not {api!r}.")
+        return self.url + "/v1" if api in ("responses", "chat") else self.url
+
+    def start(self) -> ApiDouble:
+        """Start serving in a background (daemon) thread; returns the double."""
+        from http.server import ThreadingHTTPServer
+
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        server_class = type("DoubleServer", (ThreadingHTTPServer,), {
+            "address_family": family,
+            "request_queue_size": 1024,  # http.server's 5 drops a classroom's burst of connections
+            "daemon_threads": True})     # subtle: a "slow" request must not hold up stop()
+        try:
+            self._server = server_class((self.host, self.port), _handler_for(self))
+        except OSError as exc:
+            raise OSError(f"the API double cannot listen on {self.host}:{self.port} "
+                          f"({exc.strerror or exc}); pick another --port (0 picks a free one) or "
+                          "another --host.") from None
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="api-double", daemon=True)  # polls for stop() 20x a second
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, hang up on every open connection, and wait for the server thread."""
+        if self._server is not None:
+            self._server.shutdown()
+            # subtle: the SDKs keep connections alive between calls, and each one has a thread
+            # waiting on it for the next request; without this a stopped double still answers.
+            with self._connections_lock:
+                connections = list(self._connections)
+            for connection in connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed by the client
+            self._server.server_close()
+            assert self._thread is not None
+            self._thread.join()
+            self._server = self._thread = None
+
+    def __enter__(self) -> ApiDouble:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"ApiDouble(url={self.url!r}, requests={len(self.requests)})"
+
+    # -- faults ----------------------------------------------------------------------------
+    def fail_next(self, kind: str, *, times: int = 1, retry_after: float | None = None,
+                  delay: float | None = None) -> None:
+        """Make the next `times` requests (to any API) fail with `kind`, one of `FAULTS`.
+
+        `retry_after` (seconds) is sent as `retry-after` (and `retry-after-ms` when it is
+        not whole); `delay` is how long "slow" waits before answering in full (default 2 s).
+        """
+        if kind not in FAULTS:
+            raise ValueError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
+        self._faults.extend(Fault(kind, retry_after, delay) for _ in range(times))
+
+    def _next_fault(self, header: str | None) -> Fault | None:
+        if header:  # a fault asked for by header (unknown kinds are ignored) leaves the queue alone
+            return Fault(header.strip()) if header.strip() in FAULTS else None
+        try:
+            return self._faults.popleft()
+        except IndexError:
+            return None
+
+    # -- answering ---------------------------------------------------------------------------
+    def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
+               anthropic_sdk: bool = False) -> tuple[int, bytes, dict[str, str]]:
+        """Everything the server does with one request but the socket: (status, body, headers).
+
+        `anthropic_sdk` says whether the request carried an `anthropic-version` header, which
+        decides whose shape the shared paths (`/v1/models`, unknown `/v1/...`) answer in.
+        """
+        path = path.split("?")[0].rstrip("/")
+        try:
+            body: Any = json.loads(raw) if raw else None
+            bad_json = None if body is None or isinstance(body, dict) else "expected a JSON object"
+        except (ValueError, RecursionError) as exc:  # subtle: 100,000 "[" overflow the parser's stack
+            body = raw[:200].decode("utf-8", "replace")
+            bad_json = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        api = ROUTES.get(path)
+        if api and method == "POST" and body is None:
+            bad_json = "the request has no body"
+        fault = self._next_fault(fault_header)
+        model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
+        status, payload, headers = self._outcome(method, path, _shape(path, anthropic_sdk), body,
+                                                 bad_json, fault, str(model))
+        kept = body if len(raw) <= self.max_recorded else (
+            f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
+        self.requests.append(RecordedRequest(_shape(path, anthropic_sdk), path, kept, status))
+        if self.log:
+            self.log(f"{method} {path} -> {status}" + (f" ({fault.kind})" if fault else ""))
+        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        return status, text.encode(), headers
+
+    def refuse(self, method: str, path: str, kind: str, *, anthropic_sdk: bool = False,
+               **fill: object) -> tuple[int, bytes, dict[str, str]]:
+        """A refusal before the body is read (bad header, too large): recorded, in the API's shape."""
+        path = (path or "/").split("?")[0].rstrip("/")
+        shape_ = _shape(path, anthropic_sdk)
+        status, payload = error(shape_, kind, method=method, path=path, **fill)
+        self.requests.append(RecordedRequest(shape_, path, None, status))
+        if self.log:
+            self.log(f"{method} {path} -> {status} ({kind})")
+        return status, json.dumps(payload).encode(), {"connection": "close"}
+
+    def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
+                 fault: Fault | None, model: str) -> tuple[int, Any, dict[str, str]]:
+        api = ROUTES.get(path)
+        if fault and fault.kind == "slow":
+            time.sleep(2.0 if fault.delay is None else fault.delay)  # then answer in full
+        elif fault and fault.kind != "malformed":
+            return error(shape_, fault.kind, model=model) + (retry_headers(fault),)
+        if path in _LISTS and method in ("GET", "HEAD"):
+            return 200, _model_list(shape_), {}
+        if (api or path in _LISTS) and method != ("POST" if api else "GET"):
+            allow = "POST" if api else "GET, HEAD"
+            return error(shape_, "method", method=method, path=path) + ({"allow": allow},)
+        if api is None:
+            return error(shape_, "no_route", method=method, path=path) + ({},)
+        if bad_json is not None:
+            return error(shape_, "bad_json", detail=bad_json) + ({},)
+        if body.get("stream", api == "ollama"):
+            return error(shape_, "stream", param="stream") + ({},)
+        wire = codec(api)
+        try:
+            found = shape.first_problem(api, body) or _first(wire.check_request(body))
+            found = found or self._player.problem(api, body)
+            if found:
+                status, problem = found if isinstance(found, tuple) else (_status_of(found), found)
+                return status, wire.error_body(problem.text, status=status, param=problem.param,
+                                               code=problem.code), {}
+            answer = self._player.answer(api, body)
+        except RecursionError:
+            return error(shape_, "bad_json", detail="nested too deeply") + ({},)
+        except Exception as exc:  # a policy (or codec) that fails is the server failing: a 500
+            return 500, wire.error_body(f"the API double failed: {type(exc).__name__}: {exc}",
+                                        status=500), {}
+        if fault and fault.kind == "malformed":  # cut off halfway, as a dropped proxy leaves it
+            text = json.dumps(answer)
+            return 200, text[: len(text) // 2], {}
+        return 200, answer, {}
+
+
+def _first(problems: list[Any]) -> Any:
+    return problems[0] if problems else None  # real APIs report the first problem only
+
+
+def _status_of(problem: Any) -> int:
+    # subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
+    # (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
+    return 404 if problem.text.startswith("Item with id") else 400
+
+
+def _shape(path: str, anthropic_sdk: bool) -> str:
+    """Whose error shape a path answers in: its API's, else Ollama's under /api, else by SDK."""
+    return ROUTES.get(path) or ("ollama" if path.startswith("/api") else
+                                "anthropic" if anthropic_sdk else "chat")
+
+
+def _handler_for(double: ApiDouble) -> type:
+    """The request handler class for `double` (http.server is imported only when serving)."""
+    from http.server import BaseHTTPRequestHandler
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs expect
+        timeout = 60  # seconds a client may sit silent mid-request or between requests
+
+        def handle_one_request(self) -> None:
+            # subtle: http.server answers a method it has no do_X for with an HTML 501;
+            # every method comes here instead, and the double answers in JSON.
+            self.raw_requestline = self.rfile.readline(65537)
+            if len(self.raw_requestline) > 65536:
+                self.send_error(414)
+                return
+            if not self.raw_requestline:
+                self.close_connection = True
+                return
+            if self.parse_request():
+                self._reply()
+                self.wfile.flush()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # the double logs one line per request itself, and never a header
+
+        def setup(self) -> None:
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with double._connections_lock:
+                double._connections.add(self.connection)
+
+        def finish(self) -> None:
+            with double._connections_lock:
+                double._connections.discard(self.connection)
+            super().finish()
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """http.server's own refusals (bad request line, bad headers) in JSON, not HTML."""
+            if self.request_version == "HTTP/0.9":
+                self.request_version = "HTTP/1.1"  # subtle: else no status line is written at all
+            detail = f"{code} {message or 'Bad Request'}: the request line or headers could not be read."
+            status, data, headers = double.refuse(self.command or "?", self.path if hasattr(self, "path")
+                                                  else "/", "bad_header", detail=detail)
+            self.close_connection = True
+            self._send(code if code != 400 else status, data, headers)
+
+        def _reply(self) -> None:
+            anthropic_sdk = "anthropic-version" in self.headers  # whether it is there, no more
+            declared = self.headers.get("content-length")
+            if declared is None and self.headers.get("transfer-encoding"):
+                self.close_connection = True
+                return self._send(*double.refuse(self.command, self.path, "no_length",
+                                                 anthropic_sdk=anthropic_sdk))
+            try:
+                length = int(declared or 0)
+                if length < 0:
+                    raise ValueError
+            except ValueError:
+                self.close_connection = True  # subtle: the body's end is unknown, so no more requests
+                return self._send(*double.refuse(
+                    self.command, self.path, "bad_header", anthropic_sdk=anthropic_sdk,
+                    detail=f"Content-Length must be a whole number of bytes, not {declared!r}."))
+            if length > double.max_body:
+                self.close_connection = True  # the body is never read
+                return self._send(*double.refuse(self.command, self.path, "too_large",
+                                                 anthropic_sdk=anthropic_sdk, size=f"{length:,}",
+                                                 limit=f"{double.max_body:,}"))
+            raw = self.rfile.read(length)
+            self._send(*double.handle(self.command, self.path, raw,
+                                      fault_header=self.headers.get("x-double-fault"),
+                                      anthropic_sdk=anthropic_sdk))
+
+        def _send(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+            try:
+                self.send_response(status)
+                for name, value in {"content-type": "application/json", "content-length": str(len(data)),
+                                    **headers}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+            except ConnectionError:
+                pass  # subtle: a client that timed out (the "slow" fault) hung up before the answer
+
+    return Handler
+
+
+def _model_list(shape_: str) -> dict[str, Any]:
+    """A one-model list in the asker's shape, enough for a "test connection" button."""
+    from ..models import default_model
+
+    if shape_ == "anthropic":
+        model = default_model("anthropic")
+        return {"data": [{"type": "model", "id": model, "display_name": model, "lifecycle": "active",
+                          "created_at": "2026-01-01T00:00:00Z"}],
+                "has_more": False, "first_id": model, "last_id": model}
+    if shape_ == "ollama":
+        model = default_model("ollama")
+        return {"models": [{"name": model, "model": model, "modified_at": "2026-01-01T00:00:00Z",
+                            "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
+    model = default_model("openai")
+    return {"object": "list", "data": [{"id": model, "object": "model", "created": 0, "owned_by": "double"}]}
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
+          out: Any = None, keep: int = 100, allow_remote: bool = False) -> None:
+    """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
+
+    Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
+    sentence) for an address that cannot be bound.
+    """
+    out = out or sys.stdout
+    write = lambda text="": print(text, file=out, flush=True)
+    double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
+                       log=lambda line: write("  " + line))
+    warning = bind_warning(host)
+    if warning:
+        print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
+    with double:
+        write(f"API double listening on {double.url}  (Ctrl-C to stop)")
+        for path, api in ROUTES.items():
+            setting = f'get_provider("{PROVIDER_FOR[api]}", base_url="{double.base_url(api)}")'
+            write(f"  {api:<10} {setting:<66} POST {path}")
+        write(f"  model lists: GET {double.url}/v1/models and {double.url}/api/tags")
+        write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
+        write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
+        write(f"  keeping the last {keep} requests in memory")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            write("stopped.")
