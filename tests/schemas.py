@@ -92,12 +92,20 @@ def _unknown_keys(sent: Any, kept: Any, path: str = "") -> list[str]:
     return []
 
 
+@functools.cache
+def _adapter(kind: Any) -> Any:
+    """One pydantic TypeAdapter per type: building one takes ~0.1 s, validating ~10 µs."""
+    import pydantic
+
+    return pydantic.TypeAdapter(kind)
+
+
 def anthropic_request_errors(body: dict[str, Any]) -> list[str]:
     """Ways `body` breaks the Anthropic SDK's request type, strictly (empty when valid)."""
     import pydantic
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 
-    adapter = pydantic.TypeAdapter(MessageCreateParamsNonStreaming)
+    adapter = _adapter(MessageCreateParamsNonStreaming)
     data = _materialise(body)
     try:
         kept = _materialise(adapter.validate_python(data, strict=True))

@@ -92,8 +92,10 @@ def test_redacted_thinking_and_unknown_blocks():
             "content": [{"type": "redacted_thinking", "data": "EmwKAhgBEgy3va=="},
                         {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
                         text("Done.")]}
-    redacted, done = wire.decode_response(body).message.blocks  # the server tool block is skipped
+    redacted, server, done = wire.decode_response(body).message.blocks
     assert redacted == ReasoningBlock("", "anthropic", MODEL, {"redacted": "EmwKAhgBEgy3va=="})
+    # issue 9: the server tool block is kept verbatim, so the turn replays as it came.
+    assert server == ReasoningBlock("", "anthropic", MODEL, {"block": body["content"][1]})
     assert done == TextBlock("Done.")
 
 
@@ -553,3 +555,99 @@ def test_forced_tool_choice(model, thinking, refused):
     assert [(p.path, p.text) for p in problems] == (
         [("tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")] if refused else [])
     assert wire.check_request({**body, "tool_choice": {"type": "auto"}}) == []
+
+
+# -- issue 9: rules the checker let through, and what decoding lost -------------------------
+
+DUPLICATE = "each tool_use must have a single result. Found multiple `tool_result` blocks with id: "
+
+
+def test_a_tool_use_answered_twice_is_flagged():
+    found = only(wire.check_request(body_of(user(text("Weather?")), assistant(use("toolu_1")),
+                                            user(result("toolu_1"), result("toolu_1")))))
+    assert (found.path, found.text) == ("messages.2.content.1",
+                                        "messages.2.content.1: " + DUPLICATE + "toolu_1")
+    # Two user messages in a row are one message to the API: the second answer is content.1 too.
+    merged = only(wire.check_request(body_of(user(text("Weather?")), assistant(use("toolu_1")),
+                                             user(result("toolu_1")), user(result("toolu_1")))))
+    assert merged.path == "messages.2.content.1"
+
+
+def test_temperature_other_than_1_with_thinking_is_flagged_on_any_model():
+    thinking = {"type": "enabled", "budget_tokens": 1024}
+    hot = only(wire.check_request(body_of(user(text("Hi")), model="some-claude", temperature=0.5,
+                                          max_tokens=4096, thinking=thinking)))
+    assert (hot.path, hot.text.split(". ")[0]) == (
+        "temperature", "`temperature` may only be set to 1 when thinking is enabled")
+    assert wire.check_request(body_of(user(text("Hi")), model="some-claude", temperature=1.0,
+                                      max_tokens=4096, thinking=thinking)) == []
+
+
+def programmatic_response():
+    """A programmatic tool call, in the shape of the docs' example (platform.claude.com/docs/en/
+    agents-and-tools/tool-use/programmatic-tool-calling): Claude's code, run in a container,
+    calls a client tool; the tool_use says who called it (`caller`). Not a recording."""
+    return {
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "text", "text": "I'll query the regions in one script."},
+            {"type": "server_tool_use", "id": "srvtoolu_abc123", "name": "code_execution",
+             "input": {"code": "results = [await query_database(r) for r in ('West', 'East')]"}},
+            {"type": "tool_use", "id": "toolu_def456", "name": "query_database",
+             "input": {"sql": "SELECT revenue FROM sales WHERE region = 'West'"},
+             "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_abc123"}},
+        ],
+        "container": {"id": "container_xyz789", "expires_at": "2026-01-15T14:30:00Z"},
+        "stop_reason": "tool_use", "stop_sequence": None,
+        "usage": {"input_tokens": 150, "output_tokens": 75},
+    }
+
+
+def test_a_programmatic_tool_call_replays_as_it_came():
+    body = programmatic_response()
+    turn = wire.decode_response(body)
+    call = turn.tool_calls[0]
+    assert (call.id, call.name, turn.stop_reason) == ("toolu_def456", "query_database", StopReason.TOOL_USE)
+    transcript = Transcript(messages=[Message.user("Which region sold most?"), turn.message,
+                                      Message.results([ToolResult("toolu_def456", "[[1200]]")])])
+    request = wire.encode_request(transcript, model="claude-sonnet-4-5")
+    assert request["messages"][1]["content"] == body["content"]
+    assert request["container"] == "container_xyz789"
+    assert wire.check_request(request) == []
+    assert anthropic_request_errors(request) == []
+
+
+def test_server_tool_results_replay_verbatim_and_the_latest_container_wins():
+    first = wire.decode_response(programmatic_response())
+    container = {"id": "container_2", "expires_at": "2026-01-15T15:00:00Z"}
+    later = {**programmatic_response(), "container": container,
+             "stop_reason": "end_turn", "content": [
+                 {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_abc123",
+                  "content": {"type": "code_execution_result", "stdout": "West", "stderr": "",
+                              "return_code": 0, "content": []}},
+                 {"type": "text", "text": "West sold most."}]}
+    second = wire.decode_response(later)
+    assert second.text == "West sold most."
+    transcript = Transcript(messages=[Message.user("Which region?"), first.message,
+                                      Message.results([ToolResult("toolu_def456", "[[1200]]")]),
+                                      second.message, Message.user("Thanks")])
+    request = wire.encode_request(transcript, model="claude-sonnet-4-5")
+    assert request["messages"][3]["content"] == later["content"]
+    assert request["container"] == "container_2"
+
+
+def test_a_programmatic_turn_is_not_replayed_to_another_api():
+    from toolcall_lab.wire import chat, responses
+    turn = wire.decode_response(programmatic_response())
+    transcript = Transcript(messages=[Message.user("Which region?"), turn.message,
+                                      Message.results([ToolResult("toolu_def456", "[[1200]]")])])
+    items = responses.encode_request(transcript, model="gpt-6-luna")["input"]
+    assert [i["type"] for i in items] == ["message", "message", "function_call", "function_call_output"]
+    assert "container" not in chat.encode_request(transcript, model="gpt-6-luna")
+
+
+def test_string_input_nested_deeper_than_python_reads_is_a_malformed_call():
+    deep = "[" * 5000
+    turn = wire.decode_response({"type": "message", "model": "m", "stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": deep}]})
+    assert turn.tool_calls[0].malformed and turn.tool_calls[0].raw_args == deep

@@ -312,10 +312,39 @@ def test_duplicate_tool_message_is_flagged():
         ("messages.3.role", ORPHAN, "messages.[3].role", None)]
 
 
-def test_tool_message_without_its_id_is_flagged():
-    found = problems_of([USER, call_message("call_a"), {"role": "tool", "content": "ok"}])
-    assert found[0] == ("messages.1", MISSING_REPLY + "call_a", "messages", None)
-    assert found[1] == ("messages.2.tool_call_id", MISSING_ID, "messages.[2].tool_call_id", None)
+def test_tool_message_without_its_id_is_flagged_first_as_the_api_does():
+    # issue 9: the API refuses the shape first and says only that; the pairing comes after.
+    system = {"role": "system", "content": "Be brief."}
+    found = problems_of([system, USER, call_message("call_a"), {"role": "tool", "content": "ok"}])
+    assert found[0] == ("messages.3.tool_call_id", MISSING_ID, "messages.[3].tool_call_id", None)
+    assert found[1:] == [("messages.2", MISSING_REPLY + "call_a", "messages", None)]
+
+
+def test_shape_problems_come_before_conversation_rules():
+    empty_calls = {"role": "assistant", "content": "x", "tool_calls": []}
+    found = problems_of([USER, call_message("call_a"), USER, empty_calls])
+    assert [path for path, *_ in found] == ["messages.3.tool_calls", "messages.1"]
+
+
+def test_a_strict_function_with_an_open_schema_is_flagged():
+    open_schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    tools = [{"type": "function", "function": {"name": "f", "parameters": open_schema, "strict": True}},
+             {"type": "function", "function": {"name": "g", "parameters": open_schema}}]  # not strict
+    assert problems_of([USER], tools) == [(
+        "tools.0.function.parameters", "Invalid schema for function 'f': In context=(), "
+        "'additionalProperties' is required to be supplied and to be false.",
+        "tools[0].function.parameters", "invalid_function_parameters")]
+    closed = {**open_schema, "additionalProperties": False}
+    tools[0]["function"]["parameters"] = closed
+    assert problems_of([USER], tools) == []
+
+
+def test_arguments_nested_deeper_than_python_reads_are_a_malformed_call():
+    deep = "[" * 5000
+    turn = chat.decode_response({"model": "m", "choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": deep}}]}}]})
+    assert turn.tool_calls[0].malformed and turn.tool_calls[0].raw_args == deep
 
 
 def test_tool_message_answering_another_id_is_flagged():

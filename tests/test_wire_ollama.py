@@ -348,3 +348,20 @@ def test_decode_response_reads_back_what_encode_response_wrote(text, thinking, c
     words = [b for b in back.message.blocks if not isinstance(b, ToolCall)]
     assert words == blocks[:len(blocks) - len(calls)]
     assert [(c.name, dict(c.args)) for c in back.tool_calls] == [(n, a) for n, a in calls]
+
+
+# -- issue 9: a stream chunk is not a turn; deep arguments are malformed, not a crash -----------
+
+def test_a_chunk_with_done_false_is_refused_not_read_as_a_finished_turn():
+    chunk = {"model": "qwen3:4b", "created_at": "2026-01-01T00:00:00Z", "done": False,
+             "message": {"role": "assistant", "content": "", "tool_calls": [
+                 {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}}
+    with pytest.raises(ValueError, match=r"done: false.*stream: false"):
+        wire.decode_response(chunk)
+
+
+def test_string_arguments_nested_deeper_than_python_reads_are_a_malformed_call():
+    deep = "[" * 5000
+    turn = wire.decode_response({"model": "m", "done": True, "message": {
+        "role": "assistant", "content": "", "tool_calls": [{"function": {"name": "f", "arguments": deep}}]}})
+    assert turn.tool_calls[0].malformed and turn.tool_calls[0].raw_args == deep

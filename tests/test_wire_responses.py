@@ -471,3 +471,101 @@ def test_tool_round_trip_keeps_name_description_and_schema():
                 lambda q: q)
     body = responses.encode_request(Transcript(messages=[Message.user("Hi")]), [spec], model="m")
     assert responses.decode_request(body)[1] == (spec,)
+
+
+# -- issue 9: shapes the API refuses before it reads the conversation ----------------------
+
+def user_item(text="Hi"):
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+def call_item(call_id, **extra):
+    return {"type": "function_call", "call_id": call_id, "name": "f", "arguments": "{}", **extra}
+
+
+def output_item(call_id):
+    return {"type": "function_call_output", "call_id": call_id, "output": "ok"}
+
+
+def test_max_output_tokens_below_16_is_flagged_in_the_apis_words():
+    found = responses.check_request({"model": "m", "input": "Hi", "max_output_tokens": 10})
+    assert [(p.path, p.text, p.param, p.code) for p in found] == [(
+        "max_output_tokens", "Invalid 'max_output_tokens': integer below minimum value. Expected a value "
+        ">= 16, but got 10 instead.", "max_output_tokens", "integer_below_min_value")]
+    assert responses.check_request({"model": "m", "input": "Hi", "max_output_tokens": 16}) == []
+
+
+def test_a_call_id_longer_than_64_is_flagged_on_the_call_and_its_output():
+    long_id = "call_" + "x" * 60  # 65 characters, as another provider's ids can be
+    found = responses.check_request({"model": "m", "input": [
+        user_item(), call_item(long_id), output_item(long_id)]})
+    assert [(p.path, p.param, p.code) for p in found] == [
+        ("input.1.call_id", "input[1].call_id", "string_above_max_length"),
+        ("input.2.call_id", "input[2].call_id", "string_above_max_length")]
+    assert found[0].text == ("Invalid 'input[1].call_id': string too long. Expected a string with maximum "
+                             "length 64, but got a string with length 65 instead.")
+
+
+def test_an_empty_call_id_is_flagged_as_too_short():
+    found = responses.check_request({"model": "m", "input": [user_item(), call_item(""), output_item("")]})
+    assert [(p.param, p.code) for p in found] == [("input[1].call_id", "string_below_min_length"),
+                                                  ("input[2].call_id", "string_below_min_length")]
+
+
+@pytest.mark.parametrize("api, body, param", [
+    ("responses", {"model": "m", "input": "Hi", "reasoning": {"effort": "extreme"}}, "reasoning.effort"),
+    ("chat", {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "reasoning_effort": "extreme"},
+     "reasoning_effort")])
+def test_an_effort_outside_the_apis_values_is_flagged(api, body, param):
+    from toolcall_lab.wire import check_request
+    found = check_request(body, api=api)
+    assert [(p.path, p.param, p.code) for p in found] == [(param, param, "invalid_value")]
+    assert found[0].text == ("Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low', "
+                             "'medium', 'high', 'xhigh', and 'max'.")
+
+
+def test_a_strict_tool_with_an_open_schema_is_flagged():
+    open_schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    nested = {"type": "object", "additionalProperties": False,
+              "properties": {"place": {"type": "object", "properties": {}}}}
+    # `strict` left out passes: OpenAI's spec example sends an open schema without it.
+    tools = [{"type": "function", "name": "f", "parameters": open_schema, "strict": True},
+             {"type": "function", "name": "g", "parameters": open_schema},
+             {"type": "function", "name": "h", "parameters": nested, "strict": True}]
+    found = responses.check_request({"model": "m", "input": "Hi", "tools": tools})
+    assert [(p.path, p.text, p.code) for p in found] == [
+        ("tools.0.parameters", "Invalid schema for function 'f': In context=(), 'additionalProperties' is "
+         "required to be supplied and to be false.", "invalid_function_parameters"),
+        ("tools.2.parameters", "Invalid schema for function 'h': In context=('properties', 'place'), "
+         "'additionalProperties' is required to be supplied and to be false.", "invalid_function_parameters")]
+
+
+def test_a_replayed_fc_item_without_its_reasoning_item_is_flagged():
+    without = {"model": "gpt-6-luna", "input": [user_item(), call_item("call_1", id="fc_1"),
+                                                output_item("call_1")]}
+    found = responses.check_request(without)
+    assert [(p.path, p.param, p.text) for p in found] == [(
+        "input.1", "input", "Item 'fc_1' of type 'function_call' was provided without its required "
+        "'reasoning' item.")]
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA..."}
+    with_it = {**without, "input": [user_item(), reasoning, call_item("call_1", id="fc_1"),
+                                    call_item("call_2", id="fc_2"), output_item("call_1"),
+                                    output_item("call_2")]}
+    assert responses.check_request(with_it) == []
+    # No fc_ id (what the kit sends), or a model that does not reason: nothing to pair.
+    assert responses.check_request({**without, "input": [user_item(), call_item("call_1"),
+                                                         output_item("call_1")]}) == []
+    assert responses.check_request({**without, "model": "gpt-4o"}) == []
+
+
+def test_shape_problems_come_before_conversation_rules():
+    found = responses.check_request({"model": "m", "max_output_tokens": 8,
+                                     "input": [user_item(), call_item("call_1")]})
+    assert [p.param for p in found] == ["max_output_tokens", "input"]
+
+
+def test_arguments_nested_deeper_than_python_reads_are_a_malformed_call():
+    deep = "[" * 5000
+    turn = responses.decode_response({"model": "m", "status": "completed", "output": [
+        {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": deep}]})
+    assert turn.tool_calls[0].malformed and turn.tool_calls[0].raw_args == deep

@@ -9,7 +9,12 @@
 - A server reads tools out of a request as `Tool`s that describe themselves to the
   model but have no code: the code lives with the client that sent them.
 - Both OpenAI APIs refuse a reasoning effort on a model that does not reason (gpt-4o):
-  `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do).
+  `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do);
+  an effort that is no effort at all ("extreme") is `invalid_effort`.
+- Both OpenAI APIs refuse a `strict` function whose schema leaves an object open
+  (`strict_schema_problems`).
+- Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
+  not a JSON object, or nests too deep for Python to read, makes a malformed call.
 """
 
 from __future__ import annotations
@@ -23,10 +28,14 @@ from ..models import rules_of
 from ..tool import Tool
 from . import Problem
 
-__all__ = ["ERROR_PREFIX", "arguments_json", "read_result_text", "request_tool", "result_text",
+__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "parse_arguments",
+           "read_result_text", "request_tool", "result_text", "strict_schema_problems",
            "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
+#: The reasoning efforts OpenAI's spec lists (O-SPEC `ReasoningEffort`, wire_facts §3);
+#: not every model takes every one.
+OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
 def result_text(result: ToolResult) -> str:
@@ -60,6 +69,23 @@ def arguments_json(call: ToolCall) -> str:
     return json.dumps(dict(call.args), ensure_ascii=False, separators=(",", ":"))
 
 
+def parse_arguments(text: str) -> dict[str, Any] | None:
+    """The arguments in `text` as a dict, or None when they are not a JSON object.
+
+    Never raises: besides bad JSON, text nested deeper than Python's recursion limit
+    makes `json.loads` raise RecursionError, which is not a ValueError and would escape
+    every handler of a malformed reply.
+
+    >>> parse_arguments('{"city": "Paris"}'), parse_arguments('{"city": "Par'), parse_arguments("[" * 5000)
+    ({'city': 'Paris'}, None, None)
+    """
+    try:
+        parsed = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
 def _never_called(**_: Any) -> Any:
     raise RuntimeError("this tool was read from a request body; its code lives with the client "
                        "that sent it, so a server never runs it.")
@@ -86,6 +112,67 @@ def unsupported_reasoning(api: str, model: str, param: str) -> list[Problem]:
         return []
     return [Problem(api, param, f"Unsupported parameter: '{param}' is not supported with this model.",
                     param=param, code="unsupported_parameter")]
+
+
+def invalid_effort(api: str, effort: object, param: str) -> list[Problem]:
+    """OpenAI's 400 for a reasoning effort that is not one of the spec's values.
+
+    The wording ("Invalid value: ... Supported values are: ...", code "invalid_value") is
+    OpenAI's enum-validation error as quoted in public tests for `reasoning.effort`
+    (e.g. "Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low',
+    'medium', 'high', 'xhigh', and 'max'."); the list is the spec's `ReasoningEffort`.
+
+    >>> [p.text for p in invalid_effort("chat", "extreme", "reasoning_effort")]
+    ["Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low', 'medium', \
+'high', 'xhigh', and 'max'."]
+    >>> invalid_effort("chat", "high", "reasoning_effort")
+    []
+    """
+    if effort is None or effort in OPENAI_EFFORTS:
+        return []
+    listed = ", ".join(f"'{e}'" for e in OPENAI_EFFORTS[:-1]) + f", and '{OPENAI_EFFORTS[-1]}'"
+    return [Problem(api, param, f"Invalid value: {effort!r}. Supported values are: {listed}.",
+                    param=param, code="invalid_value")]
+
+
+def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
+                           param: str) -> list[Problem]:
+    """The 400 for a `strict` function whose schema leaves an object open.
+
+    Strict mode needs `"additionalProperties": false` on every object. The text is
+    recorded (wire_facts §3, O-NET: "Invalid schema for function '...': In context=(),
+    'additionalProperties' is required to be supplied and to be false.", code
+    "invalid_function_parameters"); `context` names the nested object the way the API
+    does, as a Python tuple (`('properties', 'location')`). Only the first open object
+    is reported, as the API does. The `param` is not on record; the tool's parameters
+    are named.
+
+    >>> [p.text for p in strict_schema_problems("chat", "f", {"type": "object"}, path="tools.0",
+    ...                                           param="tools[0].function.parameters")]
+    ["Invalid schema for function 'f': In context=(), 'additionalProperties' is required to be \
+supplied and to be false."]
+    """
+    context = _open_object(schema if isinstance(schema, Mapping) else {"type": "object"}, ())
+    if context is None:
+        return []
+    return [Problem(api, path, f"Invalid schema for function '{name}': In context={context!r}, "
+                    "'additionalProperties' is required to be supplied and to be false.",
+                    param=param, code="invalid_function_parameters")]
+
+
+def _open_object(schema: Mapping[str, Any], context: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Where the first object without `additionalProperties: false` is, or None."""
+    types = schema.get("type")
+    is_object = types == "object" or (isinstance(types, list) and "object" in types)
+    if is_object and schema.get("additionalProperties") is not False:
+        return context
+    for key, value in (schema.get("properties") or {}).items():
+        if isinstance(value, Mapping) and (found := _open_object(value, (*context, "properties", key))):
+            return found
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        return _open_object(items, (*context, "items"))
+    return None
 
 
 def chat_tools_effort(model: str, effort: object, has_tools: bool) -> list[Problem]:

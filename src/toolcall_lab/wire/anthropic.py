@@ -9,6 +9,10 @@ What maps to what:
     ToolResult (user)                    {"type": "tool_result", "tool_use_id", "content", "is_error"?}
     ReasoningBlock, opaque {"signature"} {"type": "thinking", "thinking", "signature"}
     ReasoningBlock, opaque {"redacted"}  {"type": "redacted_thinking", "data"}
+    ReasoningBlock, opaque {"block"}     any other block of a reply (server_tool_use, a server
+                                         tool's result), verbatim
+    ReasoningBlock, opaque {"callers",   what a programmatic tool call needs to be replayed:
+                            "container"} each tool_use's `caller`, the reply's `container`
     Usage.input_tokens                   input_tokens + cache_read_input_tokens
                                          + cache_creation_input_tokens
 
@@ -29,9 +33,18 @@ The API double (the kit's loopback server) signs the thinking it invents with
 thinking block someone edited. Real signatures are Anthropic's secret: they cannot be
 verified offline, and are passed through untouched.
 
-Left out: images, documents, citations, prompt-cache breakpoints, server tools (their
-blocks are skipped when decoding), streaming, and sending `tool_choice` (it is checked
-when a body carries it, but `encode_request` never writes one).
+Programmatic tool calls (Claude's code, run in a container, calls your tools) come
+back as a `server_tool_use` block, `tool_use` blocks whose `caller` names that code, and
+a top-level `container`. The kit's blocks have no place for them, so they ride in the
+one provider-scoped home the transcript has, `ReasoningBlock.opaque` (text "", provider
+"anthropic"): the server block verbatim where it stood, and the callers and container
+in a block of their own at the end of the message. `encode_request` puts them back:
+the blocks as they came, each `caller` on its tool_use, and the latest container's id
+as the request's `container`. Other APIs drop them, as they drop Anthropic's thinking.
+
+Left out: images, documents, citations, prompt-cache breakpoints, asking for server
+tools, streaming, and sending `tool_choice` (it is checked when a body carries it, but
+`encode_request` never writes one).
 """
 
 from __future__ import annotations
@@ -50,7 +63,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
-from ._shared import request_tool
+from ._shared import parse_arguments, request_tool
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -163,8 +176,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     body: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
     if transcript.system is not None:
         body["system"] = transcript.system
-    body["messages"] = [{"role": m.role, "content": [b for b in map(_encode_block, m.blocks) if b]}
-                        for m in transcript.messages]
+    body["messages"] = [{"role": m.role, "content": _encode_content(m.blocks)} for m in transcript.messages]
     if tools:
         body["tools"] = [{"name": t.name, "description": t.description,
                           "input_schema": dict(t.input_schema)} for t in tools]
@@ -174,7 +186,51 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["output_config"] = {"effort": check_effort(effort)}
     if stop_sequences:
         body["stop_sequences"] = list(stop_sequences)
+    container = _latest_container(transcript.messages)
+    if container is not None:
+        body["container"] = container
     return body
+
+
+def _encode_content(blocks: Sequence[Block], *, sign: bool = False) -> list[dict[str, Any]]:
+    """A message's content blocks, with each programmatic call's `caller` put back.
+
+    e.g. [ToolCall("toolu_1", ...), ReasoningBlock("", opaque={"callers": {"toolu_1": c}})]
+    -> [{"type": "tool_use", "id": "toolu_1", ..., "caller": c}].
+    """
+    callers: dict[str, Any] = {}
+    for block in blocks:
+        if isinstance(block, ReasoningBlock) and block.replayable_to(PROVIDER_NAME):
+            callers.update(block.opaque.get("callers") or {})
+    content = []
+    for block in blocks:
+        wire = _encode_reasoning(block, sign=True) if sign and isinstance(block, ReasoningBlock) \
+            else _encode_block(block)
+        if wire is None:
+            continue
+        if wire["type"] == "tool_use" and wire["id"] in callers:
+            wire["caller"] = _plain(callers[wire["id"]])
+        content.append(wire)
+    return content
+
+
+def _latest_container(messages: Sequence[Message]) -> str | None:
+    """The id of the code-execution container the latest reply ran in, if any."""
+    for message in reversed(messages):
+        for block in reversed(message.reasoning):
+            container = block.opaque.get("container") if block.replayable_to(PROVIDER_NAME) else None
+            if isinstance(container, Mapping) and container.get("id"):
+                return str(container["id"])
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy made of dicts and lists, so a request never shares state with a transcript."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def thinking_config(thinking: int | str) -> dict[str, Any]:
@@ -222,8 +278,16 @@ def _encode_block(block: Block) -> dict[str, Any] | None:
             assert_never(block)
 
 
-def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any]:
-    """A thinking block, replayed byte for byte (the double signs blocks that have no signature)."""
+def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | None:
+    """A thinking block, replayed byte for byte (the double signs blocks that have no signature).
+
+    A block that carries a server block sends it verbatim; one that carries only callers
+    and a container sends nothing itself (`_encode_content` and `encode_request` use them).
+    """
+    if "block" in block.opaque:
+        return _plain(block.opaque["block"])
+    if "callers" in block.opaque or "container" in block.opaque:
+        return None
     if "redacted" in block.opaque:
         return {"type": "redacted_thinking", "data": block.opaque["redacted"]}
     signature = block.opaque.get("signature")
@@ -248,7 +312,10 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         raise ValueError(f"expected a Messages API reply ({{\"type\": \"message\", \"content\": [...]}}), "
                          f"got keys {sorted(body)}")
     model = str(body.get("model", ""))
-    blocks = tuple(_decode_blocks(body["content"], model=model))
+    blocks = tuple(_decode_blocks(body["content"], model=model, keep_others=True))
+    extras = _programmatic_extras(body)
+    if extras:
+        blocks += (ReasoningBlock("", PROVIDER_NAME, model, extras),)
     stop = body.get("stop_reason")
     if stop in _STOP_IN:
         stop_reason = _STOP_IN[stop]
@@ -274,8 +341,30 @@ def _decode_usage(usage: Mapping[str, Any]) -> Usage:
                  reasoning_tokens=details.get("thinking_tokens") or 0)
 
 
-def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None) -> Iterator[Block]:
-    """Kit blocks from Anthropic content blocks, in order; kinds the kit has no home for are skipped."""
+def _programmatic_extras(body: Mapping[str, Any]) -> dict[str, Any]:
+    """What a reply's programmatic tool calls need to be replayed: callers and container.
+
+    A `caller` of type "direct" is the default, so it is not kept.
+    e.g. tool_use toolu_1 with caller {"type": "code_execution_20250825", "tool_id": "srvtoolu_1"}
+    and container {"id": "container_1", ...} -> {"callers": {"toolu_1": {...}}, "container": {...}}.
+    """
+    callers = {item.get("id", ""): _plain(item["caller"]) for item in body["content"]
+               if isinstance(item, Mapping) and item.get("type") == "tool_use"
+               and isinstance(item.get("caller"), Mapping) and item["caller"].get("type") != "direct"}
+    extras: dict[str, Any] = {"callers": callers} if callers else {}
+    if isinstance(body.get("container"), Mapping):
+        extras["container"] = _plain(body["container"])
+    return extras
+
+
+def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None,
+                   keep_others: bool = False) -> Iterator[Block]:
+    """Kit blocks from Anthropic content blocks, in order.
+
+    Kinds the kit has no block for (server_tool_use, a server tool's result) are kept
+    verbatim in a ReasoningBlock when `keep_others` (a reply, which must replay as it
+    came), and skipped otherwise (a request's user turn cannot hold reasoning).
+    """
     for item in content:
         match item.get("type"):
             case "text":
@@ -290,11 +379,12 @@ def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None) -
                                      {"signature": item.get("signature", "")})
             case "redacted_thinking":
                 yield ReasoningBlock("", PROVIDER_NAME, model, {"redacted": item.get("data", "")})
+            case _ if keep_others:
+                # server_tool_use, code_execution_tool_result, ...: turning them into text would
+                # put words in the model's mouth, and dropping them would break the replay.
+                yield ReasoningBlock("", PROVIDER_NAME, model, {"block": _plain(item)})
             case _:
-                # server_tool_use, web_search_tool_result, image, document, ...: the kit never
-                # asks for server tools or sends media, and turning them into text would put
-                # words in the model's mouth. The whole body stays on Turn.response.
-                continue
+                continue  # image, document, ... in a request: the kit sends no media
 
 
 def _decode_call(item: Mapping[str, Any]) -> ToolCall:
@@ -306,11 +396,8 @@ def _decode_call(item: Mapping[str, Any]) -> ToolCall:
     if isinstance(raw, dict):
         return ToolCall(id_, name, raw)
     if isinstance(raw, str):  # not what the API sends, but a proxy or a double might
-        try:
-            parsed = json.loads(raw)
-        except ValueError:
-            parsed = None
-        return ToolCall(id_, name, parsed) if isinstance(parsed, dict) else ToolCall(id_, name, {}, raw)
+        parsed = parse_arguments(raw)  # subtle: '[' * 5000 is malformed too, not a RecursionError
+        return ToolCall(id_, name, parsed) if parsed is not None else ToolCall(id_, name, {}, raw)
     return ToolCall(id_, name, {}, raw_args=json.dumps(raw, ensure_ascii=False))
 
 
@@ -368,19 +455,9 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     Usage is split back into Anthropic's shape, where cache reads and writes sit beside
     `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
     """
-    content = []
-    for block in turn.message.blocks:
-        match block:
-            case TextBlock(text=text):
-                content.append({"type": "text", "text": text})
-            case ToolCall(id=id_, name=name, args=args):
-                content.append({"type": "tool_use", "id": id_, "name": name, "input": dict(args)})
-            case ReasoningBlock():
-                content.append(_encode_reasoning(block, sign=True))
-            case ToolResult():
-                raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
-            case _:
-                assert_never(block)
+    if turn.message.tool_results:
+        raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
+    content = _encode_content(turn.message.blocks, sign=True)
     usage = turn.usage
     wire_usage: dict[str, Any] = {
         "input_tokens": usage.uncached_input_tokens,
@@ -590,13 +667,26 @@ def _check_results(merged: Sequence[_Merged], index: int) -> list[Problem]:
     asked = set(before.ids("tool_use", "id")) if before else set()
     stray = [(position, block.get("tool_use_id", "")) for position, block in enumerate(merged[index].blocks)
              if block.get("type") == "tool_result" and block.get("tool_use_id") not in asked]
-    if not stray:
-        return []
-    path = f"messages.{index}.content.{stray[0][0]}"
-    ids = ", ".join(call_id for _, call_id in stray)
-    return [_problem(path, f"{path}: unexpected `tool_use_id` found in `tool_result` blocks: {ids}. "
-                     "Each `tool_result` block must have a corresponding `tool_use` block in the "
-                     "previous message.")]
+    if stray:
+        path = f"messages.{index}.content.{stray[0][0]}"
+        ids = ", ".join(call_id for _, call_id in stray)
+        return [_problem(path, f"{path}: unexpected `tool_use_id` found in `tool_result` blocks: {ids}. "
+                         "Each `tool_result` block must have a corresponding `tool_use` block in the "
+                         "previous message.")]
+    seen: set[str] = set()
+    for position, block in enumerate(merged[index].blocks):
+        call_id = block.get("tool_use_id", "")
+        if block.get("type") != "tool_result":
+            continue
+        if call_id in seen:
+            # The API's words as quoted in public code that handles this 400 (e.g. the
+            # litellm and LangChain-based repos found by searching the text); the quotes
+            # start at "each tool_use", so the path prefix is written the API's usual way.
+            path = f"messages.{index}.content.{position}"
+            return [_problem(path, f"{path}: each tool_use must have a single result. Found multiple "
+                             f"`tool_result` blocks with id: {call_id}")]
+        seen.add(call_id)
+    return []
 
 
 def _check_calls(merged: Sequence[_Merged], index: int) -> list[Problem]:

@@ -32,7 +32,6 @@ Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
@@ -46,9 +45,12 @@ from ._shared import (
     ERROR_PREFIX,
     arguments_json,
     chat_tools_effort,
+    invalid_effort,
+    parse_arguments,
     read_result_text,
     request_tool,
     result_text,
+    strict_schema_problems,
     unsupported_reasoning,
 )
 
@@ -213,11 +215,9 @@ def _decode_call(call: Mapping[str, Any]) -> ToolCall:
     if not text.strip():
         # subtle: local servers send "" for a call without arguments; that is {}, not an error.
         return ToolCall(call_id, name, {})
-    try:
-        args = json.loads(text)
-    except ValueError:
-        return ToolCall(call_id, name, {}, raw_args=text)
-    if not isinstance(args, dict):
+    # subtle: text nested too deep ('[' * 5000) is malformed too, not a RecursionError.
+    args = parse_arguments(text)
+    if args is None:
         return ToolCall(call_id, name, {}, raw_args=text)
     return ToolCall(call_id, name, args)
 
@@ -381,11 +381,14 @@ def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
 def check_request(body: Mapping[str, Any]) -> list[Problem]:
     """What OpenAI's Chat Completions API would reject in `body`, in its own words.
 
-    Checked: an empty `messages`; tool names (pattern and length); every assistant
-    `tool_calls` answered by `tool` messages right after it, one per id; `tool`
-    messages that answer nothing, twice, or without a `tool_call_id`; `reasoning_effort`
-    only on a model that reasons (`models.rules_of`; unknown and local models pass). Not
-    checked: empty text, which Chat accepts.
+    In the API's order, which is the order of the list: first the request's shape (an
+    empty `messages`, a `tool` message without its `tool_call_id`, an empty
+    `tool_calls`, tool names by pattern and length, strict tools with open schemas, a
+    `reasoning_effort` that is no effort), then what this model takes
+    (`reasoning_effort` only on a model that reasons, per `models.rules_of`; unknown and
+    local models pass), then the conversation: every assistant `tool_calls` answered by
+    `tool` messages right after it, one per id, and no `tool` message that answers
+    nothing or answers twice. Not checked: empty text, which Chat accepts.
 
     >>> body = {"model": "m", "messages": [{"role": "user", "content": "Hi"},
     ...     {"role": "tool", "tool_call_id": "call_1", "content": "18°C"}]}
@@ -398,15 +401,43 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
         problems.append(Problem(
             API, "messages", "Invalid 'messages': empty array. Expected an array with minimum length 1, "
             "but got an empty array instead.", param="messages", code="empty_array"))
+    messages = messages if isinstance(messages, list) else []
+    problems.extend(_check_message_shapes(messages))
     for index, spec in enumerate(body.get("tools") or []):
-        name = (spec.get("function") or {}).get("name")
+        function = spec.get("function") or {}
+        name = function.get("name")
         if isinstance(name, str):
             problems.extend(_check_name(index, name))
-    problems.extend(_check_pairing(messages or []))
-    if body.get("reasoning_effort") is not None:
+        if function.get("strict"):  # subtle: Chat's default is strict false (Responses': true)
+            problems.extend(strict_schema_problems(
+                API, name, function.get("parameters"), path=f"tools.{index}.function.parameters",
+                param=f"tools[{index}].function.parameters"))
+    effort = body.get("reasoning_effort")
+    problems.extend(invalid_effort(API, effort, "reasoning_effort"))
+    if effort is not None:
         problems.extend(unsupported_reasoning(API, str(body.get("model", "")), "reasoning_effort"))
-    problems.extend(chat_tools_effort(str(body.get("model", "")), body.get("reasoning_effort"),
-                                      bool(body.get("tools"))))
+    problems.extend(chat_tools_effort(str(body.get("model", "")), effort, bool(body.get("tools"))))
+    problems.extend(_check_pairing(messages))
+    return problems
+
+
+def _check_message_shapes(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
+    """What the API's schema refuses in one message, before it looks at the conversation.
+
+    A `tool` message without `tool_call_id` is refused with this error alone (the
+    pairing rules are never reached), as reported in the issue that recorded it.
+    """
+    problems = []
+    for index, message in enumerate(messages):
+        if message.get("role") == "tool" and message.get("tool_call_id") is None:
+            problems.append(Problem(
+                API, f"messages.{index}.tool_call_id", "Missing parameter 'tool_call_id': messages "
+                "with role 'tool' must have a 'tool_call_id'.", param=f"messages.[{index}].tool_call_id"))
+        elif message.get("role") == "assistant" and message.get("tool_calls") == []:
+            problems.append(Problem(
+                API, f"messages.{index}.tool_calls", f"Invalid 'messages[{index}].tool_calls': empty "
+                "array. Expected an array with minimum length 1, but got an empty array instead.",
+                param=f"messages[{index}].tool_calls", code="empty_array"))
     return problems
 
 
@@ -444,10 +475,7 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
         if role == "tool":
             call_id = message.get("tool_call_id")
             if call_id is None:
-                found.append((index, Problem(
-                    API, f"messages.{index}.tool_call_id", "Missing parameter 'tool_call_id': messages "
-                    "with role 'tool' must have a 'tool_call_id'.",
-                    param=f"messages.[{index}].tool_call_id")))
+                pass  # a shape problem (`_check_message_shapes`), not a pairing one
             elif owner is None or call_id in answered:
                 # No assistant tool_calls right before this run, or a second answer to one id.
                 found.append((index, Problem(
@@ -465,12 +493,7 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
         close()
         owner, call_ids, answered = None, [], set()
         tool_calls = message.get("tool_calls")
-        if role == "assistant" and tool_calls == []:
-            found.append((index, Problem(
-                API, f"messages.{index}.tool_calls", f"Invalid 'messages[{index}].tool_calls': empty "
-                "array. Expected an array with minimum length 1, but got an empty array instead.",
-                param=f"messages[{index}].tool_calls", code="empty_array")))
-        elif role == "assistant" and tool_calls:
+        if role == "assistant" and tool_calls:
             owner, call_ids = index, [str(c.get("id")) for c in tool_calls]
     close()
     return [problem for _, problem in sorted(found, key=lambda pair: pair[0])]

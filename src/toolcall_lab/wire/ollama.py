@@ -39,7 +39,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
-from ._shared import ERROR_PREFIX, read_result_text, request_tool, result_text
+from ._shared import ERROR_PREFIX, parse_arguments, read_result_text, request_tool, result_text
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
            "encode_request", "encode_response", "error_body", "mint_call_id"]
@@ -185,6 +185,12 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     >>> turn.text, turn.stop_reason, turn.usage
     ('Hi!', StopReason.END_TURN, Usage(input_tokens=9, output_tokens=3))
     """
+    if body.get("done") is False:
+        # subtle: a streamed reply arrives as chunks, and the tool calls come in one with
+        # done: false; reading that chunk as the turn would lose the rest and the usage.
+        raise ValueError("this is one chunk of a streamed reply (done: false), not a finished one; "
+                         "the kit reads whole replies only, so send the request with stream: false "
+                         "(encode_request does) or join the chunks first.")
     model = str(body.get("model") or "")
     wire = body["message"]
     calls = [_decode_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]
@@ -214,11 +220,8 @@ def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -
         return ToolCall(call_id, function["name"], dict(arguments))
     # Ollama itself always sends an object; a string (an OpenAI habit) is read if it parses.
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    try:
-        parsed = json.loads(raw)
-    except json.JSONDecodeError:
-        parsed = None
-    if isinstance(parsed, dict):
+    parsed = parse_arguments(raw)  # subtle: '[' * 5000 is malformed too, not a RecursionError
+    if parsed is not None:
         return ToolCall(call_id, function["name"], parsed)
     return ToolCall(call_id, function["name"], {}, raw_args=raw)
 

@@ -59,13 +59,13 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..models import rules_of
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
@@ -73,9 +73,12 @@ from . import Problem
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
+    invalid_effort,
+    parse_arguments,
     read_result_text,
     request_tool,
     result_text,
+    strict_schema_problems,
     unsupported_reasoning,
 )
 
@@ -248,12 +251,12 @@ def _failure(error: Mapping[str, Any] | None) -> ProviderError:
 
 
 def _call(call_id: str, name: str, arguments: str) -> ToolCall:
-    """A ToolCall; arguments that are not a JSON object are kept as `raw_args`."""
-    try:
-        args = json.loads(arguments)
-    except (TypeError, ValueError):
-        args = None
-    if not isinstance(args, dict):
+    """A ToolCall; arguments that are not a JSON object are kept as `raw_args`.
+
+    e.g. '[' * 5000 (too deep for Python's parser) -> ToolCall(args={}, raw_args='[[[...').
+    """
+    args = parse_arguments(arguments) if isinstance(arguments, str) else None
+    if args is None:
         return ToolCall(call_id, name, {}, raw_args=arguments if isinstance(arguments, str) else "")
     return ToolCall(call_id, name, args)
 
@@ -490,27 +493,34 @@ def unseal_reasoning(content: object) -> str | None:
 def check_request(body: Mapping[str, Any]) -> list[Problem]:
     """What the Responses API would reject in `body`, in its own words (empty: looks valid).
 
-    Checked: every function_call has a function_call_output after it and every output a
-    call before it (not when `previous_response_id` or `conversation` holds the earlier
-    items); a reasoning item is followed by what it reasoned about; with `store: false`
-    a reasoning item carries its `encrypted_content`; content sealed by the API double
-    still verifies; tool names match `^[a-zA-Z0-9_-]+$`; `reasoning.effort` only on a
-    model that reasons (`models.rules_of`: gpt-4o does not).
+    In the API's order: first the request's shape (`max_output_tokens` of at least 16,
+    `call_id`s of 1 to 64 characters, `reasoning.effort` one of the spec's values, tool
+    names matching `^[a-zA-Z0-9_-]+$`, strict tools with closed schemas), then what this
+    model takes (`reasoning.effort` only on a model that reasons, per
+    `models.rules_of`), then the conversation: every function_call has a
+    function_call_output after it and every output a call before it (not when
+    `previous_response_id` or `conversation` holds the earlier items); a reasoning item
+    is followed by what it reasoned about, and a call replayed with its `fc_` id comes
+    with its reasoning item; with `store: false` a reasoning item carries its
+    `encrypted_content`; content sealed by the API double still verifies.
 
     >>> body = {"model": "m", "input": [
     ...     {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}]}
     >>> [(p.path, p.param, p.text) for p in check_request(body)]
     [('input.0', 'input', 'No tool output found for function call call_1.')]
     """
-    problems = _tool_problems(body.get("tools") or [])
-    reasoning = body.get("reasoning")
-    if isinstance(reasoning, Mapping) and reasoning.get("effort") is not None:
-        problems += unsupported_reasoning(_API, str(body.get("model", "")), "reasoning.effort")
     items = body.get("input")
-    if not isinstance(items, list):
-        return problems  # a plain string is one user message: nothing to pair
+    items = items if isinstance(items, list) else []  # a plain string is one user message
+    reasoning = body.get("reasoning")
+    effort = reasoning.get("effort") if isinstance(reasoning, Mapping) else None
+    problems = _limit_problems(body.get("max_output_tokens")) + _call_id_problems(items)
+    problems += invalid_effort(_API, effort, "reasoning.effort")
+    problems += _tool_problems(body.get("tools") or [])
+    if effort is not None:
+        problems += unsupported_reasoning(_API, str(body.get("model", "")), "reasoning.effort")
     stateful = bool(body.get("previous_response_id") or body.get("conversation"))
     store = body.get("store", True)  # subtle: the API's default is store: true
+    reasons = rules_of(str(body.get("model", ""))).reasons is not False
     called: set[str] = set()
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
@@ -530,7 +540,73 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
                     index, f"No tool call found for function call output with call_id {call_id}."))
         elif kind == "reasoning":
             problems.extend(_reasoning_problems(items, index, store=store))
+        if kind == "function_call" and reasons and not stateful:
+            problems.extend(_orphaned_call(items, index))
     return problems
+
+
+def _limit_problems(limit: object) -> list[Problem]:
+    """The spec's `minimum: 16` for `max_output_tokens`.
+
+    The text is the API's as reported in vectorize-io/hindsight#58 (param
+    "max_output_tokens", code "integer_below_min_value") and QuantumNous/new-api#2438.
+    """
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit >= 16:
+        return []
+    return [Problem(_API, "max_output_tokens", "Invalid 'max_output_tokens': integer below minimum value. "
+                    f"Expected a value >= 16, but got {limit} instead.",
+                    param="max_output_tokens", code="integer_below_min_value")]
+
+
+def _call_id_problems(items: Sequence[object]) -> list[Problem]:
+    """`call_id` is 1 to 64 characters (the spec's minLength/maxLength).
+
+    Ids minted by another provider can be longer, so a conversation moved here fails.
+    The too-long text is recorded (AnswerDotAI/fastllm#45, orchidfiles/ungate#26: code
+    "string_above_max_length", param "input[N].call_id"); the too-short one is
+    paraphrased in the same pattern, with the code that pattern implies.
+    """
+    problems = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping) or item.get("type") not in ("function_call", "function_call_output"):
+            continue
+        call_id, param = item.get("call_id"), f"input[{index}].call_id"
+        if not isinstance(call_id, str):
+            continue
+        if len(call_id) > 64:
+            text = (f"Invalid '{param}': string too long. Expected a string with maximum length 64, "
+                    f"but got a string with length {len(call_id)} instead.")
+            code = "string_above_max_length"
+        elif not call_id:
+            text = (f"Invalid '{param}': string too short. Expected a string with minimum length 1, "
+                    "but got an empty string instead.")
+            code = "string_below_min_length"
+        else:
+            continue
+        problems.append(Problem(_API, f"input.{index}.call_id", text, param=param, code=code))
+    return problems
+
+
+def _orphaned_call(items: Sequence[Any], index: int) -> list[Problem]:
+    """A call replayed with its `fc_` item id needs the reasoning item it came with.
+
+    The id ties the call to the response that made it, and so to that response's
+    reasoning; without the id (what `encode_request` sends) `call_id` alone pairs it.
+    The API's text ends with the reasoning item's id (": 'rs_...'."), which only
+    OpenAI's store knows; here it stops before it (paraphrased, wire_facts §2).
+    Only the items of the same turn are searched: back to the last user message or
+    function_call_output.
+    """
+    item_id = items[index].get("id")
+    if not (isinstance(item_id, str) and item_id.startswith("fc_")):
+        return []
+    for before in reversed(items[:index]):
+        if not isinstance(before, Mapping) or not _is_model_output(before):
+            if isinstance(before, Mapping) and before.get("type") == "reasoning":
+                return []
+            break
+    return [_problem(index, f"Item '{item_id}' of type 'function_call' was provided without its "
+                            "required 'reasoning' item.")]
 
 
 def _reasoning_problems(items: Sequence[Mapping[str, Any]], index: int, *,
@@ -574,14 +650,22 @@ def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
     # message (wire_facts §3) with the param path Responses uses, `tools[0].name`.
     problems = []
     for index, spec in enumerate(tools):
-        name = spec.get("name") if isinstance(spec, Mapping) else None
-        if isinstance(spec, Mapping) and spec.get("type", "function") == "function" and not (
-                isinstance(name, str) and _TOOL_NAME.fullmatch(name)):
+        if not isinstance(spec, Mapping) or spec.get("type", "function") != "function":
+            continue
+        name = spec.get("name")
+        if not (isinstance(name, str) and _TOOL_NAME.fullmatch(name)):
             param = f"tools[{index}].name"
             problems.append(Problem(
                 _API, f"tools.{index}.name",
                 f"Invalid '{param}': string does not match pattern. Expected a string that "
                 f"matches the pattern '{_TOOL_NAME.pattern}'.", param=param, code="invalid_value"))
+        # subtle: only an explicit strict: true is refused. A tool that leaves `strict` out
+        # is reported back as strict: true, yet OpenAI's own spec example (an open schema,
+        # no `strict`) is accepted, so the API must close or relax such a schema itself.
+        if spec.get("strict") is True:
+            problems += strict_schema_problems(_API, name, spec.get("parameters"),
+                                               path=f"tools.{index}.parameters",
+                                               param=f"tools[{index}].parameters")
     return problems
 
 
