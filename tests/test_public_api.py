@@ -15,6 +15,8 @@ EXPECTED = {
     "provider_from_env",
     # the one-line swap: what every provider records of each call
     "SentRequest",
+    # issue 9: a transcript that cannot be loaded or saved says where and why
+    "TranscriptFormatError",
 }
 
 # The issue's list of what a learner must be able to type.

@@ -22,6 +22,7 @@ from .errors import (
     ScriptExhaustedError,
     ToolcallLabError,
     ToolDefinitionError,
+    TranscriptFormatError,
 )
 from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -60,6 +61,7 @@ __all__ = [
     "ToolResult",
     "ToolcallLabError",
     "Transcript",
+    "TranscriptFormatError",
     "Turn",
     "Usage",
     "call",

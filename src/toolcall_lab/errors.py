@@ -4,6 +4,8 @@
     ├── ToolDefinitionError           a tool is defined wrongly (bad name, unusable type hint)
     ├── ScriptExhaustedError          a scripted provider was asked for more replies than its script has
     ├── MaxStepsExceeded              run_agent made max_steps model calls and the model still wanted tools
+    ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the JSON path that is
+    │                                  wrong and what was expected there (also a ValueError)
     └── ProviderError                 a call to a model failed; the transcript is exactly as it was
         ├── MissingKeyError           no API key: names the variable to set (raised when a provider is built)
         ├── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start the server
@@ -48,6 +50,7 @@ __all__ = [
     "ServerError",
     "ToolDefinitionError",
     "ToolcallLabError",
+    "TranscriptFormatError",
     "redact",
 ]
 
@@ -85,6 +88,15 @@ class MaxStepsExceeded(ToolcallLabError):
     def __init__(self, message: str, run: Run) -> None:
         super().__init__(message)
         self.run = run
+
+
+class TranscriptFormatError(ToolcallLabError, ValueError):
+    """Raised when a transcript cannot be loaded or saved as it is.
+
+    The message names the JSON path that is wrong and what belongs there, e.g.
+    "messages[3].blocks[0].args must be a JSON object, got a string ('city=Paris')".
+    A failed save leaves the file on disk exactly as it was.
+    """
 
 
 class ProviderError(ToolcallLabError):

@@ -20,6 +20,18 @@ that raises into an error result the model can read and act on. An exception fro
 provider itself propagates, and the transcript is left exactly as it was before that
 call, so the same call can be retried.
 
+Whatever else interrupts a run (Ctrl-C, a raising `on_event`, `SystemExit`), the
+transcript is left in a state the next call accepts:
+
+- if the model has not replied yet, it is exactly as it was before `run_agent` (the
+  prompt is taken out again, so re-running the cell does not ask twice);
+- otherwise every message so far is kept, and tool calls left without a result get one
+  with `is_error=True` saying the run was interrupted, because an unanswered call makes
+  every later request invalid.
+
+Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anything is
+touched.
+
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
 `ToolExecuted`, `RunFinished`); `on_event=print` narrates a run line by line.
 """
@@ -197,15 +209,58 @@ _REFUSED = (
     "is in run.steps[-1].turn. Rephrase the request, or try another model.")
 
 
+def _check_arguments(provider: Provider, prompt: object, system: object, transcript: object,
+                     max_steps: object, on_event: object) -> None:
+    """Refuse a bad argument with one sentence, before anything is touched."""
+    if not callable(getattr(provider, "complete", None)):
+        raise TypeError(f"provider must have a complete(transcript, tools=...) method, got "
+                        f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
+                        "get_provider(...).")
+    if prompt is not None and not isinstance(prompt, str | Message):
+        raise TypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
+    if system is not None and not isinstance(system, str):
+        raise TypeError(f"system must be a str or None, got {type(system).__name__}.")
+    if transcript is not None and not isinstance(transcript, Transcript):
+        raise TypeError(f"transcript must be a Transcript or None, got {type(transcript).__name__}.")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int):
+        raise TypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+    if on_event is not None and not callable(on_event):
+        raise TypeError(f"on_event must be a function that takes one event (print works), "
+                        f"got {on_event!r}.")
+
+
 def _run_tools(step: int, calls: Sequence[ToolCall], tools: dict[str, Tool],
-               emit: Callable[[Event], object]) -> tuple[ToolResult, ...]:
-    """Run every call of one reply in order, in your process; each answer is a result."""
-    results = []
+               emit: Callable[[Event], object], results: list[ToolResult]) -> None:
+    """Run every call of one reply in order, in your process; each answer goes in `results`."""
     for tool_call in calls:
         result = execute(tool_call, tools)
-        emit(ToolExecuted(step, tool_call, result))
         results.append(result)
-    return tuple(results)
+        emit(ToolExecuted(step, tool_call, result))
+
+
+def _leave_usable(transcript: Transcript, before: int, answered: list[ToolResult],
+                  exc: BaseException) -> None:
+    """After an interruption, put `transcript` in a state the next call accepts.
+
+    No reply yet: back to its first `before` messages. A reply whose calls were not all
+    answered: the answers so far, plus an error result for each call left over.
+    """
+    added = transcript.messages[before:]
+    if not any(m.role == "assistant" for m in added):
+        del transcript.messages[before:]
+        exc.add_note("toolcall-lab: the run was interrupted before the model replied; the "
+                     "transcript is as it was before run_agent.")
+        return
+    last = transcript.messages[-1]
+    if last.role == "assistant" and last.tool_calls:
+        left = last.tool_calls[len(answered):]  # `answered` holds this batch's results, in call order
+        reason = f"the run was interrupted ({type(exc).__name__}) before this call finished"
+        transcript.append(Message.results([*answered, *(
+            ToolResult(c.id, f"Not run: {reason}.", is_error=True) for c in left)]))
+        exc.add_note(f"toolcall-lab: {len(left)} tool call(s) were answered with an error "
+                     "saying the run was interrupted; the transcript is ready for the next call.")
 
 
 def run_agent(
@@ -221,7 +276,9 @@ def run_agent(
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
     Pass `transcript=` to continue a conversation (it is extended in place) and
-    `prompt=None` to call the model again without adding a message.
+    `prompt=None` to call the model again without adding a message. If the run is
+    interrupted (Ctrl-C, a raising `on_event`), the transcript is restored, or its open
+    tool calls are answered with "interrupted" error results: the next call accepts it.
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -230,8 +287,7 @@ def run_agent(
     >>> [m.role for m in run.transcript], run.transcript[2].tool_results
     (['user', 'assistant', 'user', 'assistant'], (ToolResult('toolu_01', '291'),))
     """
-    if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+    _check_arguments(provider, prompt, system, transcript, max_steps, on_event)
     tools = tuple(tools)
     by_name = tool_map(tools)
     for t in tools:
@@ -243,52 +299,65 @@ def run_agent(
         raise ValueError("this transcript already has its own system prompt; pass either "
                          "system= or transcript=, not both.")
     emit = on_event or (lambda event: None)
-    added_prompt = False
-    if prompt is not None:
-        transcript.append(prompt if isinstance(prompt, Message) else Message.user(prompt))
-        added_prompt = True
     run = Run(transcript)
+    before = len(transcript)
+    answered: list[ToolResult] = []  # results of the batch being run, kept if it is interrupted
+    try:
+        if prompt is not None:
+            transcript.append(prompt if isinstance(prompt, Message) else Message.user(prompt))
+        for index in range(1, max_steps + 1):
+            if _step(run, index, provider, tools, by_name, emit, answered):
+                return run
+    except BaseException as exc:
+        _leave_usable(transcript, before, answered, exc)
+        raise
+    return _too_many_steps(run, max_steps)
 
-    def finish(step: int, reason: StopReason, note: str) -> Run:
-        run.stop_reason, run.note = reason, note
-        emit(RunFinished(step, reason, note))
-        return run
 
-    for index in range(1, max_steps + 1):
-        sent = len(transcript)
-        emit(CallSent(index, sent, tuple(t.name for t in tools)))
-        try:
-            turn = provider.complete(transcript, tools=tools)
-        except Exception as exc:
-            if index == 1 and added_prompt:
-                transcript.messages.pop()  # leave the caller's transcript as it was
-            exc.add_note(f"toolcall-lab: model call {index} failed; the transcript is as it "
-                         "was before this call, so you can retry it.")
-            raise
-        emit(ReplyReceived(index, turn))
-        reason = turn.stop_reason
-        results: tuple[ToolResult, ...] = ()
-        note: str | None = None  # set when the run stops after this call
+def _step(run: Run, index: int, provider: Provider, tools: tuple[Tool, ...],
+          by_name: dict[str, Tool], emit: Callable[[Event], object],
+          answered: list[ToolResult]) -> bool:
+    """One pass: send, read the stop reason, run the tools. True when the run is finished."""
+    transcript = run.transcript
+    sent = len(transcript)
+    emit(CallSent(index, sent, tuple(t.name for t in tools)))
+    try:
+        turn = provider.complete(transcript, tools=tools)
+    except Exception as exc:
+        exc.add_note(f"toolcall-lab: model call {index} failed; the transcript is as it "
+                     "was before this call, so you can retry it.")
+        raise
+    emit(ReplyReceived(index, turn))
+    reason = turn.stop_reason
+    note: str | None = None  # set when the run stops after this call
+    answered.clear()
 
-        if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
-            note = _CUT_MID_CALL.format(reason=reason)  # the call is incomplete: keep it out
-        elif reason is StopReason.REFUSAL:
-            note = _REFUSED
+    if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
+        note = _CUT_MID_CALL.format(reason=reason)  # the call is incomplete: keep it out
+    elif reason is StopReason.REFUSAL:
+        note = _REFUSED
+    else:
+        transcript.append(turn.message)
+        if reason is StopReason.PAUSE_TURN:
+            pass  # subtle: the paused turn goes back unchanged; the model picks it up
+        elif turn.tool_calls:
+            # subtle: run calls even if a provider labelled the reply end_turn; an
+            # unanswered call would make the next request invalid.
+            _run_tools(index, turn.tool_calls, by_name, emit, answered)
+            transcript.append(Message.results(answered))
         else:
-            transcript.append(turn.message)
-            if reason is StopReason.PAUSE_TURN:
-                pass  # subtle: the paused turn goes back unchanged; the model picks it up
-            elif turn.tool_calls:
-                # subtle: run calls even if a provider labelled the reply end_turn; an
-                # unanswered call would make the next request invalid.
-                results = _run_tools(index, turn.tool_calls, by_name, emit)
-                transcript.append(Message.results(results))
-            else:
-                note = _NOTES.get(reason, _NOTES[StopReason.END_TURN])
-        run.steps.append(Step(index, turn, sent, results))
-        if note is not None:
-            return finish(index, reason, note)
+            note = _NOTES.get(reason, _NOTES[StopReason.END_TURN])
+    run.steps.append(Step(index, turn, sent, tuple(answered)))
+    answered.clear()
+    if note is None:
+        return False
+    run.stop_reason, run.note = reason, note
+    emit(RunFinished(index, reason, note))
+    return True
 
+
+def _too_many_steps(run: Run, max_steps: int) -> Run:
+    """Raise `MaxStepsExceeded`: the model still wanted tools after `max_steps` calls."""
     asked = ", ".join(sorted({c.name for c in run.steps[-1].turn.tool_calls})) or "a paused turn"
     run.stop_reason = run.steps[-1].stop_reason
     run.note = f"stopped at max_steps={max_steps} before the model finished."

@@ -6,10 +6,11 @@ The model sees only the first three (the function never leaves your process). Th
 function's name, the description from its docstring, the schema from its type hints.
 
 `execute(call, tools)` is the one place a model's request meets your code. It never
-raises for a bad request: an unknown tool, arguments that are not JSON, arguments that
-fail the schema (checked with `jsonschema` *before* the function runs) and a function
-that raises each become a `ToolResult` with `is_error=True`, worded so the model can fix
-its next call.
+raises for a bad request: an unknown tool, arguments that are not a JSON object,
+arguments that fail the schema (checked with `jsonschema` *before* the function runs), a
+function that raises, one that returns what JSON cannot hold, and one that runs past its
+`timeout` each become a `ToolResult` with `is_error=True`, worded so the model can fix
+its next call. Only what interrupts your program (Ctrl-C, `SystemExit`) passes through.
 
 Left out: async tools, tools that return images, and permission checks (lesson code
 that needs approval can wrap `execute`).
@@ -53,6 +54,8 @@ class Tool:
     description: str
     input_schema: Mapping[str, Any]
     function: Callable[..., Any] = field(compare=False)
+    #: Seconds the function may run before `execute` answers with an error (None: no limit).
+    timeout: float | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not TOOL_NAME_PATTERN.fullmatch(self.name):
@@ -65,6 +68,11 @@ class Tool:
         if not callable(self.function):
             raise ToolDefinitionError(f"tool {self.name!r}: function must be callable, "
                                       f"got {type(self.function).__name__}.")
+        if self.timeout is not None and (isinstance(self.timeout, bool)
+                                         or not isinstance(self.timeout, int | float)
+                                         or not self.timeout > 0):
+            raise ToolDefinitionError(f"tool {self.name!r}: timeout must be a positive number "
+                                      f"of seconds or None, got {self.timeout!r}.")
         schema = self.input_schema
         if not isinstance(schema, Mapping) or schema.get("type") != "object":
             raise ToolDefinitionError(
@@ -90,10 +98,7 @@ class Tool:
 
     @cached_property
     def _validator(self) -> Any:
-        # subtle: jsonschema is imported here, on first use, not at import time; with its
-        # optional format checkers installed it takes about a second to import.
-        import jsonschema
-
+        jsonschema = _import_jsonschema()
         cls = jsonschema.validators.validator_for(self.input_schema)
         try:
             cls.check_schema(self.input_schema)
@@ -101,7 +106,7 @@ class Tool:
             raise ToolDefinitionError(
                 f"tool {self.name!r}: input_schema is not valid JSON Schema: {exc.message}"
             ) from None
-        return cls(self.input_schema)
+        return cls(self.input_schema)  # no format_checker: "format" stays an annotation
 
     def check_args(self, args: Mapping[str, Any]) -> str | None:
         """None when `args` fit the schema, else one sentence saying what is wrong.
@@ -110,13 +115,46 @@ class Tool:
         >>> get_weather.check_args({"town": "Paris"})
         "'city' is a required property"
         """
-        import jsonschema
-
+        jsonschema = _import_jsonschema()
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(dict(args)))
         if error is None:
             return None
         where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         return f"{error.message} (at args{where})" if where else error.message
+
+
+# The packages only jsonschema's *format checkers* use ("format": "iri", "duration", ...).
+# jsonschema imports them all when it is imported, and with the ones JupyterLab brings that
+# costs seconds: rfc3987_syntax alone builds its grammars at import (~4 s of CPU).
+_FORMAT_ONLY_PACKAGES = ("rfc3987", "rfc3987_syntax", "rfc3986_validator", "rfc3339_validator",
+                         "isoduration", "uri_template", "webcolors", "jsonpointer", "fqdn", "idna")
+
+
+def _import_jsonschema() -> Any:
+    """jsonschema, imported on first use without the packages of its format checkers.
+
+    The kit validates with no format checker, so "format" is never checked and those
+    packages would load for nothing. jsonschema imports each of them inside
+    `suppress(ImportError)`; a `None` in `sys.modules` makes the import fail, so
+    jsonschema simply leaves those formats out. The entries are removed straight after,
+    so anyone may import the packages themselves later.
+    """
+    import sys
+
+    if "jsonschema" in sys.modules:
+        return sys.modules["jsonschema"]
+    # subtle: only hide what is not loaded yet. In this process jsonschema's own
+    # FormatChecker then lacks those formats (iri, duration, ...), which the kit never asks for.
+    hidden = [name for name in _FORMAT_ONLY_PACKAGES if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        import jsonschema
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
+    return jsonschema
 
 
 def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:
@@ -145,9 +183,10 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
         available = ", ".join(sorted(tools)) or "(none)"
         return _error(call, f"Unknown tool {call.name!r}. Available tools: {available}. "
                             "Call one of these by its exact name.")
-    if call.malformed:
+    if call.malformed or not isinstance(call.args, Mapping):
+        sent = call.raw_args if call.malformed else repr(call.args)
         return _error(call, f"The arguments for {call.name} were not a valid JSON object: "
-                            f"{shorten(call.raw_args or '', 81)!r}. Send the complete arguments as one "
+                            f"{shorten(sent or '', 81)!r}. Send the complete arguments as one "
                             "JSON object that matches the tool's input schema.")
     problem = chosen.check_args(call.args)
     if problem is not None:
@@ -157,11 +196,63 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
                             f"{expected} (required: {required}). Fix the arguments and call "
                             f"{call.name} again.")
     try:
-        value = chosen.function(**call.args)
+        if chosen.timeout is None:
+            value = chosen.function(**call.args)
+        else:
+            value = _call_with_timeout(chosen, call.args)
+    except _TimedOut:
+        return _error(call, f"{call.name} did not finish within its time limit of "
+                            f"{chosen.timeout:g} s, so it was abandoned. Try simpler arguments, "
+                            "or answer without this tool.")
     except Exception as exc:
-        return _error(call, f"{call.name} failed: {type(exc).__name__}: {exc}. Check the "
+        return _error(call, f"{call.name} failed: {_describe(exc)}. Check the "
                             "arguments, or answer without this tool.")
-    return ToolResult(call.id, _as_text(value))
+    try:
+        return ToolResult(call.id, _as_text(value))
+    except (TypeError, ValueError, RecursionError) as exc:
+        return _error(call, f"{call.name} returned a {type(value).__name__} that cannot be sent "
+                            f"as JSON ({_describe(exc)}). Its author should make it return a str, "
+                            "or plain dicts, lists, strings and numbers.")
+
+
+class _TimedOut(Exception):
+    """A tool ran past its timeout (private: a tool's own TimeoutError is just an error)."""
+
+
+def _call_with_timeout(chosen: Tool, args: Mapping[str, Any]) -> Any:
+    """`chosen.function(**args)`, raising `_TimedOut` if it runs past `chosen.timeout`.
+
+    subtle: Python cannot stop a thread. A tool that runs out of time is left running in
+    a daemon thread (it ends when it ends, or when the interpreter exits) and what it
+    returns then is thrown away; a tool with side effects may still complete them.
+    """
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = chosen.function(**args)
+        except BaseException as exc:  # handed to the caller's thread, which decides
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"tool {chosen.name}", daemon=True)
+    worker.start()
+    worker.join(chosen.timeout)
+    if worker.is_alive():
+        raise _TimedOut(chosen.timeout)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _describe(exc: BaseException) -> str:
+    """"Type: message" for an exception, even one whose own `__str__` fails."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = "(its message could not be shown)"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _error(call: ToolCall, text: str) -> ToolResult:
@@ -265,7 +356,7 @@ def _json_default(value: Any) -> Any:
 
 
 def _tool_from_function(function: Callable[..., Any], name: str | None,
-                        description: str | None) -> Tool:
+                        description: str | None, timeout: float | None = None) -> Tool:
     import inspect
 
     tool_name = name or function.__name__
@@ -299,7 +390,7 @@ def _tool_from_function(function: Callable[..., Any], name: str | None,
     if not text:
         raise ToolDefinitionError(f"{where}: add a docstring; the model chooses tools by "
                                   "reading their descriptions.")
-    return Tool(tool_name, text, input_schema, function)
+    return Tool(tool_name, text, input_schema, function, timeout=timeout)
 
 
 def _with_enum_arguments(function: Callable[..., Any],
@@ -321,13 +412,17 @@ def _with_enum_arguments(function: Callable[..., Any],
 def tool(function: Callable[..., Any], /) -> Tool: ...
 @typing.overload
 def tool(
-    *, name: str | None = None, description: str | None = None
+    *, name: str | None = None, description: str | None = None, timeout: float | None = None
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = None,
-         description: str | None = None) -> Tool | Callable[[Callable[..., Any]], Tool]:
+         description: str | None = None,
+         timeout: float | None = None) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Turn a typed, documented function into a `Tool`.
+
+    `@tool(timeout=5)` answers a call that runs longer than 5 seconds with an error
+    result (the function keeps running in a daemon thread: Python cannot stop a thread).
 
     >>> @tool
     ... def add(a: int, b: int = 0) -> int:
@@ -344,5 +439,5 @@ def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = No
     (['a'], 5)
     """
     if function is None:
-        return lambda f: _tool_from_function(f, name, description)
-    return _tool_from_function(function, name, description)
+        return lambda f: _tool_from_function(f, name, description, timeout)
+    return _tool_from_function(function, name, description, timeout)

@@ -1,0 +1,333 @@
+"""Issue 9: nothing lost, every bad input a clear error.
+
+Saving never destroys the previous file, loading a bad document names the JSON path that
+is wrong, whatever interrupts `run_agent` leaves a transcript the next call accepts, and
+no tool problem escapes `execute`.
+"""
+
+import json
+import math
+import subprocess
+import sys
+import time
+
+import pytest
+
+from toolcall_lab import (
+    Message,
+    ScriptedProvider,
+    TextBlock,
+    Tool,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    TranscriptFormatError,
+    call,
+    run_agent,
+    tool,
+)
+from toolcall_lab.tool import execute, tool_map
+from toolcall_lab.tools import get_weather
+
+# -- 1. saving is atomic; lone surrogates become U+FFFD where text enters ---------------------
+
+
+def test_lone_surrogate_becomes_replacement_character_when_a_block_is_built():
+    assert TextBlock("x\ud83dy").text == "x\ufffdy"
+    assert ToolResult("t1", "a\udc00").content == "a\ufffd"
+    assert ToolCall("t1", "f", {"k\ud83d": ["v\ud83d", {"n": "\ud83d"}]}).args == {
+        "k\ufffd": ["v\ufffd", {"n": "\ufffd"}]}
+    assert TextBlock("a proper pair: \ud83d\ude00").text == "a proper pair: \U0001f600"
+
+
+def test_lone_surrogate_in_a_loaded_transcript_is_replaced():
+    text = Transcript(messages=[Message.user("hi")]).to_json().replace('"hi"', '"x\\ud83dy"')
+    loaded = Transcript.from_json(text)
+    assert loaded[0].text == "x\ufffdy"
+    loaded[0].text.encode("utf-8")  # what every provider call does with the text
+
+
+def test_save_with_a_surrogate_succeeds(tmp_path):
+    path = tmp_path / "t.json"
+    Transcript(messages=[Message.user("x\ud83dy")]).save(path)
+    assert Transcript.load(path)[0].text == "x\ufffdy"
+
+
+def test_failed_save_leaves_the_previous_file_exactly_as_it_was(tmp_path):
+    path = tmp_path / "t.json"
+    Transcript(messages=[Message.user("first")]).save(path)
+    before = path.read_bytes()
+    broken = Transcript(system="sys\ud83d", messages=[Message.assistant(
+        ToolCall("t1", "f", {"x": math.nan}))])
+    with pytest.raises(TranscriptFormatError, match=r"messages\[0\]\.blocks\[0\]\.args\.x"):
+        broken.save(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]  # no temporary file left
+
+
+def test_infinity_is_refused_not_written_as_bare_json(tmp_path):
+    t = Transcript(messages=[Message.assistant(ToolCall("t1", "f", {"x": [1, math.inf]}))])
+    with pytest.raises(TranscriptFormatError, match=r"args\.x\[1\].*inf"):
+        t.to_json()
+
+
+# -- 2. loading validates, with the JSON path and what was expected ---------------------------
+
+def good_document():
+    t = Transcript(system="s", messages=[
+        Message.user("hi"), Message.assistant(ToolCall("t1", "get_weather", {"city": "Paris"})),
+        Message.results([ToolResult("t1", "18")])])
+    return json.loads(t.to_json())
+
+
+def edit(path_and_value):
+    doc = good_document()
+    *where, last = path_and_value[0]
+    target = doc
+    for key in where:
+        target = target[key]
+    if path_and_value[1] is DELETE:
+        del target[last]
+    else:
+        target[last] = path_and_value[1]
+    return doc
+
+
+DELETE = object()
+
+BAD_DOCUMENTS = [
+    (("messages", 0, "role"), DELETE, r"messages\[0\]\.role.*missing"),
+    (("messages", 0, "blocks"), 5, r"messages\[0\]\.blocks must be a list.*5"),
+    (("messages", 1, "blocks", 0, "args"), "city=Paris", r"messages\[1\]\.blocks\[0\]\.args.*object"),
+    (("messages", 0, "blocks", 0, "text"), 5, r"messages\[0\]\.blocks\[0\]\.text.*string"),
+    (("messages", 2, "blocks", 0, "content"), {}, r"messages\[2\]\.blocks\[0\]\.content.*string"),
+    (("messages", 2, "blocks", 0, "is_error"), "no", r"is_error.*true or false"),
+    (("messages", 0, "created_at"), "yesterday", r"messages\[0\]\.created_at.*ISO"),
+    (("messages", 0, "blocks", 0, "kind"), "image", r"messages\[0\]\.blocks\[0\]\.kind.*image"),
+    (("messages", 0, "role"), "system", r"messages\[0\]\.role must be .user. or .assistant., got .system."),
+    (("messages",), {}, r"messages.*list"),
+    (("system",), 3, r"system.*string"),
+]
+
+
+@pytest.mark.parametrize(("where", "value", "message"), BAD_DOCUMENTS)
+def test_bad_document_is_one_clear_error_naming_the_path(where, value, message):
+    with pytest.raises(TranscriptFormatError, match=message):
+        Transcript.from_dict(edit((where, value)))
+
+
+def test_a_top_level_list_is_a_format_error():
+    with pytest.raises(TranscriptFormatError, match="JSON object"):
+        Transcript.from_json("[]")
+
+
+def test_deep_nesting_is_a_format_error_not_a_recursion_error():
+    text = json.dumps(good_document()).replace('{"city": "Paris"}', '{"a": ' * 500 + '1' + '}' * 500)
+    with pytest.raises(TranscriptFormatError, match=r"messages\[1\]\.blocks\[0\].*args.*deep"):
+        Transcript.from_json(text)
+    with pytest.raises(TranscriptFormatError, match="deep"):
+        Transcript.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_invalid_json_is_a_format_error():
+    with pytest.raises(TranscriptFormatError, match="not valid JSON"):
+        Transcript.from_json('{"format": ')
+
+
+def test_format_error_is_a_value_error_and_a_kit_error():
+    from toolcall_lab import ToolcallLabError
+
+    assert issubclass(TranscriptFormatError, ValueError)
+    assert issubclass(TranscriptFormatError, ToolcallLabError)
+
+
+def test_good_document_still_round_trips():
+    doc = good_document()
+    assert Transcript.from_dict(doc).to_dict() == doc
+
+
+# -- 3. whatever interrupts run_agent, the transcript stays usable -------------------------
+
+
+def interrupt_on_call(transcript, tools):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_during_the_first_call_removes_the_prompt():
+    transcript = Transcript(messages=[Message.user("earlier"), Message.assistant("ok")])
+    with pytest.raises(KeyboardInterrupt):
+        run_agent(ScriptedProvider(interrupt_on_call), "Hi", transcript=transcript)
+    assert [m.text for m in transcript] == ["earlier", "ok"]
+
+
+@pytest.mark.parametrize("max_steps", [0, -1, 1.5, "3", True, None])
+def test_bad_max_steps_touches_nothing(max_steps):
+    transcript = Transcript()
+    with pytest.raises((ValueError, TypeError), match="max_steps"):
+        run_agent(ScriptedProvider(["x"]), "Hi", transcript=transcript, max_steps=max_steps)
+    assert len(transcript) == 0
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"prompt": 5}, "prompt"), ({"on_event": "print"}, "on_event"),
+    ({"tools": [get_weather, "calculator"]}, "Tool"), ({"system": 3}, "system"),
+])
+def test_bad_arguments_touch_nothing(kwargs, match):
+    transcript = Transcript(messages=[Message.user("earlier"), Message.assistant("ok")])
+    kwargs = {"prompt": "Hi", **kwargs}
+    if "system" in kwargs:
+        transcript = None
+    with pytest.raises((ValueError, TypeError), match=match):
+        run_agent(ScriptedProvider(["x"]), kwargs.pop("prompt"), transcript=transcript, **kwargs)
+    if transcript is not None:
+        assert [m.text for m in transcript] == ["earlier", "ok"]
+
+
+def test_a_raising_on_event_leaves_the_transcript_as_it_was():
+    def boom(event):
+        raise RuntimeError("callback broke")
+
+    transcript = Transcript()
+    with pytest.raises(RuntimeError, match="callback broke"):
+        run_agent(ScriptedProvider(["x"]), "Hi", transcript=transcript, on_event=boom)
+    assert len(transcript) == 0
+
+
+def test_ctrl_c_inside_a_tool_answers_the_calls_and_a_retry_works():
+    calls = []
+
+    @tool
+    def slow(city: str) -> str:
+        """Look something up.
+
+        Args:
+            city: the city
+        """
+        calls.append(city)
+        if city == "Rome":
+            raise KeyboardInterrupt
+        return "fine"
+
+    def policy(transcript, tools):
+        if not transcript.tool_results():
+            return [call("slow", city="Paris"), call("slow", city="Rome"), call("slow", city="Oslo")]
+        return "done"
+
+    provider = ScriptedProvider(policy)
+    transcript = Transcript()
+    with pytest.raises(KeyboardInterrupt):
+        run_agent(provider, "Hi", tools=[slow], transcript=transcript)
+    assert calls == ["Paris", "Rome"]
+    results = transcript[-1].tool_results
+    assert [r.content for r in results][0] == "fine"
+    assert [r.is_error for r in results] == [False, True, True]
+    assert "interrupted" in results[1].content and "KeyboardInterrupt" in results[1].content
+    run = run_agent(provider, None, tools=[slow], transcript=transcript)
+    assert run.answer == "done"
+
+
+# -- 4. no tool problem escapes execute --------------------------------------------------------
+
+
+def returning(value):
+    def function() -> str:
+        """Return something awkward."""
+        return value
+
+    return tool(name="awkward")(function)
+
+
+cyclic = []
+cyclic.append(cyclic)
+
+
+@pytest.mark.parametrize("value", [{(1, 2): "tuple key"}, cyclic, 10 ** 5000],
+                         ids=["tuple-keys", "cycle", "huge-int"])
+def test_a_result_that_cannot_become_json_is_an_error_result(value):
+    result = execute(ToolCall("t1", "awkward", {}), tool_map([returning(value)]))
+    assert result.is_error and "awkward" in result.content and "JSON" in result.content
+
+
+def test_an_exception_whose_str_fails_is_an_error_result():
+    class Nasty(Exception):
+        def __str__(self):
+            raise RuntimeError("no")
+
+    def function() -> str:
+        """Fail badly."""
+        raise Nasty
+
+    result = execute(ToolCall("t1", "nasty", {}), tool_map([tool(name="nasty")(function)]))
+    assert result.is_error and "Nasty" in result.content
+
+
+@pytest.mark.parametrize("args", [["Paris"], "city=Paris", None])
+def test_args_that_are_not_an_object_are_an_error_result(args):
+    result = execute(ToolCall("t1", "get_weather", args), tool_map([get_weather]))
+    assert result.is_error and "JSON object" in result.content
+
+
+def test_a_hung_tool_times_out_as_an_error_result():
+    @tool(timeout=0.2)
+    def hang(seconds: float) -> str:
+        """Sleep.
+
+        Args:
+            seconds: how long
+        """
+        time.sleep(seconds)
+        return "woke"
+
+    started = time.perf_counter()
+    result = execute(ToolCall("t1", "hang", {"seconds": 5}), tool_map([hang]))
+    assert time.perf_counter() - started < 2
+    assert result.is_error and "0.2" in result.content
+    assert execute(ToolCall("t2", "hang", {"seconds": 0}), tool_map([hang])) == ToolResult("t2", "woke")
+
+
+@pytest.mark.parametrize("timeout", [0, -1, "5", True])
+def test_a_bad_timeout_is_a_definition_error(timeout):
+    from toolcall_lab import ToolDefinitionError
+
+    with pytest.raises(ToolDefinitionError, match="timeout"):
+        Tool("t", "d", {"type": "object"}, lambda: 1, timeout=timeout)
+
+
+# -- 5. the first argument check does not build format-checker grammars -------------------------
+
+SCHEMA_TABLE = [
+    ({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+     [({"city": "Paris"}, None), ({}, "'city' is a required property"),
+      ({"city": 3}, "3 is not of type 'string' (at args.city)")]),
+    ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}},
+      "additionalProperties": False},
+     [({"n": 2}, None), ({"n": 0}, "0 is less than the minimum of 1 (at args.n)"),
+      ({"m": 1}, "Additional properties are not allowed ('m' was unexpected)")]),
+    # "format" is an annotation only, before and after: no format checker is used.
+    ({"type": "object", "properties": {"u": {"type": "string", "format": "iri"},
+                                       "d": {"type": "string", "format": "duration"},
+                                       "e": {"type": "string", "format": "email"}}},
+     [({"u": "not an iri", "d": "soon", "e": "nope"}, None),
+      ({"u": 5}, "5 is not of type 'string' (at args.u)")]),
+    ({"type": "object", "properties": {"xs": {"type": "array", "items": {"enum": ["a", "b"]}}}},
+     [({"xs": ["a"]}, None), ({"xs": ["a", "c"]}, "'c' is not one of ['a', 'b'] (at args.xs[1])")]),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+      "properties": {"x": {"type": ["number", "null"]}}},
+     [({"x": None}, None), ({"x": "1"}, "'1' is not of type 'number', 'null' (at args.x)")]),
+]
+
+
+@pytest.mark.parametrize(("schema", "cases"), SCHEMA_TABLE)
+def test_schemas_accept_and_reject_the_same_arguments_as_before(schema, cases):
+    checked = Tool("t", "d", schema, lambda **kw: None)
+    for args, expected in cases:
+        assert checked.check_args(args) == expected
+
+
+def test_first_argument_check_builds_no_format_grammar():
+    code = ("import sys\nfrom toolcall_lab.tools import get_weather\n"
+            "assert get_weather.check_args({'city': 'Paris'}) is None\n"
+            "print('rfc3987_syntax' in sys.modules, 'isoduration' in sys.modules)\n"
+            "import rfc3987_syntax  # still importable by anyone who wants it\n")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"]
