@@ -1,5 +1,7 @@
 """Tests for ScriptedProvider: replies to Turns, ids, estimated usage, recorded requests."""
 
+import itertools
+
 import pytest
 
 from toolcall_lab import (
@@ -329,3 +331,41 @@ def test_a_reply_is_measured_as_the_next_request_will_resend_it():
     assert turn.usage.output_tokens == estimate_tokens(reply)
     transcript.append(turn.message)
     assert reply in request_text(transcript, [get_weather])  # the same characters, re-sent
+
+
+def test_a_long_loop_keeps_one_copy_of_the_messages():
+    """Each record refers to one shared message store; none copies the conversation (issue 9, 19)."""
+    import gc
+
+    from toolcall_lab import run_agent
+    from toolcall_lab.tools import get_weather
+
+    policy = itertools.cycle([call("get_weather", city="Paris")])
+    provider = ScriptedProvider(lambda transcript, tools: next(policy))
+    with pytest.raises(Exception):  # noqa: B017 (MaxStepsExceeded: the run goes the distance)
+        run_agent(provider, "Weather?", tools=[get_weather], max_steps=60)
+    containers = {id(x) for r in provider.requests for x in gc.get_referents(r)
+                  if isinstance(x, list | tuple) and len(x) > 3}
+    assert len(provider.requests) == 60
+    assert len(containers) == 1, "every record points at the same store of messages"
+    assert [len(r.messages) for r in provider.requests] == list(range(1, 121, 2))
+    assert provider.requests[5].messages == tuple(provider.requests[-1].messages[:11])
+    assert isinstance(provider.requests[5].messages, tuple)
+    first = provider.requests[0]
+    tokens = estimate_tokens(request_text(Transcript(None, list(first.messages)), [get_weather]))
+    assert repr(first) == f"SentRequest(messages=1, tools=['get_weather'], input_tokens≈{tokens})"
+
+
+def test_records_stay_true_when_the_caller_rewrites_the_transcript():
+    provider = ScriptedProvider(["a", "b", "c"])
+    transcript = asked()
+    transcript.append(provider.complete(transcript).message)
+    first = provider.requests[0].messages
+    transcript.messages[0] = Message.user("A different question")  # an edit, not an append
+    provider.complete(transcript)
+    transcript.messages.clear()
+    transcript.append(Message.user("Start over"))
+    provider.complete(transcript)
+    assert provider.requests[0].messages == first
+    assert provider.requests[1].messages[0].text == "A different question"
+    assert [m.text for m in provider.requests[2].messages] == ["Start over"]

@@ -100,3 +100,47 @@ def test_request_text_changes_with_content():
     base = Transcript(messages=_conversation())
     longer = Transcript(messages=[*_conversation(), Message.assistant("It's sunny.")])
     assert len(request_text(longer)) > len(request_text(base))
+
+
+# -- request_tokens: each message measured once (issue 9, item 19) ------------------------------
+_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_json_value = st.recursive(st.none() | st.booleans() | st.integers() | _text,
+                           lambda inner: (st.lists(inner, max_size=3)
+                                          | st.dictionaries(_text, inner, max_size=3)),
+                           max_leaves=6)
+_message = st.one_of(
+    st.builds(lambda t: Message.user(t or "?"), _text),
+    st.builds(lambda t: Message.assistant(t or "?"), _text),
+    st.builds(lambda i, args, t: Message.assistant(*([t] if t else []),
+                                                   ToolCall(f"toolu_{i}", "get_weather", args)),
+              st.integers(0, 99), st.dictionaries(_text, _json_value, max_size=3), _text),
+    st.builds(lambda i, t, err: Message.results([ToolResult(f"toolu_{i}", t, is_error=err)]),
+              st.integers(0, 99), _text, st.booleans()),
+)
+
+
+@given(system=st.none() | _text, messages=st.lists(_message, max_size=12), with_tools=st.booleans())
+def test_request_tokens_equals_the_full_serialisation_estimate(system, messages, with_tools):
+    from toolcall_lab.tokens import request_tokens
+
+    transcript = Transcript(system, messages)
+    tools = [get_weather] if with_tools else []
+    expected = estimate_tokens(request_text(transcript, tools))
+    assert request_tokens(transcript, tools) == expected
+    assert request_tokens(transcript, tools) == expected, "the remembered lengths give the same count"
+    for k in range(len(messages)):  # every prefix, as a loop sends them
+        prefix = Transcript(system, messages[:k])
+        assert request_tokens(prefix, tools) == estimate_tokens(request_text(prefix, tools))
+
+
+def test_request_tokens_measures_each_message_once(monkeypatch):
+    from toolcall_lab import tokens
+
+    measured = []
+    real = tokens._message_dict
+    monkeypatch.setattr(tokens, "_message_dict", lambda m: measured.append(m) or real(m))
+    transcript = Transcript("Be brief.")
+    for i in range(50):
+        transcript.append(Message.user(f"question {i}"))
+        tokens.request_tokens(transcript, [get_weather])
+    assert len(measured) == 50, "a long loop serialises each message once, not once per call"

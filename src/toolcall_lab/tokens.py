@@ -12,21 +12,28 @@ The model keeps nothing between calls, so call i of a loop re-sends the first re
     total input = n*h0 + t*n*(n-1)/2
 
 The first term is linear; the second grows with the square of n.
+
+`request_tokens` is the same estimate as `estimate_tokens(request_text(...))` without
+re-writing the whole conversation as JSON on every call: each (frozen) message is measured
+once and its length remembered, so a 1,000-call loop adds numbers instead of serialising a
+million messages. The tokens still grow with the square of n; the kit's own work does not.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .messages import Block, Transcript, block_to_dict
+from .messages import Block, Message, Transcript, block_to_dict
 
 if TYPE_CHECKING:
     from .tool import Tool
 
-__all__ = ["blocks_text", "estimate_tokens", "loop_input_tokens", "loop_input_total", "request_text"]
+__all__ = ["blocks_text", "estimate_tokens", "loop_input_tokens", "loop_input_total", "message_chars",
+           "request_text", "request_tokens"]
 
 CHARS_PER_TOKEN = 4
 
@@ -65,13 +72,65 @@ def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
     """
     payload = {
         "system": transcript.system or "",
-        "messages": [
-            {"role": m.role, "content": [block_to_dict(b) for b in m.blocks]}
-            for m in transcript.messages
-        ],
+        "messages": [_message_dict(m) for m in transcript.messages],
         "tools": [t.spec() for t in tools],
     }
     return _compact_json(payload)
+
+
+def _message_dict(message: Message) -> dict[str, object]:
+    return {"role": message.role, "content": [block_to_dict(b) for b in message.blocks]}
+
+
+#: id(message) -> (a weak reference to it, the length of its compact JSON). Keyed by id
+#: because a Message holding a tool call's argument dict cannot be hashed; the weak
+#: reference drops the entry when the message is freed, so a reused id is never misread.
+_MEASURED: dict[int, tuple[weakref.ref[Message], int]] = {}
+
+
+def _forget(key: int) -> weakref.ref[Message] | None:  # the weak reference's callback
+    _MEASURED.pop(key, None)
+    return None
+
+
+def message_chars(message: Message) -> int:
+    """Characters `message` takes inside `request_text`, measured once per message object.
+
+    Safe because a Message is frozen: its JSON never changes after it is built.
+
+    >>> message_chars(Message.user("Hi"))  # {"role":"user","content":[{"kind":"text","text":"Hi"}]}
+    55
+    """
+    key = id(message)
+    seen = _MEASURED.get(key)
+    if seen is not None and seen[0]() is message:
+        return seen[1]
+    chars = len(_compact_json(_message_dict(message)))
+    _MEASURED[key] = (weakref.ref(message, lambda _, key=key: _forget(key)), chars)
+    return chars
+
+
+def request_tokens(transcript: Transcript, tools: Sequence[Tool] = (), *,
+                   messages_chars: int | None = None) -> int:
+    """`estimate_tokens(request_text(transcript, tools))`, from each message's remembered length.
+
+    The compact JSON of the request is its parts joined by fixed punctuation, so its length
+    is the sum of theirs: '{"system":' S ',"messages":[' m1 ',' m2 ... '],"tools":' T '}'.
+    `messages_chars`, when the caller keeps a running total, is `sum(message_chars(m) for m
+    in transcript.messages)`, so even that sum is not redone on every call of a loop.
+
+    >>> t = Transcript("Be brief.", [Message.user("Hi"), Message.assistant("Hello!")])
+    >>> request_tokens(t) == estimate_tokens(request_text(t))
+    True
+    """
+    count = len(transcript.messages)
+    if messages_chars is None:
+        messages_chars = sum(map(message_chars, transcript.messages))
+    chars = (len('{"system":,"messages":[],"tools":}')  # the fixed punctuation: 34 characters
+             + len(_compact_json(transcript.system or ""))
+             + messages_chars + max(count - 1, 0)  # one comma between two messages
+             + len(_compact_json([t.spec() for t in tools])))
+    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 def loop_input_tokens(n: int, first: int, per_step: int) -> list[int]:

@@ -201,7 +201,8 @@ class WireProvider:
                 f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.base_url} really "
                 f"a {self.api} server?", provider=self.name) from None
         # subtle: recorded last, so a call that failed anywhere above records nothing.
-        self.requests.append(SentRequest.of(transcript, tools, body=request))
+        self.requests.append(SentRequest.of(transcript, tools, body=request,
+                                            previous=self.requests[-1] if self.requests else None))
         return replace(turn, latency_s=latency, request=request, response=body)
 
     def __repr__(self) -> str:

@@ -17,11 +17,10 @@ same on all of them, so a cell that reads it runs unchanged after the one-line s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .._text import shorten
-from ..tokens import estimate_tokens, request_text
+from ..tokens import message_chars, request_tokens
 
 if TYPE_CHECKING:
     from ..messages import Message, Transcript
@@ -47,20 +46,25 @@ class Provider(Protocol):
         ...
 
 
-@dataclass(frozen=True, repr=False)
 class SentRequest:
     """What one successful `complete()` call sent; `provider.requests` holds one per call.
 
     - `system`: the system prompt (None when there was none);
-    - `messages`: the conversation as it was at the call: a tuple of the (frozen) `Message`
-      objects themselves, so a long loop stores one reference per message, not a copy;
+    - `messages`: the conversation as it was at the call, a tuple of the (frozen) `Message`
+      objects themselves;
     - `tools`: the `Tool`s offered. Each one's full schema (`tool.spec()`) travels with
       every request, which is why tools cost input tokens on every call;
-    - `input_tokens`: the kit's estimate of the input (`estimate_tokens(request_text(...))`,
-      about 4 characters per token), worked out the same way on every provider; what the
-      provider billed is in `Turn.usage`;
+    - `input_tokens`: the kit's estimate of the input (`tokens.request_tokens`, the same
+      number as `estimate_tokens(request_text(...))`: about 4 characters per token), worked
+      out the same way on every provider; what the provider billed is in `Turn.usage`;
     - `body`: the exact request body that crossed the wire (the same dict as
       `Turn.request`), or None for the scripted provider, which sends nothing anywhere.
+
+    A loop re-sends the whole conversation on every call, so n records of copied messages
+    would hold n*(n+1)/2 references. `of` keeps one append-only store of messages per
+    conversation instead, shared by the records of its calls, and each record keeps only how
+    many of them it sent; `messages` hands back that prefix. A transcript rewritten in the
+    middle (not just appended to) starts a new store, so a record never changes.
 
     A failed call records nothing. The repr leaves the body out, so it reads the same on
     every provider (print a body with `report.wire_json`):
@@ -71,23 +75,95 @@ class SentRequest:
     SentRequest(system='Be brief.', messages=1, tools=['get_weather'], input_tokens≈100)
     """
 
+    __slots__ = ("_count", "_store", "body", "input_tokens", "system", "tools")
+    _store: _Store
+
     system: str | None
-    messages: tuple[Message, ...]
     tools: tuple[Tool, ...]
     input_tokens: int
-    body: dict[str, Any] | None = None
+    body: dict[str, Any] | None
+
+    def __init__(self, system: str | None, messages: Sequence[Message], tools: Sequence[Tool],
+                 input_tokens: int, body: dict[str, Any] | None = None) -> None:
+        self._set(system=system, _store=_Store(messages), _count=len(messages), tools=tuple(tools),
+                  input_tokens=input_tokens, body=body)
+
+    def _set(self, **values: Any) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"SentRequest is a record of what was sent and cannot change ({name!r})")
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The messages this call sent, oldest first (a prefix of the shared store)."""
+        return tuple(self._store[: self._count])
 
     @classmethod
-    def of(cls, transcript: Transcript, tools: Sequence[Tool], *,
-           body: dict[str, Any] | None = None) -> SentRequest:
-        """The record of sending `transcript` with `tools` (and `body`, for a real provider)."""
-        tools = tuple(tools)
-        return cls(transcript.system, tuple(transcript.messages), tools,
-                   estimate_tokens(request_text(transcript, tools)), body)
+    def of(cls, transcript: Transcript, tools: Sequence[Tool], *, body: dict[str, Any] | None = None,
+           previous: SentRequest | None = None) -> SentRequest:
+        """The record of sending `transcript` with `tools` (and `body`, for a real provider).
+
+        `previous`, the provider's last record, lends its message store when this
+        conversation continues it (the loop's case), so nothing is copied or measured twice.
+        """
+        messages = transcript.messages
+        store = _shared_store(previous._store if previous is not None else None, messages)
+        record = cls.__new__(cls)
+        tokens = request_tokens(transcript, tools, messages_chars=store.chars[len(messages)])
+        record._set(system=transcript.system, _store=store, _count=len(messages), tools=tuple(tools),
+                    input_tokens=tokens, body=body)
+        return record
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SentRequest):
+            return NotImplemented
+        return ((self.system, self.messages, self.tools, self.input_tokens, self.body)
+                == (other.system, other.messages, other.tools, other.input_tokens, other.body))
+
+    __hash__ = None  # type: ignore[assignment]  # like the dataclass it was: equal by value, unhashable
 
     def __repr__(self) -> str:
         # subtle: no body, no ids, the system prompt cut short and hidden when empty:
         # one short line that is the same for the scripted provider and every real one.
         system = f"system={shorten(self.system, 40)!r}, " if self.system else ""
-        return (f"SentRequest({system}messages={len(self.messages)}, "
+        return (f"SentRequest({system}messages={self._count}, "
                 f"tools={[t.name for t in self.tools]}, input_tokens≈{self.input_tokens})")
+
+
+class _Store(list):
+    """An append-only list of messages and the running total of their lengths (`chars[k]`:
+    characters the first k take inside `request_text`)."""
+
+    __slots__ = ("chars",)
+
+    def __init__(self, messages: Sequence[Message] = ()) -> None:
+        super().__init__()
+        self.chars = [0]
+        self.grow(messages)
+
+    def grow(self, messages: Sequence[Message]) -> None:
+        """Append the messages past the end of this store (the store is a prefix of `messages`)."""
+        for message in messages[len(self):]:
+            self.append(message)
+            self.chars.append(self.chars[-1] + message_chars(message))
+
+
+def _shared_store(store: _Store | None, messages: Sequence[Message]) -> _Store:
+    """`store`, grown to hold `messages`, when one starts with the other; else a new store.
+
+    Compared as lists, in C: CPython compares list items by identity first, so thousands
+    of the same (frozen) message objects compare in microseconds.
+
+    >>> from toolcall_lab import Message
+    >>> a, b = Message.user("a"), Message.user("b")
+    >>> store = _Store([a])
+    >>> _shared_store(store, [a, b]) is store, store == [a, b], _shared_store(store, [b]) is store
+    (True, True, False)
+    """
+    shared = min(len(store), len(messages)) if store is not None else 0
+    if store is None or store[:shared] != messages[:shared]:
+        return _Store(messages)
+    store.grow(messages)  # subtle: append-only, so earlier records keep their prefix
+    return store

@@ -113,7 +113,7 @@ class ScriptedProvider:
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
         tools = tuple(tools)
         started = time.perf_counter()
-        sent = SentRequest.of(transcript, tools)
+        sent = SentRequest.of(transcript, tools, previous=self.requests[-1] if self.requests else None)
         # The policy gets a copy: a policy cannot change the caller's transcript by mistake.
         reply = self._policy(transcript.copy(), tools)
         if isinstance(reply, Turn):
