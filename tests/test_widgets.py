@@ -571,3 +571,22 @@ def test_wire_view_bodies_scroll_inside_a_capped_box():
     tabs = wire_view(paris_run().transcript, [get_weather])
     for view in tabs.views.values():
         assert f"max-height:{BODY_MAX_HEIGHT};overflow:auto" in view.value
+
+
+def test_step_through_totals_are_the_full_estimate_of_every_prefix():
+    """The running totals (O(n)) equal re-estimating every prefix the old way (issue 9, item 21)."""
+    from toolcall_lab import Message, Transcript
+    from toolcall_lab.tokens import estimate_tokens, request_text
+    from toolcall_lab.widgets.step_through import _input_so_far
+
+    run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    transcript = Transcript(run.transcript.system, [*run.transcript.messages, Message.user("And London?"),
+                                                    Message.assistant("Rainy.")])
+    calls = [(i, estimate_tokens(request_text(Transcript(transcript.system, transcript.messages[:i]),
+                                              [get_weather])))
+             for i, m in enumerate(transcript) if m.role == "assistant"]
+    expected = [(len(made), sum(c[1] for c in made), bool(made))
+                for k in range(len(transcript)) for made in [[c for c in calls if c[0] <= k]]]
+    assert _input_so_far(transcript, None, [get_weather]) == expected
+    with_run = _input_so_far(run.transcript, run, [get_weather])
+    assert with_run[-1] == (len(run.steps), sum(s.usage.input_tokens for s in run.steps), True)

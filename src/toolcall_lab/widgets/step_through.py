@@ -47,22 +47,27 @@ def _input_so_far(transcript: Transcript, run: Run | None,
     request (about 4 characters per token).
     """
     from ..messages import Transcript
-    from ..tokens import estimate_tokens, request_text
+    from ..tokens import message_chars, request_tokens
 
     sent: list[tuple[int, int, bool]] = []  # (messages sent, input tokens, estimated) per call
     if run is not None:
         sent = [(s.messages_sent, s.usage.input_tokens, s.usage.estimated) for s in run.steps]
     else:
+        chars = 0  # characters of messages[:index] in the request: a running total, so O(n) in all
         for index, message in enumerate(transcript):
             if message.role == "assistant":
                 prefix = Transcript(transcript.system, transcript.messages[:index])
-                sent.append((index, estimate_tokens(request_text(prefix, tools)), True))
-    rows, last = [], len(transcript) - 1
+                sent.append((index, request_tokens(prefix, tools, messages_chars=chars), True))
+            chars += message_chars(message)
+    # subtle: the call that produced message k sent messages[:k], so it counts once k is shown;
+    # a call whose reply stayed out of the transcript (a refusal) counts at the last message.
+    sent.sort(key=lambda call: call[0])
+    rows: list[tuple[int, int, bool]] = []
+    made, billed, estimated, last = 0, 0, False, len(transcript) - 1
     for k in range(len(transcript)):
-        # subtle: the call that produced message k sent messages[:k], so it counts once k is shown;
-        # a call whose reply stayed out of the transcript (a refusal) counts at the last message.
-        made = [call for call in sent if call[0] <= k or k == last]
-        rows.append((len(made), sum(c[1] for c in made), any(c[2] for c in made)))
+        while made < len(sent) and (sent[made][0] <= k or k == last):
+            billed, estimated, made = billed + sent[made][1], estimated or sent[made][2], made + 1
+        rows.append((made, billed, estimated))
     return rows
 
 
