@@ -590,3 +590,29 @@ def test_step_through_totals_are_the_full_estimate_of_every_prefix():
     assert _input_so_far(transcript, None, [get_weather]) == expected
     with_run = _input_so_far(run.transcript, run, [get_weather])
     assert with_run[-1] == (len(run.steps), sum(s.usage.input_tokens for s in run.steps), True)
+
+
+def test_step_through_draws_the_diagram_once_and_shows_a_window_per_message(monkeypatch):
+    """Issue 9, item 21: a click crops the one drawing; it never redraws the whole diagram."""
+    import io
+
+    from PIL import Image
+
+    import toolcall_lab.display.diagram as diagram
+    from toolcall_lab import ScriptedProvider, call, run_agent
+    from toolcall_lab.examples import PARIS_QUESTION
+    from toolcall_lab.tools import get_weather
+    from toolcall_lab.widgets import step_through
+    from toolcall_lab.widgets.step_through import WINDOW
+
+    drawn = []
+    real = diagram.plot_sequence
+    monkeypatch.setattr(diagram, "plot_sequence", lambda *a, **k: drawn.append(k) or real(*a, **k))
+    script = [call("get_weather", city="Paris")] * 24 + ["done"]
+    run = run_agent(ScriptedProvider(script), PARIS_QUESTION, tools=[get_weather], max_steps=30)
+    widget = step_through(run, tools=[get_weather])
+    for _ in range(len(run.transcript) - 1):
+        widget.next_button.click()
+    assert len(drawn) == 1 and drawn[0].get("highlight") is None
+    height = Image.open(io.BytesIO(widget.diagram.value)).height
+    assert height <= WINDOW + 150   # the lane headers over one window, not the whole run

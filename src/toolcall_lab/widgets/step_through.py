@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._common import API_TITLES, FONT, figure_png, pre, wire_body
+from ._common import API_TITLES, FONT, pre, wire_body
 
 if TYPE_CHECKING:
     from ..loop import Run
@@ -94,10 +94,78 @@ def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
             + pre(json.dumps(shown, ensure_ascii=False)))
 
 
-def _diagram_png(transcript: Transcript, k: int) -> bytes:
-    from ..display.diagram import plot_sequence
+#: The tallest window of the diagram one message is shown in (pixels of the drawn figure).
+WINDOW = 700
 
-    return figure_png(plot_sequence(transcript, highlight=k))
+
+class _Diagram:
+    """The sequence diagram drawn once; message k is shown as a window around its arrows, boxed.
+
+    Redrawing the whole diagram on every click costs a full render (a 1.4 MB PNG at 100
+    messages, seconds per click). Instead the figure is rendered to pixels once; each message
+    gets the lane headers over a `WINDOW`-pixel crop centred on its arrows, with the
+    highlight box drawn on the pixels, so a click costs the same on a long run as on a short
+    one. A diagram no taller than the window is shown whole.
+    """
+
+    def __init__(self, transcript: Transcript) -> None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from PIL import Image
+
+        from ..display.diagram import plot_sequence, sequence_arrows
+
+        figure = plot_sequence(transcript)
+        canvas = FigureCanvasAgg(figure)
+        canvas.draw()
+        width, height = canvas.get_width_height()
+        pixels_drawn = canvas.buffer_rgba()
+        self.image = Image.frombuffer("RGBA", (width, height), pixels_drawn, "raw", "RGBA", 0, 1).copy()
+        axes = figure.axes[0]
+
+        def pixels(x: float, row: float) -> tuple[float, float]:  # data -> (column, row) from the top
+            column, up = axes.transData.transform((x, row))
+            return column, height - up
+
+        arrows = sequence_arrows(transcript)
+        self.header = int(pixels(0, -0.5)[1])  # the lane headers end half a row above row 0
+        self.boxes: dict[int, tuple[float, float, float, float]] = {}
+        for index in {arrow.message for arrow in arrows}:
+            rows = [row for row, arrow in enumerate(arrows) if arrow.message == index]
+            left, top = pixels(0.01, min(rows) - 0.55)
+            right, bottom = pixels(0.99, max(rows) + 0.35)
+            self.boxes[index] = (left, top, right, bottom)
+        figure.clear()
+
+    def png(self, k: int) -> bytes:
+        """PNG bytes of the window around message k, its arrows boxed and labelled."""
+        from io import BytesIO
+
+        from PIL import Image, ImageDraw, ImageFont
+
+        from ..display.diagram import HIGHLIGHT_RGBA
+
+        image, box = self.image, self.boxes.get(k)
+        if image.height > WINDOW and box is not None:
+            middle = (box[1] + box[3]) / 2
+            top = int(min(max(middle - WINDOW / 2, self.header), image.height - WINDOW))
+            window = Image.new("RGBA", (image.width, self.header + WINDOW))
+            window.paste(image.crop((0, 0, image.width, self.header)), (0, 0))
+            window.paste(image.crop((0, top, image.width, top + WINDOW)), (0, self.header))
+            box = (box[0], box[1] - top + self.header, box[2], box[3] - top + self.header)
+            image = window
+        else:
+            image = image.copy()
+        if box is not None:
+            red, green, blue, alpha = HIGHLIGHT_RGBA
+            overlay = Image.new("RGBA", image.size)
+            draw = ImageDraw.Draw(overlay)
+            draw.rectangle(box, fill=(red, green, blue, int(alpha * 255)), outline="black", width=3)
+            draw.text((box[0] + 8, (box[1] + box[3]) / 2), f"message {k + 1}", fill="black", anchor="lm",
+                      font=ImageFont.load_default(size=18))
+            image = Image.alpha_composite(image, overlay)
+        buffer = BytesIO()
+        image.save(buffer, format="png", compress_level=3)
+        return buffer.getvalue()
 
 
 def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic", tools: Sequence[Tool] = (),
@@ -105,8 +173,8 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     """Previous / Next over a conversation, one message at a time.
 
     Shows, for message k: the message itself (`display.html.message_html`), where it sits
-    in the sequence diagram (`display.diagram.plot_sequence(..., highlight=k)` as a PNG,
-    rendered on first visit and cached, so stepping back is instant), the part of the
+    in the sequence diagram (`display.diagram.plot_sequence`, drawn once; message k is a
+    window around its arrows, boxed, made on first visit and cached), the part of the
     chosen API's request body that message k becomes, and the input tokens the model
     calls so far were billed (reported usage for a `Run`, estimated for a transcript).
 
@@ -139,7 +207,8 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     tools, total = tuple(tools), len(transcript)
     producers, pairs = producer_labels(transcript), pair_numbers(transcript)
     so_far = _input_so_far(transcript, run, tools)
-    pngs: dict[int, bytes] = {}
+    pngs: dict[int, bytes] = {}  # the window of message k, made on its first visit
+    drawn: list[_Diagram] = []   # the whole diagram, drawn on the first show
 
     previous_button = widgets.Button(description="◀ Previous", tooltip="previous message")
     next_button = widgets.Button(description="Next ▶", tooltip="next message")
@@ -165,7 +234,9 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
         # the whole transcript's pair numbers, so a call and its result wear the same badge style
         message.value = message_html(transcript[k], pair=pairs, producer=producers[k])
         if k not in pngs:
-            pngs[k] = _diagram_png(transcript, k)
+            if not drawn:
+                drawn.append(_Diagram(transcript))
+            pngs[k] = drawn[0].png(k)
         diagram.value = pngs[k]
         calls, billed, estimated = so_far[k]
         how = " (estimated at about 4 characters per token)" if estimated else ""
