@@ -41,6 +41,7 @@ MODULE_SOURCE = {
     "anthropic": "anthropic", "openai": "openai", "ollama": "ollama",
     "pydantic": "ollama",          # the ollama client's own dependency, used for its errors
     "ipywidgets": "ipywidgets", "matplotlib": "matplotlib",
+    "traitlets": "ipywidgets",     # the trait library ipywidgets is built on
     "PIL": "matplotlib",           # Pillow comes with matplotlib
     "IPython": "ipykernel",        # the kernel is IPython
     "jsonschema": "jsonschema",

@@ -59,12 +59,18 @@ class RequestLog(collections.deque):  # type: ignore[type-arg]
             return list(self)[index]
         return super().__getitem__(index)
 
+    def __eq__(self, other: object) -> bool:
+        # subtle: a deque never equals a list; `double.requests == []` should read as it says
+        return list(self) == other if isinstance(other, list) else super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 def bind_warning(host: str) -> str | None:
     """The warning for listening on `host`, or None for a loopback address.
 
     >>> bind_warning("127.0.0.1") is None, bind_warning("0.0.0.0")[:42]
-    (True, 'WARNING: the API double has no authentica')
+    (True, 'WARNING: the API double has no authenticat')
     """
     try:
         loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -301,6 +307,9 @@ def _handler_for(double: ApiDouble) -> type:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs expect
         timeout = 60  # seconds a client may sit silent mid-request or between requests
+        # subtle: a buffered writer, so the status line, headers and body leave in one send
+        # (flushed after each request below); unbuffered, each is a packet of its own
+        wbufsize = 1 << 16
 
         def handle_one_request(self) -> None:
             # subtle: http.server answers a method it has no do_X for with an HTML 501;
@@ -308,6 +317,7 @@ def _handler_for(double: ApiDouble) -> type:
             self.raw_requestline = self.rfile.readline(65537)
             if len(self.raw_requestline) > 65536:
                 self.send_error(414)
+                self.wfile.flush()
                 return
             if not self.raw_requestline:
                 self.close_connection = True
