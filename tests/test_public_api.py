@@ -17,6 +17,8 @@ EXPECTED = {
     "SentRequest",
     # issue 9: a transcript that cannot be loaded or saved says where and why
     "TranscriptFormatError",
+    # issue 10: an unknown name or value (provider, preset, model with no price) is the kit's error
+    "UsageError",
 }
 
 # The issue's list of what a learner must be able to type.

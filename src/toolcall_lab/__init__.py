@@ -23,6 +23,7 @@ from .errors import (
     ToolcallLabError,
     ToolDefinitionError,
     TranscriptFormatError,
+    UsageError,
 )
 from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -64,6 +65,7 @@ __all__ = [
     "TranscriptFormatError",
     "Turn",
     "Usage",
+    "UsageError",
     "call",
     "estimate_tokens",
     "get_provider",

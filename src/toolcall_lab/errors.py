@@ -6,6 +6,8 @@
     ├── MaxStepsExceeded              run_agent made max_steps model calls and the model still wanted tools
     ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the JSON path that is
     │                                  wrong and what was expected there (also a ValueError)
+    ├── UsageError                    the kit was called with a name or value it does not know: an unknown
+    │                                  provider, preset, model with no price, ... (also a ValueError)
     └── ProviderError                 a call to a model failed; the transcript is exactly as it was
         ├── MissingKeyError           no API key: names the variable to set (raised when a provider is built)
         ├── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start the server
@@ -51,6 +53,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolcallLabError",
     "TranscriptFormatError",
+    "UsageError",
     "redact",
 ]
 
@@ -96,6 +99,15 @@ class TranscriptFormatError(ToolcallLabError, ValueError):
     The message names the JSON path that is wrong and what belongs there, e.g.
     "messages[3].blocks[0].args must be a JSON object, got a string ('city=Paris')".
     A failed save leaves the file on disk exactly as it was.
+    """
+
+
+class UsageError(ToolcallLabError, ValueError):
+    """Raised when the kit is called with a name or value it does not know: an unknown
+    provider, preset, model with no price, ...
+
+    The message shows the value and lists the ones that would work. It is also a
+    `ValueError`, so code that caught the bare `ValueError` keeps working.
     """
 
 
