@@ -6,8 +6,10 @@ import contextlib
 
 import pytest
 
-#: provider name -> the API its codec speaks
-REAL_PROVIDERS = {"anthropic": "anthropic", "openai": "responses", "openai-chat": "chat", "ollama": "ollama"}
+from toolcall_lab.wire import API_SPECS
+
+#: provider name -> the API its codec speaks: the provider that speaks each API by default
+REAL_PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}
 #: What a test puts in the environment or passes as a key: it must never show up anywhere.
 SECRET = "sk-test-SECRET-123"
 

@@ -179,7 +179,7 @@ ROWS = [
          lambda: 12 * (3000 + 800 * 12))),
     Row("3 predict_first_call", the_bill.predict_first_call, (TEACHING_MODEL,), lambda: "dearer",
         (lambda: "cheaper", lambda: "not dearer", lambda: 1, lambda: "same")),
-    Row("3 q1", the_bill.q1, (paris(get_provider("scripted"), ),), lambda: 0,
+    Row("3 q1", the_bill.q1, (paris(get_provider("scripted", script=weather_policy), ),), lambda: 0,
         (lambda: 286, lambda: "0", lambda: None)),
     Row("3 q2", the_bill.q2, (), lambda: "higher", (lambda: "same", lambda: "Higher!", lambda: 5.0)),
     Row("3 q3", the_bill.q3, (), lambda: "no", (lambda: "yes", lambda: "no, probably", lambda: 0)),

@@ -5,14 +5,20 @@ import pytest
 from toolcall_lab import ScriptedProvider, get_provider, provider_from_env, run_agent
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import DEFAULT_MODELS, PRICES, PRICES_CHECKED, default_model, price_of
-from toolcall_lab.providers.registry import PROVIDERS
+from toolcall_lab.providers.registry import PROVIDERS, ProviderSpec
 from toolcall_lab.tools import get_weather
 
 
-def test_scripted_is_the_default_and_plays_the_lessons_model():
-    provider = provider_from_env(environ={})
+def test_scripted_is_the_default_and_plays_the_lessons_model_when_given_it():
+    provider = provider_from_env(script=weather_policy, environ={})
     assert isinstance(provider, ScriptedProvider)
     assert run_agent(provider, PARIS_QUESTION, tools=[get_weather]).answer == "It's 18°C and sunny in Paris."
+
+
+def test_without_a_script_the_scripted_provider_echoes_not_a_lesson():
+    """The registry holds no lesson content: with no script, the last user text comes back."""
+    assert run_agent(get_provider("scripted"), PARIS_QUESTION, tools=[get_weather]).answer == PARIS_QUESTION
+    assert run_agent(provider_from_env(environ={}), "Hello").answer == "Hello"
 
 
 def test_scripted_takes_a_script():
@@ -53,7 +59,6 @@ def test_model_table_is_dated_and_sourced():
     for price in PRICES.values():
         assert price.source and price.input > 0 and price.output > price.input
         assert price.cache_read < price.input
-    assert set(DEFAULT_MODELS) == set(PROVIDERS)
     for provider in ("anthropic", "openai"):
         assert price_of(default_model(provider)) is not None, "hosted defaults have a price"
 
@@ -68,14 +73,11 @@ def test_anthropic_cache_multipliers_hold_in_the_table():
 @pytest.mark.parametrize("name", list(PROVIDERS))
 def test_every_provider_comes_from_the_environment_in_one_cell_with_no_key(name, monkeypatch, double):
     """The swap a lesson promises: two variables, no key, the double playing the model."""
-    import importlib
-
     if name == "ollama":
         pytest.importorskip("ollama")
     for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(key, raising=False)  # a loopback URL needs no key
-    module, class_name, _ = PROVIDERS[name]
-    cls = getattr(importlib.import_module(f"toolcall_lab.providers.{module}"), class_name)
+    cls = PROVIDERS[name].cls
     environ = {"TOOLCALL_LAB_PROVIDER": name}
     if name != "scripted":
         environ["TOOLCALL_LAB_BASE_URL"] = double.base_url(cls.api)
@@ -86,3 +88,44 @@ def test_every_provider_comes_from_the_environment_in_one_cell_with_no_key(name,
     assert [len(r.messages) for r in provider.requests] == [1, 3]
     reached = [r.api for r in double.requests]
     assert reached == ([] if name == "scripted" else [cls.api, cls.api])
+
+
+def test_every_provider_spec_has_a_default_model():
+    assert [name for name in PROVIDERS if name not in DEFAULT_MODELS] == []
+    assert set(DEFAULT_MODELS) == set(PROVIDERS)
+    assert all(spec.default_model == DEFAULT_MODELS[name] for name, spec in PROVIDERS.items())
+
+
+def test_each_real_provider_names_the_codec_of_its_api():
+    from toolcall_lab.wire import API_SPECS
+
+    for spec in API_SPECS.values():
+        cls = PROVIDERS[spec.provider].cls
+        assert cls.api == spec.name and cls.codec is spec.codec
+        assert spec.codec.PROVIDER_NAME == spec.provider
+
+
+class ToyProvider:
+    """A provider in one line of the registry: answers "toy" to everything."""
+
+    def __init__(self, model: str = "toy-1") -> None:
+        self.model = model
+        self.requests = []
+
+    def complete(self, transcript, *, tools=()):
+        return ScriptedProvider(["toy"], model=self.model).complete(transcript, tools=tools)
+
+
+def test_a_new_provider_is_one_line_of_the_registry(monkeypatch):
+    monkeypatch.setitem(PROVIDERS, "toy", ProviderSpec("toy", "Toy (offline)", ToyProvider))
+    assert isinstance(get_provider("toy"), ToyProvider)
+    assert get_provider("toy", model="toy-2").model == "toy-2"
+    provider = provider_from_env(environ={"TOOLCALL_LAB_PROVIDER": "toy", "TOOLCALL_LAB_MODEL": "toy-3"})
+    assert type(provider) is ToyProvider and provider.model == "toy-3"
+    assert run_agent(provider, "Hi").answer == "toy"
+    spec = PROVIDERS["toy"]
+    assert (spec.api, spec.key_env, spec.local_url) == (None, None, None)
+
+
+def test_the_toy_registration_is_gone_after_its_test():
+    assert "toy" not in PROVIDERS

@@ -500,5 +500,6 @@ def test_gpt_6_luna_takes_tools_on_chat_only_at_effort_none():
     assert chat.check_request(chat.encode_request(t, [], model="gpt-6-luna")) == []  # no tools
     # the provider's default is valid for its default model: it asks for "none" with tools
     provider = OpenAIChatProvider(api_key="sk-test", base_url="http://127.0.0.1:9/v1")
-    assert provider._encode(t, (get_weather,))["reasoning_effort"] == "none"
-    assert "reasoning_effort" not in provider._encode(t, ())
+    encode = lambda tools: chat.encode_request(t, tools, model=provider.model, **provider._options(tools))
+    assert encode((get_weather,))["reasoning_effort"] == "none"
+    assert "reasoning_effort" not in encode(())

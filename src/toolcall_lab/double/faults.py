@@ -84,16 +84,17 @@ _ANTHROPIC_KINDS = {"too_large": "request_too_large", "method": "invalid_request
 
 def error(shape: str, kind: str, *, param: str | None = None, **fill: object) -> tuple[int, dict[str, Any]]:
     """(status, error body) for a failure `kind`, in the words and shape of `shape`'s API."""
-    from ..wire import codec
+    from ..wire import API_SPECS
 
     family = "openai" if shape in ("responses", "chat") else shape
     status = 529 if (family, kind) == ("anthropic", "overloaded") else _STATUS[kind]
     error_type, code = _OPENAI_KINDS.get(kind, (None, None)) if family == "openai" else (None, None)
     if family == "anthropic":
         error_type = _ANTHROPIC_KINDS.get(kind)
-    return status, codec(shape).error_body(_WORDS[family][kind].format(**fill), status=status,
-                                           param=param if family == "openai" else None,
-                                           code=code, error_type=error_type)
+    wire = API_SPECS[shape].codec
+    return status, wire.error_body(_WORDS[family][kind].format(**fill), status=status,
+                                   param=param if family == "openai" else None,
+                                   code=code, error_type=error_type)
 
 
 def retry_headers(fault: Fault) -> dict[str, str]:

@@ -36,18 +36,16 @@ from ..providers.scripted import Policy, Reply, ScriptedProvider
 from ..tokens import estimate_tokens
 from ..tool import Tool
 from ..turn import Turn
-from ..wire import Problem
+from ..wire import API_SPECS, Problem
 
 __all__ = ["PROVIDER_FOR", "Player", "responses_effort"]
 
 #: The provider (registry name) that speaks each API: what `serve` tells you to use.
-PROVIDER_FOR = {"anthropic": "anthropic", "responses": "openai", "chat": "openai-chat", "ollama": "ollama"}
+PROVIDER_FOR = {spec.name: spec.provider for spec in API_SPECS.values()}
 #: OpenAI's reasoning models think at medium effort when the request names none: the live
 #: API echoes {"effort": "medium"} (tests/fixtures/openai_responses_reasoning_encrypted_response
 #: .dotnet_recorded.json, gpt-5-mini) and gpt-6-luna's model page gives medium as its default.
 DEFAULT_EFFORT = "medium"
-_RESPONSE_IDS = {"anthropic": "msg_double_{:04d}", "responses": "resp_double_{:04d}",
-                 "chat": "chatcmpl-double-{:04d}", "ollama": "ollama-double-{:04d}"}
 
 
 class Player:
@@ -77,9 +75,7 @@ class Player:
 
     def answer(self, api: str, body: dict[str, Any]) -> dict[str, Any]:
         """The response body for a valid request `body` to `api`: the model's next reply."""
-        from ..wire import codec
-
-        wire = codec(api)
+        wire = API_SPECS[api].codec
         full = self._with_history(body) if api == "responses" else body
         transcript, tools = wire.decode_request(full)
         with self._lock:
@@ -92,7 +88,7 @@ class Player:
             turn = replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
         if _wants_reasoning(api, body, transcript) and not turn.message.reasoning:
             turn = _with_reasoning(turn, api, transcript)
-        response_id = _RESPONSE_IDS[api].format(number)
+        response_id = f"{API_SPECS[api].response_id}{number:04d}"
         if api != "responses":
             return wire.encode_response(turn, response_id=response_id)
         reasoning = {**(body.get("reasoning") or {}), "effort": responses_effort(body)}

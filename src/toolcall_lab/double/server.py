@@ -29,15 +29,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..providers.scripted import Policy, Reply
-from ..wire import codec
+from ..wire import API_SPECS
 from . import shape
 from .faults import FAULTS, Fault, error, retry_headers
 from .play import PROVIDER_FOR, Player, policy_of
 
 __all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
 
-ROUTES = {"/v1/messages": "anthropic", "/v1/responses": "responses",
-          "/v1/chat/completions": "chat", "/api/chat": "ollama"}
+#: path -> the API served there
+ROUTES = {spec.endpoint: spec.name for spec in API_SPECS.values()}
 _LISTS = ("/v1/models", "/api/tags")
 MiB = 1024 * 1024
 
@@ -133,9 +133,9 @@ class ApiDouble:
 
     def base_url(self, api: str) -> str:
         """What to pass as a provider's `base_url` for `api` (the SDKs add the rest of the path)."""
-        if api not in PROVIDER_FOR:
-            raise ValueError(f"the double speaks {', '.join(PROVIDER_FOR)}, not {api!r}.")
-        return self.url + "/v1" if api in ("responses", "chat") else self.url
+        if api not in API_SPECS:
+            raise ValueError(f"the double speaks {', '.join(API_SPECS)}, not {api!r}.")
+        return self.url + API_SPECS[api].base_path
 
     def start(self) -> ApiDouble:
         """Start serving in a background (daemon) thread; returns the double."""
@@ -264,7 +264,7 @@ class ApiDouble:
             return error(shape_, "bad_json", detail=bad_json) + ({},)
         if body.get("stream", api == "ollama"):
             return error(shape_, "stream", param="stream") + ({},)
-        wire = codec(api)
+        wire = API_SPECS[api].codec
         try:
             found = shape.first_problem(api, body) or _first(wire.check_request(body))
             found = found or self._player.problem(api, body)

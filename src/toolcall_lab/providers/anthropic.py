@@ -27,11 +27,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..wire import anthropic as codec
-from ._wire import WireProvider, send_via_sdk
+from ..wire import anthropic
+from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
 
 __all__ = ["AnthropicProvider"]
@@ -46,15 +45,16 @@ class AnthropicProvider(WireProvider):
 
     name: ClassVar[str] = "anthropic"
     api: ClassVar[str] = "anthropic"
+    codec = anthropic
     key_env: ClassVar[str | None] = "ANTHROPIC_API_KEY"
     default_base_url: ClassVar[str] = "https://api.anthropic.com"
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
                  effort: str | None = None, **kwargs: Any) -> None:
         if thinking is not None:
-            codec.thinking_config(thinking)  # a bad value fails now, not at the first call
+            anthropic.thinking_config(thinking)  # a bad value fails now, not at the first call
         if effort is not None:
-            codec.check_effort(effort)
+            anthropic.check_effort(effort)
         self.thinking = thinking
         self.effort = effort
         base_url = kwargs.get("base_url")
@@ -73,14 +73,13 @@ class AnthropicProvider(WireProvider):
         return shown + ")"
 
     def _make_client(self, api_key: str) -> Any:
-        import anthropic  # here, not at the top: `import toolcall_lab` must stay light
+        import anthropic as sdk  # here, not at the top: `import toolcall_lab` must stay light
 
-        return anthropic.Anthropic(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
+        return sdk.Anthropic(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
                                    max_retries=self.max_retries)
 
-    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return codec.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                    thinking=self.thinking, effort=self.effort)
+    def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return {"thinking": self.thinking, "effort": self.effort}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)

@@ -32,11 +32,10 @@ from ..errors import (
     ProviderUnreachableError,
 )
 from ..models import default_model
-from ..wire import ollama as codec
-from ._wire import NO_KEY_NEEDED, WireProvider
+from ..wire import ollama as ollama_codec
+from .sdk import NO_KEY_NEEDED, WireProvider
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
 
 __all__ = ["OllamaProvider"]
@@ -55,6 +54,7 @@ class OllamaProvider(WireProvider):
 
     name: ClassVar[str] = "ollama"
     api: ClassVar[str] = "ollama"
+    codec = ollama_codec
     key_env: ClassVar[str | None] = None
     default_base_url: ClassVar[str] = "http://localhost:11434"
     start_hint: ClassVar[str] = (f"start Ollama with `ollama serve` and fetch a model with "
@@ -78,9 +78,8 @@ class OllamaProvider(WireProvider):
         headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
         return ollama.Client(host=self.base_url, timeout=self.timeout, headers=headers)
 
-    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return codec.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                    think=self.think)
+    def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return {"think": self.think}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         """POST the body and return the reply's JSON exactly as it arrived.

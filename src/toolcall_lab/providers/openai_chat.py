@@ -30,10 +30,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models import default_model, rules_of
 from ..wire import chat
-from ._wire import WireProvider, send_via_sdk
+from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
 
 __all__ = ["LOCAL_SERVERS", "LocalServer", "OpenAIChatProvider"]
@@ -107,6 +106,7 @@ class OpenAIChatProvider(WireProvider):
 
     name: ClassVar[str] = "openai-chat"
     api: ClassVar[str] = "chat"
+    codec = chat
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
 
@@ -148,16 +148,14 @@ class OpenAIChatProvider(WireProvider):
         return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
                              max_retries=self.max_retries)
 
-    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
+    def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         effort = self.reasoning_effort
         if effort is None and tools:
             # subtle: some models (gpt-6-luna) take tools on Chat only at one effort, and their
             # default is another; ask for that one rather than be refused (see models.Rules).
             effort = rules_of(self.model).chat_tools_effort
-        return chat.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                   reasoning_effort=effort,
-                                   parallel_tool_calls=self.parallel_tool_calls,
-                                   max_tokens_field=self.max_tokens_field)
+        return {"reasoning_effort": effort, "parallel_tool_calls": self.parallel_tool_calls,
+                "max_tokens_field": self.max_tokens_field}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.chat.completions, request)

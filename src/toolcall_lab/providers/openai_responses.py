@@ -26,10 +26,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
-from ._wire import WireProvider, send_via_sdk
+from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
 
 __all__ = ["OpenAIResponsesProvider"]
@@ -40,6 +39,7 @@ class OpenAIResponsesProvider(WireProvider):
 
     name: ClassVar[str] = "openai"
     api: ClassVar[str] = "responses"
+    codec = responses
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
 
@@ -55,9 +55,8 @@ class OpenAIResponsesProvider(WireProvider):
         return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
                              max_retries=self.max_retries)
 
-    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return responses.encode_request(transcript, tools, model=self.model, max_tokens=self.max_tokens,
-                                        reasoning_effort=self.reasoning_effort, store=self.store)
+    def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        return {"reasoning_effort": self.reasoning_effort, "store": self.store}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.responses, request)

@@ -11,6 +11,11 @@
     llamacpp        OpenAIChatProvider preset   Chat at llama-server       `llama-server ...`
     lmstudio        OpenAIChatProvider preset   Chat at LM Studio          `lms server start`
 
+Each name is one `ProviderSpec` in `PROVIDERS` (its label, class and preset; the API, key
+variable and default model follow from those), and every other table of providers (the
+picker's options and labels, the tests' lists) is derived from it. A new provider is its
+own module plus one line here.
+
 `provider_from_env()` reads `TOOLCALL_LAB_PROVIDER` (default `scripted`, so every lesson
 runs offline), and `TOOLCALL_LAB_MODEL` / `TOOLCALL_LAB_BASE_URL` when set. A lesson
 written as `provider = provider_from_env(script=weather_policy)` runs unchanged against
@@ -19,58 +24,113 @@ any of them.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from .anthropic import AnthropicProvider
 from .base import Provider
+from .ollama import OllamaProvider
+from .openai_chat import LOCAL_SERVERS, OpenAIChatProvider
+from .openai_responses import OpenAIResponsesProvider
+from .scripted import ScriptedProvider
 
-__all__ = ["PROVIDERS", "get_provider", "provider_from_env"]
+__all__ = ["PROVIDERS", "ProviderSpec", "echo", "get_provider", "provider_from_env"]
 
-#: name -> (module, class, preset or None)
-PROVIDERS: dict[str, tuple[str, str, str | None]] = {
-    "scripted": ("scripted", "ScriptedProvider", None),
-    "anthropic": ("anthropic", "AnthropicProvider", None),
-    "openai": ("openai_responses", "OpenAIResponsesProvider", None),
-    "openai-chat": ("openai_chat", "OpenAIChatProvider", None),
-    "ollama": ("ollama", "OllamaProvider", None),
-    "ollama-openai": ("openai_chat", "OpenAIChatProvider", "ollama-openai"),
-    "vllm": ("openai_chat", "OpenAIChatProvider", "vllm"),
-    "llamacpp": ("openai_chat", "OpenAIChatProvider", "llamacpp"),
-    "lmstudio": ("openai_chat", "OpenAIChatProvider", "lmstudio"),
-}
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    """Everything the kit knows about one provider name, in one record.
+
+    `label` is what the picker shows; `cls` builds it (with `preset=` when `preset` is
+    set). The rest is read from those two: `api` (the codec it speaks, None for the
+    scripted provider), `key_env` (the variable holding its key, None for local servers),
+    `default_model` (`models.DEFAULT_MODELS`) and `local_url` (a local server's default
+    base URL, None for hosted APIs).
+
+    >>> spec = PROVIDERS["vllm"]
+    >>> spec.api, spec.key_env, spec.default_model, spec.local_url
+    ('chat', None, 'Qwen/Qwen3-0.6B', 'http://localhost:8000/v1')
+    """
+
+    name: str
+    label: str
+    cls: type
+    preset: str | None = None
+
+    @property
+    def api(self) -> str | None:
+        return getattr(self.cls, "api", None)
+
+    @property
+    def key_env(self) -> str | None:
+        return None if self.preset is not None else getattr(self.cls, "key_env", None)
+
+    @property
+    def default_model(self) -> str | None:
+        from ..models import DEFAULT_MODELS
+
+        return DEFAULT_MODELS.get(self.name)
+
+    @property
+    def local_url(self) -> str | None:
+        if self.preset is not None:
+            return LOCAL_SERVERS[self.preset].base_url
+        if self.api is None or self.key_env is not None:
+            return None  # offline, or a hosted API
+        return getattr(self.cls, "default_base_url", None)
+
+
+#: Every provider name, in the order the picker lists them.
+PROVIDERS: dict[str, ProviderSpec] = {spec.name: spec for spec in (
+    ProviderSpec("scripted", "scripted (offline)", ScriptedProvider),
+    ProviderSpec("anthropic", "Anthropic", AnthropicProvider),
+    ProviderSpec("openai", "OpenAI (Responses)", OpenAIResponsesProvider),
+    ProviderSpec("openai-chat", "OpenAI (Chat Completions)", OpenAIChatProvider),
+    ProviderSpec("ollama", "Ollama (local)", OllamaProvider),
+    ProviderSpec("ollama-openai", "Ollama /v1 (local)", OpenAIChatProvider, "ollama-openai"),
+    ProviderSpec("vllm", "vLLM (local)", OpenAIChatProvider, "vllm"),
+    ProviderSpec("llamacpp", "llama.cpp (local)", OpenAIChatProvider, "llamacpp"),
+    ProviderSpec("lmstudio", "LM Studio (local)", OpenAIChatProvider, "lmstudio"),
+)}
+
+
+def echo(transcript: Any, tools: Any) -> str:
+    """The scripted provider's policy when given no script: it answers with the last user text.
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> echo(Transcript(messages=[Message.user("Hi")]), ())
+    'Hi'
+    """
+    users = [message for message in transcript.messages if message.role == "user" and message.text]
+    return users[-1].text if users else ""
 
 
 def get_provider(name: str, /, **options: Any) -> Provider:
     """The provider called `name`, built with `options` (see each class for its options).
 
-    The scripted provider takes `script=` (a policy or a list of replies; default: the
-    lessons' weather model); the others take `model=`, `base_url=`, `api_key=`, ...
+    The scripted provider takes `script=` (a policy or a list of replies; without one it
+    echoes the last user message, see `echo`); the others take `model=`, `base_url=`,
+    `api_key=`, ...
 
     >>> get_provider("scripted")
     ScriptedProvider(model='scripted-1', calls=0)
     """
     try:
-        module_name, class_name, preset = PROVIDERS[name]
+        spec = PROVIDERS[name]
     except KeyError:
         known = ", ".join(PROVIDERS)
         raise ValueError(f"no provider called {name!r}; choose one of: {known}.") from None
-    module = importlib.import_module(f"{__package__}.{module_name}")
-    cls = getattr(module, class_name)
-    if name == "scripted":
-        script = options.pop("script", None)
-        if script is None:
-            from ..examples import weather_policy
-
-            script = weather_policy
+    script = options.pop("script", None)  # a script only drives the scripted provider
+    if spec.cls is ScriptedProvider:
         # subtle: options meant for real providers (api_key=, base_url=, thinking=, ...) are
         # ignored here, so one cell that passes them still runs offline when scripted.
-        return cls(script, **{k: v for k, v in options.items() if k == "model"})
-    options.pop("script", None)  # a script only drives the scripted provider
-    if preset is not None:
-        options.setdefault("preset", preset)
-    return cls(**options)
+        return ScriptedProvider(echo if script is None else script,
+                                **{k: v for k, v in options.items() if k == "model"})
+    if spec.preset is not None:
+        options.setdefault("preset", spec.preset)
+    return spec.cls(**options)
 
 
 def provider_from_env(*, script: Any = None, environ: Mapping[str, str] | None = None,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..display.html import THEME
+from ..wire import API_SPECS
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -24,11 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["API_TITLES", "FONT", "THEME", "figure_png", "pre", "render_png", "wire_body"]
 
-#: The tab and dropdown title of each API (`wire.APIS`).
-API_TITLES: dict[str, str] = {"anthropic": "Anthropic Messages", "responses": "OpenAI Responses",
-                              "chat": "OpenAI Chat", "ollama": "Ollama"}
-_DEFAULT_MODEL_FOR = {"anthropic": "anthropic", "responses": "openai", "chat": "openai-chat",
-                      "ollama": "ollama"}  # API -> the DEFAULT_MODELS entry of its provider
+#: The tab and dropdown title of each API (`wire.API_SPECS`).
+API_TITLES: dict[str, str] = {spec.name: spec.title for spec in API_SPECS.values()}
 
 #: Inline CSS for every HTML value: projector-sized, in the colours of JupyterLab's theme
 #: (`display.html.THEME`: dark in the dark theme, dark on white where there is no theme).
@@ -90,7 +88,7 @@ def figure_png(figure: Any, *, dpi: float | None = None) -> bytes:
 def _api_model(api: str, model: str | None) -> str:
     from ..models import default_model
 
-    return model or default_model(_DEFAULT_MODEL_FOR[api])
+    return model or default_model(API_SPECS[api].provider)
 
 
 def wire_body(transcript: Transcript, tools: Sequence[Tool], api: str, model: str | None) -> dict[str, Any]:

@@ -6,7 +6,7 @@ the SDK client and the box is cleared, so no widget value ever holds it for long
 every status line is passed through `errors.redact` first. The box never sends a typed
 key back to the browser (ipywidgets 8 echoes every value it receives unless the trait
 says `echo_update=False`), and the picker keeps the environment it was given sealed
-(`providers._wire.SealedKeys`), so `vars(picker)` shows no key either.
+(`providers.sdk.SealedKeys`), so `vars(picker)` shows no key either.
 
     >>> picker = pick_provider(environ={})
     >>> picker.choice.value, picker.key.layout.display
@@ -30,10 +30,7 @@ from ._common import API_TITLES, FONT
 
 __all__ = ["pick_provider"]
 
-_LABELS = {"scripted": "scripted (offline)", "double": "API double (loopback)", "anthropic": "Anthropic",
-           "openai": "OpenAI (Responses)", "openai-chat": "OpenAI (Chat Completions)",
-           "ollama": "Ollama (local)", "ollama-openai": "Ollama /v1 (local)", "vllm": "vLLM (local)",
-           "llamacpp": "llama.cpp (local)", "lmstudio": "LM Studio (local)"}
+_DOUBLE_LABEL = "API double (loopback)"  # the one choice that is not a provider of the registry
 _TEST_TRANSCRIPT_TEXT = "Reply with the single word OK."
 #: Seconds "Test connection" waits for an answer. The test call makes one try, no retries, so
 #: a server that is down or stuck answers in seconds; the provider later cells use keeps the
@@ -41,34 +38,18 @@ _TEST_TRANSCRIPT_TEXT = "Reply with the single word OK."
 _TEST_TIMEOUT = 10.0
 
 
-def _provider_class(name: str) -> tuple[type, str | None]:
-    import importlib
-
-    from ..providers.registry import PROVIDERS
-
-    module_name, class_name, preset = PROVIDERS[name]
-    module = importlib.import_module(f"toolcall_lab.providers.{module_name}")
-    return getattr(module, class_name), preset
-
-
 def _key_env(name: str) -> str | None:
     """The variable that holds `name`'s key, None for providers that need none."""
-    if name in ("scripted", "double"):
-        return None
-    cls, preset = _provider_class(name)
-    return None if preset is not None else getattr(cls, "key_env", None)
+    from ..providers.registry import PROVIDERS
+
+    return None if name == "double" else PROVIDERS[name].key_env
 
 
 def _local_url(name: str) -> str | None:
     """The default base URL of a local server, None for hosted APIs and offline choices."""
-    if name in ("scripted", "double"):
-        return None
-    cls, preset = _provider_class(name)
-    if preset is not None:
-        from ..providers.openai_chat import LOCAL_SERVERS
+    from ..providers.registry import PROVIDERS
 
-        return LOCAL_SERVERS[preset].base_url
-    return None if getattr(cls, "key_env", None) else getattr(cls, "default_base_url", None)
+    return None if name == "double" else PROVIDERS[name].local_url
 
 
 def _test_limits() -> dict[str, Any]:
@@ -92,8 +73,9 @@ def _picker_class() -> type:
     from traitlets import Unicode
 
     from ..errors import redact
-    from ..providers._wire import SealedKeys
     from ..providers.registry import PROVIDERS, get_provider
+    from ..providers.sdk import SealedKeys
+    from ..wire import API_SPECS
 
     class Password(widgets.Password):
         """ipywidgets' password box, minus the echo: a typed key is never sent back to the browser."""
@@ -123,8 +105,9 @@ def _picker_class() -> type:
             self._typed_key = False  # whether the built provider holds a key typed into the box
             self._tester: Any = None  # with a typed key: the same provider with the test's limits
             self.double: Any = None  # the ApiDouble, started on first use of that choice
-            names = ["scripted", "double", *(n for n in PROVIDERS if n != "scripted")]
-            self.choice = widgets.Dropdown(options=[(_LABELS.get(n, n), n) for n in names],
+            options = [(PROVIDERS["scripted"].label, "scripted"), (_DOUBLE_LABEL, "double"),
+                       *((spec.label, name) for name, spec in PROVIDERS.items() if name != "scripted")]
+            self.choice = widgets.Dropdown(options=options,
                                            value="scripted", description="provider")
             self.double_api = widgets.Dropdown(options=[(API_TITLES[a], a) for a in API_TITLES],
                                                value="anthropic", description="speaks")
@@ -154,8 +137,6 @@ def _picker_class() -> type:
             self.status.value = f"<div style='{FONT}'>{html.escape(redact(text, secrets))}</div>"
 
         def _on_choice(self, change: object = None) -> None:
-            from ..models import DEFAULT_MODELS
-
             name = self.choice.value
             self._built, self._typed_key, self._tester = None, False, None
             if name != "double":
@@ -167,7 +148,7 @@ def _picker_class() -> type:
             self.double_api.layout.display = None if name == "double" else "none"
             self.model.layout.display = "none" if name in ("scripted", "double") else None
             self.base_url.value = url or ""
-            self.model.value = DEFAULT_MODELS.get(name, "")
+            self.model.value = ("" if name == "double" else PROVIDERS[name].default_model) or ""
             if name == "scripted":
                 self._say("scripted: your own Python plays the model, offline and free.")
             elif name == "double":
@@ -217,10 +198,8 @@ def _picker_class() -> type:
 
                     self.double = ApiDouble(self._script).start()
                 api = self.double_api.value
-                from ..double import PROVIDER_FOR
-
                 # subtle: a placeholder key, so a real key from the environment never leaves for the double
-                return get_provider(PROVIDER_FOR[api], base_url=self.double.base_url(api),
+                return get_provider(API_SPECS[api].provider, base_url=self.double.base_url(api),
                                     api_key="no-key-needed", **limits)
             options: dict[str, Any] = dict(limits)
             if self.model.value.strip():
@@ -302,4 +281,8 @@ def pick_provider(*, environ: Mapping[str, str] | None = None, script: Any = Non
     >>> picker.provider
     ScriptedProvider(model='scripted-1', calls=0)
     """
+    if script is None:
+        from ..examples import weather_policy
+
+        script = weather_policy  # the widget's own default, for the double as for scripted
     return _picker_class()(environ=environ, script=script)

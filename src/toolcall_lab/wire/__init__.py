@@ -1,7 +1,9 @@
 """The wire: the one internal transcript, spelled the way each API wants it.
 
 Four APIs, one pure codec module each (no I/O inside, so every translation can be
-tested offline and shown in a notebook):
+tested offline and shown in a notebook), and one `ApiSpec` each in `API_SPECS`, the
+record every table of APIs elsewhere is derived from (`APIS`, `ENDPOINTS`, the double's
+routes, the widgets' titles):
 
     api          module        endpoint                     spoken by
     "anthropic"  anthropic.py  POST /v1/messages            Anthropic
@@ -21,36 +23,28 @@ the last two are the API's rules and its error shape:
     check_request(body) -> list[Problem]                                   what the API would reject
     error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
 
+A provider names its codec module as a class attribute, typed by the `Codec` protocol
+(the four functions a client needs).
+
 `check(transcript, api=...)` encodes a transcript and lists what the real API would
 reject, each `Problem` with its path in the request and the API's own wording.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from ..messages import ReasoningBlock, Transcript
     from ..tool import Tool
     from ..turn import Turn
 
-__all__ = ["API", "APIS", "ENDPOINTS", "Problem", "check", "check_request", "codec",
-           "decode_response", "encode_request", "foreign_reasoning"]
+__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Problem", "check",
+           "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
-APIS: tuple[API, ...] = ("anthropic", "responses", "chat", "ollama")
-
-#: The path each API is served at, relative to the server's root.
-ENDPOINTS: dict[API, str] = {
-    "anthropic": "/v1/messages",
-    "responses": "/v1/responses",
-    "chat": "/v1/chat/completions",
-    "ollama": "/api/chat",
-}
 
 
 @dataclass(frozen=True)
@@ -77,11 +71,53 @@ class Problem:
         return self.text
 
 
-def codec(api: str) -> ModuleType:
+class Codec(Protocol):
+    """What a provider asks of its API's codec module (each module here is one).
+
+    The server half (`decode_request`, `encode_response`) is the API double's business
+    and not part of this protocol.
+    """
+
+    def encode_request(self, transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
+                       **options: Any) -> dict[str, Any]: ...
+
+    def decode_response(self, body: Mapping[str, Any]) -> Turn: ...
+
+    def check_request(self, body: Mapping[str, Any]) -> list[Problem]: ...
+
+    def error_body(self, message: str, *, status: int = 400, param: str | None = None,
+                   code: str | None = None, **kind: Any) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ApiSpec:
+    """Everything the kit knows about one API, in one record.
+
+    `endpoint` is the path the API is served at, relative to the server's root;
+    `base_path` is what follows the server's root in an SDK's `base_url` (the OpenAI SDK
+    wants ".../v1" and adds the rest; the Anthropic and Ollama clients want the root);
+    `provider` is the registry name of the provider that speaks it by default;
+    `response_id` is how the API double numbers its responses (the prefix of each id).
+
+    >>> API_SPECS["chat"].endpoint, API_SPECS["chat"].base_path, API_SPECS["chat"].provider
+    ('/v1/chat/completions', '/v1', 'openai-chat')
+    """
+
+    name: str
+    title: str
+    endpoint: str
+    base_path: str
+    provider: str
+    response_id: str
+    codec: Any  # the codec module (a `Codec`, plus the server half)
+
+
+def codec(api: str) -> Any:
     """The codec module for `api` ("anthropic", "responses", "chat" or "ollama")."""
-    if api not in APIS:
-        raise ValueError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.")
-    return importlib.import_module(f"{__name__}.{api}")
+    try:
+        return API_SPECS[api].codec
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.") from None
 
 
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: str,
@@ -136,3 +172,21 @@ def foreign_reasoning(transcript: Transcript, provider: str) -> list[tuple[int, 
     """
     return [(index, block) for index, message in enumerate(transcript.messages)
             for block in message.reasoning if not block.replayable_to(provider)]
+
+
+# subtle: imported last, because each codec imports `Problem` from this module.
+from . import anthropic, chat, ollama, responses  # noqa: E402
+
+#: Every API the kit speaks, by name: the one record each, in the lessons' order.
+API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
+    ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
+            "msg_double_", anthropic),
+    ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
+            "resp_double_", responses),
+    ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
+            "chatcmpl-double-", chat),
+    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama),
+)}
+APIS: tuple[API, ...] = tuple(API_SPECS)  # type: ignore[assignment]
+#: The path each API is served at, relative to the server's root.
+ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}

@@ -1,15 +1,18 @@
 """What every real provider shares: encode, check, send with the SDK, decode, and errors.
 
-A real provider is a thin shell around a pure codec (`toolcall_lab.wire.<api>`):
+A real provider is a thin shell around a pure codec module (`toolcall_lab.wire.<api>`),
+which it names as a class attribute (`codec = wire.anthropic`). `WireProvider.complete`
+is the whole route of one call, top to bottom:
 
-    request = codec.encode_request(transcript, tools, model=..., **options)
-    problems = codec.check_request(request)       # what the API would reject: raise now
+    request = self.codec.encode_request(transcript, tools, model=..., **self._options(tools))
+    problems = self.codec.check_request(request)  # what the API would reject: raise now
     body = self._send(request)                    # the only line that touches the network
-    turn = codec.decode_response(body)            # + the wire request and response kept
-    self.requests.append(SentRequest.of(transcript, tools, body=request))  # all went well
+    turn = self.codec.decode_response(body)       # + the wire request and response kept
+    self.requests.append(SentRequest.of(...))     # recorded last: all went well
 
-Subclasses say which API and SDK they use and implement `_make_client` and `_send`
-(the SDK call, returning the response body as JSON). Everything that can go wrong on
+Subclasses name their API and codec and implement `_make_client`, `_options` (the
+codec's options for this provider) and `_send` (the SDK call, returning the response
+body as JSON). Everything that can go wrong on
 the way becomes one of the kit's `ProviderError`s with one actionable sentence, and
 the caller's transcript is never touched (the loop appends the reply, not the provider).
 
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
     from ..messages import Transcript
     from ..tool import Tool
     from ..turn import Turn
+    from ..wire import Codec
 
 __all__ = ["SealedKeys", "WireProvider", "is_loopback", "send_via_sdk"]
 
@@ -130,7 +134,8 @@ class WireProvider:
     """
 
     name: ClassVar[str]                  # "anthropic", "openai", ...: also ReasoningBlock.provider
-    api: ClassVar[str]                   # the codec: "anthropic", "responses", "chat", "ollama"
+    api: ClassVar[str]                   # the API: "anthropic", "responses", "chat", "ollama"
+    codec: ClassVar[Codec]               # its codec module: toolcall_lab.wire.<api>
     key_env: ClassVar[str | None] = None  # the variable that holds the key, None if no key is needed
     default_base_url: ClassVar[str] = ""
     #: One sentence on how to start the server, for "nothing answers at <url>".
@@ -160,9 +165,9 @@ class WireProvider:
         """Build the SDK client (importing the SDK here, never at module import)."""
         raise NotImplementedError
 
-    def _encode(self, transcript: Transcript, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        """The request body (the codec's `encode_request` with this provider's options)."""
-        raise NotImplementedError
+    def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
+        """The codec's `encode_request` options besides `model` and `max_tokens`."""
+        return {}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         """Send `request` with the SDK and return the response body as JSON."""
@@ -171,20 +176,11 @@ class WireProvider:
     # -- the seam -------------------------------------------------------------------------
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
         """Send the conversation and the tools; return the reply with its wire bodies."""
-        from ..wire import codec
-
-        wire = codec(self.api)
         tools = tuple(tools)
-        request = self._encode(transcript, tools)
+        request = self.codec.encode_request(transcript, tools, model=self.model,
+                                            max_tokens=self.max_tokens, **self._options(tools))
         if self.check:
-            problems = wire.check_request(request)
-            if problems:
-                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                raise InvalidRequestError(
-                    f"{self.name} would reject this request, so it was not sent: "
-                    f"{str(problems[0]).rstrip('.')}{more}. Fix the transcript (see error.problems), or pass "
-                    "check=False to send it anyway and see the API's own answer.",
-                    problems=problems, provider=self.name, status=400)
+            self._refuse_if_invalid(request)
         started = time.perf_counter()
         try:
             body = self._send(request)
@@ -194,7 +190,7 @@ class WireProvider:
             raise self._translate(exc) from None
         latency = time.perf_counter() - started
         try:
-            turn = wire.decode_response(body)
+            turn = self.codec.decode_response(body)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise MalformedResponseError(
                 f"{self.name} answered with a body the {self.api} API does not produce "
@@ -204,6 +200,17 @@ class WireProvider:
         self.requests.append(SentRequest.of(transcript, tools, body=request,
                                             previous=self.requests[-1] if self.requests else None))
         return replace(turn, latency_s=latency, request=request, response=body)
+
+    def _refuse_if_invalid(self, request: dict[str, Any]) -> None:
+        """Raise `InvalidRequestError`, in the API's words, if the API would reject `request`."""
+        problems = self.codec.check_request(request)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise InvalidRequestError(
+                f"{self.name} would reject this request, so it was not sent: "
+                f"{str(problems[0]).rstrip('.')}{more}. Fix the transcript (see error.problems), or pass "
+                "check=False to send it anyway and see the API's own answer.",
+                problems=problems, provider=self.name, status=400)
 
     def __repr__(self) -> str:
         shown = f"model={self.model!r}"
