@@ -262,10 +262,21 @@ def test_the_cost_explorer_itself_shows_the_tiered_bill():
     pytest.importorskip("ipywidgets")
     from toolcall_lab.widgets import cost_explorer
 
-    w = cost_explorer(n=50, h0=20_000, t=5_000)
-    assert w.model.value == "claude-haiku-5-5"  # its default model
+    w = cost_explorer(n=50, h0=20_000, t=5_000, model="claude-haiku-5-5")
     assert "<b>$3.1545</b> on claude-haiku-5-5" in w.totals.value
     assert "$0.7125" not in w.totals.value
+
+
+def test_a_model_with_no_price_is_a_usage_error():
+    from toolcall_lab.errors import ToolcallLabError, UsageError
+
+    for attempt in (lambda: cost_of(Usage(input_tokens=1), "llama3.2"),
+                    lambda: loop_bill(3, 100, 10, model="llama3.2")):
+        with pytest.raises(UsageError, match="no price for model 'llama3.2'") as info:
+            attempt()
+        assert isinstance(info.value, ToolcallLabError) and isinstance(info.value, ValueError)
+    with pytest.raises(UsageError, match="'5m' or '1h'"):
+        cost_of(Usage(input_tokens=1), "claude-opus-5", cache_write_ttl="2h")
 
 
 def test_compaction_across_the_threshold_reads_at_each_sides_rates():

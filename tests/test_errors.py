@@ -15,9 +15,11 @@ from toolcall_lab.errors import (
     RateLimitError,
     ServerError,
     ToolcallLabError,
+    TransientError,
+    UsageError,
     redact,
 )
-from toolcall_lab.providers.sdk import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
+from toolcall_lab.providers._wire import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
 
 SECRET = "sk-test-SECRET-123"
 
@@ -106,6 +108,31 @@ def test_connection_timeout_and_garbage_map_onto_the_tree(provider):
         json.loads("{not json")
     except json.JSONDecodeError as exc:
         assert isinstance(provider._translate(exc), MalformedResponseError)
+
+
+TRANSIENT = (RateLimitError, OverloadedError, ServerError, ProviderTimeoutError, ProviderUnreachableError)
+PERMANENT = (MissingKeyError, AuthenticationError, ModelNotFoundError, InvalidRequestError,
+             MalformedResponseError)
+
+
+@pytest.mark.parametrize("cls", TRANSIENT)
+def test_each_retryable_error_is_a_transient_provider_error(cls):
+    error = cls("try again", provider="anthropic", status=503)
+    assert isinstance(error, TransientError) and isinstance(error, ProviderError)
+    assert isinstance(error, ToolcallLabError) and error.retryable
+
+
+@pytest.mark.parametrize("cls", PERMANENT)
+def test_the_other_provider_errors_are_not_transient(cls):
+    error = cls("fix something first")
+    assert not isinstance(error, TransientError) and not error.retryable
+
+
+def test_usage_error_is_the_kits_error_and_a_value_error():
+    error = UsageError("no price for model 'llama3.2'")
+    assert isinstance(error, ToolcallLabError) and isinstance(error, ValueError)
+    with pytest.raises(ValueError, match="llama3.2"):  # an old `except ValueError` still catches it
+        raise error
 
 
 def test_retryable_errors_say_so(provider):

@@ -24,7 +24,19 @@ from toolcall_lab import (
     tool,
 )
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
-from toolcall_lab.loop import CallSent, ReplyReceived, RunFinished, ToolExecuted
+from toolcall_lab.loop import (
+    _CUT_MID_CALL,
+    _NOTES,
+    _REFUSED,
+    CallSent,
+    ContinuePaused,
+    ReplyReceived,
+    RunFinished,
+    RunTools,
+    Stop,
+    ToolExecuted,
+    decide,
+)
 from toolcall_lab.tools import get_weather
 
 
@@ -509,3 +521,49 @@ def test_injected_instruction_cannot_run_a_tool_that_was_not_offered():
     assert "Unknown tool 'delete_everything'. Available tools: search_docs." in refused.content
     assert deleted == []
     assert run.answer == "I could not do that."
+
+
+# -- decide: the stop reason alone says what the loop does next -----------------------------------
+ASKS = Message.assistant(ToolCall("toolu_01", "get_weather", {"city": "Paris"}))
+SAYS = Message.assistant("It is 18°C and sunny.")
+
+
+def reply(message, reason):
+    return Turn(message, reason, Usage(), "m")
+
+
+@pytest.mark.parametrize(("reason", "with_call", "expected"), [
+    (StopReason.END_TURN, False, Stop("the model answered.")),
+    (StopReason.END_TURN, True, RunTools()),  # a call labelled end_turn is still run
+    (StopReason.TOOL_USE, True, RunTools()),
+    (StopReason.TOOL_USE, False, Stop("the model answered.")),  # tool_use with no call: an answer
+    (StopReason.STOP_SEQUENCE, False, Stop(_NOTES[StopReason.STOP_SEQUENCE])),
+    (StopReason.STOP_SEQUENCE, True, RunTools()),
+    (StopReason.MAX_TOKENS, False, Stop(_NOTES[StopReason.MAX_TOKENS])),
+    (StopReason.MAX_TOKENS, True, Stop(_CUT_MID_CALL.format(reason="max_tokens"), keep=False)),
+    (StopReason.CONTEXT_WINDOW_EXCEEDED, False, Stop(_NOTES[StopReason.CONTEXT_WINDOW_EXCEEDED])),
+    (StopReason.CONTEXT_WINDOW_EXCEEDED, True,
+     Stop(_CUT_MID_CALL.format(reason="context_window_exceeded"), keep=False)),
+    (StopReason.REFUSAL, False, Stop(_REFUSED, keep=False)),
+    (StopReason.REFUSAL, True, Stop(_REFUSED, keep=False)),
+    (StopReason.PAUSE_TURN, False, ContinuePaused()),
+    (StopReason.PAUSE_TURN, True, ContinuePaused()),  # the paused turn goes back, calls and all
+])
+def test_decide_for_every_stop_reason(reason, with_call, expected):
+    turn = reply(ASKS if with_call else SAYS, reason)
+    assert decide(turn) == expected
+    assert decide(turn).keep is expected.keep
+
+
+def test_decide_covers_every_stop_reason_and_changes_nothing():
+    for reason in StopReason:
+        for message in (ASKS, SAYS):
+            turn = reply(message, reason)
+            assert isinstance(decide(turn), RunTools | ContinuePaused | Stop)
+            assert turn == reply(message, reason)
+
+
+def test_decide_notes_are_the_ones_run_agent_reports():
+    cut = "the reply was cut off (max_tokens) in the middle of a tool call"
+    assert decide(reply(ASKS, StopReason.MAX_TOKENS)).note.startswith(cut)
+    assert decide(reply(SAYS, StopReason.REFUSAL)).note.startswith("the model declined to answer (refusal)")

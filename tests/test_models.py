@@ -93,3 +93,14 @@ def test_the_teaching_model_is_priced_and_described_truthfully():
     assert "legacy since Opus 5.5" in PRICES[TEACHING_MODEL].source
     source = open(models.__file__, encoding="utf-8").read()
     assert "a frontier model" not in source
+
+
+def test_unknown_names_are_usage_errors():
+    from toolcall_lab.errors import ToolcallLabError, UsageError
+    from toolcall_lab.models import require_price
+
+    assert require_price("claude-haiku-4-5-20251001") is price_of("claude-haiku-4-5")
+    for attempt in (lambda: require_price("llama3.2"), lambda: default_model("nonesuch")):
+        with pytest.raises(UsageError) as info:
+            attempt()
+        assert isinstance(info.value, ToolcallLabError) and isinstance(info.value, ValueError)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolcall_lab import Message, ToolCall, ToolResult, Transcript
+from toolcall_lab import Message, ToolCall, ToolResult, Transcript, UsageError
 from toolcall_lab.tokens import estimate_tokens, loop_input_tokens, loop_input_total, request_text
 from toolcall_lab.tools import get_weather
 
@@ -45,16 +45,16 @@ def test_loop_input_total_worked_example():
     assert loop_input_total(10, 2000, 500) == 42500
 
 
-@pytest.mark.parametrize(("first", "per_step"), [(2000, 500), (7, 3), (0, 1), (1, 0)])
-def test_closed_form_equals_the_sum_for_every_n_up_to_1000(first, per_step):
+@pytest.mark.parametrize(("h0", "t"), [(2000, 500), (7, 3), (0, 1), (1, 0)])
+def test_closed_form_equals_the_sum_for_every_n_up_to_1000(h0, t):
     mismatches = [n for n in range(0, 1001)
-                  if loop_input_total(n, first, per_step) != sum(loop_input_tokens(n, first, per_step))]
+                  if loop_input_total(n, h0, t) != sum(loop_input_tokens(n, h0, t))]
     assert mismatches == []
 
 
 @given(st.integers(0, 300), st.integers(0, 10**9), st.integers(0, 10**9))
-def test_closed_form_equals_the_sum_property(n, first, per_step):
-    assert loop_input_total(n, first, per_step) == sum(loop_input_tokens(n, first, per_step))
+def test_closed_form_equals_the_sum_property(n, h0, t):
+    assert loop_input_total(n, h0, t) == sum(loop_input_tokens(n, h0, t))
 
 
 def test_the_growth_is_quadratic():
@@ -65,8 +65,21 @@ def test_the_growth_is_quadratic():
 @pytest.mark.parametrize("function", [loop_input_tokens, loop_input_total])
 @pytest.mark.parametrize("args", [(-1, 2000, 500), (10, -1, 500), (10, 2000, -1)])
 def test_negative_inputs_are_rejected(function, args):
-    with pytest.raises(ValueError, match="must be >= 0"):
+    with pytest.raises(UsageError, match="must be >= 0"):
         function(*args)
+
+
+def test_every_loop_size_function_speaks_h0_and_t():
+    """One vocabulary: the formula's symbols, n*h0 + t*n(n-1)/2, wherever a loop is sized."""
+    import inspect
+
+    from toolcall_lab import cost, plots, report
+
+    for function in (loop_input_tokens, loop_input_total, report.loop_table, cost.loop_bill,
+                     plots.plot_loop_tokens, plots.describe_loop_tokens, plots.plot_caching,
+                     plots.describe_caching):
+        assert list(inspect.signature(function).parameters)[:3] == ["n", "h0", "t"], function.__name__
+    assert loop_input_total(n=10, h0=2000, t=500) == 42_500
 
 
 def _conversation():

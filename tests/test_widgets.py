@@ -20,6 +20,7 @@ from toolcall_lab import (
     ToolCall,
     ToolResult,
     Transcript,
+    UsageError,
     run_agent,
 )
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
@@ -188,8 +189,8 @@ def test_cost_explorer_updates_on_every_control():
         control.value = value
         assert w.totals.value != old
     old = w.totals.value
-    w.model.value = "claude-opus-5"
-    assert w.totals.value != old and "claude-opus-5" in w.totals.value
+    w.model.value = "claude-haiku-5-5"
+    assert w.totals.value != old and "claude-haiku-5-5" in w.totals.value
 
 
 def test_cost_explorer_caching_lowers_the_dollars():
@@ -233,8 +234,30 @@ def test_cost_explorer_caption_of_a_single_call_is_grammatical():
 
 
 def test_cost_explorer_refuses_an_unpriced_model():
-    with pytest.raises(ValueError, match="no price for model 'llama3.2'"):
+    with pytest.raises(UsageError, match="no price for model 'llama3.2'"):
         cost_explorer(model="llama3.2")
+
+
+def test_cost_explorer_defaults_to_the_lessons_model():
+    from toolcall_lab.models import TEACHING_MODEL
+
+    w = cost_explorer()
+    assert w.model.value == TEACHING_MODEL
+    assert "$0.2125" in w.totals.value  # loop_bill's worked example: 10 calls, 2,000 + 500 on Opus 5
+
+
+def test_cost_explorer_prices_a_dated_snapshot_as_cost_of_does():
+    from toolcall_lab.cost import cost_of, dollars, loop_bill
+    from toolcall_lab.usage import Usage
+
+    dated = "claude-haiku-4-5-20251001"
+    w = cost_explorer(model=dated)
+    assert w.model.value == dated
+    # 42,500 input tokens at Haiku 4.5's $1 per million: what cost_of says for the same tokens
+    expected = cost_of(Usage(input_tokens=42_500), dated).total
+    assert loop_bill(10, 2000, 500, model=dated).total_dollars == pytest.approx(expected)
+    assert dollars(expected) == "$0.0425" and "$0.0425" in w.totals.value
+    assert dated in w.totals.value
 
 
 # -- pick_provider ---------------------------------------------------------------------------
@@ -458,7 +481,7 @@ def html_values(widget):
 
 
 def test_step_through_puts_the_diagram_beside_the_message_and_caps_its_height():
-    from toolcall_lab.widgets.step_through import DIAGRAM_MAX_HEIGHT
+    from toolcall_lab.widgets._step_through import DIAGRAM_MAX_HEIGHT
 
     w = step_through(paris_run(), tools=[get_weather])
     assert w.diagram.layout.max_height == DIAGRAM_MAX_HEIGHT == "400px"
@@ -491,7 +514,7 @@ def test_cost_explorer_caching_checkbox_label_is_never_cut():
 
 
 def test_cost_explorer_puts_controls_beside_what_they_change():
-    from toolcall_lab.widgets.cost_explorer import FIGURE_MAX_HEIGHT
+    from toolcall_lab.widgets._cost_explorer import FIGURE_MAX_HEIGHT
 
     w = cost_explorer()
     assert row_holding(w, w.calls, w.comparison) is w.children[0]
@@ -566,7 +589,7 @@ def test_every_widget_takes_its_colours_from_the_jupyterlab_theme():
 
 
 def test_wire_view_bodies_scroll_inside_a_capped_box():
-    from toolcall_lab.widgets.wire_view import BODY_MAX_HEIGHT
+    from toolcall_lab.widgets._wire_view import BODY_MAX_HEIGHT
 
     tabs = wire_view(paris_run().transcript, [get_weather])
     for view in tabs.views.values():
@@ -577,7 +600,7 @@ def test_step_through_totals_are_the_full_estimate_of_every_prefix():
     """The running totals (O(n)) equal re-estimating every prefix the old way (issue 9, item 21)."""
     from toolcall_lab import Message, Transcript
     from toolcall_lab.tokens import estimate_tokens, request_text
-    from toolcall_lab.widgets.step_through import _input_so_far
+    from toolcall_lab.widgets._step_through import _input_so_far
 
     run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
     transcript = Transcript(run.transcript.system, [*run.transcript.messages, Message.user("And London?"),
@@ -603,7 +626,7 @@ def test_step_through_draws_the_diagram_once_and_shows_a_window_per_message(monk
     from toolcall_lab.examples import PARIS_QUESTION
     from toolcall_lab.tools import get_weather
     from toolcall_lab.widgets import step_through
-    from toolcall_lab.widgets.step_through import WINDOW
+    from toolcall_lab.widgets._step_through import WINDOW
 
     drawn = []
     real = diagram.plot_sequence
@@ -616,3 +639,13 @@ def test_step_through_draws_the_diagram_once_and_shows_a_window_per_message(monk
     assert len(drawn) == 1 and drawn[0].get("highlight") is None
     height = Image.open(io.BytesIO(widget.diagram.value)).height
     assert height <= WINDOW + 150   # the lane headers over one window, not the whole run
+
+
+def test_each_factory_is_the_only_public_name_of_its_module():
+    """A module named like its factory would be shadowed by it; the modules carry an underscore."""
+    import toolcall_lab.widgets as widgets
+
+    for name in ("cost_explorer", "step_through", "wire_view"):
+        module = importlib.import_module(f"toolcall_lab.widgets._{name}")
+        assert getattr(widgets, name) is getattr(module, name) and callable(getattr(widgets, name))
+        assert module.__all__ == [name]

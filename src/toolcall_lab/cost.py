@@ -39,7 +39,8 @@ import math
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
-from .models import PRICES, PRICES_CHECKED, Price, price_of
+from .errors import UsageError
+from .models import Price, require_price
 from .tokens import loop_input_tokens
 from .usage import Usage
 
@@ -112,22 +113,15 @@ class Cost:
 def _price(model: str | Price) -> Price:
     if isinstance(model, Price):
         return model
-    price = price_of(model)
-    if price is None:
-        known = ", ".join(PRICES)
-        raise ValueError(
-            f"no price for model {model!r}. Local models cost nothing per token and the scripted "
-            f"provider is free, so there is nothing to price; pass a model from the table "
-            f"(models.PRICES, checked {PRICES_CHECKED}): {known}.")
-    return price
+    return require_price(model)  # a dated snapshot id gets its family's row
 
 
 def _write_price(price: Price, ttl: str) -> float:
     if ttl not in ("5m", "1h"):
-        raise ValueError(f"cache_write_ttl must be '5m' or '1h', got {ttl!r}.")
+        raise UsageError(f"cache_write_ttl must be '5m' or '1h', got {ttl!r}.")
     if ttl == "1h":
         if price.cache_write_1h is None:
-            raise ValueError(f"{price.model} has no 1-hour cache write price in the table; "
+            raise UsageError(f"{price.model} has no 1-hour cache write price in the table; "
                              "use cache_write_ttl='5m'.")
         return price.cache_write_1h
     # subtle: a model with no write fee (OpenAI before GPT-5.6) bills a write as plain input.
@@ -270,7 +264,7 @@ def loop_bill(n: int, h0: int, t: int, *, model: str | Price, caching: bool = Fa
     '$3.1545'
     """
     if t < 0 or output_per_call < 0:
-        raise ValueError(f"t and output_per_call must be >= 0, got {t} and {output_per_call}")
+        raise UsageError(f"t and output_per_call must be >= 0, got {t} and {output_per_call}")
     price = _price(model)
     sent = loop_input_tokens(n, h0, t)
     usages = []
@@ -365,11 +359,11 @@ def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tok
     instead of 100,000 and writes 15,500 instead of 500: $0.0531 -> $0.0994.
     """
     if not 0 <= kept_prefix <= compacted:
-        raise ValueError(f"kept_prefix must be between 0 and compacted ({compacted}), got {kept_prefix}")
+        raise UsageError(f"kept_prefix must be between 0 and compacted ({compacted}), got {kept_prefix}")
     if kept_prefix > history:
-        raise ValueError(f"kept_prefix ({kept_prefix}) cannot exceed the history ({history})")
+        raise UsageError(f"kept_prefix ({kept_prefix}) cannot exceed the history ({history})")
     if new_tokens < 0:
-        raise ValueError(f"new_tokens must be >= 0, got {new_tokens}")
+        raise UsageError(f"new_tokens must be >= 0, got {new_tokens}")
     price = _price(model)
     before_usage = Usage(input_tokens=history + new_tokens, cache_read_tokens=history,
                          cache_write_tokens=new_tokens)

@@ -10,16 +10,25 @@
     │                                  provider, preset, model with no price, ... (also a ValueError)
     └── ProviderError                 a call to a model failed; the transcript is exactly as it was
         ├── MissingKeyError           no API key: names the variable to set (raised when a provider is built)
-        ├── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start the server
         ├── AuthenticationError       401 / 403: the key was refused
         ├── ModelNotFoundError        404: this server does not know the model id
         ├── InvalidRequestError       400: the request breaks the API's rules (found by `wire.check`
         │                              before sending, or reported by the API); `.problems`
-        ├── RateLimitError            429: too many requests; `.retry_after` in seconds when the API says
-        ├── OverloadedError           529 / 503: the provider is busy; retry later
-        ├── ServerError               another 5xx: the provider failed
-        ├── ProviderTimeoutError      no reply within the timeout
-        └── MalformedResponseError    a reply that is not the API's JSON
+        ├── MalformedResponseError    a reply that is not the API's JSON
+        └── TransientError            the same request, unchanged, may succeed later: wait and retry
+            ├── RateLimitError        429: too many requests; `.retry_after` in seconds when the API says
+            ├── OverloadedError       529 / 503: the provider is busy; retry later
+            ├── ServerError           another 5xx: the provider failed
+            ├── ProviderTimeoutError  no reply within the timeout
+            └── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start
+                                       the server
+
+`except TransientError` is the one clause a retry loop needs. An error is transient when
+nothing in the request is wrong, so sending it again unchanged can work: the provider was
+busy or failing (429, 529/503, other 5xx), the reply was slow, or the connection failed
+(a network blip, a local server not started yet). The others are not: a refused key, an
+unknown model, a request the API rejects or a reply it garbled fail the same way every
+time until you change something.
 
 Errors that come from a *tool* while it runs are not raised at all: the loop turns them
 into `ToolResult(is_error=True)` so the model can read them and try again.
@@ -53,6 +62,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolcallLabError",
     "TranscriptFormatError",
+    "TransientError",
     "UsageError",
     "redact",
 ]
@@ -127,17 +137,12 @@ class ProviderError(ToolcallLabError):
 
     @property
     def retryable(self) -> bool:
-        """Whether the same request may succeed later, unchanged."""
-        return isinstance(self, RateLimitError | OverloadedError | ServerError |
-                          ProviderTimeoutError | ProviderUnreachableError)
+        """Whether the same request may succeed later, unchanged: it is a `TransientError`."""
+        return isinstance(self, TransientError)
 
 
 class MissingKeyError(ProviderError):
     """Raised when a provider for a hosted API is built without a key to call it with."""
-
-
-class ProviderUnreachableError(ProviderError):
-    """Raised when nothing answers at the provider's URL (a local server that is not running)."""
 
 
 class AuthenticationError(ProviderError):
@@ -160,24 +165,41 @@ class InvalidRequestError(ProviderError):
         self.problems = tuple(problems)
 
 
-class RateLimitError(ProviderError):
+class TransientError(ProviderError):
+    """Parent of the errors where the same request may succeed later, unchanged.
+
+    Nothing in the request is wrong: the provider was busy or failing, the reply was slow,
+    or nothing answered. Wait (`retry_after` seconds, when the API said) and send it again;
+    `error.retryable` is True exactly for these.
+    """
+
+
+class RateLimitError(TransientError):
     """Raised on 429 after the SDK's own retries: too many requests or tokens per minute."""
 
 
-class OverloadedError(ProviderError):
+class OverloadedError(TransientError):
     """Raised on 529 (Anthropic's "overloaded") or 503: the provider is busy right now."""
 
 
-class ServerError(ProviderError):
+class ServerError(TransientError):
     """Raised on any other 5xx after the SDK's retries: the provider failed, not your request."""
 
 
-class ProviderTimeoutError(ProviderError):
+class ProviderTimeoutError(TransientError):
     """Raised when no reply arrived within the provider's timeout."""
 
 
 class MalformedResponseError(ProviderError):
     """Raised when a reply is not the JSON the API documents (a proxy page, a cut-off body)."""
+
+
+class ProviderUnreachableError(TransientError):
+    """Raised when nothing answers at the provider's URL (a local server that is not running).
+
+    Transient: a connection that failed is the network blip SDKs retry on their own; for a
+    local server, the retry succeeds once the server is started (the message says how).
+    """
 
 
 REDACTED = "[redacted]"

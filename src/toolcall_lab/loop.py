@@ -3,7 +3,7 @@
 `run_agent` is the whole exchange in one function. Each pass:
 
 1. sends the *entire* transcript and the tool definitions (the model keeps no state);
-2. reads the reply's stop reason and decides, as the APIs document:
+2. reads the reply's stop reason and decides (`decide`, a pure function), as the APIs document:
    - tool calls (stop reason tool_use): run every call, in order, in *your* process, and
      send all the results back in ONE user message, in call order;
    - end_turn / stop_sequence: done, the reply is the answer;
@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, assert_never
 
 from ._text import pretty_lines
-from .errors import MaxStepsExceeded
+from .errors import MaxStepsExceeded, UsageError
 from .messages import Message, ToolCall, ToolResult, Transcript
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
@@ -51,8 +51,8 @@ from .turn import StopReason, Turn
 from .usage import Usage
 
 __all__ = [
-    "CallSent", "Event", "ReplyReceived", "Run", "RunFinished", "Step", "ToolExecuted",
-    "run_agent",
+    "CallSent", "ContinuePaused", "Decision", "Event", "ReplyReceived", "Run", "RunFinished",
+    "RunTools", "Step", "Stop", "ToolExecuted", "decide", "run_agent",
 ]
 
 DEFAULT_MAX_STEPS = 10
@@ -190,6 +190,39 @@ class Run:
         return run_html(self)
 
 
+# -- step 2: what to do with a reply -----------------------------------------------------------
+@dataclass(frozen=True)
+class RunTools:
+    """Keep the reply, run every call in it, send all the results back in one message."""
+
+    keep: ClassVar[bool] = True
+    kind: Literal["run_tools"] = "run_tools"
+
+
+@dataclass(frozen=True)
+class ContinuePaused:
+    """Keep the paused reply and call again unchanged: the model picks the turn up."""
+
+    keep: ClassVar[bool] = True
+    kind: Literal["continue_paused"] = "continue_paused"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The run is over; `note` says why in one sentence.
+
+    `keep` says whether the reply goes into the transcript: not a refusal, and not a
+    reply cut off in the middle of a tool call (an incomplete call must never be sent).
+    """
+
+    note: str
+    keep: bool = True
+    kind: Literal["stop"] = "stop"
+
+
+Decision = RunTools | ContinuePaused | Stop
+
+
 _NOTES = {
     StopReason.END_TURN: "the model answered.",
     StopReason.STOP_SEQUENCE: "a stop sequence ended the reply; treat it as complete.",
@@ -209,6 +242,35 @@ _REFUSED = (
     "is in run.steps[-1].turn. Rephrase the request, or try another model.")
 
 
+def decide(turn: Turn) -> Decision:
+    """What the loop does with `turn`, from its stop reason and its tool calls alone.
+
+    A pure function: it reads the reply and changes nothing, so each case can be shown
+    (and tested) without a provider.
+
+    >>> from toolcall_lab import Message, ToolCall, Usage
+    >>> asks = Message.assistant(ToolCall("toolu_01", "get_weather", {"city": "Paris"}))
+    >>> decide(Turn(asks, StopReason.TOOL_USE, Usage(), "m"))
+    RunTools(kind='run_tools')
+    >>> decide(Turn(asks, StopReason.MAX_TOKENS, Usage(), "m")).keep  # a cut-off call is kept out
+    False
+    >>> decide(Turn(Message.assistant("It is 18°C."), StopReason.END_TURN, Usage(), "m"))
+    Stop(note='the model answered.', keep=True, kind='stop')
+    """
+    reason = turn.stop_reason
+    if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
+        return Stop(_CUT_MID_CALL.format(reason=reason), keep=False)  # the call is incomplete
+    if reason is StopReason.REFUSAL:
+        return Stop(_REFUSED, keep=False)
+    if reason is StopReason.PAUSE_TURN:
+        return ContinuePaused()  # subtle: the paused turn goes back unchanged
+    if turn.tool_calls:
+        # subtle: run calls even if a provider labelled the reply end_turn; an
+        # unanswered call would make the next request invalid.
+        return RunTools()
+    return Stop(_NOTES.get(reason, _NOTES[StopReason.END_TURN]))
+
+
 def _check_arguments(provider: Provider, prompt: object, system: object, transcript: object,
                      max_steps: object, on_event: object) -> None:
     """Refuse a bad argument with one sentence, before anything is touched."""
@@ -225,7 +287,7 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
     if isinstance(max_steps, bool) or not isinstance(max_steps, int):
         raise TypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
     if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        raise UsageError(f"max_steps must be at least 1, got {max_steps}")
     if on_event is not None and not callable(on_event):
         raise TypeError(f"on_event must be a function that takes one event (print works), "
                         f"got {on_event!r}.")
@@ -296,7 +358,7 @@ def run_agent(
     if transcript is None:
         transcript = Transcript(system=system)
     elif system is not None and system != transcript.system:
-        raise ValueError("this transcript already has its own system prompt; pass either "
+        raise UsageError("this transcript already has its own system prompt; pass either "
                          "system= or transcript=, not both.")
     emit = on_event or (lambda event: None)
     run = Run(transcript)
@@ -317,10 +379,35 @@ def run_agent(
 def _step(run: Run, index: int, provider: Provider, tools: tuple[Tool, ...],
           by_name: dict[str, Tool], emit: Callable[[Event], object],
           answered: list[ToolResult]) -> bool:
-    """One pass: send, read the stop reason, run the tools. True when the run is finished."""
+    """One pass: send the transcript, decide on the reply, act. True when the run is finished."""
     transcript = run.transcript
     sent = len(transcript)
-    emit(CallSent(index, sent, tuple(t.name for t in tools)))
+    turn = _send(index, provider, transcript, tools, emit)   # step 1
+    answered.clear()
+    decision = decide(turn)                                   # step 2
+    if decision.keep:
+        transcript.append(turn.message)
+    match decision:
+        case RunTools():
+            _run_tools(index, turn.tool_calls, by_name, emit, answered)
+            transcript.append(Message.results(answered))
+        case ContinuePaused() | Stop():
+            pass
+        case _:
+            assert_never(decision)
+    run.steps.append(Step(index, turn, sent, tuple(answered)))
+    answered.clear()
+    if not isinstance(decision, Stop):
+        return False
+    run.stop_reason, run.note = turn.stop_reason, decision.note
+    emit(RunFinished(index, turn.stop_reason, decision.note))
+    return True
+
+
+def _send(index: int, provider: Provider, transcript: Transcript, tools: tuple[Tool, ...],
+          emit: Callable[[Event], object]) -> Turn:
+    """Send the whole transcript and the tools; a failed call leaves the transcript as it was."""
+    emit(CallSent(index, len(transcript), tuple(t.name for t in tools)))
     try:
         turn = provider.complete(transcript, tools=tools)
     except Exception as exc:
@@ -328,32 +415,7 @@ def _step(run: Run, index: int, provider: Provider, tools: tuple[Tool, ...],
                      "was before this call, so you can retry it.")
         raise
     emit(ReplyReceived(index, turn))
-    reason = turn.stop_reason
-    note: str | None = None  # set when the run stops after this call
-    answered.clear()
-
-    if reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED) and turn.tool_calls:
-        note = _CUT_MID_CALL.format(reason=reason)  # the call is incomplete: keep it out
-    elif reason is StopReason.REFUSAL:
-        note = _REFUSED
-    else:
-        transcript.append(turn.message)
-        if reason is StopReason.PAUSE_TURN:
-            pass  # subtle: the paused turn goes back unchanged; the model picks it up
-        elif turn.tool_calls:
-            # subtle: run calls even if a provider labelled the reply end_turn; an
-            # unanswered call would make the next request invalid.
-            _run_tools(index, turn.tool_calls, by_name, emit, answered)
-            transcript.append(Message.results(answered))
-        else:
-            note = _NOTES.get(reason, _NOTES[StopReason.END_TURN])
-    run.steps.append(Step(index, turn, sent, tuple(answered)))
-    answered.clear()
-    if note is None:
-        return False
-    run.stop_reason, run.note = reason, note
-    emit(RunFinished(index, reason, note))
-    return True
+    return turn
 
 
 def _too_many_steps(run: Run, max_steps: int) -> Run:

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from .errors import UsageError
+
 __all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RULES", "TEACHING_MODEL",
-           "TOOL_PROMPT_TOKENS", "Price", "Rules", "default_model", "price_of", "rules_of",
-           "tool_prompt_tokens"]
+           "TOOL_PROMPT_TOKENS", "Price", "Rules", "default_model", "price_of", "require_price",
+           "rules_of", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -311,7 +313,7 @@ def default_model(provider: str) -> str:
         return DEFAULT_MODELS[provider]
     except KeyError:
         known = ", ".join(sorted(DEFAULT_MODELS))
-        raise ValueError(f"no default model for provider {provider!r}; known: {known}.") from None
+        raise UsageError(f"no default model for provider {provider!r}; known: {known}.") from None
 
 
 def price_of(model: str) -> Price | None:
@@ -324,6 +326,26 @@ def price_of(model: str) -> Price | None:
     """
     key = _table_key(PRICES, model)
     return PRICES[key] if key else None
+
+
+def require_price(model: str) -> Price:
+    """`price_of(model)`, or a `UsageError` that says why there is none and lists the table.
+
+    >>> require_price("claude-haiku-4-5-20251001").model   # a dated snapshot: its family's row
+    'claude-haiku-4-5'
+    >>> require_price("llama3.2")
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.UsageError: no price for model 'llama3.2'. Local models cost nothing ...
+    """
+    price = price_of(model)
+    if price is None:
+        known = ", ".join(PRICES)
+        raise UsageError(
+            f"no price for model {model!r}. Local models cost nothing per token and the scripted "
+            f"provider is free, so there is nothing to price; pass a model from the table "
+            f"(models.PRICES, checked {PRICES_CHECKED}): {known}.")
+    return price
 
 
 def _table_key(table: Mapping[str, object], model: str) -> str | None:

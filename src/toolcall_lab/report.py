@@ -118,8 +118,8 @@ def calls_table(run: Run) -> str:
     return table
 
 
-def loop_table(n: int, first: int, per_step: int) -> str:
-    """The input billed on each call of an n-call loop, and the running total.
+def loop_table(n: int, h0: int, t: int) -> str:
+    """The input billed on each call of an `n`-call loop of `h0` + steps of `t`, and the running total.
 
     >>> print(loop_table(3, 2000, 500))
     call  input tokens  running total
@@ -129,7 +129,7 @@ def loop_table(n: int, first: int, per_step: int) -> str:
        3         3,000          7,500
     """
     rows, total = [], 0
-    for call, tokens in enumerate(loop_input_tokens(n, first, per_step), start=1):
+    for call, tokens in enumerate(loop_input_tokens(n, h0, t), start=1):
         total += tokens
         rows.append([str(call), f"{tokens:,}", f"{total:,}"])
     return _table(["call", "input tokens", "running total"], rows, right={0, 1, 2})

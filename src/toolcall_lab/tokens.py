@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .errors import UsageError
 from .messages import Block, Message, Transcript, block_to_dict
 
 if TYPE_CHECKING:
@@ -133,24 +134,24 @@ def request_tokens(transcript: Transcript, tools: Sequence[Tool] = (), *,
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
-def loop_input_tokens(n: int, first: int, per_step: int) -> list[int]:
-    """Input tokens billed on each of `n` calls: call i re-sends `first` plus i - 1 steps.
+def loop_input_tokens(n: int, h0: int, t: int) -> list[int]:
+    """Input tokens billed on each of `n` calls: call i re-sends `h0` plus i - 1 steps of `t`.
 
     >>> loop_input_tokens(4, 2000, 500)  # 2000 + 0, + 500, + 1000, + 1500
     [2000, 2500, 3000, 3500]
     """
-    if n < 0 or first < 0 or per_step < 0:
-        raise ValueError(f"n, first and per_step must be >= 0, got {n}, {first}, {per_step}")
-    return [first + i * per_step for i in range(n)]
+    if n < 0 or h0 < 0 or t < 0:
+        raise UsageError(f"n, h0 and t must be >= 0, got {n}, {h0}, {t}")
+    return [h0 + i * t for i in range(n)]
 
 
-def loop_input_total(n: int, first: int, per_step: int) -> int:
-    """The closed form of `sum(loop_input_tokens(n, first, per_step))`: n*h0 + t*n(n-1)/2.
+def loop_input_total(n: int, h0: int, t: int) -> int:
+    """The closed form of `sum(loop_input_tokens(n, h0, t))`: n*h0 + t*n(n-1)/2.
 
     >>> loop_input_total(10, 2000, 500)  # 10*2000 + 500*45 = 20,000 + 22,500
     42500
     """
-    if n < 0 or first < 0 or per_step < 0:
-        raise ValueError(f"n, first and per_step must be >= 0, got {n}, {first}, {per_step}")
+    if n < 0 or h0 < 0 or t < 0:
+        raise UsageError(f"n, h0 and t must be >= 0, got {n}, {h0}, {t}")
     # subtle: n*(n-1) is always even, so // loses nothing.
-    return n * first + per_step * n * (n - 1) // 2
+    return n * h0 + t * n * (n - 1) // 2

@@ -26,13 +26,14 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..errors import UsageError
 from ._common import FONT, THEME, figure_png, render_png
 
 __all__ = ["cost_explorer"]
 
 
-def _price_label(price: Any) -> str:
-    return f"{price.model} (${price.input:g} in / ${price.output:g} out per MTok)"
+def _price_label(price: Any, model: str | None = None) -> str:
+    return f"{model or price.model} (${price.input:g} in / ${price.output:g} out per MTok)"
 
 
 _TABLE = f"border-collapse:collapse;{FONT};font-size:15px;line-height:1.3"
@@ -179,8 +180,10 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
 
     Sliders set the number of model calls (`n`), the first request's tokens (`h0`:
     system prompt, tools, question) and the tokens each step adds (`t`: a call and its
-    result); a dropdown picks the model from `models.PRICES`, a checkbox turns prompt
-    caching on. Every change recomputes `cost.loop_bill` and redraws the figure.
+    result); a dropdown picks the model from `models.PRICES` (by default
+    `models.TEACHING_MODEL`, lesson 3's; a dated snapshot id is priced by its family, as
+    `cost.cost_of` prices it), a checkbox turns prompt caching on. Every change recomputes
+    `cost.loop_bill` and redraws the figure.
 
     `figure="compact"` (the default) draws one quick panel, the running total against
     the final size (or, with caching, dollars with and without), so a change updates in
@@ -202,14 +205,15 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     import ipywidgets as widgets
 
     from ..cost import dollars, loop_bill
-    from ..models import PRICES, default_model
+    from ..models import PRICES, TEACHING_MODEL, require_price
 
     if figure not in ("compact", "full"):
-        raise ValueError(f'figure must be "compact" or "full", not {figure!r}.')
-    model = model or default_model("anthropic")
-    if model not in PRICES:
-        raise ValueError(f"no price for model {model!r}; choose one of: {', '.join(PRICES)} "
-                         "(or add a row to models.PRICES).")
+        raise UsageError(f'figure must be "compact" or "full", not {figure!r}.')
+    model = model or TEACHING_MODEL
+    price = require_price(model)  # priced as `cost_of` prices it: a dated snapshot id by its family
+    options = [(_price_label(p), p.model) for p in PRICES.values()]
+    if model not in PRICES:  # a dated snapshot id ("claude-haiku-4-5-20251001") is offered as itself
+        options.insert(0, (_price_label(price, model), model))
     # descriptions in a fixed column, so the four tracks line up; every part stretches to its column
     wide, full = {"description_width": "14em"}, widgets.Layout(width="100%")
     calls = widgets.IntSlider(value=n, min=1, max=max(50, n), description="model calls",
@@ -218,9 +222,8 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
                               description="first request (tokens)", style=wide, layout=full)
     per_step = widgets.IntSlider(value=t, min=0, max=max(5_000, t), step=50,
                                  description="added per step (tokens)", style=wide, layout=full)
-    model_box = widgets.Dropdown(options=[(_price_label(p), p.model) for p in PRICES.values()],
-                                 value=model, description="model", style={"description_width": "initial"},
-                                 layout=full)
+    model_box = widgets.Dropdown(options=options, value=model, description="model",
+                                 style={"description_width": "initial"}, layout=full)
     # subtle: a Checkbox truncates its description to the width of the description column
     # ("prompt cac…"); indent=False drops that column, and the label takes the room it needs
     caching_box = widgets.Checkbox(value=caching, description="prompt caching", indent=False,

@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import UsageError
 from ._common import API_TITLES, FONT, pre, wire_body
 
 if TYPE_CHECKING:
@@ -200,10 +201,10 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     run = run_or_transcript if isinstance(run_or_transcript, Run) else None
     transcript = run.transcript if run is not None else run_or_transcript
     if len(transcript) == 0:
-        raise ValueError("step_through needs at least one message; run the agent first, or append "
+        raise UsageError("step_through needs at least one message; run the agent first, or append "
                          "a Message to the transcript.")
     if api not in APIS:
-        raise ValueError(f"unknown API {api!r}; choose one of: {', '.join(APIS)}.")
+        raise UsageError(f"unknown API {api!r}; choose one of: {', '.join(APIS)}.")
     tools, total = tuple(tools), len(transcript)
     producers, pairs = producer_labels(transcript), pair_numbers(transcript)
     so_far = _input_so_far(transcript, run, tools)
