@@ -19,7 +19,7 @@ from toolcall_lab.errors import (
     UsageError,
     redact,
 )
-from toolcall_lab.providers._wire import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
+from toolcall_lab.providers.sdk import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
 
 SECRET = "sk-test-SECRET-123"
 
