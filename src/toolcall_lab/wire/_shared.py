@@ -195,3 +195,17 @@ def chat_tools_effort(model: str, effort: object, has_tools: bool) -> list[Probl
                     f"Function tools are not supported with reasoning_effort {said} for this model "
                     f"in Chat Completions. Set reasoning_effort to '{wanted}', or use the Responses "
                     "API.", param="reasoning_effort", code="unsupported_parameter")]
+
+
+def plain_json(value: Any) -> Any:
+    """A deep copy made of dicts and lists (what JSON is), so a request or a decoded turn never
+    shares state with a transcript's frozen mappings.
+
+    >>> plain_json({"a": ({"b": 1},)})
+    {'a': [{'b': 1}]}
+    """
+    if isinstance(value, Mapping):
+        return {k: plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(v) for v in value]
+    return value

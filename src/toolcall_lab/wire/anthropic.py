@@ -63,7 +63,7 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import Problem
-from ._shared import parse_arguments, request_tool
+from ._shared import parse_arguments, plain_json, request_tool
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -209,7 +209,7 @@ def _encode_content(blocks: Sequence[Block], *, sign: bool = False) -> list[dict
         if wire is None:
             continue
         if wire["type"] == "tool_use" and wire["id"] in callers:
-            wire["caller"] = _plain(callers[wire["id"]])
+            wire["caller"] = plain_json(callers[wire["id"]])
         content.append(wire)
     return content
 
@@ -222,15 +222,6 @@ def _latest_container(messages: Sequence[Message]) -> str | None:
             if isinstance(container, Mapping) and container.get("id"):
                 return str(container["id"])
     return None
-
-
-def _plain(value: Any) -> Any:
-    """A deep copy made of dicts and lists, so a request never shares state with a transcript."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def thinking_config(thinking: int | str) -> dict[str, Any]:
@@ -285,7 +276,7 @@ def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | 
     and a container sends nothing itself (`_encode_content` and `encode_request` use them).
     """
     if "block" in block.opaque:
-        return _plain(block.opaque["block"])
+        return plain_json(block.opaque["block"])
     if "callers" in block.opaque or "container" in block.opaque:
         return None
     if "redacted" in block.opaque:
@@ -348,12 +339,12 @@ def _programmatic_extras(body: Mapping[str, Any]) -> dict[str, Any]:
     e.g. tool_use toolu_1 with caller {"type": "code_execution_20250825", "tool_id": "srvtoolu_1"}
     and container {"id": "container_1", ...} -> {"callers": {"toolu_1": {...}}, "container": {...}}.
     """
-    callers = {item.get("id", ""): _plain(item["caller"]) for item in body["content"]
+    callers = {item.get("id", ""): plain_json(item["caller"]) for item in body["content"]
                if isinstance(item, Mapping) and item.get("type") == "tool_use"
                and isinstance(item.get("caller"), Mapping) and item["caller"].get("type") != "direct"}
     extras: dict[str, Any] = {"callers": callers} if callers else {}
     if isinstance(body.get("container"), Mapping):
-        extras["container"] = _plain(body["container"])
+        extras["container"] = plain_json(body["container"])
     return extras
 
 
@@ -382,7 +373,7 @@ def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None,
             case _ if keep_others:
                 # server_tool_use, code_execution_tool_result, ...: turning them into text would
                 # put words in the model's mouth, and dropping them would break the replay.
-                yield ReasoningBlock("", PROVIDER_NAME, model, {"block": _plain(item)})
+                yield ReasoningBlock("", PROVIDER_NAME, model, {"block": plain_json(item)})
             case _:
                 continue  # image, document, ... in a request: the kit sends no media
 

@@ -75,6 +75,7 @@ from ._shared import (
     arguments_json,
     invalid_effort,
     parse_arguments,
+    plain_json,
     read_result_text,
     request_tool,
     result_text,
@@ -150,7 +151,7 @@ def _items(message: Message) -> list[dict[str, Any]]:
                               "output": result_text(block)})
             case ReasoningBlock(opaque=opaque):
                 if block.replayable_to(PROVIDER_NAME) and opaque:
-                    items.append(_plain(opaque))  # verbatim: encrypted_content is checked
+                    items.append(plain_json(opaque))  # verbatim: encrypted_content is checked
             case _:
                 assert_never(block)
     return items
@@ -163,7 +164,7 @@ def _tool_spec(tool: Tool) -> dict[str, Any]:
     # so a tool with an optional parameter is refused ("Invalid schema for function ...").
     # The kit validates arguments itself, so it always says strict: false out loud.
     return {"type": "function", "name": tool.name, "description": tool.description,
-            "parameters": _plain(tool.input_schema), "strict": False}
+            "parameters": plain_json(tool.input_schema), "strict": False}
 
 
 def decode_response(body: Mapping[str, Any]) -> Turn:
@@ -196,7 +197,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     for item in body["output"]:
         match item.get("type"):
             case "reasoning":
-                blocks.append(ReasoningBlock(_summary(item), PROVIDER_NAME, model, _plain(item)))
+                blocks.append(ReasoningBlock(_summary(item), PROVIDER_NAME, model, plain_json(item)))
             case "message":
                 for part in item["content"]:
                     refused = refused or part["type"] == "refusal"
@@ -277,15 +278,6 @@ def _part_text(part: Mapping[str, Any]) -> str:
                              "reads input_text, output_text and refusal parts only")
 
 
-def _plain(value: Any) -> Any:
-    """A deep copy made of dicts and lists (what JSON is), so callers never share state."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 # -- server side: what the API double reads and answers ------------------------------------
 def _never_called(**_: Any) -> Any:
     raise RuntimeError("this tool was read from a request body and has no code; the server "
@@ -345,7 +337,7 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, .
             content, is_error = read_result_text(output)
             return "user", (ToolResult(item["call_id"], content, is_error),)
         case "reasoning":
-            return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, _plain(item)),)
+            return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
         case other:
             raise ValueError(f"input item {index} has type {other!r}, which the kit does not "
                              "model; it reads messages, function calls, their outputs and reasoning")
@@ -439,14 +431,14 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
 
 def _reasoning_item(block: ReasoningBlock, item_id: str) -> dict[str, Any]:
     if block.replayable_to(PROVIDER_NAME) and block.opaque.get("type") == "reasoning":
-        return _plain(block.opaque)
+        return plain_json(block.opaque)
     summary = [{"type": "summary_text", "text": block.text}] if block.text else []
     return {"type": "reasoning", "id": item_id, "summary": summary,
             "encrypted_content": seal_reasoning(block.text)}
 
 
 def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
-    echoed = _plain(spec)
+    echoed = plain_json(spec)
     echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
     echoed.setdefault("parameters", None)
     return echoed
