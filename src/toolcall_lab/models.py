@@ -72,7 +72,7 @@ class Price:
     released: str = ""
     source: str = ""
     label: str = "official"
-    checked: str = "2026-11-30"
+    checked: str = PRICES_CHECKED.isoformat()  # the day the whole table was checked
     long_context_above: int | None = None
     long_context: Price | None = None
 
@@ -218,7 +218,7 @@ class Rules:
     reasons: bool | None = None
     chat_tools_effort: str | None = None
     source: str = ""
-    checked: str = "2026-11-30"
+    checked: str = PRICES_CHECKED.isoformat()  # the day the whole table was checked
     label: str = "official"
     notes: str = ""
 
