@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""The kit's two commands, with nothing installed by hand first.
+"""The kit's commands, with nothing installed by hand first.
 
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
     python3 dev.py demo    # the classroom demo in the terminal (offline)
+    python3 dev.py lint    # ruff and mypy --strict, the two checks tests/ also run
     python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
 
-Both make sure `.venv/` exists and holds this project installed with its `dev`
-extra; they reinstall when `pyproject.toml` changes. Anything after the command
+Each makes sure `.venv/` exists and holds this project installed with its `dev`
+extra, reinstalling when `pyproject.toml` changes. Anything after the command
 goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
 `python3 dev.py lab --port 8899`.
 
@@ -228,6 +229,20 @@ def demo(args: list[str]) -> int:
     return subprocess.call([str(venv_bin("python")), "-m", "toolcall_lab", "demo", *args], cwd=ROOT)
 
 
+LINTED = ["src", "tests", "benchmarks", "dev.py"]
+
+
+def lint(args: list[str]) -> int:
+    """ruff over the code, then mypy --strict over the package (configured in pyproject.toml).
+
+    Both also run as tests (tests/test_lint.py, tests/test_typing.py); this is the quick way
+    to see every finding at once. `dev.py lint --fix` lets ruff fix what it safely can.
+    """
+    ruff = subprocess.call([str(venv_bin("ruff")), "check", *args, *LINTED], cwd=ROOT)
+    mypy = subprocess.call([str(venv_bin("python")), "-m", "mypy"], cwd=ROOT)
+    return ruff or mypy
+
+
 def notebooks(args: list[str]) -> int:
     """Re-execute lessons top to bottom with a fresh kernel and save them with outputs.
 
@@ -248,7 +263,7 @@ def notebooks(args: list[str]) -> int:
         "--CoalesceStreamsPreprocessor.enabled=True", *map(str, paths)], cwd=ROOT)
 
 
-COMMANDS = {"lab": lab, "test": test, "demo": demo, "notebooks": notebooks}
+COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks}
 
 
 def main(argv: list[str]) -> int:
