@@ -1,6 +1,7 @@
 """Every answer key rejects wrong answers: at least three per check, with one line and a hint.
 
-The table below is the contract of `toolcall_lab.checks`: for each check, the data it is
+The table below (lessons 1–3; later lessons add theirs in tests/checkrows/) is the contract
+of `toolcall_lab.checks`: for each check, the data it is
 given, one right answer, and the wrong answers it must refuse (a string that merely
 contains the right one, another case for an id, the right value of the wrong type, and
 the mistakes a learner really makes). A wrong answer raises `WrongAnswer`, whose notebook
@@ -8,10 +9,6 @@ rendering is one line with "Hint:" and no file path.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -32,6 +29,8 @@ from toolcall_lab.models import TEACHING_MODEL
 from toolcall_lab.selfcheck import WrongAnswer, check, equal, exact, number, word
 from toolcall_lab.tools import calculator, get_weather
 from toolcall_lab.wire import encode_request
+
+from checkrows import Row, more_rows
 
 
 def paris(provider=None, **options):
@@ -97,15 +96,6 @@ def results_message(*pairs):
 
 CAIRO = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "Cairo")
 LONDON = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "London")
-
-
-@dataclass(frozen=True)
-class Row:
-    name: str
-    key: Callable[..., bool]
-    args: tuple[Any, ...]
-    right: Callable[[], Any]
-    wrong: tuple[Callable[[], Any], ...]
 
 
 ROWS = [
@@ -188,6 +178,7 @@ ROWS = [
     Row("3 exercise_2", the_bill.exercise_2, (TEACHING_MODEL,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
 ]
+ROWS += more_rows()  # lessons 4 on keep their rows in tests/checkrows/<topic>.py
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
