@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from checkrows import Row, more_rows
 from toolcall_lab import (
     ApiDouble,
     Message,
@@ -29,8 +30,6 @@ from toolcall_lab.models import TEACHING_MODEL
 from toolcall_lab.selfcheck import WrongAnswer, check, equal, exact, number, word
 from toolcall_lab.tools import calculator, get_weather
 from toolcall_lab.wire import encode_request
-
-from checkrows import Row, more_rows
 
 
 def paris(provider=None, **options):
