@@ -119,8 +119,10 @@ def _calls(turn: Turn, cities: list[str], about: str) -> tuple[ToolCall, ...]:
         if not call.id:
             raise _Unmet(f"expected the call get_weather{{city: {call.args['city']!r}}} to carry an id "
                          "to answer it with, got an empty id")
-    if len({c.id for c in calls}) < len(calls):
-        raise _Unmet(f"expected each call its own id, got {calls[0].id!r} for more than one call")
+    ids = [c.id for c in calls]
+    for call_id in ids:
+        if ids.count(call_id) > 1:
+            raise _Unmet(f"expected each call its own id, got {call_id!r} for {ids.count(call_id)} calls")
     if turn.stop_reason is not StopReason.TOOL_USE:
         raise _Unmet(f"expected stop_reason tool_use with {wanted}, got {turn.stop_reason.value}")
     return calls
