@@ -26,7 +26,7 @@ from typing import Any
 from ..messages import ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
-from . import Problem
+from .problem import Problem
 
 __all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "parse_arguments",
            "read_result_text", "request_tool", "result_text", "strict_schema_problems",

@@ -62,8 +62,8 @@ from ..models import EFFORTS, rules_of
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
 from ._shared import parse_arguments, plain_json, request_tool
+from .problem import Problem
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

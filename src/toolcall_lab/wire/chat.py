@@ -40,7 +40,6 @@ from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, Tool
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
@@ -53,6 +52,7 @@ from ._shared import (
     strict_schema_problems,
     unsupported_reasoning,
 )
+from .problem import Problem
 
 __all__ = [
     "ERROR_PREFIX",

@@ -38,8 +38,8 @@ from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult,
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
 from ._shared import ERROR_PREFIX, parse_arguments, read_result_text, request_tool, result_text
+from .problem import Problem
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
            "encode_request", "encode_response", "error_body", "mint_call_id"]

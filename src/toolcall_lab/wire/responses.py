@@ -69,7 +69,6 @@ from ..models import rules_of
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
@@ -82,6 +81,7 @@ from ._shared import (
     strict_schema_problems,
     unsupported_reasoning,
 )
+from .problem import Problem
 
 __all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
