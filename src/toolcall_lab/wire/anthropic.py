@@ -50,7 +50,6 @@ tools, streaming, and sending `tool_choice` (it is checked when a body carries i
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -64,12 +63,15 @@ from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import parse_arguments, plain_json, request_tool
 from .problem import Problem
+from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from . import API
+
 __all__ = [
-    "DOUBLE_SIGNING_KEY",
+    "API_NAME",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
     "check_effort",
@@ -85,15 +87,10 @@ __all__ = [
     "verify_thinking",
 ]
 
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "anthropic"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are sent back here.
 PROVIDER_NAME = "anthropic"
-API = "anthropic"
-
-#: The key the API double signs its invented thinking with. It is NOT a secret: it only
-#: lets the double notice an edited block, the way the real API does with its own key.
-DOUBLE_SIGNING_KEY = b"toolcall-lab api double"
-#: How the double's signatures start, so they are never mistaken for Anthropic's.
-SIGNATURE_PREFIX = "tclab-double-v1:"
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 _MIN_BUDGET = 1024
@@ -120,36 +117,6 @@ _ERROR_TYPES: dict[int, str] = {
     504: "gateway_timeout_error",
     529: "overloaded_error",
 }
-
-
-# -- the double's thinking signatures ------------------------------------------------------
-
-def sign_thinking(text: str) -> str:
-    """The signature the API double gives a thinking block with this text.
-
-    >>> sign_thinking("Paris: call get_weather.")[:24]
-    'tclab-double-v1:b6b83365'
-    """
-    digest = hmac.new(DOUBLE_SIGNING_KEY, text.encode("utf-8"), hashlib.sha256).hexdigest()
-    return SIGNATURE_PREFIX + digest
-
-
-def signature_is_ours(signature: object) -> bool:
-    """Whether `signature` was made by the API double (rather than by Anthropic)."""
-    return isinstance(signature, str) and signature.startswith(SIGNATURE_PREFIX)
-
-
-def verify_thinking(text: str, signature: object) -> bool:
-    """Whether `signature` is the double's signature of exactly this `text`.
-
-    A real Anthropic signature is never verifiable here (only Anthropic holds its key),
-    so this is False for it; use `signature_is_ours` first.
-
-    >>> sig = sign_thinking("I should check the weather.")
-    >>> verify_thinking("I should check the weather.", sig), verify_thinking("I should not.", sig)
-    (True, False)
-    """
-    return signature_is_ours(signature) and hmac.compare_digest(str(signature), sign_thinking(text))
 
 
 # -- the client side: request out, response in -----------------------------------------------
@@ -540,7 +507,7 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
 
 
 def _problem(path: str, text: str) -> Problem:
-    return Problem(API, path, text)
+    return Problem(API_NAME, path, text)
 
 
 def _check_tools(body: Mapping[str, Any]) -> list[Problem]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
@@ -54,7 +54,11 @@ from ._shared import (
 )
 from .problem import Problem
 
+if TYPE_CHECKING:
+    from . import API
+
 __all__ = [
+    "API_NAME",
     "ERROR_PREFIX",
     "MAX_TOKENS_FIELDS",
     "PROVIDER_NAME",
@@ -66,10 +70,10 @@ __all__ = [
     "error_body",
 ]
 
-API = "chat"
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "chat"
 #: The name this codec stamps on the reasoning it decodes (`ReasoningBlock.provider`).
 PROVIDER_NAME = "openai-chat"
-#: How an error result is told apart on a wire that has no error flag.
 #: The two spellings of the output limit: OpenAI's current one, and the older one that
 #: local servers read (Ollama ignores `max_completion_tokens` without a word).
 MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
@@ -399,7 +403,7 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     messages = body.get("messages")
     if isinstance(messages, list) and not messages:
         problems.append(Problem(
-            API, "messages", "Invalid 'messages': empty array. Expected an array with minimum length 1, "
+            API_NAME, "messages", "Invalid 'messages': empty array. Expected an array with minimum length 1, "
             "but got an empty array instead.", param="messages", code="empty_array"))
     messages = messages if isinstance(messages, list) else []
     problems.extend(_check_message_shapes(messages))
@@ -410,12 +414,12 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
             problems.extend(_check_name(index, name))
         if function.get("strict"):  # subtle: Chat's default is strict false (Responses': true)
             problems.extend(strict_schema_problems(
-                API, name, function.get("parameters"), path=f"tools.{index}.function.parameters",
+                API_NAME, name, function.get("parameters"), path=f"tools.{index}.function.parameters",
                 param=f"tools[{index}].function.parameters"))
     effort = body.get("reasoning_effort")
-    problems.extend(invalid_effort(API, effort, "reasoning_effort"))
+    problems.extend(invalid_effort(API_NAME, effort, "reasoning_effort"))
     if effort is not None:
-        problems.extend(unsupported_reasoning(API, str(body.get("model", "")), "reasoning_effort"))
+        problems.extend(unsupported_reasoning(API_NAME, str(body.get("model", "")), "reasoning_effort"))
     problems.extend(chat_tools_effort(str(body.get("model", "")), effort, bool(body.get("tools"))))
     problems.extend(_check_pairing(messages))
     return problems
@@ -431,11 +435,11 @@ def _check_message_shapes(messages: Sequence[Mapping[str, Any]]) -> list[Problem
     for index, message in enumerate(messages):
         if message.get("role") == "tool" and message.get("tool_call_id") is None:
             problems.append(Problem(
-                API, f"messages.{index}.tool_call_id", "Missing parameter 'tool_call_id': messages "
+                API_NAME, f"messages.{index}.tool_call_id", "Missing parameter 'tool_call_id': messages "
                 "with role 'tool' must have a 'tool_call_id'.", param=f"messages.[{index}].tool_call_id"))
         elif message.get("role") == "assistant" and message.get("tool_calls") == []:
             problems.append(Problem(
-                API, f"messages.{index}.tool_calls", f"Invalid 'messages[{index}].tool_calls': empty "
+                API_NAME, f"messages.{index}.tool_calls", f"Invalid 'messages[{index}].tool_calls': empty "
                 "array. Expected an array with minimum length 1, but got an empty array instead.",
                 param=f"messages[{index}].tool_calls", code="empty_array"))
     return problems
@@ -444,11 +448,11 @@ def _check_message_shapes(messages: Sequence[Mapping[str, Any]]) -> list[Problem
 def _check_name(index: int, name: str) -> list[Problem]:
     where, path = f"tools[{index}].function.name", f"tools.{index}.function.name"
     if not _NAME_PATTERN.match(name):
-        return [Problem(API, path, f"Invalid '{where}': string does not match pattern. Expected a "
+        return [Problem(API_NAME, path, f"Invalid '{where}': string does not match pattern. Expected a "
                         "string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
                         param=where, code="invalid_value")]
     if len(name) > _NAME_MAX:
-        return [Problem(API, path, f"Invalid '{where}': string too long. Expected a string with maximum "
+        return [Problem(API_NAME, path, f"Invalid '{where}': string too long. Expected a string with maximum "
                         f"length {_NAME_MAX}, but got a string with length {len(name)} instead.",
                         param=where, code="string_above_max_length")]
     return []
@@ -465,7 +469,7 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
         missing = [i for i in call_ids if i not in answered]
         if owner is not None and missing:
             found.append((owner, Problem(
-                API, f"messages.{owner}",
+                API_NAME, f"messages.{owner}",
                 "An assistant message with 'tool_calls' must be followed by tool messages responding "
                 "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
                 + ", ".join(missing), param="messages")))
@@ -479,13 +483,13 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
             elif owner is None or call_id in answered:
                 # No assistant tool_calls right before this run, or a second answer to one id.
                 found.append((index, Problem(
-                    API, f"messages.{index}.role", "Invalid parameter: messages with role 'tool' must be "
-                    "a response to a preceeding message with 'tool_calls'.",
+                    API_NAME, f"messages.{index}.role", "Invalid parameter: messages with role 'tool' must "
+                    "be a response to a preceeding message with 'tool_calls'.",
                     param=f"messages.[{index}].role")))
             elif call_id not in call_ids:
                 # subtle: the API's `param` for this one is not on record, so none is claimed.
                 found.append((index, Problem(
-                    API, f"messages.{index}.tool_call_id", f"Invalid parameter: 'tool_call_id' of "
+                    API_NAME, f"messages.{index}.tool_call_id", f"Invalid parameter: 'tool_call_id' of "
                     f"'{call_id}' not found in 'tool_calls' of previous message.")))
             else:
                 answered.add(call_id)

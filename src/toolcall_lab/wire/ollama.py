@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
@@ -41,13 +41,16 @@ from ..usage import Usage
 from ._shared import ERROR_PREFIX, parse_arguments, read_result_text, request_tool, result_text
 from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
-           "encode_request", "encode_response", "error_body", "mint_call_id"]
+if TYPE_CHECKING:
+    from . import API
 
+__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
+           "decode_response", "encode_request", "encode_response", "error_body", "mint_call_id"]
+
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "ollama"
 #: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
 PROVIDER_NAME = "ollama"
-
-#: How a failed tool result is marked in its content (Ollama has no is_error field).
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -198,7 +201,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     stop = _DONE_REASONS.get(str(body.get("done_reason") or "stop"), StopReason.END_TURN)
     if calls and stop is StopReason.END_TURN:
         stop = StopReason.TOOL_USE  # subtle: Ollama has no done reason for tool calls
-    return Turn(message, stop, _usage(body), model)
+    return Turn(message, stop, _decode_usage(body), model)
 
 
 def _reasoning_and_text(wire: Mapping[str, Any], model: str | None) -> list[ReasoningBlock | TextBlock]:
@@ -226,7 +229,7 @@ def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -
     return ToolCall(call_id, function["name"], {}, raw_args=raw)
 
 
-def _usage(body: Mapping[str, Any]) -> Usage:
+def _decode_usage(body: Mapping[str, Any]) -> Usage:
     # subtle: servers before mid-2024 left prompt_eval_count out when the prompt was served
     # from the KV cache (ollama#2068, #3427); missing counts read as 0, not as an error.
     input_tokens = int(body.get("prompt_eval_count") or 0)
@@ -345,13 +348,13 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     """
     problems: list[Problem] = []
     if not body.get("model"):
-        problems.append(Problem("ollama", "model", "model is required"))  # server/routes.go ChatHandler
+        problems.append(Problem(API_NAME, "model", "model is required"))  # server/routes.go ChatHandler
     think = body.get("think")
     if think is not None and not isinstance(think, bool | str):
-        problems.append(Problem("ollama", "think", "think must be a boolean or string"))  # api/types.go
+        problems.append(Problem(API_NAME, "think", "think must be a boolean or string"))  # api/types.go
     top_logprobs = body.get("top_logprobs")
     if isinstance(top_logprobs, int) and not 0 <= top_logprobs <= 20:
-        problems.append(Problem("ollama", "top_logprobs", "top_logprobs must be between 0 and 20"))
+        problems.append(Problem(API_NAME, "top_logprobs", "top_logprobs must be between 0 and 20"))
     return problems
 
 

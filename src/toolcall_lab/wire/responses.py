@@ -55,13 +55,9 @@ earlier items live on OpenAI's servers).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -82,21 +78,20 @@ from ._shared import (
     unsupported_reasoning,
 )
 from .problem import Problem
+from .signing import seal_is_ours, seal_reasoning, unseal_reasoning
 
-__all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode_request",
+if TYPE_CHECKING:
+    from . import API
+
+__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
            "unseal_reasoning"]
 
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "responses"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
 PROVIDER_NAME = "openai"
-#: How a `ToolResult(is_error=True)` reads on the wire, where there is no error flag.
-#: The key the API double seals reasoning with. Not a secret: it only lets the double
-#: notice that `encrypted_content` was changed, as OpenAI's servers would.
-SEAL_KEY = b"toolcall-lab api double"
 
-_API = "responses"
-_MARK = b"tcl"  # subtle: 3 bytes encode to exactly 4 base64 characters, "dGNs"
-_SEALED = "gAAAA" + base64.urlsafe_b64encode(_MARK).decode("ascii")  # OpenAI's values start gAAAA
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
@@ -208,7 +203,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
                 continue  # built-in tool items (web_search_call, ...): not in the kit's vocabulary
     has_calls = any(isinstance(b, ToolCall) for b in blocks)
     stop = _stop_reason(status, body.get("incomplete_details"), has_calls=has_calls, refused=refused)
-    return Turn(Message("assistant", tuple(blocks)), stop, _usage(body.get("usage")), model)
+    return Turn(Message("assistant", tuple(blocks)), stop, _decode_usage(body.get("usage")), model)
 
 
 def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: bool,
@@ -226,7 +221,7 @@ def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: b
     return StopReason.TOOL_USE if has_calls else StopReason.END_TURN
 
 
-def _usage(usage: Mapping[str, Any] | None) -> Usage:
+def _decode_usage(usage: Mapping[str, Any] | None) -> Usage:
     """OpenAI already counts the kit's way: cached tokens inside input, reasoning inside output."""
     if not usage:
         return Usage()
@@ -279,11 +274,6 @@ def _part_text(part: Mapping[str, Any]) -> str:
 
 
 # -- server side: what the API double reads and answers ------------------------------------
-def _never_called(**_: Any) -> Any:
-    raise RuntimeError("this tool was read from a request body and has no code; the server "
-                       "side describes tools to a model, it never runs them")
-
-
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools in a request body: the inverse of `encode_request`.
 
@@ -444,43 +434,6 @@ def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
     return echoed
 
 
-# -- sealed reasoning: the double's stand-in for OpenAI's encrypted_content ----------------
-def seal_reasoning(text: str) -> str:
-    """`text` sealed the way the API double fills `encrypted_content`.
-
-    "gAAAA" (the start of OpenAI's own values), then URL-safe base64 of b"tcl", an
-    HMAC-SHA256 of the text under `SEAL_KEY`, and the text itself. It is signed, not
-    secret: anyone can read it, but changing it breaks the signature.
-
-    >>> sealed = seal_reasoning("Paris: call get_weather.")
-    >>> sealed[:9], unseal_reasoning(sealed)
-    ('gAAAAdGNs', 'Paris: call get_weather.')
-    >>> unseal_reasoning(sealed[:-4] + "AAAA") is None
-    True
-    """
-    payload = text.encode("utf-8")
-    mac = hmac.new(SEAL_KEY, payload, hashlib.sha256).digest()
-    return "gAAAA" + base64.urlsafe_b64encode(_MARK + mac + payload).decode("ascii")
-
-
-def unseal_reasoning(content: object) -> str | None:
-    """The text `seal_reasoning` sealed, or None when `content` was altered or is not ours."""
-    if not isinstance(content, str) or not content.startswith(_SEALED):
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(content[len("gAAAA"):].encode("ascii"))
-    except (binascii.Error, ValueError):
-        return None
-    mac, payload = raw[len(_MARK):len(_MARK) + 32], raw[len(_MARK) + 32:]
-    expected = hmac.new(SEAL_KEY, payload, hashlib.sha256).digest()
-    if not raw.startswith(_MARK) or not hmac.compare_digest(mac, expected):
-        return None
-    try:
-        return payload.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
 # -- the API's rules ---------------------------------------------------------------------
 def check_request(body: Mapping[str, Any]) -> list[Problem]:
     """What the Responses API would reject in `body`, in its own words (empty: looks valid).
@@ -506,10 +459,10 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     reasoning = body.get("reasoning")
     effort = reasoning.get("effort") if isinstance(reasoning, Mapping) else None
     problems = _limit_problems(body.get("max_output_tokens")) + _call_id_problems(items)
-    problems += invalid_effort(_API, effort, "reasoning.effort")
+    problems += invalid_effort(API_NAME, effort, "reasoning.effort")
     problems += _tool_problems(body.get("tools") or [])
     if effort is not None:
-        problems += unsupported_reasoning(_API, str(body.get("model", "")), "reasoning.effort")
+        problems += unsupported_reasoning(API_NAME, str(body.get("model", "")), "reasoning.effort")
     stateful = bool(body.get("previous_response_id") or body.get("conversation"))
     store = body.get("store", True)  # subtle: the API's default is store: true
     reasons = rules_of(str(body.get("model", ""))).reasons is not False
@@ -545,8 +498,8 @@ def _limit_problems(limit: object) -> list[Problem]:
     """
     if not isinstance(limit, int) or isinstance(limit, bool) or limit >= 16:
         return []
-    return [Problem(_API, "max_output_tokens", "Invalid 'max_output_tokens': integer below minimum value. "
-                    f"Expected a value >= 16, but got {limit} instead.",
+    return [Problem(API_NAME, "max_output_tokens", "Invalid 'max_output_tokens': integer below minimum "
+                    f"value. Expected a value >= 16, but got {limit} instead.",
                     param="max_output_tokens", code="integer_below_min_value")]
 
 
@@ -575,7 +528,7 @@ def _call_id_problems(items: Sequence[object]) -> list[Problem]:
             code = "string_below_min_length"
         else:
             continue
-        problems.append(Problem(_API, f"input.{index}.call_id", text, param=param, code=code))
+        problems.append(Problem(API_NAME, f"input.{index}.call_id", text, param=param, code=code))
     return problems
 
 
@@ -622,8 +575,8 @@ def _reasoning_problems(items: Sequence[Mapping[str, Any]], index: int, *,
             index, f"Item with id '{item_id}' not found. Items are not persisted when `store` is "
                    "set to false. Try again with `store` set to true, or remove this item from "
                    "your input."))
-    if isinstance(content, str) and content.startswith(_SEALED) and unseal_reasoning(content) is None:
-        problems.append(Problem(_API, f"input.{index}.encrypted_content",
+    if seal_is_ours(content) and unseal_reasoning(content) is None:
+        problems.append(Problem(API_NAME, f"input.{index}.encrypted_content",
                                 f"The encrypted content {content} could not be verified.",
                                 param=None, code="invalid_encrypted_content"))
     return problems
@@ -648,14 +601,14 @@ def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
         if not (isinstance(name, str) and _TOOL_NAME.fullmatch(name)):
             param = f"tools[{index}].name"
             problems.append(Problem(
-                _API, f"tools.{index}.name",
+                API_NAME, f"tools.{index}.name",
                 f"Invalid '{param}': string does not match pattern. Expected a string that "
                 f"matches the pattern '{_TOOL_NAME.pattern}'.", param=param, code="invalid_value"))
         # subtle: only an explicit strict: true is refused. A tool that leaves `strict` out
         # is reported back as strict: true, yet OpenAI's own spec example (an open schema,
         # no `strict`) is accepted, so the API must close or relax such a schema itself.
         if spec.get("strict") is True:
-            problems += strict_schema_problems(_API, name, spec.get("parameters"),
+            problems += strict_schema_problems(API_NAME, name, spec.get("parameters"),
                                                path=f"tools.{index}.parameters",
                                                param=f"tools[{index}].parameters")
     return problems
@@ -663,7 +616,7 @@ def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
 
 def _problem(index: int, text: str) -> Problem:
     """A rule broken by input item `index`: OpenAI reports these with param "input"."""
-    return Problem(_API, f"input.{index}", text, param="input", code=None)
+    return Problem(API_NAME, f"input.{index}", text, param="input", code=None)
 
 
 # -- the API's error shape ------------------------------------------------------------------
