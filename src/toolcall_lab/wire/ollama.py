@@ -20,11 +20,13 @@ One turn, both ways (the shape of Ollama's own docs example):
 
 Ollama validates almost nothing. It renders the messages into the model's chat template
 and lets the model make of them what it can, so a badly shaped conversation does not
-fail: it quietly confuses the model. That is why `check_request` finds so little here.
+fail: it quietly confuses the model. That is why `check_request` (the API's rules, in
+`wire/rules/ollama.py`, re-exported here) finds so little.
 
 Left out: streaming (the kit sends `stream: false`), images, `format` (structured
-output), `keep_alive` and logprobs. Sources: shared/wire/wire_facts.md §4 and Ollama's
-Go server (`api/types.go`, `server/routes.go`).
+output), `keep_alive` and logprobs. Sources: Ollama's API docs
+(https://github.com/ollama/ollama/blob/main/docs/api.md) and its Go server
+(github.com/ollama/ollama: `api/types.go`, `server/routes.go`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import ERROR_PREFIX, parse_arguments, read_result_text, request_tool, result_text
-from .problem import Problem
 
 if TYPE_CHECKING:
     from . import API
@@ -330,34 +331,7 @@ def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
             "done_reason": done_reason, **{k: v for k, v in metrics.items() if v}}
 
 
-# -- the API's rules and its error shape ------------------------------------------------------
-def check_request(body: Mapping[str, Any]) -> list[Problem]:
-    """What Ollama would reject in this request, which is very little.
-
-    Ollama checks the model name and a few option values. It does not check that every
-    tool call has a result, that results follow their calls, or that content is not
-    empty: it renders the messages into the model's chat template as they are. A wrong
-    shape does not fail; it silently confuses the model, and the only symptom is a worse
-    answer. (Errors it can only know online, a model that is not pulled or that cannot
-    use tools or think, come back from the server as 404 and 400.)
-
-    >>> check_request({"model": "", "messages": []})[0].text
-    'model is required'
-    >>> check_request({"model": "qwen3:4b", "messages": [{"role": "tool", "content": ""}]})
-    []
-    """
-    problems: list[Problem] = []
-    if not body.get("model"):
-        problems.append(Problem(API_NAME, "model", "model is required"))  # server/routes.go ChatHandler
-    think = body.get("think")
-    if think is not None and not isinstance(think, bool | str):
-        problems.append(Problem(API_NAME, "think", "think must be a boolean or string"))  # api/types.go
-    top_logprobs = body.get("top_logprobs")
-    if isinstance(top_logprobs, int) and not 0 <= top_logprobs <= 20:
-        problems.append(Problem(API_NAME, "top_logprobs", "top_logprobs must be between 0 and 20"))
-    return problems
-
-
+# -- the API's error shape ---------------------------------------------------------------------
 def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
                error_type: str | None = None) -> dict[str, Any]:
     """Ollama's error JSON: just the message (the status is the HTTP status).
@@ -366,3 +340,9 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
     {'error': "model 'x' not found"}
     """
     return {"error": message}
+
+
+# -- the API's rules, in a module of their own ------------------------------------------------
+# subtle: imported last, because the rules read this module's API_NAME; re-exported, so
+# this module stays the API's one codec (`wire.API_SPECS`).
+from .rules.ollama import check_request  # noqa: E402
