@@ -23,6 +23,17 @@ the last two are the API's rules and its error shape:
     check_request(body) -> list[Problem]                                   what the API would reject
     error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
 
+Each codec module is the client half and re-exports the rest, which lives next door, one
+job per file:
+
+    <api>.py            the client half: encode_request, decode_response (+ API_NAME,
+                        PROVIDER_NAME)
+    server/<api>.py     the server half: decode_request, encode_response, error_body
+    rules/<api>.py      the API's rules: check_request
+    problem.py          `Problem`, what check_request answers with
+    signing.py          how the API double signs the reasoning it invents
+    _shared.py          what several codecs do the same way, written once
+
 A provider names its codec module as a class attribute, typed by the `Codec` protocol
 (the four functions a client needs).
 

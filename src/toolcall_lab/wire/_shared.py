@@ -15,6 +15,7 @@
   (`strict_schema_problems`).
 - Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
   not a JSON object, or nests too deep for Python to read, makes a malformed call.
+- Both OpenAI APIs answer an error in one shape (`openai_error_body`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from ..models import rules_of
 from ..tool import Tool
 from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "parse_arguments",
-           "read_result_text", "request_tool", "result_text", "strict_schema_problems",
+__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "openai_error_body",
+           "parse_arguments", "read_result_text", "request_tool", "result_text", "strict_schema_problems",
            "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
@@ -209,3 +210,25 @@ def plain_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain_json(v) for v in value]
     return value
+
+
+def openai_error_body(message: str, *, status: int = 400, param: str | None = None,
+                      code: str | None = None, error_type: str | None = None) -> dict[str, Any]:
+    """An OpenAI error body, for Responses and Chat alike: `{"error": {"message", "type", "param", "code"}}`.
+
+    The type follows the status as OpenAI sends it: 4xx "invalid_request_error" (a
+    refused key too, with code "invalid_api_key"), 429 "requests" (the limit that was
+    hit; OpenAI also says "tokens"), 5xx "server_error".
+
+    >>> error = openai_error_body("No tool output found for function call call_1.", param="input")["error"]
+    >>> error["type"], error["param"], error["code"]
+    ('invalid_request_error', 'input', None)
+    >>> openai_error_body("Rate limit reached for requests", status=429)["error"]["type"]
+    'requests'
+    >>> openai_error_body("Invalid 'messages': empty array. ...", code="empty_array")["error"]["type"]
+    'invalid_request_error'
+    """
+    if error_type is None:
+        error_type = ("requests" if status == 429 else
+                      "server_error" if status >= 500 else "invalid_request_error")
+    return {"error": {"message": message, "type": error_type, "param": param, "code": code}}

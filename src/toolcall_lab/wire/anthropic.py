@@ -16,10 +16,12 @@ What maps to what:
     Usage.input_tokens                   input_tokens + cache_read_input_tokens
                                          + cache_creation_input_tokens
 
-The API's rules, `check_request`, are in `wire/rules/anthropic.py`: it plays the API's
-own validator, in the API's own words, and is re-exported here. The API double signs
-the thinking it invents (`sign_thinking`, from `wire.signing`), so the rules can catch a
-thinking block someone edited.
+This module is the client half. The server half the API double plays
+(`decode_request`, `encode_response`, `error_body`) is in `wire/server/anthropic.py`,
+and the API's rules (`check_request`, its own validator in its own words) are in
+`wire/rules/anthropic.py`; both are re-exported here. The double signs the thinking it
+invents (`sign_thinking`, from `wire.signing`), so the rules can catch a thinking block
+someone edited.
 
 Programmatic tool calls (Claude's code, run in a container, calls your tools) come
 back as a `server_tool_use` block, `tool_use` blocks whose `caller` names that code, and
@@ -37,7 +39,6 @@ tools, streaming, and sending `tool_choice` (it is checked when a body carries i
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
@@ -47,7 +48,7 @@ from ..models import EFFORTS
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import parse_arguments, plain_json, request_tool
+from ._shared import parse_arguments, plain_json
 from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
@@ -87,19 +88,6 @@ _STOP_IN: dict[str, StopReason] = {
     "refusal": StopReason.REFUSAL,
     "pause_turn": StopReason.PAUSE_TURN,
     "model_context_window_exceeded": StopReason.CONTEXT_WINDOW_EXCEEDED,
-}
-_STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
-
-_ERROR_TYPES: dict[int, str] = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    402: "billing_error",
-    403: "permission_error",
-    404: "not_found_error",
-    429: "rate_limit_error",
-    500: "api_error",
-    504: "gateway_timeout_error",
-    529: "overloaded_error",
 }
 
 
@@ -353,84 +341,8 @@ def _result_text(content: object) -> str:
     return ""
 
 
-# -- the server side: what the API double reads and answers ----------------------------------
-
-
-def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
-    """The conversation and tools in a request body (the inverse of `encode_request`).
-
-    Thinking blocks come back as reasoning from "anthropic" with no model (the request
-    does not say which model wrote them).
-
-    >>> transcript, tools = decode_request({"model": "m", "max_tokens": 64, "system": "Be brief.",
-    ...     "messages": [{"role": "user", "content": "Hi"}]})
-    >>> transcript.system, transcript.messages, tools
-    ('Be brief.', [Message.user(TextBlock('Hi'))], ())
-    """
-    system = body.get("system")
-    if isinstance(system, list):  # the block-list form: [{"type": "text", "text": ...}]
-        system = "\n".join(p.get("text", "") for p in system if isinstance(p, Mapping))
-    messages = []
-    for position, message in enumerate(body.get("messages") or []):
-        content = message.get("content", [])
-        if isinstance(content, str):
-            content = [{"type": "text", "text": content}]
-        role = message.get("role")
-        if role == "system":  # SDK 2.14's SystemMessageParam: fold it into the system prompt
-            text = _result_text(content)
-            system = f"{system}\n{text}" if system else text
-            continue
-        try:
-            messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"messages.{position}: {exc}") from None
-    tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
-                  for t in body.get("tools") or [])
-    return Transcript(system, messages), tools
-
-
-def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
-    """The response body the API would send for `turn` (`anthropic.types.Message` parses it).
-
-    Reasoning becomes thinking blocks; one without a signature is signed by the double
-    (`sign_thinking`), so a later request can show whether it came back unchanged.
-    Usage is split back into Anthropic's shape, where cache reads and writes sit beside
-    `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
-    """
-    if turn.message.tool_results:
-        raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
-    content = _encode_content(turn.message.blocks, sign=True)
-    usage = turn.usage
-    wire_usage: dict[str, Any] = {
-        "input_tokens": usage.uncached_input_tokens,
-        "cache_creation_input_tokens": usage.cache_write_tokens,
-        "cache_read_input_tokens": usage.cache_read_tokens,
-        "output_tokens": usage.output_tokens,
-    }
-    if usage.reasoning_tokens:
-        wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
-    return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
-            "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
-            "usage": wire_usage}
-
-
-def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
-               error_type: str | None = None) -> dict[str, Any]:
-    """The API's error JSON. Anthropic has no `param` or `code`; they are accepted and unused.
-
-    `request_id` is derived from the status and message, so the same error gives the
-    same body on every run.
-
-    >>> error_body("Overloaded", status=529)["error"]
-    {'type': 'overloaded_error', 'message': 'Overloaded'}
-    """
-    kind = error_type or _ERROR_TYPES.get(status) or ("api_error" if status >= 500
-                                                      else "invalid_request_error")
-    request_id = "req_" + hashlib.sha256(f"{status} {message}".encode()).hexdigest()[:24]
-    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": request_id}
-
-
-# -- the API's rules, in a module of their own ------------------------------------------------
-# subtle: imported last, because the rules read this module's names (API_NAME, _MIN_BUDGET);
-# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
+# -- the server half and the API's rules, in modules of their own ------------------------------
+# subtle: imported last, because both read this module's names (API_NAME, _MIN_BUDGET, the
+# block translators); re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.anthropic import check_request  # noqa: E402
+from .server.anthropic import decode_request, encode_response, error_body  # noqa: E402

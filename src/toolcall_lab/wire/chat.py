@@ -26,7 +26,9 @@ Three things have no Chat field, so this module decides:
 - Order inside a message: Chat puts an assistant's text before its tool calls, and a
   user's tool results before its text, whatever order the kit's blocks were in.
 
-The API's rules, `check_request`, are in `wire/rules/chat.py`, re-exported here.
+This module is the client half. The server half the API double plays
+(`decode_request`, `encode_response`, `error_body`) is in `wire/server/chat.py`, and the
+API's rules (`check_request`) are in `wire/rules/chat.py`; both are re-exported here.
 
 Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
 `function_call`, custom (grammar) tools and `tool_choice`.
@@ -46,8 +48,6 @@ from ._shared import (
     ERROR_PREFIX,
     arguments_json,
     parse_arguments,
-    read_result_text,
-    request_tool,
     result_text,
 )
 
@@ -251,147 +251,8 @@ def _text_of(content: Any) -> str:
                    if isinstance(part, Mapping))
 
 
-# -- the server side (for the loopback API double) ---------------------------------------
-def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
-    """The conversation and tools a Chat request carries: `encode_request` reversed.
-
-    A run of `tool` messages becomes one user message of results; `system` and
-    `developer` messages become the transcript's system prompt (joined by a blank line
-    if there are several); images and other non-text parts are skipped.
-
-    >>> t, tools = decode_request({"model": "m", "messages": [
-    ...     {"role": "user", "content": "Hi"},
-    ...     {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
-    ...      "function": {"name": "f", "arguments": "{}"}}]},
-    ...     {"role": "tool", "tool_call_id": "c1", "content": "Error: no such city"}]})
-    >>> t.messages
-    [Message.user(TextBlock('Hi')), Message.assistant(ToolCall('c1', 'f', {})), \
-Message.user(ToolResult('c1', 'no such city', is_error=True))]
-    """
-    system: list[str] = []
-    messages: list[Message] = []
-    results: list[ToolResult] = []
-    for item in body.get("messages") or []:
-        role = item.get("role")
-        if role == "tool":
-            results.append(_decode_result(item))
-            continue
-        if results:
-            messages.append(Message.results(results))
-            results = []
-        match role:
-            case "system" | "developer":
-                system.append(_text_of(item.get("content")))
-            case "user":
-                messages.append(Message("user", _text_blocks(item.get("content"))))
-            case "assistant":
-                calls = tuple(_decode_call(c) for c in item.get("tool_calls") or [])
-                messages.append(Message("assistant", _text_blocks(item.get("content")) + calls))
-            case _:
-                pass  # the deprecated "function" role: the kit never sends it
-    if results:
-        messages.append(Message.results(results))
-    tools = tuple(_decode_tool(t["function"]) for t in body.get("tools") or []
-                  if t.get("type", "function") == "function")
-    return Transcript("\n\n".join(system) or None, messages), tools
-
-
-def _text_blocks(content: Any) -> tuple[Block, ...]:
-    if content is None or content == "":
-        return ()
-    if isinstance(content, str):
-        return (TextBlock(content),)
-    return tuple(TextBlock(part.get("text") or part.get("refusal") or "") for part in content
-                 if isinstance(part, Mapping) and part.get("type") in ("text", "refusal"))
-
-
-def _decode_result(item: Mapping[str, Any]) -> ToolResult:
-    content, is_error = read_result_text(_text_of(item.get("content")))
-    return ToolResult(str(item.get("tool_call_id") or ""), content, is_error)
-
-
-def _decode_tool(function: Mapping[str, Any]) -> Tool:
-    schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
-    schema.setdefault("type", "object")
-    return request_tool(function["name"], function.get("description"), schema)
-
-
-
-def encode_response(turn: Turn, *, response_id: str, created: int = 0) -> dict[str, Any]:
-    """A Chat Completions response body for `turn`, as the API would send it.
-
-    `created` is the Unix time a real server stamps (0 keeps test output stable).
-    Lossy where Chat has no word for it: `stop_sequence` becomes "stop" (read back as
-    end_turn), `pause_turn` and `context_window_exceeded` become "stop" and "length",
-    several text blocks are joined by a newline, and reasoning goes out as the
-    `reasoning_content` field local servers use.
-
-    >>> from toolcall_lab import Message, Usage
-    >>> body = encode_response(Turn(Message.assistant("Hi!"), "end_turn", Usage(12, 3), "m"),
-    ...                        response_id="chatcmpl-1")
-    >>> body["choices"][0]["message"]["content"], body["choices"][0]["finish_reason"]
-    ('Hi!', 'stop')
-    """
-    texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
-    text = "\n".join(texts) if texts else None
-    refused = turn.stop_reason is StopReason.REFUSAL
-    message: dict[str, Any] = {"role": "assistant", "content": None if refused else text,
-                               "refusal": text if refused else None, "annotations": []}
-    if turn.tool_calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_json(c)}}
-            for c in turn.tool_calls]
-    reasoning = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock)]
-    if reasoning:
-        message["reasoning_content"] = "\n".join(reasoning)
-    usage = turn.usage
-    details: dict[str, int] = {"cached_tokens": usage.cache_read_tokens}
-    if usage.cache_write_tokens:
-        details["cache_write_tokens"] = usage.cache_write_tokens
-    return {
-        "id": response_id,
-        "object": "chat.completion",
-        "created": created,
-        "model": turn.model,
-        "choices": [{"index": 0, "message": message, "logprobs": None,
-                     "finish_reason": _finish_reason(turn.stop_reason, refused_with_text=bool(text))}],
-        "usage": {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens,
-                  "total_tokens": usage.total_tokens, "prompt_tokens_details": details,
-                  "completion_tokens_details": {"reasoning_tokens": usage.reasoning_tokens}},
-    }
-
-
-def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
-    match stop_reason:
-        case StopReason.TOOL_USE:
-            return "tool_calls"
-        case StopReason.MAX_TOKENS | StopReason.CONTEXT_WINDOW_EXCEEDED:
-            return "length"
-        case StopReason.REFUSAL:
-            # A refusal with words travels in `refusal`; one without needs the filter reason.
-            return "stop" if refused_with_text else "content_filter"
-        case StopReason.END_TURN | StopReason.STOP_SEQUENCE | StopReason.PAUSE_TURN:
-            return "stop"
-        case _:
-            assert_never(stop_reason)
-
-
-def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
-               error_type: str | None = None) -> dict[str, Any]:
-    """The API's error JSON: `{"error": {"message", "type", "param", "code"}}`.
-
-    The same shape as the Responses API's (`responses.error_body`): `status` picks the
-    type ("invalid_request_error" for a 4xx, "requests" for a 429, "server_error" for a 5xx).
-
-    >>> error_body("Invalid 'messages': empty array. ...", code="empty_array")["error"]["type"]
-    'invalid_request_error'
-    """
-    from . import responses  # subtle: one OpenAI error shape serves both APIs; one copy of it
-
-    return responses.error_body(message, status=status, param=param, code=code, error_type=error_type)
-
-
-# -- the API's rules, in a module of their own ------------------------------------------------
-# subtle: imported last, because the rules read this module's API_NAME; re-exported, so
-# this module stays the API's one codec (`wire.API_SPECS`).
+# -- the server half and the API's rules, in modules of their own ------------------------------
+# subtle: imported last, because both read this module's names (API_NAME, the readers);
+# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.chat import check_request  # noqa: E402
+from .server.chat import decode_request, encode_response, error_body  # noqa: E402
