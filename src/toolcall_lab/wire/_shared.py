@@ -29,13 +29,13 @@ from ..models import rules_of
 from ..tool import Tool
 from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "openai_error_body",
-           "parse_arguments", "read_result_text", "request_tool", "result_text", "strict_schema_problems",
-           "unsupported_reasoning"]
+__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort",
+           "openai_error_body", "parse_arguments", "plain_json", "read_result_text", "request_tool",
+           "result_text", "strict_schema_problems", "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
-#: The reasoning efforts OpenAI's spec lists (O-SPEC `ReasoningEffort`, wire_facts §3);
-#: not every model takes every one.
+#: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
+#: github.com/openai/openai-openapi); not every model takes every one.
 OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
@@ -141,12 +141,12 @@ def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
     """The 400 for a `strict` function whose schema leaves an object open.
 
     Strict mode needs `"additionalProperties": false` on every object. The text is
-    recorded (wire_facts §3, O-NET: "Invalid schema for function '...': In context=(),
-    'additionalProperties' is required to be supplied and to be false.", code
-    "invalid_function_parameters"); `context` names the nested object the way the API
-    does, as a Python tuple (`('properties', 'location')`). Only the first open object
-    is reported, as the API does. The `param` is not on record; the tool's parameters
-    are named.
+    recorded in live traffic (openai/openai-dotnet, tests/SessionRecords: "Invalid schema
+    for function '...': In context=(), 'additionalProperties' is required to be supplied
+    and to be false.", code "invalid_function_parameters"); `context` names the nested
+    object the way the API does, as a Python tuple (`('properties', 'location')`). Only
+    the first open object is reported, as the API does. The `param` is not on record;
+    the tool's parameters are named.
 
     >>> [p.text for p in strict_schema_problems("chat", "f", {"type": "object"}, path="tools.0",
     ...                                           param="tools[0].function.parameters")]
@@ -174,28 +174,6 @@ def _open_object(schema: Mapping[str, Any], context: tuple[str, ...]) -> tuple[s
     if isinstance(items, Mapping):
         return _open_object(items, (*context, "items"))
     return None
-
-
-def chat_tools_effort(model: str, effort: object, has_tools: bool) -> list[Problem]:
-    """The 400 for function tools on Chat Completions at a reasoning effort the model refuses.
-
-    Some reasoning models take function tools on Chat Completions only at one effort
-    (`models.Rules.chat_tools_effort`: gpt-6-luna, "none"; its default is "medium").
-    The wording is paraphrased from the model page; no recorded error was found.
-
-    >>> [p.path for p in chat_tools_effort("gpt-6-luna", None, True)]
-    ['reasoning_effort']
-    >>> chat_tools_effort("gpt-6-luna", "none", True), chat_tools_effort("gpt-4o", None, True)
-    ([], [])
-    """
-    wanted = rules_of(model).chat_tools_effort
-    if not has_tools or wanted is None or effort == wanted:
-        return []
-    said = "the default effort" if effort is None else f"'{effort}'"
-    return [Problem("chat", "reasoning_effort",
-                    f"Function tools are not supported with reasoning_effort {said} for this model "
-                    f"in Chat Completions. Set reasoning_effort to '{wanted}', or use the Responses "
-                    "API.", param="reasoning_effort", code="unsupported_parameter")]
 
 
 def plain_json(value: Any) -> Any:
