@@ -23,6 +23,17 @@ the last two are the API's rules and its error shape:
     check_request(body) -> list[Problem]                                   what the API would reject
     error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
 
+Each codec module is the client half and re-exports the rest, which lives next door, one
+job per file:
+
+    <api>.py            the client half: encode_request, decode_response (+ API_NAME,
+                        PROVIDER_NAME)
+    server/<api>.py     the server half: decode_request, encode_response, error_body
+    rules/<api>.py      the API's rules: check_request
+    problem.py          `Problem`, what check_request answers with
+    signing.py          how the API double signs the reasoning it invents
+    _shared.py          what several codecs do the same way, written once
+
 A provider names its codec module as a class attribute, typed by the `Codec` protocol
 (the four functions a client needs).
 
@@ -36,6 +47,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from . import anthropic, chat, ollama, responses
+from .problem import Problem
+
 if TYPE_CHECKING:
     from ..messages import ReasoningBlock, Transcript
     from ..tool import Tool
@@ -45,30 +59,6 @@ __all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Problem
            "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One rule of an API that a request breaks.
-
-    `path` points into the request body the kit's way, dots and indexes
-    (`messages.3.content.0`); `text` is the error the API itself returns, word for word
-    where it is known (typos included); `param` is what OpenAI reports as the error's
-    `param`, and `code` its `code`. `str(problem)` is the API's text.
-
-    >>> Problem("anthropic", "messages.0", "messages.0: all messages must have non-empty content "
-    ...         "except for the optional final assistant message").path
-    'messages.0'
-    """
-
-    api: str
-    path: str
-    text: str
-    param: str | None = None
-    code: str | None = None
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class Codec(Protocol):
@@ -110,6 +100,21 @@ class ApiSpec:
     provider: str
     response_id: str
     codec: Any  # the codec module (a `Codec`, plus the server half)
+
+
+#: Every API the kit speaks, by name: the one record each, in the lessons' order.
+API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
+    ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
+            "msg_double_", anthropic),
+    ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
+            "resp_double_", responses),
+    ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
+            "chatcmpl-double-", chat),
+    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama),
+)}
+APIS: tuple[API, ...] = tuple(API_SPECS)  # type: ignore[assignment]
+#: The path each API is served at, relative to the server's root.
+ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}
 
 
 def codec(api: str) -> Any:
@@ -172,21 +177,3 @@ def foreign_reasoning(transcript: Transcript, provider: str) -> list[tuple[int, 
     """
     return [(index, block) for index, message in enumerate(transcript.messages)
             for block in message.reasoning if not block.replayable_to(provider)]
-
-
-# subtle: imported last, because each codec imports `Problem` from this module.
-from . import anthropic, chat, ollama, responses  # noqa: E402
-
-#: Every API the kit speaks, by name: the one record each, in the lessons' order.
-API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
-    ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
-            "msg_double_", anthropic),
-    ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
-            "resp_double_", responses),
-    ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
-            "chatcmpl-double-", chat),
-    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama),
-)}
-APIS: tuple[API, ...] = tuple(API_SPECS)  # type: ignore[assignment]
-#: The path each API is served at, relative to the server's root.
-ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}

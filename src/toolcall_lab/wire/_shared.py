@@ -15,6 +15,7 @@
   (`strict_schema_problems`).
 - Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
   not a JSON object, or nests too deep for Python to read, makes a malformed call.
+- Both OpenAI APIs answer an error in one shape (`openai_error_body`).
 """
 
 from __future__ import annotations
@@ -26,15 +27,15 @@ from typing import Any
 from ..messages import ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
-from . import Problem
+from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "parse_arguments",
-           "read_result_text", "request_tool", "result_text", "strict_schema_problems",
-           "unsupported_reasoning"]
+__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort",
+           "openai_error_body", "parse_arguments", "plain_json", "read_result_text", "request_tool",
+           "result_text", "strict_schema_problems", "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
-#: The reasoning efforts OpenAI's spec lists (O-SPEC `ReasoningEffort`, wire_facts §3);
-#: not every model takes every one.
+#: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
+#: github.com/openai/openai-openapi); not every model takes every one.
 OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
@@ -140,12 +141,12 @@ def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
     """The 400 for a `strict` function whose schema leaves an object open.
 
     Strict mode needs `"additionalProperties": false` on every object. The text is
-    recorded (wire_facts §3, O-NET: "Invalid schema for function '...': In context=(),
-    'additionalProperties' is required to be supplied and to be false.", code
-    "invalid_function_parameters"); `context` names the nested object the way the API
-    does, as a Python tuple (`('properties', 'location')`). Only the first open object
-    is reported, as the API does. The `param` is not on record; the tool's parameters
-    are named.
+    recorded in live traffic (openai/openai-dotnet, tests/SessionRecords: "Invalid schema
+    for function '...': In context=(), 'additionalProperties' is required to be supplied
+    and to be false.", code "invalid_function_parameters"); `context` names the nested
+    object the way the API does, as a Python tuple (`('properties', 'location')`). Only
+    the first open object is reported, as the API does. The `param` is not on record;
+    the tool's parameters are named.
 
     >>> [p.text for p in strict_schema_problems("chat", "f", {"type": "object"}, path="tools.0",
     ...                                           param="tools[0].function.parameters")]
@@ -175,28 +176,6 @@ def _open_object(schema: Mapping[str, Any], context: tuple[str, ...]) -> tuple[s
     return None
 
 
-def chat_tools_effort(model: str, effort: object, has_tools: bool) -> list[Problem]:
-    """The 400 for function tools on Chat Completions at a reasoning effort the model refuses.
-
-    Some reasoning models take function tools on Chat Completions only at one effort
-    (`models.Rules.chat_tools_effort`: gpt-6-luna, "none"; its default is "medium").
-    The wording is paraphrased from the model page; no recorded error was found.
-
-    >>> [p.path for p in chat_tools_effort("gpt-6-luna", None, True)]
-    ['reasoning_effort']
-    >>> chat_tools_effort("gpt-6-luna", "none", True), chat_tools_effort("gpt-4o", None, True)
-    ([], [])
-    """
-    wanted = rules_of(model).chat_tools_effort
-    if not has_tools or wanted is None or effort == wanted:
-        return []
-    said = "the default effort" if effort is None else f"'{effort}'"
-    return [Problem("chat", "reasoning_effort",
-                    f"Function tools are not supported with reasoning_effort {said} for this model "
-                    f"in Chat Completions. Set reasoning_effort to '{wanted}', or use the Responses "
-                    "API.", param="reasoning_effort", code="unsupported_parameter")]
-
-
 def plain_json(value: Any) -> Any:
     """A deep copy made of dicts and lists (what JSON is), so a request or a decoded turn never
     shares state with a transcript's frozen mappings.
@@ -209,3 +188,25 @@ def plain_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain_json(v) for v in value]
     return value
+
+
+def openai_error_body(message: str, *, status: int = 400, param: str | None = None,
+                      code: str | None = None, error_type: str | None = None) -> dict[str, Any]:
+    """An OpenAI error body, for Responses and Chat alike: `{"error": {"message", "type", "param", "code"}}`.
+
+    The type follows the status as OpenAI sends it: 4xx "invalid_request_error" (a
+    refused key too, with code "invalid_api_key"), 429 "requests" (the limit that was
+    hit; OpenAI also says "tokens"), 5xx "server_error".
+
+    >>> error = openai_error_body("No tool output found for function call call_1.", param="input")["error"]
+    >>> error["type"], error["param"], error["code"]
+    ('invalid_request_error', 'input', None)
+    >>> openai_error_body("Rate limit reached for requests", status=429)["error"]["type"]
+    'requests'
+    >>> openai_error_body("Invalid 'messages': empty array. ...", code="empty_array")["error"]["type"]
+    'invalid_request_error'
+    """
+    if error_type is None:
+        error_type = ("requests" if status == 429 else
+                      "server_error" if status >= 500 else "invalid_request_error")
+    return {"error": {"message": message, "type": error_type, "param": param, "code": code}}

@@ -20,11 +20,16 @@ One turn, both ways (the shape of Ollama's own docs example):
 
 Ollama validates almost nothing. It renders the messages into the model's chat template
 and lets the model make of them what it can, so a badly shaped conversation does not
-fail: it quietly confuses the model. That is why `check_request` finds so little here.
+fail: it quietly confuses the model. That is why `check_request` finds so little.
+
+This module is the client half. The server half the API double plays
+(`decode_request`, `encode_response`, `error_body`) is in `wire/server/ollama.py`, and the
+API's rules (`check_request`) are in `wire/rules/ollama.py`; both are re-exported here.
 
 Left out: streaming (the kit sends `stream: false`), images, `format` (structured
-output), `keep_alive` and logprobs. Sources: shared/wire/wire_facts.md §4 and Ollama's
-Go server (`api/types.go`, `server/routes.go`).
+output), `keep_alive` and logprobs. Sources: Ollama's API docs
+(https://github.com/ollama/ollama/blob/main/docs/api.md) and its Go server
+(github.com/ollama/ollama: `api/types.go`, `server/routes.go`).
 """
 
 from __future__ import annotations
@@ -32,25 +37,24 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
-from ._shared import ERROR_PREFIX, parse_arguments, read_result_text, request_tool, result_text
+from ._shared import ERROR_PREFIX, parse_arguments, result_text
 
-__all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request", "decode_response",
-           "encode_request", "encode_response", "error_body", "mint_call_id"]
+if TYPE_CHECKING:
+    from . import API
 
+__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
+           "decode_response", "encode_request", "encode_response", "error_body", "mint_call_id"]
+
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "ollama"
 #: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
 PROVIDER_NAME = "ollama"
-
-#: How a failed tool result is marked in its content (Ollama has no is_error field).
-
-#: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
-_CREATED_AT = "2026-01-01T00:00:00Z"
 
 _DONE_REASONS: dict[str, StopReason] = {
     "stop": StopReason.END_TURN,      # also stop sequences, and replies that call tools
@@ -198,7 +202,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     stop = _DONE_REASONS.get(str(body.get("done_reason") or "stop"), StopReason.END_TURN)
     if calls and stop is StopReason.END_TURN:
         stop = StopReason.TOOL_USE  # subtle: Ollama has no done reason for tool calls
-    return Turn(message, stop, _usage(body), model)
+    return Turn(message, stop, _decode_usage(body), model)
 
 
 def _reasoning_and_text(wire: Mapping[str, Any], model: str | None) -> list[ReasoningBlock | TextBlock]:
@@ -226,7 +230,7 @@ def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -
     return ToolCall(call_id, function["name"], {}, raw_args=raw)
 
 
-def _usage(body: Mapping[str, Any]) -> Usage:
+def _decode_usage(body: Mapping[str, Any]) -> Usage:
     # subtle: servers before mid-2024 left prompt_eval_count out when the prompt was served
     # from the KV cache (ollama#2068, #3427); missing counts read as 0, not as an error.
     input_tokens = int(body.get("prompt_eval_count") or 0)
@@ -236,130 +240,8 @@ def _usage(body: Mapping[str, Any]) -> Usage:
                  cache_read_tokens=cached)
 
 
-# -- server side (the loopback API double) ---------------------------------------------------
-def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
-    """The conversation and tools an `/api/chat` request carries (what a server reads).
-
-    System messages become the transcript's system prompt (joined, if there are several);
-    a run of `tool` messages becomes one user message of results. A result is paired with
-    its call by `tool_call_id`, else with the first unanswered call of that `tool_name`,
-    else with the next unanswered call; calls without ids get `mint_call_id` ids.
-    A result whose content starts with `ERROR_PREFIX` is read back as an error.
-    """
-    model = str(body.get("model") or "")
-    system: list[str] = []
-    messages: list[Message] = []
-    results: list[ToolResult] = []
-    pending: list[ToolCall] = []  # calls of the latest assistant message not yet answered
-    minted = 0  # calls without an id so far, numbered across the whole body
-    for position, wire in enumerate(body.get("messages") or ()):
-        role = str(wire.get("role", "")).lower()  # Ollama lower-cases roles too
-        if role != "tool" and results:
-            messages.append(Message.results(results))
-            results = []
-        match role:
-            case "system":
-                system.append(wire.get("content") or "")
-            case "user":
-                messages.append(Message.user(wire.get("content") or ""))
-            case "assistant":
-                calls = []
-                for call in wire.get("tool_calls") or ():
-                    calls.append(_decode_call(call, body, minted))
-                    minted += 0 if call.get("id") else 1
-                messages.append(Message("assistant", (*_reasoning_and_text(wire, model), *calls)))
-                pending = list(calls)
-            case "tool":
-                results.append(_decode_result(wire, pending))
-            case other:
-                raise ValueError(f"message {position} has role {other!r}; Ollama knows system, user, "
-                                 "assistant and tool.")
-    if results:
-        messages.append(Message.results(results))
-    tools = tuple(request_tool(t["function"]["name"], t["function"].get("description"),
-                               t["function"].get("parameters")) for t in body.get("tools") or ())
-    return Transcript("\n\n".join(system) or None, messages), tools
-
-
-def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResult:
-    content, is_error = read_result_text(str(wire.get("content") or ""))
-    call_id = wire.get("tool_call_id")
-    match = next((c for c in pending if c.id == call_id), None) if call_id else None
-    if match is None and not call_id:
-        name = wire.get("tool_name")
-        match = next((c for c in pending if c.name == name), None) or (pending[0] if pending else None)
-    if match is not None:
-        pending.remove(match)
-        call_id = match.id
-    return ToolResult(str(call_id or ""), content, is_error)
-
-
-
-def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
-    """An `/api/chat` reply carrying `turn`, the way Ollama writes one.
-
-    Ollama replies have no id, so `response_id` is not used; tool calls carry no ids
-    either (as in Ollama's docs), so `decode_response` mints new ones. Everything else
-    comes back equal: blocks, stop reason (end_turn, tool_use or max_tokens: the only
-    ones Ollama can say) and token counts. Durations are made up but deterministic, in
-    nanoseconds; like Ollama, zero metrics are left out.
-    """
-    texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
-    thinking = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock) and b.text]
-    message: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
-    if thinking:
-        message["thinking"] = "\n".join(thinking)
-    if turn.tool_calls:
-        message["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.args)}}
-                                 for c in turn.tool_calls]
-    usage = turn.usage
-    metrics = {
-        "total_duration": 1_000_000 + usage.input_tokens * 100_000 + usage.output_tokens * 10_000_000,
-        "load_duration": 1_000_000,
-        "prompt_eval_count": usage.input_tokens,
-        "prompt_eval_cached_count": usage.cache_read_tokens,
-        "prompt_eval_duration": usage.input_tokens * 100_000,  # 0.1 ms per prompt token
-        "eval_count": usage.output_tokens,
-        "eval_duration": usage.output_tokens * 10_000_000,    # 10 ms per generated token
-    }
-    done_reason = "length" if turn.stop_reason is StopReason.MAX_TOKENS else "stop"
-    return {"model": turn.model, "created_at": _CREATED_AT, "message": message, "done": True,
-            "done_reason": done_reason, **{k: v for k, v in metrics.items() if v}}
-
-
-# -- the API's rules and its error shape ------------------------------------------------------
-def check_request(body: Mapping[str, Any]) -> list[Problem]:
-    """What Ollama would reject in this request, which is very little.
-
-    Ollama checks the model name and a few option values. It does not check that every
-    tool call has a result, that results follow their calls, or that content is not
-    empty: it renders the messages into the model's chat template as they are. A wrong
-    shape does not fail; it silently confuses the model, and the only symptom is a worse
-    answer. (Errors it can only know online, a model that is not pulled or that cannot
-    use tools or think, come back from the server as 404 and 400.)
-
-    >>> check_request({"model": "", "messages": []})[0].text
-    'model is required'
-    >>> check_request({"model": "qwen3:4b", "messages": [{"role": "tool", "content": ""}]})
-    []
-    """
-    problems: list[Problem] = []
-    if not body.get("model"):
-        problems.append(Problem("ollama", "model", "model is required"))  # server/routes.go ChatHandler
-    think = body.get("think")
-    if think is not None and not isinstance(think, bool | str):
-        problems.append(Problem("ollama", "think", "think must be a boolean or string"))  # api/types.go
-    top_logprobs = body.get("top_logprobs")
-    if isinstance(top_logprobs, int) and not 0 <= top_logprobs <= 20:
-        problems.append(Problem("ollama", "top_logprobs", "top_logprobs must be between 0 and 20"))
-    return problems
-
-
-def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
-               error_type: str | None = None) -> dict[str, Any]:
-    """Ollama's error JSON: just the message (the status is the HTTP status).
-
-    >>> error_body("model 'x' not found", status=404)
-    {'error': "model 'x' not found"}
-    """
-    return {"error": message}
+# -- the server half and the API's rules, in modules of their own ------------------------------
+# subtle: imported last, because both read this module's names (API_NAME, the readers);
+# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
+from .rules.ollama import check_request  # noqa: E402
+from .server.ollama import decode_request, encode_response, error_body  # noqa: E402

@@ -44,9 +44,11 @@ Choices worth knowing:
   `reasoning_effort`, because non-reasoning models reject it with a 400 ("Encrypted
   content is not supported with this model.").
 
-The server side (`decode_request`, `encode_response`) lets the loopback API double play
-OpenAI; the double mints `encrypted_content` with `seal_reasoning` and `check_request`
-refuses a sealed value that was altered, as the real API does.
+This module is the client half. The server half (`decode_request`, `encode_response`,
+`error_body`, in `wire/server/responses.py`) lets the loopback API double play OpenAI;
+the double mints `encrypted_content` with `seal_reasoning` (from `wire.signing`), and
+`check_request` (the API's rules, in `wire/rules/responses.py`) refuses a sealed value
+that was altered, as the real API does. Both are re-exported here.
 
 Left out: images and files, built-in tools (web search, ...), streaming, and
 `previous_response_id` conversations (the pairing rules are then not checked, since the
@@ -55,49 +57,28 @@ earlier items live on OpenAI's servers).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
-import re
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from ..models import rules_of
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import Problem
-from ._shared import (
-    ERROR_PREFIX,
-    arguments_json,
-    invalid_effort,
-    parse_arguments,
-    plain_json,
-    read_result_text,
-    request_tool,
-    result_text,
-    strict_schema_problems,
-    unsupported_reasoning,
-)
+from ._shared import ERROR_PREFIX, arguments_json, parse_arguments, plain_json, result_text
+from .signing import seal_reasoning, unseal_reasoning
 
-__all__ = ["ERROR_PREFIX", "PROVIDER_NAME", "SEAL_KEY", "check_request", "decode_request",
+if TYPE_CHECKING:
+    from . import API
+
+__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
            "unseal_reasoning"]
 
+#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
+API_NAME: API = "responses"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
 PROVIDER_NAME = "openai"
-#: How a `ToolResult(is_error=True)` reads on the wire, where there is no error flag.
-#: The key the API double seals reasoning with. Not a secret: it only lets the double
-#: notice that `encrypted_content` was changed, as OpenAI's servers would.
-SEAL_KEY = b"toolcall-lab api double"
-
-_API = "responses"
-_MARK = b"tcl"  # subtle: 3 bytes encode to exactly 4 base64 characters, "dGNs"
-_SEALED = "gAAAA" + base64.urlsafe_b64encode(_MARK).decode("ascii")  # OpenAI's values start gAAAA
-_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
 # -- client side: request out, response in ------------------------------------------------
@@ -208,7 +189,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
                 continue  # built-in tool items (web_search_call, ...): not in the kit's vocabulary
     has_calls = any(isinstance(b, ToolCall) for b in blocks)
     stop = _stop_reason(status, body.get("incomplete_details"), has_calls=has_calls, refused=refused)
-    return Turn(Message("assistant", tuple(blocks)), stop, _usage(body.get("usage")), model)
+    return Turn(Message("assistant", tuple(blocks)), stop, _decode_usage(body.get("usage")), model)
 
 
 def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: bool,
@@ -226,7 +207,7 @@ def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: b
     return StopReason.TOOL_USE if has_calls else StopReason.END_TURN
 
 
-def _usage(usage: Mapping[str, Any] | None) -> Usage:
+def _decode_usage(usage: Mapping[str, Any] | None) -> Usage:
     """OpenAI already counts the kit's way: cached tokens inside input, reasoning inside output."""
     if not usage:
         return Usage()
@@ -278,410 +259,8 @@ def _part_text(part: Mapping[str, Any]) -> str:
                              "reads input_text, output_text and refusal parts only")
 
 
-# -- server side: what the API double reads and answers ------------------------------------
-def _never_called(**_: Any) -> Any:
-    raise RuntimeError("this tool was read from a request body and has no code; the server "
-                       "side describes tools to a model, it never runs them")
-
-
-def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
-    """The conversation and tools in a request body: the inverse of `encode_request`.
-
-    Items of one side in a row make one message (a call with its reasoning, results with
-    the question after them). `instructions` and any system/developer messages become
-    the system prompt. A ReasoningBlock read back has no `model` (the request does not
-    say which model made it).
-
-    >>> body = {"model": "m", "input": [
-    ...     {"type": "message", "role": "user", "content": "Hi"},
-    ...     {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": "{}"},
-    ...     {"type": "function_call_output", "call_id": "c1", "output": "Error: no such city"}]}
-    >>> transcript, tools = decode_request(body)
-    >>> for message in transcript:
-    ...     print(message)
-    Message.user(TextBlock('Hi'))
-    Message.assistant(ToolCall('c1', 'get_weather', {}))
-    Message.user(ToolResult('c1', 'no such city', is_error=True))
-    """
-    items = body.get("input") or []
-    if isinstance(items, str):
-        items = [{"type": "message", "role": "user", "content": items}]
-    system = [body["instructions"]] if isinstance(body.get("instructions"), str) else []
-    messages: list[Message] = []
-    for index, item in enumerate(items):
-        role, blocks = _read_item(item, index)
-        if role == "system":
-            system.extend(b.text for b in blocks if isinstance(b, TextBlock))
-        elif messages and messages[-1].role == role:
-            messages[-1] = Message(role, messages[-1].blocks + blocks)
-        elif blocks:
-            messages.append(Message(role, blocks))
-    tools = tuple(_read_tool(spec, index) for index, spec in enumerate(body.get("tools") or []))
-    return Transcript("\n\n".join(system) if system else None, messages), tools
-
-
-def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, ...]]:
-    """(role, blocks) of one input item; role "system" for system/developer messages."""
-    match item.get("type", "message"):  # subtle: `type` is optional on an EasyInputMessage
-        case "message":
-            content = item["content"]
-            texts = [content] if isinstance(content, str) else [_part_text(p) for p in content]
-            role = "system" if item["role"] in ("system", "developer") else item["role"]
-            return role, tuple(TextBlock(t) for t in texts)
-        case "function_call":
-            return "assistant", (_call(item["call_id"], item["name"], item["arguments"]),)
-        case "function_call_output":
-            output = item["output"]
-            if not isinstance(output, str):
-                output = "".join(_part_text(part) for part in output)
-            content, is_error = read_result_text(output)
-            return "user", (ToolResult(item["call_id"], content, is_error),)
-        case "reasoning":
-            return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
-        case other:
-            raise ValueError(f"input item {index} has type {other!r}, which the kit does not "
-                             "model; it reads messages, function calls, their outputs and reasoning")
-
-
-def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
-    if spec.get("type") != "function":
-        raise ValueError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
-                         "tools only")
-    schema = spec.get("parameters") or {"type": "object", "properties": {}}
-    return request_tool(spec["name"], spec.get("description"), schema)
-
-
-def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
-                    request: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A Responses body carrying `turn`, as OpenAI would answer it.
-
-    Item ids are made from `response_id`; `request`, when given, is echoed the way the
-    API echoes it (instructions, tools, max_output_tokens, reasoning, store). An OpenAI
-    ReasoningBlock with its item is sent back as that item; any other reasoning gets a
-    new item whose `encrypted_content` is `seal_reasoning(text)`. The stop reasons the
-    API can say come back from `decode_response` unchanged: end_turn, tool_use,
-    max_tokens, refusal (others are sent as "completed").
-
-    >>> from toolcall_lab import Message, StopReason, Turn, Usage
-    >>> turn = Turn(Message.assistant("Hello!"), StopReason.END_TURN, Usage(5, 2), "gpt-6-luna")
-    >>> body = encode_response(turn, response_id="resp_1")
-    >>> body["status"], body["output"][0]["content"][0]["text"], decode_response(body).message.blocks
-    ('completed', 'Hello!', (TextBlock('Hello!'),))
-    """
-    suffix = response_id.removeprefix("resp_")
-    refusal = turn.stop_reason is StopReason.REFUSAL
-    has_text = any(isinstance(b, TextBlock) for b in turn.message.blocks)
-    incomplete = turn.stop_reason is StopReason.MAX_TOKENS or (refusal and not has_text)
-    item_status = "incomplete" if incomplete else "completed"
-    output: list[dict[str, Any]] = []
-    for index, block in enumerate(turn.message.blocks):
-        match block:
-            case ReasoningBlock():
-                output.append(_reasoning_item(block, f"rs_{suffix}_{index}"))
-            case TextBlock(text=text):
-                part = ({"type": "refusal", "refusal": text} if refusal else
-                        {"type": "output_text", "text": text, "annotations": [], "logprobs": []})
-                if output and output[-1]["type"] == "message":
-                    output[-1]["content"].append(part)
-                else:
-                    output.append({"type": "message", "id": f"msg_{suffix}_{index}",
-                                   "status": item_status, "role": "assistant", "content": [part]})
-            case ToolCall(id=call_id, name=name):
-                output.append({"type": "function_call", "id": f"fc_{suffix}_{index}",
-                               "call_id": call_id, "name": name, "arguments": arguments_json(block),
-                               "status": item_status})
-            case ToolResult():
-                raise ValueError("a reply cannot hold a ToolResult")  # Message forbids it too
-            case _:
-                assert_never(block)
-    reason = "max_output_tokens" if turn.stop_reason is StopReason.MAX_TOKENS else "content_filter"
-    asked = request or {}
-    usage = turn.usage
-    return {
-        "id": response_id, "object": "response", "created_at": created_at,
-        "status": "incomplete" if incomplete else "completed",
-        "completed_at": None if incomplete else created_at,
-        "error": None,
-        "incomplete_details": {"reason": reason} if incomplete else None,
-        "instructions": asked.get("instructions"),
-        "max_output_tokens": asked.get("max_output_tokens"),
-        "model": turn.model,
-        "output": output,
-        "parallel_tool_calls": True,
-        "previous_response_id": None,
-        "reasoning": {"effort": (asked.get("reasoning") or {}).get("effort"), "summary": None},
-        "store": asked.get("store", True),
-        "temperature": 1.0,
-        "text": {"format": {"type": "text"}},
-        "tool_choice": "auto",
-        "tools": [_echo_tool(spec) for spec in asked.get("tools") or []],
-        "top_p": 1.0,
-        "truncation": "disabled",
-        "usage": {
-            "input_tokens": usage.input_tokens,
-            "input_tokens_details": {"cached_tokens": usage.cache_read_tokens,
-                                     "cache_write_tokens": usage.cache_write_tokens},
-            "output_tokens": usage.output_tokens,
-            "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
-            "total_tokens": usage.total_tokens,
-        },
-        "metadata": {},
-    }
-
-
-def _reasoning_item(block: ReasoningBlock, item_id: str) -> dict[str, Any]:
-    if block.replayable_to(PROVIDER_NAME) and block.opaque.get("type") == "reasoning":
-        return plain_json(block.opaque)
-    summary = [{"type": "summary_text", "text": block.text}] if block.text else []
-    return {"type": "reasoning", "id": item_id, "summary": summary,
-            "encrypted_content": seal_reasoning(block.text)}
-
-
-def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
-    echoed = plain_json(spec)
-    echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
-    echoed.setdefault("parameters", None)
-    return echoed
-
-
-# -- sealed reasoning: the double's stand-in for OpenAI's encrypted_content ----------------
-def seal_reasoning(text: str) -> str:
-    """`text` sealed the way the API double fills `encrypted_content`.
-
-    "gAAAA" (the start of OpenAI's own values), then URL-safe base64 of b"tcl", an
-    HMAC-SHA256 of the text under `SEAL_KEY`, and the text itself. It is signed, not
-    secret: anyone can read it, but changing it breaks the signature.
-
-    >>> sealed = seal_reasoning("Paris: call get_weather.")
-    >>> sealed[:9], unseal_reasoning(sealed)
-    ('gAAAAdGNs', 'Paris: call get_weather.')
-    >>> unseal_reasoning(sealed[:-4] + "AAAA") is None
-    True
-    """
-    payload = text.encode("utf-8")
-    mac = hmac.new(SEAL_KEY, payload, hashlib.sha256).digest()
-    return "gAAAA" + base64.urlsafe_b64encode(_MARK + mac + payload).decode("ascii")
-
-
-def unseal_reasoning(content: object) -> str | None:
-    """The text `seal_reasoning` sealed, or None when `content` was altered or is not ours."""
-    if not isinstance(content, str) or not content.startswith(_SEALED):
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(content[len("gAAAA"):].encode("ascii"))
-    except (binascii.Error, ValueError):
-        return None
-    mac, payload = raw[len(_MARK):len(_MARK) + 32], raw[len(_MARK) + 32:]
-    expected = hmac.new(SEAL_KEY, payload, hashlib.sha256).digest()
-    if not raw.startswith(_MARK) or not hmac.compare_digest(mac, expected):
-        return None
-    try:
-        return payload.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-# -- the API's rules ---------------------------------------------------------------------
-def check_request(body: Mapping[str, Any]) -> list[Problem]:
-    """What the Responses API would reject in `body`, in its own words (empty: looks valid).
-
-    In the API's order: first the request's shape (`max_output_tokens` of at least 16,
-    `call_id`s of 1 to 64 characters, `reasoning.effort` one of the spec's values, tool
-    names matching `^[a-zA-Z0-9_-]+$`, strict tools with closed schemas), then what this
-    model takes (`reasoning.effort` only on a model that reasons, per
-    `models.rules_of`), then the conversation: every function_call has a
-    function_call_output after it and every output a call before it (not when
-    `previous_response_id` or `conversation` holds the earlier items); a reasoning item
-    is followed by what it reasoned about, and a call replayed with its `fc_` id comes
-    with its reasoning item; with `store: false` a reasoning item carries its
-    `encrypted_content`; content sealed by the API double still verifies.
-
-    >>> body = {"model": "m", "input": [
-    ...     {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}]}
-    >>> [(p.path, p.param, p.text) for p in check_request(body)]
-    [('input.0', 'input', 'No tool output found for function call call_1.')]
-    """
-    items = body.get("input")
-    items = items if isinstance(items, list) else []  # a plain string is one user message
-    reasoning = body.get("reasoning")
-    effort = reasoning.get("effort") if isinstance(reasoning, Mapping) else None
-    problems = _limit_problems(body.get("max_output_tokens")) + _call_id_problems(items)
-    problems += invalid_effort(_API, effort, "reasoning.effort")
-    problems += _tool_problems(body.get("tools") or [])
-    if effort is not None:
-        problems += unsupported_reasoning(_API, str(body.get("model", "")), "reasoning.effort")
-    stateful = bool(body.get("previous_response_id") or body.get("conversation"))
-    store = body.get("store", True)  # subtle: the API's default is store: true
-    reasons = rules_of(str(body.get("model", ""))).reasons is not False
-    called: set[str] = set()
-    for index, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            continue  # not an item at all: the API's schema check says so, not this one
-        kind = item.get("type", "message")
-        if kind == "function_call" and not stateful:
-            call_id = item.get("call_id")
-            later = (i for i in items[index + 1:]
-                     if isinstance(i, Mapping) and i.get("type") == "function_call_output")
-            if not any(i.get("call_id") == call_id for i in later):
-                problems.append(_problem(index, f"No tool output found for function call {call_id}."))
-            called.add(call_id)
-        elif kind == "function_call_output" and not stateful:
-            call_id = item.get("call_id")
-            if call_id not in called:
-                problems.append(_problem(
-                    index, f"No tool call found for function call output with call_id {call_id}."))
-        elif kind == "reasoning":
-            problems.extend(_reasoning_problems(items, index, store=store))
-        if kind == "function_call" and reasons and not stateful:
-            problems.extend(_orphaned_call(items, index))
-    return problems
-
-
-def _limit_problems(limit: object) -> list[Problem]:
-    """The spec's `minimum: 16` for `max_output_tokens`.
-
-    The text is the API's as reported in vectorize-io/hindsight#58 (param
-    "max_output_tokens", code "integer_below_min_value") and QuantumNous/new-api#2438.
-    """
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit >= 16:
-        return []
-    return [Problem(_API, "max_output_tokens", "Invalid 'max_output_tokens': integer below minimum value. "
-                    f"Expected a value >= 16, but got {limit} instead.",
-                    param="max_output_tokens", code="integer_below_min_value")]
-
-
-def _call_id_problems(items: Sequence[object]) -> list[Problem]:
-    """`call_id` is 1 to 64 characters (the spec's minLength/maxLength).
-
-    Ids minted by another provider can be longer, so a conversation moved here fails.
-    The too-long text is recorded (AnswerDotAI/fastllm#45, orchidfiles/ungate#26: code
-    "string_above_max_length", param "input[N].call_id"); the too-short one is
-    paraphrased in the same pattern, with the code that pattern implies.
-    """
-    problems = []
-    for index, item in enumerate(items):
-        if not isinstance(item, Mapping) or item.get("type") not in ("function_call", "function_call_output"):
-            continue
-        call_id, param = item.get("call_id"), f"input[{index}].call_id"
-        if not isinstance(call_id, str):
-            continue
-        if len(call_id) > 64:
-            text = (f"Invalid '{param}': string too long. Expected a string with maximum length 64, "
-                    f"but got a string with length {len(call_id)} instead.")
-            code = "string_above_max_length"
-        elif not call_id:
-            text = (f"Invalid '{param}': string too short. Expected a string with minimum length 1, "
-                    "but got an empty string instead.")
-            code = "string_below_min_length"
-        else:
-            continue
-        problems.append(Problem(_API, f"input.{index}.call_id", text, param=param, code=code))
-    return problems
-
-
-def _orphaned_call(items: Sequence[Any], index: int) -> list[Problem]:
-    """A call replayed with its `fc_` item id needs the reasoning item it came with.
-
-    The id ties the call to the response that made it, and so to that response's
-    reasoning; without the id (what `encode_request` sends) `call_id` alone pairs it.
-    The API's text ends with the reasoning item's id (": 'rs_...'."), which only
-    OpenAI's store knows; here it stops before it (paraphrased, wire_facts §2).
-    Only the items of the same turn are searched: back to the last user message or
-    function_call_output.
-    """
-    item_id = items[index].get("id")
-    if not (isinstance(item_id, str) and item_id.startswith("fc_")):
-        return []
-    for before in reversed(items[:index]):
-        if not isinstance(before, Mapping) or not _is_model_output(before):
-            if isinstance(before, Mapping) and before.get("type") == "reasoning":
-                return []
-            break
-    return [_problem(index, f"Item '{item_id}' of type 'function_call' was provided without its "
-                            "required 'reasoning' item.")]
-
-
-def _reasoning_problems(items: Sequence[Mapping[str, Any]], index: int, *,
-                        store: object) -> list[Problem]:
-    item = items[index]
-    item_id = item.get("id")
-    problems = []
-    # subtle: the item a reasoning item must be followed by is the model's output it led
-    # to (a call or an assistant message); further reasoning items in between are skipped.
-    after = next((i for i in items[index + 1:]
-                  if not isinstance(i, Mapping) or i.get("type") != "reasoning"), None)
-    if after is None or not _is_model_output(after):
-        problems.append(_problem(
-            index, f"Item '{item_id}' of type 'reasoning' was provided without its required "
-                   "following item."))
-    content = item.get("encrypted_content")
-    if store is False and not content:
-        # Reported with status 404 (vercel/ai#7543, can1357/oh-my-pi#41): the item is looked
-        # up by id on OpenAI's side, where store: false kept nothing.
-        problems.append(_problem(
-            index, f"Item with id '{item_id}' not found. Items are not persisted when `store` is "
-                   "set to false. Try again with `store` set to true, or remove this item from "
-                   "your input."))
-    if isinstance(content, str) and content.startswith(_SEALED) and unseal_reasoning(content) is None:
-        problems.append(Problem(_API, f"input.{index}.encrypted_content",
-                                f"The encrypted content {content} could not be verified.",
-                                param=None, code="invalid_encrypted_content"))
-    return problems
-
-
-def _is_model_output(item: object) -> bool:
-    if not isinstance(item, Mapping):
-        return False
-    kind = str(item.get("type", "message"))
-    return kind == "function_call" or kind.endswith("_call") or (
-        kind == "message" and item.get("role") == "assistant")
-
-
-def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
-    # No Responses-specific text is recorded for a bad name; this is the Chat Completions
-    # message (wire_facts §3) with the param path Responses uses, `tools[0].name`.
-    problems = []
-    for index, spec in enumerate(tools):
-        if not isinstance(spec, Mapping) or spec.get("type", "function") != "function":
-            continue
-        name = spec.get("name")
-        if not (isinstance(name, str) and _TOOL_NAME.fullmatch(name)):
-            param = f"tools[{index}].name"
-            problems.append(Problem(
-                _API, f"tools.{index}.name",
-                f"Invalid '{param}': string does not match pattern. Expected a string that "
-                f"matches the pattern '{_TOOL_NAME.pattern}'.", param=param, code="invalid_value"))
-        # subtle: only an explicit strict: true is refused. A tool that leaves `strict` out
-        # is reported back as strict: true, yet OpenAI's own spec example (an open schema,
-        # no `strict`) is accepted, so the API must close or relax such a schema itself.
-        if spec.get("strict") is True:
-            problems += strict_schema_problems(_API, name, spec.get("parameters"),
-                                               path=f"tools.{index}.parameters",
-                                               param=f"tools[{index}].parameters")
-    return problems
-
-
-def _problem(index: int, text: str) -> Problem:
-    """A rule broken by input item `index`: OpenAI reports these with param "input"."""
-    return Problem(_API, f"input.{index}", text, param="input", code=None)
-
-
-# -- the API's error shape ------------------------------------------------------------------
-def error_body(message: str, *, status: int = 400, param: str | None = None,
-               code: str | None = None, error_type: str | None = None) -> dict[str, Any]:
-    """An OpenAI error body: `{"error": {"message", "type", "param", "code"}}`.
-
-    The type follows the status as OpenAI sends it: 4xx "invalid_request_error" (a
-    refused key too, with code "invalid_api_key"), 429 "requests" (the limit that was
-    hit; OpenAI also says "tokens"), 5xx "server_error".
-
-    >>> error = error_body("No tool output found for function call call_1.", param="input")["error"]
-    >>> error["type"], error["param"], error["code"]
-    ('invalid_request_error', 'input', None)
-    >>> error_body("Rate limit reached for requests", status=429)["error"]["type"]
-    'requests'
-    """
-    if error_type is None:
-        error_type = ("requests" if status == 429 else
-                      "server_error" if status >= 500 else "invalid_request_error")
-    return {"error": {"message": message, "type": error_type, "param": param, "code": code}}
+# -- the server half and the API's rules, in modules of their own ------------------------------
+# subtle: imported last, because both read this module's names (API_NAME, the item readers);
+# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
+from .rules.responses import check_request  # noqa: E402
+from .server.responses import decode_request, encode_response, error_body  # noqa: E402

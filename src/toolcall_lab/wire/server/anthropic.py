@@ -1,0 +1,113 @@
+"""The Anthropic Messages API's server half: what the API double reads and answers.
+
+`decode_request` reads a `/v1/messages` body back into a transcript and tools (the
+inverse of `encode_request`), `encode_response` writes the reply the API would send for
+a `Turn` (the SDK's own `anthropic.types.Message` parses it), and `error_body` the
+API's error JSON. The double signs the thinking it invents (`wire.signing`), so the
+rules can tell when it comes back edited.
+
+The block translators are the codec's (`wire/anthropic.py`), shared with the client
+half; this module only adds what a server needs on top of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from ...messages import Message, Transcript
+from ...tool import Tool
+from ...turn import StopReason, Turn
+from .._shared import request_tool
+from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
+
+__all__ = ["decode_request", "encode_response", "error_body"]
+
+_STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
+
+_ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "gateway_timeout_error",
+    529: "overloaded_error",
+}
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools in a request body (the inverse of `encode_request`).
+
+    Thinking blocks come back as reasoning from "anthropic" with no model (the request
+    does not say which model wrote them).
+
+    >>> transcript, tools = decode_request({"model": "m", "max_tokens": 64, "system": "Be brief.",
+    ...     "messages": [{"role": "user", "content": "Hi"}]})
+    >>> transcript.system, transcript.messages, tools
+    ('Be brief.', [Message.user(TextBlock('Hi'))], ())
+    """
+    system = body.get("system")
+    if isinstance(system, list):  # the block-list form: [{"type": "text", "text": ...}]
+        system = "\n".join(p.get("text", "") for p in system if isinstance(p, Mapping))
+    messages = []
+    for position, message in enumerate(body.get("messages") or []):
+        content = message.get("content", [])
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        role = message.get("role")
+        if role == "system":  # SDK 2.14's SystemMessageParam: fold it into the system prompt
+            text = _result_text(content)
+            system = f"{system}\n{text}" if system else text
+            continue
+        try:
+            messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"messages.{position}: {exc}") from None
+    tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
+                  for t in body.get("tools") or [])
+    return Transcript(system, messages), tools
+
+
+def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
+    """The response body the API would send for `turn` (`anthropic.types.Message` parses it).
+
+    Reasoning becomes thinking blocks; one without a signature is signed by the double
+    (`sign_thinking`), so a later request can show whether it came back unchanged.
+    Usage is split back into Anthropic's shape, where cache reads and writes sit beside
+    `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
+    """
+    if turn.message.tool_results:
+        raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
+    content = _encode_content(turn.message.blocks, sign=True)
+    usage = turn.usage
+    wire_usage: dict[str, Any] = {
+        "input_tokens": usage.uncached_input_tokens,
+        "cache_creation_input_tokens": usage.cache_write_tokens,
+        "cache_read_input_tokens": usage.cache_read_tokens,
+        "output_tokens": usage.output_tokens,
+    }
+    if usage.reasoning_tokens:
+        wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
+    return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
+            "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
+            "usage": wire_usage}
+
+
+def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
+               error_type: str | None = None) -> dict[str, Any]:
+    """The API's error JSON. Anthropic has no `param` or `code`; they are accepted and unused.
+
+    `request_id` is derived from the status and message, so the same error gives the
+    same body on every run.
+
+    >>> error_body("Overloaded", status=529)["error"]
+    {'type': 'overloaded_error', 'message': 'Overloaded'}
+    """
+    kind = error_type or _ERROR_TYPES.get(status) or ("api_error" if status >= 500
+                                                      else "invalid_request_error")
+    request_id = "req_" + hashlib.sha256(f"{status} {message}".encode()).hexdigest()[:24]
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": request_id}

@@ -1,0 +1,147 @@
+"""OpenAI Chat Completions' server half: what the API double reads and answers.
+
+`decode_request` reads a `/v1/chat/completions` body back into a transcript and tools
+(the inverse of `encode_request`), `encode_response` writes the body the API would
+answer with for a `Turn` (the SDK's `ChatCompletion` parses it), and `error_body`
+OpenAI's error JSON (one shape for both OpenAI APIs).
+
+The call and content readers are the codec's (`wire/chat.py`), shared with the client half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, assert_never
+
+from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
+from ...tool import Tool
+from ...turn import StopReason, Turn
+from .._shared import arguments_json, read_result_text, request_tool
+from .._shared import openai_error_body as error_body
+from ..chat import _decode_call, _text_of
+
+__all__ = ["decode_request", "encode_response", "error_body"]
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools a Chat request carries: `encode_request` reversed.
+
+    A run of `tool` messages becomes one user message of results; `system` and
+    `developer` messages become the transcript's system prompt (joined by a blank line
+    if there are several); images and other non-text parts are skipped.
+
+    >>> t, tools = decode_request({"model": "m", "messages": [
+    ...     {"role": "user", "content": "Hi"},
+    ...     {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+    ...      "function": {"name": "f", "arguments": "{}"}}]},
+    ...     {"role": "tool", "tool_call_id": "c1", "content": "Error: no such city"}]})
+    >>> t.messages
+    [Message.user(TextBlock('Hi')), Message.assistant(ToolCall('c1', 'f', {})), \
+Message.user(ToolResult('c1', 'no such city', is_error=True))]
+    """
+    system: list[str] = []
+    messages: list[Message] = []
+    results: list[ToolResult] = []
+    for item in body.get("messages") or []:
+        role = item.get("role")
+        if role == "tool":
+            results.append(_decode_result(item))
+            continue
+        if results:
+            messages.append(Message.results(results))
+            results = []
+        match role:
+            case "system" | "developer":
+                system.append(_text_of(item.get("content")))
+            case "user":
+                messages.append(Message("user", _text_blocks(item.get("content"))))
+            case "assistant":
+                calls = tuple(_decode_call(c) for c in item.get("tool_calls") or [])
+                messages.append(Message("assistant", _text_blocks(item.get("content")) + calls))
+            case _:
+                pass  # the deprecated "function" role: the kit never sends it
+    if results:
+        messages.append(Message.results(results))
+    tools = tuple(_decode_tool(t["function"]) for t in body.get("tools") or []
+                  if t.get("type", "function") == "function")
+    return Transcript("\n\n".join(system) or None, messages), tools
+
+
+def _text_blocks(content: Any) -> tuple[Block, ...]:
+    if content is None or content == "":
+        return ()
+    if isinstance(content, str):
+        return (TextBlock(content),)
+    return tuple(TextBlock(part.get("text") or part.get("refusal") or "") for part in content
+                 if isinstance(part, Mapping) and part.get("type") in ("text", "refusal"))
+
+
+def _decode_result(item: Mapping[str, Any]) -> ToolResult:
+    content, is_error = read_result_text(_text_of(item.get("content")))
+    return ToolResult(str(item.get("tool_call_id") or ""), content, is_error)
+
+
+def _decode_tool(function: Mapping[str, Any]) -> Tool:
+    schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
+    schema.setdefault("type", "object")
+    return request_tool(function["name"], function.get("description"), schema)
+
+
+
+def encode_response(turn: Turn, *, response_id: str, created: int = 0) -> dict[str, Any]:
+    """A Chat Completions response body for `turn`, as the API would send it.
+
+    `created` is the Unix time a real server stamps (0 keeps test output stable).
+    Lossy where Chat has no word for it: `stop_sequence` becomes "stop" (read back as
+    end_turn), `pause_turn` and `context_window_exceeded` become "stop" and "length",
+    several text blocks are joined by a newline, and reasoning goes out as the
+    `reasoning_content` field local servers use.
+
+    >>> from toolcall_lab import Message, Usage
+    >>> body = encode_response(Turn(Message.assistant("Hi!"), "end_turn", Usage(12, 3), "m"),
+    ...                        response_id="chatcmpl-1")
+    >>> body["choices"][0]["message"]["content"], body["choices"][0]["finish_reason"]
+    ('Hi!', 'stop')
+    """
+    texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
+    text = "\n".join(texts) if texts else None
+    refused = turn.stop_reason is StopReason.REFUSAL
+    message: dict[str, Any] = {"role": "assistant", "content": None if refused else text,
+                               "refusal": text if refused else None, "annotations": []}
+    if turn.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_json(c)}}
+            for c in turn.tool_calls]
+    reasoning = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock)]
+    if reasoning:
+        message["reasoning_content"] = "\n".join(reasoning)
+    usage = turn.usage
+    details: dict[str, int] = {"cached_tokens": usage.cache_read_tokens}
+    if usage.cache_write_tokens:
+        details["cache_write_tokens"] = usage.cache_write_tokens
+    return {
+        "id": response_id,
+        "object": "chat.completion",
+        "created": created,
+        "model": turn.model,
+        "choices": [{"index": 0, "message": message, "logprobs": None,
+                     "finish_reason": _finish_reason(turn.stop_reason, refused_with_text=bool(text))}],
+        "usage": {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens,
+                  "total_tokens": usage.total_tokens, "prompt_tokens_details": details,
+                  "completion_tokens_details": {"reasoning_tokens": usage.reasoning_tokens}},
+    }
+
+
+def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
+    match stop_reason:
+        case StopReason.TOOL_USE:
+            return "tool_calls"
+        case StopReason.MAX_TOKENS | StopReason.CONTEXT_WINDOW_EXCEEDED:
+            return "length"
+        case StopReason.REFUSAL:
+            # A refusal with words travels in `refusal`; one without needs the filter reason.
+            return "stop" if refused_with_text else "content_filter"
+        case StopReason.END_TURN | StopReason.STOP_SEQUENCE | StopReason.PAUSE_TURN:
+            return "stop"
+        case _:
+            assert_never(stop_reason)

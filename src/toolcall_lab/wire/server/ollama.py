@@ -1,0 +1,125 @@
+"""Ollama's server half: what the API double reads and answers on `POST /api/chat`.
+
+`decode_request` reads an `/api/chat` body back into a transcript and tools (the
+inverse of `encode_request`, pairing each tool result with its call), `encode_response`
+writes the reply Ollama would send for a `Turn` (the official client's `ChatResponse`
+parses it), and `error_body` Ollama's error JSON.
+
+The call and message readers are the codec's (`wire/ollama.py`), shared with the client half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ...tool import Tool
+from ...turn import StopReason, Turn
+from .._shared import read_result_text, request_tool
+from ..ollama import _decode_call, _reasoning_and_text
+
+__all__ = ["decode_request", "encode_response", "error_body"]
+
+#: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
+_CREATED_AT = "2026-01-01T00:00:00Z"
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools an `/api/chat` request carries (what a server reads).
+
+    System messages become the transcript's system prompt (joined, if there are several);
+    a run of `tool` messages becomes one user message of results. A result is paired with
+    its call by `tool_call_id`, else with the first unanswered call of that `tool_name`,
+    else with the next unanswered call; calls without ids get `mint_call_id` ids.
+    A result whose content starts with `ERROR_PREFIX` is read back as an error.
+    """
+    model = str(body.get("model") or "")
+    system: list[str] = []
+    messages: list[Message] = []
+    results: list[ToolResult] = []
+    pending: list[ToolCall] = []  # calls of the latest assistant message not yet answered
+    minted = 0  # calls without an id so far, numbered across the whole body
+    for position, wire in enumerate(body.get("messages") or ()):
+        role = str(wire.get("role", "")).lower()  # Ollama lower-cases roles too
+        if role != "tool" and results:
+            messages.append(Message.results(results))
+            results = []
+        match role:
+            case "system":
+                system.append(wire.get("content") or "")
+            case "user":
+                messages.append(Message.user(wire.get("content") or ""))
+            case "assistant":
+                calls = []
+                for call in wire.get("tool_calls") or ():
+                    calls.append(_decode_call(call, body, minted))
+                    minted += 0 if call.get("id") else 1
+                messages.append(Message("assistant", (*_reasoning_and_text(wire, model), *calls)))
+                pending = list(calls)
+            case "tool":
+                results.append(_decode_result(wire, pending))
+            case other:
+                raise ValueError(f"message {position} has role {other!r}; Ollama knows system, user, "
+                                 "assistant and tool.")
+    if results:
+        messages.append(Message.results(results))
+    tools = tuple(request_tool(t["function"]["name"], t["function"].get("description"),
+                               t["function"].get("parameters")) for t in body.get("tools") or ())
+    return Transcript("\n\n".join(system) or None, messages), tools
+
+
+def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResult:
+    content, is_error = read_result_text(str(wire.get("content") or ""))
+    call_id = wire.get("tool_call_id")
+    match = next((c for c in pending if c.id == call_id), None) if call_id else None
+    if match is None and not call_id:
+        name = wire.get("tool_name")
+        match = next((c for c in pending if c.name == name), None) or (pending[0] if pending else None)
+    if match is not None:
+        pending.remove(match)
+        call_id = match.id
+    return ToolResult(str(call_id or ""), content, is_error)
+
+
+
+def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
+    """An `/api/chat` reply carrying `turn`, the way Ollama writes one.
+
+    Ollama replies have no id, so `response_id` is not used; tool calls carry no ids
+    either (as in Ollama's docs), so `decode_response` mints new ones. Everything else
+    comes back equal: blocks, stop reason (end_turn, tool_use or max_tokens: the only
+    ones Ollama can say) and token counts. Durations are made up but deterministic, in
+    nanoseconds; like Ollama, zero metrics are left out.
+    """
+    texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
+    thinking = [b.text for b in turn.message.blocks if isinstance(b, ReasoningBlock) and b.text]
+    message: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
+    if thinking:
+        message["thinking"] = "\n".join(thinking)
+    if turn.tool_calls:
+        message["tool_calls"] = [{"function": {"name": c.name, "arguments": dict(c.args)}}
+                                 for c in turn.tool_calls]
+    usage = turn.usage
+    metrics = {
+        "total_duration": 1_000_000 + usage.input_tokens * 100_000 + usage.output_tokens * 10_000_000,
+        "load_duration": 1_000_000,
+        "prompt_eval_count": usage.input_tokens,
+        "prompt_eval_cached_count": usage.cache_read_tokens,
+        "prompt_eval_duration": usage.input_tokens * 100_000,  # 0.1 ms per prompt token
+        "eval_count": usage.output_tokens,
+        "eval_duration": usage.output_tokens * 10_000_000,    # 10 ms per generated token
+    }
+    done_reason = "length" if turn.stop_reason is StopReason.MAX_TOKENS else "stop"
+    return {"model": turn.model, "created_at": _CREATED_AT, "message": message, "done": True,
+            "done_reason": done_reason, **{k: v for k, v in metrics.items() if v}}
+
+
+def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
+               error_type: str | None = None) -> dict[str, Any]:
+    """Ollama's error JSON: just the message (the status is the HTTP status).
+
+    >>> error_body("model 'x' not found", status=404)
+    {'error': "model 'x' not found"}
+    """
+    return {"error": message}

@@ -1,0 +1,187 @@
+"""The OpenAI Responses API's server half: what the API double reads and answers.
+
+`decode_request` reads a `/v1/responses` body back into a transcript and tools (the
+inverse of `encode_request`), `encode_response` writes the body OpenAI would answer
+with for a `Turn`, echoing the request the way the API does, and `error_body` OpenAI's
+error JSON (one shape for both OpenAI APIs). Reasoning the double invents gets an
+`encrypted_content` sealed with `seal_reasoning` (`wire.signing`), so the rules can tell
+when it comes back altered.
+
+The item readers are the codec's (`wire/responses.py`), shared with the client half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, assert_never
+
+from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ...tool import Tool
+from ...turn import StopReason, Turn
+from .._shared import arguments_json, plain_json, read_result_text, request_tool
+from .._shared import openai_error_body as error_body
+from ..responses import PROVIDER_NAME, _call, _part_text, _summary
+from ..signing import seal_reasoning
+
+__all__ = ["decode_request", "encode_response", "error_body"]
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
+    """The conversation and tools in a request body: the inverse of `encode_request`.
+
+    Items of one side in a row make one message (a call with its reasoning, results with
+    the question after them). `instructions` and any system/developer messages become
+    the system prompt. A ReasoningBlock read back has no `model` (the request does not
+    say which model made it).
+
+    >>> body = {"model": "m", "input": [
+    ...     {"type": "message", "role": "user", "content": "Hi"},
+    ...     {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": "{}"},
+    ...     {"type": "function_call_output", "call_id": "c1", "output": "Error: no such city"}]}
+    >>> transcript, tools = decode_request(body)
+    >>> for message in transcript:
+    ...     print(message)
+    Message.user(TextBlock('Hi'))
+    Message.assistant(ToolCall('c1', 'get_weather', {}))
+    Message.user(ToolResult('c1', 'no such city', is_error=True))
+    """
+    items = body.get("input") or []
+    if isinstance(items, str):
+        items = [{"type": "message", "role": "user", "content": items}]
+    system = [body["instructions"]] if isinstance(body.get("instructions"), str) else []
+    messages: list[Message] = []
+    for index, item in enumerate(items):
+        role, blocks = _read_item(item, index)
+        if role == "system":
+            system.extend(b.text for b in blocks if isinstance(b, TextBlock))
+        elif messages and messages[-1].role == role:
+            messages[-1] = Message(role, messages[-1].blocks + blocks)
+        elif blocks:
+            messages.append(Message(role, blocks))
+    tools = tuple(_read_tool(spec, index) for index, spec in enumerate(body.get("tools") or []))
+    return Transcript("\n\n".join(system) if system else None, messages), tools
+
+
+def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, ...]]:
+    """(role, blocks) of one input item; role "system" for system/developer messages."""
+    match item.get("type", "message"):  # subtle: `type` is optional on an EasyInputMessage
+        case "message":
+            content = item["content"]
+            texts = [content] if isinstance(content, str) else [_part_text(p) for p in content]
+            role = "system" if item["role"] in ("system", "developer") else item["role"]
+            return role, tuple(TextBlock(t) for t in texts)
+        case "function_call":
+            return "assistant", (_call(item["call_id"], item["name"], item["arguments"]),)
+        case "function_call_output":
+            output = item["output"]
+            if not isinstance(output, str):
+                output = "".join(_part_text(part) for part in output)
+            content, is_error = read_result_text(output)
+            return "user", (ToolResult(item["call_id"], content, is_error),)
+        case "reasoning":
+            return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
+        case other:
+            raise ValueError(f"input item {index} has type {other!r}, which the kit does not "
+                             "model; it reads messages, function calls, their outputs and reasoning")
+
+
+def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
+    if spec.get("type") != "function":
+        raise ValueError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
+                         "tools only")
+    schema = spec.get("parameters") or {"type": "object", "properties": {}}
+    return request_tool(spec["name"], spec.get("description"), schema)
+
+
+def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
+                    request: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A Responses body carrying `turn`, as OpenAI would answer it.
+
+    Item ids are made from `response_id`; `request`, when given, is echoed the way the
+    API echoes it (instructions, tools, max_output_tokens, reasoning, store). An OpenAI
+    ReasoningBlock with its item is sent back as that item; any other reasoning gets a
+    new item whose `encrypted_content` is `seal_reasoning(text)`. The stop reasons the
+    API can say come back from `decode_response` unchanged: end_turn, tool_use,
+    max_tokens, refusal (others are sent as "completed").
+
+    >>> from toolcall_lab import Message, StopReason, Turn, Usage
+    >>> from toolcall_lab.wire.responses import decode_response
+    >>> turn = Turn(Message.assistant("Hello!"), StopReason.END_TURN, Usage(5, 2), "gpt-6-luna")
+    >>> body = encode_response(turn, response_id="resp_1")
+    >>> body["status"], body["output"][0]["content"][0]["text"], decode_response(body).message.blocks
+    ('completed', 'Hello!', (TextBlock('Hello!'),))
+    """
+    suffix = response_id.removeprefix("resp_")
+    refusal = turn.stop_reason is StopReason.REFUSAL
+    has_text = any(isinstance(b, TextBlock) for b in turn.message.blocks)
+    incomplete = turn.stop_reason is StopReason.MAX_TOKENS or (refusal and not has_text)
+    item_status = "incomplete" if incomplete else "completed"
+    output: list[dict[str, Any]] = []
+    for index, block in enumerate(turn.message.blocks):
+        match block:
+            case ReasoningBlock():
+                output.append(_reasoning_item(block, f"rs_{suffix}_{index}"))
+            case TextBlock(text=text):
+                part = ({"type": "refusal", "refusal": text} if refusal else
+                        {"type": "output_text", "text": text, "annotations": [], "logprobs": []})
+                if output and output[-1]["type"] == "message":
+                    output[-1]["content"].append(part)
+                else:
+                    output.append({"type": "message", "id": f"msg_{suffix}_{index}",
+                                   "status": item_status, "role": "assistant", "content": [part]})
+            case ToolCall(id=call_id, name=name):
+                output.append({"type": "function_call", "id": f"fc_{suffix}_{index}",
+                               "call_id": call_id, "name": name, "arguments": arguments_json(block),
+                               "status": item_status})
+            case ToolResult():
+                raise ValueError("a reply cannot hold a ToolResult")  # Message forbids it too
+            case _:
+                assert_never(block)
+    reason = "max_output_tokens" if turn.stop_reason is StopReason.MAX_TOKENS else "content_filter"
+    asked = request or {}
+    usage = turn.usage
+    return {
+        "id": response_id, "object": "response", "created_at": created_at,
+        "status": "incomplete" if incomplete else "completed",
+        "completed_at": None if incomplete else created_at,
+        "error": None,
+        "incomplete_details": {"reason": reason} if incomplete else None,
+        "instructions": asked.get("instructions"),
+        "max_output_tokens": asked.get("max_output_tokens"),
+        "model": turn.model,
+        "output": output,
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "reasoning": {"effort": (asked.get("reasoning") or {}).get("effort"), "summary": None},
+        "store": asked.get("store", True),
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}},
+        "tool_choice": "auto",
+        "tools": [_echo_tool(spec) for spec in asked.get("tools") or []],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": {
+            "input_tokens": usage.input_tokens,
+            "input_tokens_details": {"cached_tokens": usage.cache_read_tokens,
+                                     "cache_write_tokens": usage.cache_write_tokens},
+            "output_tokens": usage.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
+            "total_tokens": usage.total_tokens,
+        },
+        "metadata": {},
+    }
+
+
+def _reasoning_item(block: ReasoningBlock, item_id: str) -> dict[str, Any]:
+    if block.replayable_to(PROVIDER_NAME) and block.opaque.get("type") == "reasoning":
+        return plain_json(block.opaque)
+    summary = [{"type": "summary_text", "text": block.text}] if block.text else []
+    return {"type": "reasoning", "id": item_id, "summary": summary,
+            "encrypted_content": seal_reasoning(block.text)}
+
+
+def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
+    echoed = plain_json(spec)
+    echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
+    echoed.setdefault("parameters", None)
+    return echoed
