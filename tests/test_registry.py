@@ -1,5 +1,7 @@
 """One cell swaps the provider: get_provider(name) and provider_from_env()."""
 
+import sys
+
 import pytest
 
 from toolcall_lab import ScriptedProvider, get_provider, provider_from_env, run_agent
@@ -103,6 +105,16 @@ def test_each_real_provider_names_the_codec_of_its_api():
         cls = PROVIDERS[spec.provider].cls
         assert cls.api == spec.name and cls.codec is spec.codec
         assert spec.codec.PROVIDER_NAME == spec.provider
+
+
+@pytest.mark.parametrize("name", [n for n in PROVIDERS if n != "scripted"])
+def test_each_real_provider_names_its_sdk_client_and_a_missing_sdk_says_what_to_install(name, monkeypatch):
+    """The base class builds every SDK client from `sdk_client`; its module names the extra."""
+    sdk = PROVIDERS[name].cls.sdk_client.partition(".")[0]
+    monkeypatch.setitem(sys.modules, sdk, None)  # makes `import <sdk>` fail
+    with pytest.raises(ImportError, match=rf"the {name} provider needs the `{sdk}` package; "
+                                          rf"install it with pip install 'toolcall-lab\[{sdk}\]'"):
+        get_provider(name, base_url="http://127.0.0.1:9")
 
 
 class ToyProvider:

@@ -109,6 +109,7 @@ class OpenAIChatProvider(WireProvider):
     codec = chat
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+    sdk_client: ClassVar[str] = "openai.OpenAI"
 
     def __init__(self, model: str | None = None, *, preset: str | None = None,
                  reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
@@ -141,12 +142,6 @@ class OpenAIChatProvider(WireProvider):
         if self.base_url != self.preset.base_url:
             shown += f", base_url={self.base_url!r}"
         return f"{type(self).__name__}({shown})"
-
-    def _make_client(self, api_key: str) -> Any:
-        import openai
-
-        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
-                             max_retries=self.max_retries)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         effort = self.reasoning_effort

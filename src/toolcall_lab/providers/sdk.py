@@ -10,11 +10,13 @@ is the whole route of one call, top to bottom:
     turn = self.codec.decode_response(body)       # + the wire request and response kept
     self.requests.append(SentRequest.of(...))     # recorded last: all went well
 
-Subclasses name their API and codec and implement `_make_client`, `_options` (the
-codec's options for this provider) and `_send` (the SDK call, returning the response
-body as JSON). Everything that can go wrong on
-the way becomes one of the kit's `ProviderError`s with one actionable sentence, and
-the caller's transcript is never touched (the loop appends the reply, not the provider).
+Subclasses name their API, codec and SDK client class (`sdk_client = "openai.OpenAI"`),
+and implement `_options` (the codec's options for this provider) and `_send` (the SDK
+call, returning the response body as JSON); a client built with other arguments than
+the Anthropic and OpenAI SDKs take also overrides `_client_options`. Everything that
+can go wrong on the way becomes one of the kit's `ProviderError`s with one actionable
+sentence, and the caller's transcript is never touched (the loop appends the reply, not
+the provider).
 
 Keys: surrounding whitespace is dropped where a key enters (`open("key").read()` ends in
 a newline, which no HTTP header may carry), and a key with a control or non-ASCII
@@ -27,6 +29,7 @@ turns never show it (`Turn.request` / `Turn.response` are bodies, not headers).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
@@ -138,6 +141,8 @@ class WireProvider:
     codec: ClassVar[Codec]               # its codec module: toolcall_lab.wire.<api>
     key_env: ClassVar[str | None] = None  # the variable that holds the key, None if no key is needed
     default_base_url: ClassVar[str] = ""
+    #: The SDK's client class, "module.Class"; the module is also the kit's extra that installs it.
+    sdk_client: ClassVar[str]            # "anthropic.Anthropic", "openai.OpenAI", "ollama.Client"
     #: One sentence on how to start the server, for "nothing answers at <url>".
     start_hint: ClassVar[str] = "check your network connection and the base_url."
 
@@ -160,11 +165,25 @@ class WireProvider:
             self._secrets = SealedKeys([key] if key != NO_KEY_NEEDED else [])
             self._client = self._make_client(key)
 
-    # -- what subclasses provide --------------------------------------------------------
+    # -- the SDK client -----------------------------------------------------------------
     def _make_client(self, api_key: str) -> Any:
-        """Build the SDK client (importing the SDK here, never at module import)."""
-        raise NotImplementedError
+        """Build the `sdk_client` with `_client_options`, importing its SDK only now."""
+        module_name, _, class_name = self.sdk_client.rpartition(".")
+        # subtle: a name and importlib, not an import at the top: `import toolcall_lab` must not
+        # load three SDKs (tests/test_import_light.py)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            raise ImportError(f"the {self.name} provider needs the `{module_name}` package; install it "
+                              f"with pip install 'toolcall-lab[{module_name}]'.") from None
+        return getattr(module, class_name)(**self._client_options(api_key))
 
+    def _client_options(self, api_key: str) -> dict[str, Any]:
+        """The client's constructor arguments: those the Anthropic and OpenAI SDKs both take."""
+        return {"api_key": api_key, "base_url": self.base_url, "timeout": self.timeout,
+                "max_retries": self.max_retries}
+
+    # -- what subclasses provide --------------------------------------------------------
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         """The codec's `encode_request` options besides `model` and `max_tokens`."""
         return {}
