@@ -38,6 +38,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
+from .._text import shorten
 from ..errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -372,8 +373,7 @@ def _first_sentence(text: str, limit: int = 240) -> str:
     'Rate limited (org: x).'
     """
     end = text.find(". ")
-    text = text if end < 0 else text[:end + 1]
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return shorten(text if end < 0 else text[:end + 1], limit)
 
 
 def _api_message(body: object, exc: BaseException) -> str:
