@@ -302,7 +302,8 @@ class WireProvider:
         A 400 quotes the API's message whole (it names the ids and paths at fault); the
         others quote its first sentence, because a rate-limit text can run to a paragraph.
         """
-        said = self._redact(message if status == 400 else _first_sentence(message)).rstrip(".")
+        said = self._redact(message)  # subtle: before cutting, or a key cut in two would show half
+        said = (said if status == 400 else _first_sentence(said)).rstrip(".")
         where = self._where()
         if status in (401, 403):
             fix = (f"check {self.key_env} (or api_key=)" if self.key_env
