@@ -1,5 +1,6 @@
 """One cell swaps the provider: get_provider(name) and provider_from_env()."""
 
+import importlib
 import sys
 
 import pytest
@@ -141,3 +142,13 @@ def test_a_new_provider_is_one_line_of_the_registry(monkeypatch):
 
 def test_the_toy_registration_is_gone_after_its_test():
     assert "toy" not in PROVIDERS
+
+
+@pytest.mark.parametrize("package", ["toolcall_lab.providers", "toolcall_lab.double", "toolcall_lab.widgets",
+                                     "toolcall_lab.checks"])
+def test_dir_lists_every_exported_name_so_completion_offers_it(package):
+    """JupyterLab completes from dir(module): a name served lazily by a module `__getattr__`
+    needs a module `__dir__` too, or completion never offers it."""
+    module = importlib.import_module(package)
+    assert set(module.__all__) <= set(dir(module))
+    assert all(hasattr(module, name) for name in module.__all__)
