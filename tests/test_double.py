@@ -376,7 +376,8 @@ def test_a_list_of_replies_is_played_in_order_then_the_server_fails(make_double)
     double = make_double([call("get_weather", city="Paris"), "Done."])
     provider = real_provider("openai-chat", double, max_retries=0)
     assert run_agent(provider, PARIS_QUESTION, tools=[get_weather]).answer == "Done."
-    with pytest.raises(ServerError, match=ScriptExhaustedError.__name__):
+    with pytest.raises(ServerError, match=f"{ScriptExhaustedError.__name__}: the double's script has 2 "
+                                          "replies and call 3 asked for another"):
         run_agent(provider, "Again?")
 
 

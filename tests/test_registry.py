@@ -1,5 +1,8 @@
 """One cell swaps the provider: get_provider(name) and provider_from_env()."""
 
+import importlib
+import sys
+
 import pytest
 
 from toolcall_lab import ScriptedProvider, get_provider, provider_from_env, run_agent
@@ -105,6 +108,16 @@ def test_each_real_provider_names_the_codec_of_its_api():
         assert spec.codec.PROVIDER_NAME == spec.provider
 
 
+@pytest.mark.parametrize("name", [n for n in PROVIDERS if n != "scripted"])
+def test_each_real_provider_names_its_sdk_client_and_a_missing_sdk_says_what_to_install(name, monkeypatch):
+    """The base class builds every SDK client from `sdk_client`; its module names the extra."""
+    sdk = PROVIDERS[name].cls.sdk_client.partition(".")[0]
+    monkeypatch.setitem(sys.modules, sdk, None)  # makes `import <sdk>` fail
+    with pytest.raises(ImportError, match=rf"the {name} provider needs the `{sdk}` package; "
+                                          rf"install it with pip install 'toolcall-lab\[{sdk}\]'"):
+        get_provider(name, base_url="http://127.0.0.1:9")
+
+
 class ToyProvider:
     """A provider in one line of the registry: answers "toy" to everything."""
 
@@ -129,3 +142,13 @@ def test_a_new_provider_is_one_line_of_the_registry(monkeypatch):
 
 def test_the_toy_registration_is_gone_after_its_test():
     assert "toy" not in PROVIDERS
+
+
+@pytest.mark.parametrize("package", ["toolcall_lab.providers", "toolcall_lab.double", "toolcall_lab.widgets",
+                                     "toolcall_lab.checks"])
+def test_dir_lists_every_exported_name_so_completion_offers_it(package):
+    """JupyterLab completes from dir(module): a name served lazily by a module `__getattr__`
+    needs a module `__dir__` too, or completion never offers it."""
+    module = importlib.import_module(package)
+    assert set(module.__all__) <= set(dir(module))
+    assert all(hasattr(module, name) for name in module.__all__)

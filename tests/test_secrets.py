@@ -146,6 +146,15 @@ def test_vars_of_a_provider_never_shows_the_key(name, double, monkeypatch):
     assert hosted._client.api_key == SECRET, "the key lives in the SDK client"
 
 
+def test_a_key_the_first_sentence_cuts_in_two_still_does_not_show():
+    """An error quotes the API's first sentence, cut at 240 characters; the key is hidden first."""
+    provider = get_provider("anthropic", base_url="http://127.0.0.1:9", api_key=SECRET)
+    message = "x" * 232 + f" key {SECRET} is rate limited. Wait."  # the cut falls inside the key
+    error = provider._status_error(429, message, {})
+    assert "key [r…)" in str(error), "hidden, then cut"
+    assert "key sk" not in str(error), "not cut, then left with a piece too short to hide"
+
+
 def _fake_front_end(widget, value):
     """What the browser sends when a learner types `value` into a text box and presses Enter."""
     widget._handle_msg({"content": {"data": {"method": "update", "state": {"value": value}}},

@@ -373,7 +373,7 @@ def silent_server():
 
 @pytest.mark.parametrize("name", ["vllm", "ollama"])
 def test_pick_provider_test_connection_to_a_silent_server_gives_up_quickly(name, silent_server, monkeypatch):
-    picker_module = importlib.import_module("toolcall_lab.widgets.pick_provider")
+    picker_module = importlib.import_module("toolcall_lab.widgets._pick_provider")
     monkeypatch.setattr(picker_module, "_TEST_TIMEOUT", 0.5, raising=False)
     picker = pick_provider(environ={})
     picker.choice.value = name

@@ -25,14 +25,14 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from .._text import shorten
 from ..messages import ReasoningBlock, ToolCall, Transcript
 from ..models import rules_of, tool_prompt_tokens
-from ..providers.scripted import Policy, Reply, ScriptedProvider
+from ..providers.scripted import Policy, Reply, ScriptedProvider, as_policy
 from ..tokens import estimate_tokens
 from ..tool import Tool
 from ..turn import Turn
@@ -175,23 +175,10 @@ def _with_reasoning(turn: Turn, api: str, transcript: Transcript) -> Turn:
     return replace(turn, message=message, usage=usage)
 
 
-def policy_of(policy: Policy | list[Reply] | None) -> Policy:
+def policy_of(policy: Policy | Sequence[Reply] | None) -> Policy:
     """`policy` as a function: the lessons' `weather_policy` for None, a script for a list."""
-    from ..errors import ScriptExhaustedError
-
     if policy is None:
         from ..examples import weather_policy
 
         return weather_policy
-    if callable(policy):
-        return policy
-    replies, position = list(policy), itertools.count()
-
-    def next_reply(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
-        index = next(position)
-        if index >= len(replies):
-            raise ScriptExhaustedError(f"the double's script has {len(replies)} replies and request "
-                                       f"{index + 1} asked for another; give it more replies.")
-        return replies[index]
-
-    return next_reply
+    return as_policy(policy, who="the double's script")

@@ -119,7 +119,7 @@ class ApiDouble:
 
     @policy.setter
     def policy(self, policy: Policy | Sequence[Reply] | None) -> None:
-        self._policy = policy_of(policy if policy is None or callable(policy) else list(policy))
+        self._policy = policy_of(policy)
 
     def _play(self, transcript: Any, tools: Any) -> Reply:
         return self._policy(transcript, tools)

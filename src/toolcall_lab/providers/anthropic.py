@@ -48,6 +48,7 @@ class AnthropicProvider(WireProvider):
     codec = anthropic
     key_env: ClassVar[str | None] = "ANTHROPIC_API_KEY"
     default_base_url: ClassVar[str] = "https://api.anthropic.com"
+    sdk_client: ClassVar[str] = "anthropic.Anthropic"
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
                  effort: str | None = None, **kwargs: Any) -> None:
@@ -71,12 +72,6 @@ class AnthropicProvider(WireProvider):
         if self.effort is not None:
             shown += f", effort={self.effort!r}"
         return shown + ")"
-
-    def _make_client(self, api_key: str) -> Any:
-        import anthropic as sdk  # here, not at the top: `import toolcall_lab` must stay light
-
-        return sdk.Anthropic(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
-                                   max_retries=self.max_retries)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"thinking": self.thinking, "effort": self.effort}

@@ -57,6 +57,7 @@ class OllamaProvider(WireProvider):
     codec = ollama_codec
     key_env: ClassVar[str | None] = None
     default_base_url: ClassVar[str] = "http://localhost:11434"
+    sdk_client: ClassVar[str] = "ollama.Client"
     start_hint: ClassVar[str] = (f"start Ollama with `ollama serve` and fetch a model with "
                                  f"`ollama pull {default_model('ollama')}`.")
 
@@ -69,14 +70,10 @@ class OllamaProvider(WireProvider):
             self.base_url = str(inner.base_url).rstrip("/")
 
     # -- what WireProvider asks of a provider -------------------------------------------------
-    def _make_client(self, api_key: str) -> Any:
-        try:
-            import ollama
-        except ImportError:
-            raise ImportError("the ollama provider needs the `ollama` package; install it with "
-                              "pip install 'toolcall-lab[ollama]'.") from None
+    def _client_options(self, api_key: str) -> dict[str, Any]:
+        # the ollama client takes a host, no retries, and a key only as a header you give it
         headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
-        return ollama.Client(host=self.base_url, timeout=self.timeout, headers=headers)
+        return {"host": self.base_url, "timeout": self.timeout, "headers": headers}
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"think": self.think}

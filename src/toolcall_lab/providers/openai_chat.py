@@ -61,7 +61,21 @@ class LocalServer:
         return f"start the server with {steps} and try again."
 
 
-# Facts from shared/wire/local_servers.md (each with its source there).
+# Where each fact comes from (public pages; the quirk in brackets):
+#   ollama-openai  docs.ollama.com/api/openai-compatibility [tool_choice unsupported, reasoning_effort];
+#                  github.com/ollama/ollama/issues/7125 [max_completion_tokens ignored];
+#                  github.com/ollama/ollama/blob/main/openai/openai.go [finish_reason, `reasoning`]
+#   vllm           docs.vllm.ai/en/latest/features/tool_calling/ [the flags, the 400 without them];
+#                  github.com/vllm-project/vllm/pull/25054 [a named tool_choice ends with "stop"];
+#                  docs.vllm.ai/en/latest/features/reasoning_outputs/ [`reasoning`, --reasoning-parser]
+#   llamacpp       github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md [--jinja,
+#                  parallel_tool_calls]; .../tools/server/README.md [port 8080, reasoning_content];
+#                  github.com/ggml-org/llama.cpp/pull/17524 [--jinja on by default, Nov 2025] and
+#                  /pull/26508 [the port moving to 9931]
+#   lmstudio       lmstudio.ai/docs/developer/openai-compat/chat-completions [max_tokens only] and
+#                  /tools [numeric tool-call ids]; lmstudio.ai/docs/developer/api-changelog
+#                  [reasoning_content]; github.com/lmstudio-ai/lmstudio-bug-tracker/issues/670
+#                  [a named tool_choice is a 400 whose error is a plain string]
 LOCAL_SERVERS: dict[str, LocalServer] = {s.name: s for s in (
     LocalServer(
         "ollama-openai", "http://localhost:11434/v1", ("ollama serve", "ollama pull {model}"),
@@ -109,6 +123,7 @@ class OpenAIChatProvider(WireProvider):
     codec = chat
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+    sdk_client: ClassVar[str] = "openai.OpenAI"
 
     def __init__(self, model: str | None = None, *, preset: str | None = None,
                  reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
@@ -141,12 +156,6 @@ class OpenAIChatProvider(WireProvider):
         if self.base_url != self.preset.base_url:
             shown += f", base_url={self.base_url!r}"
         return f"{type(self).__name__}({shown})"
-
-    def _make_client(self, api_key: str) -> Any:
-        import openai
-
-        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
-                             max_retries=self.max_retries)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         effort = self.reasoning_effort

@@ -42,18 +42,13 @@ class OpenAIResponsesProvider(WireProvider):
     codec = responses
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
+    sdk_client: ClassVar[str] = "openai.OpenAI"
 
     def __init__(self, model: str | None = None, *, reasoning_effort: str | None = None,
                  store: bool = False, **kwargs: Any) -> None:
         self.reasoning_effort = reasoning_effort
         self.store = store
         super().__init__(model, **kwargs)
-
-    def _make_client(self, api_key: str) -> Any:
-        import openai  # subtle: imported here, so `import toolcall_lab` never loads the SDK
-
-        return openai.OpenAI(api_key=api_key, base_url=self.base_url, timeout=self.timeout,
-                             max_retries=self.max_retries)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"reasoning_effort": self.reasoning_effort, "store": self.store}

@@ -36,7 +36,7 @@ from ..turn import StopReason, Turn
 from ..usage import Usage
 from .base import SentRequest
 
-__all__ = ["Policy", "Reply", "ScriptedProvider", "Staged", "call", "stage"]
+__all__ = ["Policy", "Reply", "ScriptedProvider", "Staged", "as_policy", "call", "stage"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,35 @@ def stage(*content: str | Block, stop_reason: StopReason | str) -> Staged:
     return Staged(blocks, StopReason(stop_reason))
 
 
+def as_policy(policy: Policy | Sequence[Reply], *, who: str = "the script") -> Policy:
+    """`policy` itself if it is a function, else a policy giving the replies in order.
+
+    The replies are copied, so the caller's list can change without changing the script;
+    once they run out, the next call raises `ScriptExhaustedError`, naming `who`.
+
+    >>> script = as_policy(["Hi!"])
+    >>> script(Transcript(), ())
+    'Hi!'
+    >>> script(Transcript(), ())
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.ScriptExhaustedError: the script has 1 replies and call 2 asked for another; ...
+    """
+    if callable(policy):
+        return policy
+    replies, position = list(policy), itertools.count()
+
+    def next_in_script(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+        index = next(position)
+        if index >= len(replies):
+            raise ScriptExhaustedError(
+                f"{who} has {len(replies)} replies and call {index + 1} asked for another; add "
+                "replies to the list, or pass a policy function that decides every reply.")
+        return replies[index]
+
+    return next_in_script
+
+
 class ScriptedProvider:
     """A provider whose replies come from a policy function or a list.
 
@@ -86,23 +115,7 @@ class ScriptedProvider:
     name = "scripted"
 
     def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1") -> None:
-        if callable(policy):
-            self._policy: Policy = policy
-        else:
-            script = list(policy)
-            position = itertools.count()
-
-            def next_in_script(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
-                index = next(position)
-                if index >= len(script):
-                    raise ScriptExhaustedError(
-                        f"the script has {len(script)} replies and call {index + 1} asked for "
-                        "another; add replies to the list, or pass a policy function that "
-                        "decides every reply."
-                    )
-                return script[index]
-
-            self._policy = next_in_script
+        self._policy = as_policy(policy)
         self.model = model
         self.requests: list[SentRequest] = []
         self._ids = itertools.count(1)

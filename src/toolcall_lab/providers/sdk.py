@@ -10,11 +10,13 @@ is the whole route of one call, top to bottom:
     turn = self.codec.decode_response(body)       # + the wire request and response kept
     self.requests.append(SentRequest.of(...))     # recorded last: all went well
 
-Subclasses name their API and codec and implement `_make_client`, `_options` (the
-codec's options for this provider) and `_send` (the SDK call, returning the response
-body as JSON). Everything that can go wrong on
-the way becomes one of the kit's `ProviderError`s with one actionable sentence, and
-the caller's transcript is never touched (the loop appends the reply, not the provider).
+Subclasses name their API, codec and SDK client class (`sdk_client = "openai.OpenAI"`),
+and implement `_options` (the codec's options for this provider) and `_send` (the SDK
+call, returning the response body as JSON); a client built with other arguments than
+the Anthropic and OpenAI SDKs take also overrides `_client_options`. Everything that
+can go wrong on the way becomes one of the kit's `ProviderError`s with one actionable
+sentence, and the caller's transcript is never touched (the loop appends the reply, not
+the provider).
 
 Keys: surrounding whitespace is dropped where a key enters (`open("key").read()` ends in
 a newline, which no HTTP header may carry), and a key with a control or non-ASCII
@@ -27,6 +29,7 @@ turns never show it (`Turn.request` / `Turn.response` are bodies, not headers).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
@@ -35,6 +38,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
+from .._text import shorten
 from ..errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -138,6 +142,8 @@ class WireProvider:
     codec: ClassVar[Codec]               # its codec module: toolcall_lab.wire.<api>
     key_env: ClassVar[str | None] = None  # the variable that holds the key, None if no key is needed
     default_base_url: ClassVar[str] = ""
+    #: The SDK's client class, "module.Class"; the module is also the kit's extra that installs it.
+    sdk_client: ClassVar[str]            # "anthropic.Anthropic", "openai.OpenAI", "ollama.Client"
     #: One sentence on how to start the server, for "nothing answers at <url>".
     start_hint: ClassVar[str] = "check your network connection and the base_url."
 
@@ -160,11 +166,25 @@ class WireProvider:
             self._secrets = SealedKeys([key] if key != NO_KEY_NEEDED else [])
             self._client = self._make_client(key)
 
-    # -- what subclasses provide --------------------------------------------------------
+    # -- the SDK client -----------------------------------------------------------------
     def _make_client(self, api_key: str) -> Any:
-        """Build the SDK client (importing the SDK here, never at module import)."""
-        raise NotImplementedError
+        """Build the `sdk_client` with `_client_options`, importing its SDK only now."""
+        module_name, _, class_name = self.sdk_client.rpartition(".")
+        # subtle: a name and importlib, not an import at the top: `import toolcall_lab` must not
+        # load three SDKs (tests/test_import_light.py)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            raise ImportError(f"the {self.name} provider needs the `{module_name}` package; install it "
+                              f"with pip install 'toolcall-lab[{module_name}]'.") from None
+        return getattr(module, class_name)(**self._client_options(api_key))
 
+    def _client_options(self, api_key: str) -> dict[str, Any]:
+        """The client's constructor arguments: those the Anthropic and OpenAI SDKs both take."""
+        return {"api_key": api_key, "base_url": self.base_url, "timeout": self.timeout,
+                "max_retries": self.max_retries}
+
+    # -- what subclasses provide --------------------------------------------------------
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         """The codec's `encode_request` options besides `model` and `max_tokens`."""
         return {}
@@ -282,7 +302,8 @@ class WireProvider:
         A 400 quotes the API's message whole (it names the ids and paths at fault); the
         others quote its first sentence, because a rate-limit text can run to a paragraph.
         """
-        said = self._redact(message if status == 400 else _first_sentence(message)).rstrip(".")
+        said = self._redact(message)  # subtle: before cutting, or a key cut in two would show half
+        said = (said if status == 400 else _first_sentence(said)).rstrip(".")
         where = self._where()
         if status in (401, 403):
             fix = (f"check {self.key_env} (or api_key=)" if self.key_env
@@ -353,8 +374,7 @@ def _first_sentence(text: str, limit: int = 240) -> str:
     'Rate limited (org: x).'
     """
     end = text.find(". ")
-    text = text if end < 0 else text[:end + 1]
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return shorten(text if end < 0 else text[:end + 1], limit)
 
 
 def _api_message(body: object, exc: BaseException) -> str:

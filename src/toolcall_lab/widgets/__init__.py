@@ -36,8 +36,9 @@ Left out: streaming views, editing a transcript in place, and saving widget stat
 widgets are rebuilt by running the cell).
 
 Layout: one module per widget, named for its factory with a leading underscore
-(`_step_through.py`, `_cost_explorer.py`, `_wire_view.py`), and `_common.py` for what they
-share (API titles, HTML styles, request bodies, `figure_png`). This file only re-exports.
+(`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`), and
+`_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
+This file only re-exports.
 """
 
 from __future__ import annotations
@@ -45,11 +46,10 @@ from __future__ import annotations
 # subtle: a module named like its factory would be shadowed by it once this package is
 # imported (`toolcall_lab.widgets.step_through` could not be both); the underscore keeps the
 # function the only public name, and the module reachable as `toolcall_lab.widgets._step_through`.
-# pick_provider.py is still named like its factory: it is being reworked separately.
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
+from ._pick_provider import pick_provider
 from ._step_through import step_through
 from ._wire_view import wire_view
-from .pick_provider import pick_provider
 
 __all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "wire_view"]
