@@ -57,3 +57,15 @@ def test_every_public_module_declares_all():
         assert hasattr(module, "__all__"), f"{module_info.name} has no __all__"
         for name in module.__all__:
             assert hasattr(module, name), f"{module_info.name}.__all__ names missing {name}"
+
+
+def test_all_is_sorted_so_a_reader_finds_a_name():
+    # ruff's RUF022 order (classes, then functions, each alphabetical); ruff also checks it.
+    assert toolcall_lab.__all__ == sorted(toolcall_lab.__all__, key=lambda name: (name[0].islower(), name))
+
+
+def test_completion_lists_the_lazily_imported_names():
+    # JupyterLab's Tab completion asks dir(); the lazy names must be there before first use.
+    listed = set(dir(toolcall_lab))
+    assert set(toolcall_lab.__all__) <= listed
+    assert {"AnthropicProvider", "ApiDouble", "contract", "tools", "widgets"} <= listed

@@ -41,13 +41,13 @@ __all__ = [
     "ApiDouble",
     "InvalidRequestError",
     "MaxStepsExceeded",
+    "Message",
     "MissingKeyError",
     "OllamaProvider",
     "OpenAIChatProvider",
     "OpenAIResponsesProvider",
-    "ProviderError",
-    "Message",
     "Provider",
+    "ProviderError",
     "ReasoningBlock",
     "Run",
     "ScriptExhaustedError",
@@ -77,8 +77,8 @@ __all__ = [
     "tool",
 ]
 
-_LAZY_SUBMODULES = {"cost", "display", "double", "examples", "figures", "models", "plots", "report",
-                    "tools", "widgets", "wire"}
+_LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "models",
+                    "parts_api", "plots", "report", "tools", "widgets", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",
@@ -98,3 +98,9 @@ def __getattr__(name: str) -> object:
     if name in _LAZY_NAMES:
         return getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # What JupyterLab's completion and `dir(toolcall_lab)` list: the names imported above and
+    # the lazy ones, which `__getattr__` only loads when first used.
+    return sorted({*globals(), *_LAZY_SUBMODULES, *_LAZY_NAMES})

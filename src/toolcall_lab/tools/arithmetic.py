@@ -27,8 +27,12 @@ import math
 import operator
 
 __all__ = [
-    "evaluate", "CalculationError",
-    "MAX_EXPRESSION_CHARS", "MAX_DEPTH", "MAX_LITERAL_DIGITS", "MAX_MAGNITUDE",
+    "MAX_DEPTH",
+    "MAX_EXPRESSION_CHARS",
+    "MAX_LITERAL_DIGITS",
+    "MAX_MAGNITUDE",
+    "CalculationError",
+    "evaluate",
 ]
 
 MAX_EXPRESSION_CHARS = 500  # longer text is refused before parsing
