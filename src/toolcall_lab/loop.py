@@ -43,10 +43,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, assert_never
 
 from ._text import pretty_lines
+from .blocks import ToolCall, ToolResult
 from .errors import MaxStepsExceeded, UsageError
-from .messages import Message, ToolCall, ToolResult, Transcript
+from .messages import Message
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 

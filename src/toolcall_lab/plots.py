@@ -33,9 +33,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cost import dollars, loop_bill
-from .messages import Transcript
 from .models import PRICES_CHECKED, default_model, tool_prompt_tokens
 from .tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
+from .transcript import Transcript
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -29,8 +29,8 @@ from functools import cached_property
 from typing import Any
 
 from ._text import shorten
+from .blocks import ToolCall, ToolResult
 from .errors import ToolDefinitionError
-from .messages import ToolCall, ToolResult
 from .schema import function_schema, parse_docstring
 
 __all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]

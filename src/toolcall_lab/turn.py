@@ -14,7 +14,8 @@ from enum import StrEnum
 from typing import Any
 
 from ._text import pretty_lines
-from .messages import Message, ToolCall
+from .blocks import ToolCall
+from .messages import Message
 from .usage import Usage
 
 __all__ = ["StopReason", "Turn"]

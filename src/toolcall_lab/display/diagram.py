@@ -37,7 +37,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._text import shorten
-from ..messages import Message, ToolCall, Transcript
+from ..blocks import ToolCall
+from ..messages import Message
+from ..transcript import Transcript
 from .html import producer_labels
 
 if TYPE_CHECKING:

@@ -38,9 +38,11 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, assert_never
 
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
+from ..messages import Message
 from ..report import producer_labels
 from ..tokens import blocks_text, estimate_tokens
+from ..transcript import Transcript
 
 if TYPE_CHECKING:
     from ..loop import Run
