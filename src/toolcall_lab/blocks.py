@@ -29,7 +29,7 @@ from typing import Any, Literal, assert_never
 
 from ._checked import expect, read_field
 from ._text import shorten
-from .errors import TranscriptFormatError
+from .errors import TranscriptFormatError, UsageError
 
 __all__ = [
     "Block",
@@ -70,7 +70,7 @@ def clean_text(text: str) -> str:
 def _clean_json(value: Any, depth: int = 0) -> Any:
     """Tool arguments with every string (keys too) passed through `clean_text`."""
     if depth > MAX_NESTING:
-        raise ValueError(f"args nest more than {MAX_NESTING} levels deep; tool arguments "
+        raise UsageError(f"args nest more than {MAX_NESTING} levels deep; tool arguments "
                          "are a shallow JSON object")
     if isinstance(value, str):
         return clean_text(value)

@@ -44,7 +44,7 @@ from typing import Any, ClassVar, Literal, assert_never
 
 from ._text import pretty_lines
 from .blocks import ToolCall, ToolResult
-from .errors import MaxStepsExceeded, UsageError
+from .errors import MaxStepsExceeded, UsageError, UsageTypeError
 from .messages import Message
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
@@ -277,22 +277,22 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
                      max_steps: object, on_event: object) -> None:
     """Refuse a bad argument with one sentence, before anything is touched."""
     if not callable(getattr(provider, "complete", None)):
-        raise TypeError(f"provider must have a complete(transcript, tools=...) method, got "
-                        f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
-                        "get_provider(...).")
+        raise UsageTypeError(f"provider must have a complete(transcript, tools=...) method, got "
+                             f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
+                             "get_provider(...).")
     if prompt is not None and not isinstance(prompt, str | Message):
-        raise TypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
+        raise UsageTypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
     if system is not None and not isinstance(system, str):
-        raise TypeError(f"system must be a str or None, got {type(system).__name__}.")
+        raise UsageTypeError(f"system must be a str or None, got {type(system).__name__}.")
     if transcript is not None and not isinstance(transcript, Transcript):
-        raise TypeError(f"transcript must be a Transcript or None, got {type(transcript).__name__}.")
+        raise UsageTypeError(f"transcript must be a Transcript or None, got {type(transcript).__name__}.")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int):
-        raise TypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
+        raise UsageTypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
     if max_steps < 1:
         raise UsageError(f"max_steps must be at least 1, got {max_steps}")
     if on_event is not None and not callable(on_event):
-        raise TypeError(f"on_event must be a function that takes one event (print works), "
-                        f"got {on_event!r}.")
+        raise UsageTypeError(f"on_event must be a function that takes one event (print works), "
+                             f"got {on_event!r}.")
 
 
 def _run_tools(step: int, calls: Sequence[ToolCall], tools: dict[str, Tool],

@@ -43,7 +43,7 @@ from .blocks import (
     block_from_dict,
     block_to_dict,
 )
-from .errors import TranscriptFormatError
+from .errors import TranscriptFormatError, UsageError, UsageTypeError
 
 if TYPE_CHECKING:  # at run time, `__getattr__` at the bottom imports them on first use
     from .transcript import TRANSCRIPT_FORMAT_VERSION, Transcript
@@ -106,7 +106,7 @@ class Message:
 
     def __post_init__(self) -> None:
         if self.role not in _ALLOWED_KINDS:
-            raise ValueError(
+            raise UsageError(
                 f"Message role must be 'user' or 'assistant', not {self.role!r}; "
                 "the system prompt goes on the Transcript (Transcript(system=...))."
             )
@@ -114,13 +114,13 @@ class Message:
         object.__setattr__(self, "blocks", tuple(self.blocks))
         for position, block in enumerate(self.blocks):
             if not isinstance(block, TextBlock | ToolCall | ToolResult | ReasoningBlock):
-                raise TypeError(
+                raise UsageTypeError(
                     f"block {position} of a {self.role} message is a {type(block).__name__}; "
                     "use TextBlock, ToolCall, ToolResult or ReasoningBlock (or a plain str)."
                 )
             if block.kind not in _ALLOWED_KINDS[self.role]:
                 allowed = ", ".join(sorted(_ALLOWED_KINDS[self.role]))
-                raise ValueError(
+                raise UsageError(
                     f"a {self.role} message cannot hold a {block.kind} block (block {position}); "
                     f"{self.role} messages hold {allowed}."
                 )

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._figure import figure_style, new_figure, to_png
 from .cost import dollars, loop_bill
+from .errors import UsageError
 from .models import PRICES_CHECKED, default_model, tool_prompt_tokens
 from .palette import OKABE_ITO
 from .tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
@@ -110,7 +111,7 @@ def plot_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> Figure:
     ['Input tokens billed on each call', 'Running total vs the final conversation']
     """
     if n < 1:
-        raise ValueError(f"plot_loop_tokens needs at least one call, got n={n}")
+        raise UsageError(f"plot_loop_tokens needs at least one call, got n={n}")
     sent = loop_input_tokens(n, h0, t)
     running = [sum(sent[: i + 1]) for i in range(n)]
     final = h0 + t * n
@@ -183,7 +184,7 @@ def plot_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | Pric
     ['no caching', 'prompt caching']
     """
     if n < 1:
-        raise ValueError(f"plot_caching needs at least one call, got n={n}")
+        raise UsageError(f"plot_caching needs at least one call, got n={n}")
     model = model or default_model("anthropic")
     plain = loop_bill(n, h0, t, model=model, output_per_call=output_per_call)
     cached = loop_bill(n, h0, t, model=model, caching=True, output_per_call=output_per_call)
@@ -304,7 +305,7 @@ def plot_estimated_vs_billed(run: Run, *, tools: Sequence[Tool] = ()) -> Figure:
     """
     rows = estimated_vs_billed(run, tools=tools)
     if not rows:
-        raise ValueError("this run made no model calls, so there is nothing to compare.")
+        raise UsageError("this run made no model calls, so there is nothing to compare.")
     calls = [r.call for r in rows]
     width = 0.38
     billed_name = _source(run)[1]

@@ -30,7 +30,7 @@ from typing import Any
 
 from ._text import shorten
 from .blocks import ToolCall, ToolResult
-from .errors import ToolDefinitionError
+from .errors import ToolDefinitionError, UsageTypeError
 from .schema import function_schema, parse_docstring
 
 __all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]
@@ -163,7 +163,7 @@ def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:
     by_name: dict[str, Tool] = {}
     for t in tools:
         if not isinstance(t, Tool):
-            raise TypeError(f"expected Tool objects (use @tool on a function), got {t!r}")
+            raise UsageTypeError(f"expected Tool objects (use @tool on a function), got {t!r}")
         if t.name in by_name:
             raise ToolDefinitionError(f"two tools are named {t.name!r}; tool names must be unique.")
         by_name[t.name] = t

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 from ._checked import expect, read_field
 from ._text import shorten
 from .blocks import MAX_NESTING, REPR_TEXT, ToolCall, ToolResult, clean_text
-from .errors import TranscriptFormatError
+from .errors import TranscriptFormatError, UsageTypeError
 from .messages import Message
 
 __all__ = ["TRANSCRIPT_FORMAT_VERSION", "Transcript"]
@@ -82,8 +82,8 @@ class Transcript:
     def append(self, message: Message) -> Message:
         """Add `message` at the end and return it."""
         if not isinstance(message, Message):
-            raise TypeError(f"a Transcript holds Message objects, not {type(message).__name__}; "
-                            "build one with Message.user(...) or Message.assistant(...).")
+            raise UsageTypeError(f"a Transcript holds Message objects, not {type(message).__name__}; "
+                                 "build one with Message.user(...) or Message.assistant(...).")
         self.messages.append(message)
         return message
 

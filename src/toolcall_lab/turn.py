@@ -15,6 +15,7 @@ from typing import Any
 
 from ._text import pretty_lines
 from .blocks import ToolCall
+from .errors import UsageError
 from .messages import Message
 from .usage import Usage
 
@@ -70,7 +71,7 @@ class Turn:
 
     def __post_init__(self) -> None:
         if self.message.role != "assistant":
-            raise ValueError(f"a Turn holds the model's reply, an assistant message, not a "
+            raise UsageError(f"a Turn holds the model's reply, an assistant message, not a "
                              f"{self.message.role} message.")
         object.__setattr__(self, "stop_reason", StopReason(self.stop_reason))
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .errors import UsageError
+
 __all__ = ["Usage"]
 
 
@@ -42,15 +44,15 @@ class Usage:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name != "estimated" and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
+                raise UsageError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
         if self.cache_read_tokens + self.cache_write_tokens > self.input_tokens:
-            raise ValueError(
+            raise UsageError(
                 "cache_read_tokens + cache_write_tokens are parts of input_tokens and cannot "
                 f"exceed it ({self.cache_read_tokens} + {self.cache_write_tokens} > "
                 f"{self.input_tokens}); for Anthropic, add its cache counts to input_tokens."
             )
         if self.reasoning_tokens > self.output_tokens:
-            raise ValueError(
+            raise UsageError(
                 f"reasoning_tokens ({self.reasoning_tokens}) are part of output_tokens "
                 f"({self.output_tokens}) and cannot exceed it."
             )

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .._text import shorten
 from ..blocks import ToolCall
+from ..errors import UsageError
 from ..messages import Message
 from ..palette import OKABE_ITO, rgb
 from ..transcript import Transcript
@@ -177,7 +178,7 @@ class SequenceDiagram:
 
 def _check_highlight(highlight: int | None, count: int) -> None:
     if highlight is not None and not 0 <= highlight < count:
-        raise ValueError(f"highlight={highlight} is not a message of this transcript; pass a 0-based "
+        raise UsageError(f"highlight={highlight} is not a message of this transcript; pass a 0-based "
                          f"message index from 0 to {count - 1}, or None.")
 
 
