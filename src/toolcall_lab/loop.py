@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, assert_never
+from typing import ClassVar, Literal, assert_never
 
-from ._text import pretty_lines
+from ._text import PartsRepr
 from .blocks import ToolCall, ToolResult
 from .errors import MaxStepsExceeded, UsageError, UsageTypeError
 from .messages import Message
@@ -151,7 +151,7 @@ class Step:
 
 
 @dataclass(repr=False)
-class Run:
+class Run(PartsRepr):
     """A finished run: the transcript, one `Step` per model call, and why it stopped."""
 
     transcript: Transcript
@@ -180,12 +180,6 @@ class Run:
         calls = len(self.steps)
         return [f"{calls} call{'s' if calls != 1 else ''}", f"stop_reason={self.stop_reason!r}",
                 f"usage={self.usage!r}", f"answer={self.answer!r}"]
-
-    def __repr__(self) -> str:
-        return f"Run({', '.join(self._parts())})"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(pretty_lines("Run", self._parts()))
 
     def _repr_html_(self) -> str:
         from .display.html import run_html

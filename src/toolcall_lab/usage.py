@@ -12,7 +12,7 @@ The convention (providers disagree, so adapters convert into this):
 - `estimated` is True when the numbers were worked out by the kit (the scripted
   provider's four-characters-per-token rule) rather than reported by a provider.
 
-Usage values add up with `+` (and `sum(..., Usage())`), so a loop's total is one line.
+Usage values add up with `+` (and `sum(usages)`, through `Summable`), so a loop's total is one line.
 Left out: audio and image tokens, and the 5-minute / 1-hour split of cache writes.
 """
 
@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ._summable import Summable
 from .errors import UsageError
 
 __all__ = ["Usage"]
 
 
 @dataclass(frozen=True, repr=False)
-class Usage:
+class Usage(Summable):
     """Tokens one call (or, added up, several calls) cost.
 
     >>> Usage(input_tokens=120, output_tokens=20) + Usage(input_tokens=160, output_tokens=15)
@@ -77,12 +78,6 @@ class Usage:
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             estimated=self.estimated or other.estimated,
         )
-
-    def __radd__(self, other: object) -> Usage:
-        # subtle: sum() starts from the int 0; let it through so sum(usages) works.
-        if other == 0:
-            return self
-        return NotImplemented
 
     def __repr__(self) -> str:
         shown = [
