@@ -33,7 +33,8 @@ Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anyt
 touched.
 
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
-`ToolExecuted`, `RunFinished`); `on_event=print` narrates a run line by line.
+`ToolExecuted`, `RunFinished`, defined in events.py and importable from here too);
+`on_event=print` narrates a run line by line.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import ClassVar, Literal, assert_never
 from ._text import PartsRepr
 from .blocks import ToolCall, ToolResult
 from .errors import MaxStepsExceeded, UsageError, UsageTypeError
+from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted
 from .messages import Message
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
@@ -58,68 +60,6 @@ __all__ = [
 ]
 
 DEFAULT_MAX_STEPS = 10
-
-
-# -- events: what a lesson can watch ---------------------------------------------------
-@dataclass(frozen=True)
-class CallSent:
-    """Your code is about to call the model with the whole transcript."""
-
-    step: int
-    messages: int
-    tools: tuple[str, ...]
-    kind: Literal["call_sent"] = "call_sent"
-
-    def __str__(self) -> str:
-        offered = ", ".join(self.tools) or "no tools"
-        plural = "" if self.messages == 1 else "s"
-        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}"
-
-
-@dataclass(frozen=True)
-class ReplyReceived:
-    """The model replied."""
-
-    step: int
-    turn: Turn
-    kind: Literal["reply_received"] = "reply_received"
-
-    def __str__(self) -> str:
-        asked = ", ".join(f"{c.name}({dict(c.args)}) id={c.id}" for c in self.turn.tool_calls)
-        said = repr(self.turn.text) if self.turn.text else ""
-        content = " and ".join(part for part in (said, f"asks for {asked}" if asked else "") if part)
-        return f"[{self.step}] model -> your code: {content or '(no content)'} [{self.turn.stop_reason}]"
-
-
-@dataclass(frozen=True)
-class ToolExecuted:
-    """Your code ran one tool call (the model never does)."""
-
-    step: int
-    call: ToolCall
-    result: ToolResult
-    kind: Literal["tool_executed"] = "tool_executed"
-
-    def __str__(self) -> str:
-        outcome = "error" if self.result.is_error else "result"
-        return (f"[{self.step}] your code ran {self.call.name} -> {outcome} for "
-                f"{self.call.id}: {self.result.content!r}")
-
-
-@dataclass(frozen=True)
-class RunFinished:
-    """The loop stopped; `note` says why in one sentence."""
-
-    step: int
-    stop_reason: StopReason
-    note: str
-    kind: Literal["run_finished"] = "run_finished"
-
-    def __str__(self) -> str:
-        return f"[{self.step}] done ({self.stop_reason}): {self.note}"
-
-
-Event = CallSent | ReplyReceived | ToolExecuted | RunFinished
 
 
 # -- what a run returns ------------------------------------------------------------------
