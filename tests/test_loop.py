@@ -567,3 +567,10 @@ def test_decide_notes_are_the_ones_run_agent_reports():
     cut = "the reply was cut off (max_tokens) in the middle of a tool call"
     assert decide(reply(ASKS, StopReason.MAX_TOKENS)).note.startswith(cut)
     assert decide(reply(SAYS, StopReason.REFUSAL)).note.startswith("the model declined to answer (refusal)")
+
+
+def test_the_events_live_in_events_py_and_still_import_from_loop():
+    from toolcall_lab import events, loop
+
+    for name in events.__all__:
+        assert getattr(loop, name) is getattr(events, name) and name in loop.__all__

@@ -9,9 +9,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolcall_lab import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from toolcall_lab.messages import TRANSCRIPT_FORMAT_VERSION
+from toolcall_lab.transcript import TRANSCRIPT_FORMAT_VERSION
 
 SIGNATURE = "EqQBCkgIARABGAIiQL" + "x" * 2000
+
+
+def test_messages_still_exports_every_name_it_did_before_the_split():
+    """Blocks moved to blocks.py and the Transcript to transcript.py; the old imports still work."""
+    from toolcall_lab import blocks, messages, transcript
+
+    assert set(messages.__all__) == {
+        "Block", "Message", "ReasoningBlock", "Role", "TRANSCRIPT_FORMAT_VERSION", "TextBlock",
+        "ToolCall", "ToolResult", "Transcript", "block_from_dict", "block_to_dict"}
+    for name in messages.__all__:
+        home = next((m for m in (blocks, transcript) if name in m.__all__), messages)
+        assert getattr(messages, name) is getattr(home, name), name
+    from toolcall_lab.messages import Transcript  # looked up on first use (see messages.__getattr__)
+
+    assert Transcript is transcript.Transcript
+    with pytest.raises(AttributeError, match="no attribute 'Transcrip'"):
+        messages.Transcrip  # noqa: B018
 
 
 # -- blocks ------------------------------------------------------------------------------

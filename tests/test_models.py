@@ -104,3 +104,22 @@ def test_unknown_names_are_usage_errors():
         with pytest.raises(UsageError) as info:
             attempt()
         assert isinstance(info.value, ToolcallLabError) and isinstance(info.value, ValueError)
+
+
+def test_every_source_the_table_cites_is_public_or_in_the_repository():
+    """The notes the table was built from are not in the repository: rows cite the official
+    page, the third party, or docs/sources.md, which keeps the dated evidence."""
+    from pathlib import Path
+
+    from toolcall_lab import models
+
+    root = Path(models.__file__).parents[2]
+    text = Path(models.__file__).read_text(encoding="utf-8")
+    cited = set(re.findall(r"docs/[\w./-]+\.md", text))
+    assert cited == {"docs/sources.md"} and all((root / path).is_file() for path in cited)
+    assert not hasattr(models, "_SOURCE_NOTES")
+    # subtle: one wording still names the old notes, because notebook 02's committed output
+    # prints it (rules_table("claude-haiku-5-5")); it goes when that notebook is run again.
+    assert text.count("shared/wire") == 1 and "shared/wire" in RULES["claude-haiku-5-5"].source
+    others = [m for m, r in RULES.items() if m != "claude-haiku-5-5" and "pricing.md" in r.source + r.notes]
+    assert others == []

@@ -321,3 +321,27 @@ def test_with_pyplots_inline_backend_active_a_figure_still_shows_once_as_a_pictu
     assert out.stdout.strip() == (
         "['image/png', 'text/plain'] True Input tokens billed by a 10-call loop that starts at 2,000 "
         "tokens and adds 500 per step. 0")
+
+
+def test_the_palette_is_written_once():
+    """Every colour of `palette.OKABE_ITO` is spelled in palette.py only: the cost figures, the
+    sequence diagram and the HTML views take it from there by name."""
+    from pathlib import Path
+
+    from toolcall_lab import palette
+
+    assert plots.OKABE_ITO is palette.OKABE_ITO
+    src = Path(palette.__file__).parent
+    spelled = [f"{path.relative_to(src)}: {code}" for path in sorted(src.rglob("*.py"))
+               if path.name != "palette.py"
+               for code in palette.OKABE_ITO.values() if code.lower() in path.read_text().lower()]
+    assert spelled == []
+
+
+def test_the_figure_helpers_live_in_one_module_and_plots_still_offers_them():
+    from toolcall_lab import _figure
+
+    assert (plots.new_figure, plots.to_png, plots.figure_style) == (
+        _figure.new_figure, _figure.to_png, _figure.figure_style)
+    assert plots.DescribedFigure is _figure.DescribedFigure
+    assert type(pickle.loads(pickle.dumps(new_figure("x", figsize=(2, 2))))) is _figure.DescribedFigure

@@ -20,6 +20,15 @@ def test_sum_without_start():
     assert sum(usages) == Usage(input_tokens=30, output_tokens=3)
 
 
+def test_usage_and_cost_share_one_radd_that_lets_only_zero_through():
+    from toolcall_lab.cost import Cost
+
+    assert Usage.__radd__ is Cost.__radd__  # written once, in _summable.Summable
+    assert sum([Cost(input=0.5), Cost(output=0.25)]) == Cost(input=0.5, output=0.25)
+    with pytest.raises(TypeError):
+        3 + Usage()  # only sum()'s starting 0 is let through
+
+
 def test_sum_with_usage_start():
     usages = [Usage(input_tokens=10, output_tokens=1)] * 3
     assert sum(usages, Usage()) == Usage(input_tokens=30, output_tokens=3)

@@ -2,13 +2,18 @@
 
 `shorten` cuts text to a width with an ellipsis. `pretty_lines` lays out a long repr one
 field per line for notebooks: IPython calls a class's own `_repr_pretty_(p, cycle)` when it
-displays an object (defined on the class itself: IPython takes the first of
-`_repr_pretty_` or `__repr__` it meets walking the MRO). Nothing here imports IPython.
+displays an object (IPython takes the first of `_repr_pretty_` or `__repr__` it meets
+walking the MRO). `PartsRepr` gives a class both from one list of parts (`Turn`, `Run`).
+
+Left out: colour, terminal widths other than 79, and wrapping inside a part. Nothing here
+imports IPython.
 """
 
 from __future__ import annotations
 
-__all__ = ["pretty_lines", "shorten"]
+from typing import Any
+
+__all__ = ["PartsRepr", "pretty_lines", "shorten"]
 
 WIDTH = 79
 
@@ -34,3 +39,26 @@ def pretty_lines(name: str, parts: list[str]) -> str:
         return one_line
     indent = ",\n" + " " * (len(name) + 1)
     return f"{name}({indent.join(parts)})"
+
+
+class PartsRepr:
+    """A mixin: `Name(part, part, ...)` as the repr, one part per line in IPython when long.
+
+    The class lists its parts in `_parts()`; a dataclass passes `repr=False`, or the
+    `__repr__` it generates would be used instead.
+
+    >>> class Pair(PartsRepr):
+    ...     def _parts(self) -> list[str]:
+    ...         return ["a=1", "b=2"]
+    >>> Pair()
+    Pair(a=1, b=2)
+    """
+
+    def _parts(self) -> list[str]:
+        raise NotImplementedError(f"{type(self).__name__} must say what its repr shows in _parts()")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(self._parts())})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(pretty_lines(type(self).__name__, self._parts()))

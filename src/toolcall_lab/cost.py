@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
+from ._summable import Summable
 from .errors import UsageError
 from .models import Price, require_price
 from .tokens import loop_input_tokens
@@ -69,7 +70,7 @@ def dollars(amount: float) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class Cost:
+class Cost(Summable):
     """Dollars one call (or, added up, several) cost, split by what was billed.
 
     >>> a = Cost(input=0.01, output=0.002)
@@ -93,12 +94,6 @@ class Cost:
         if not isinstance(other, Cost):
             return NotImplemented
         return Cost(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
-
-    def __radd__(self, other: object) -> Cost:
-        # subtle: sum() starts from the int 0; let it through so sum(costs) works.
-        if other == 0:
-            return self
-        return NotImplemented
 
     def __repr__(self) -> str:
         parts = [f"input {dollars(self.input)}"]

@@ -1,27 +1,29 @@
 """The kit's exceptions: one base class, and a subclass for each thing that can go wrong.
 
     ToolcallLabError                  every error the kit raises on purpose
-    ├── ToolDefinitionError           a tool is defined wrongly (bad name, unusable type hint)
+    ├── ToolDefinitionError           a tool is defined wrongly: a bad name, an unusable type hint
     ├── ScriptExhaustedError          a scripted provider was asked for more replies than its script has
-    ├── MaxStepsExceeded              run_agent made max_steps model calls and the model still wanted tools
-    ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the JSON path that is
-    │                                  wrong and what was expected there (also a ValueError)
-    ├── UsageError                    the kit was called with a name or value it does not know: an unknown
-    │                                  provider, preset, model with no price, ... (also a ValueError)
+    ├── MaxStepsExceeded              run_agent made max_steps calls and the model still wanted tools
+    ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the wrong JSON path
+    ├── UsageError                    the kit was called with a value it cannot use: says which would work
+    │   └── UsageTypeError            ... with a value of the wrong type (a str where a Message belongs)
     └── ProviderError                 a call to a model failed; the transcript is exactly as it was
-        ├── MissingKeyError           no API key: names the variable to set (raised when a provider is built)
+        ├── MissingKeyError           no API key: names the variable to set (when the provider is built)
         ├── AuthenticationError       401 / 403: the key was refused
         ├── ModelNotFoundError        404: this server does not know the model id
-        ├── InvalidRequestError       400: the request breaks the API's rules (found by `wire.check`
-        │                              before sending, or reported by the API); `.problems`
+        ├── InvalidRequestError       400: the request breaks the API's rules, listed in `.problems`
         ├── MalformedResponseError    a reply that is not the API's JSON
         └── TransientError            the same request, unchanged, may succeed later: wait and retry
             ├── RateLimitError        429: too many requests; `.retry_after` in seconds when the API says
             ├── OverloadedError       529 / 503: the provider is busy; retry later
             ├── ServerError           another 5xx: the provider failed
             ├── ProviderTimeoutError  no reply within the timeout
-            └── ProviderUnreachableError  nothing answers at the URL: says which URL and how to start
-                                       the server
+            └── ProviderUnreachableError  nothing answers at the URL: says which, and how to start it
+
+Four of them are also Python's own error for the same mistake, so code written against
+Python's errors keeps working: `ToolDefinitionError`, `TranscriptFormatError` and
+`UsageError` are `ValueError`s, and `UsageTypeError` is a `TypeError` (and, as a
+`UsageError`, a `ValueError` too).
 
 `except TransientError` is the one clause a retry loop needs. An error is transient when
 nothing in the request is wrong, so sending it again unchanged can work: the provider was
@@ -64,6 +66,7 @@ __all__ = [
     "TranscriptFormatError",
     "TransientError",
     "UsageError",
+    "UsageTypeError",
     "redact",
 ]
 
@@ -113,11 +116,20 @@ class TranscriptFormatError(ToolcallLabError, ValueError):
 
 
 class UsageError(ToolcallLabError, ValueError):
-    """Raised when the kit is called with a name or value it does not know: an unknown
-    provider, preset, model with no price, ...
+    """Raised when the kit is called with a value it cannot use: an unknown provider or
+    preset, a model with no price, `max_steps=0`, a tool call in a user message, ...
 
-    The message shows the value and lists the ones that would work. It is also a
-    `ValueError`, so code that caught the bare `ValueError` keeps working.
+    The message shows the value and says what would work. It is also a `ValueError`, so
+    code that caught the bare `ValueError` keeps working.
+    """
+
+
+class UsageTypeError(UsageError, TypeError):
+    """Raised when the kit is called with a value of the wrong type: a prompt that is not
+    text, something other than a `Message` appended to a `Transcript`, ...
+
+    It is also a `TypeError`, what Python raises for a wrong type, so code that caught the
+    bare `TypeError` keeps working (and, as a `UsageError`, it is a `ValueError` too).
     """
 
 

@@ -33,20 +33,24 @@ Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anyt
 touched.
 
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
-`ToolExecuted`, `RunFinished`); `on_event=print` narrates a run line by line.
+`ToolExecuted`, `RunFinished`, defined in events.py and importable from here too);
+`on_event=print` narrates a run line by line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, assert_never
+from typing import ClassVar, Literal, assert_never
 
-from ._text import pretty_lines
-from .errors import MaxStepsExceeded, UsageError
-from .messages import Message, ToolCall, ToolResult, Transcript
+from ._text import PartsRepr
+from .blocks import ToolCall, ToolResult
+from .errors import MaxStepsExceeded, UsageError, UsageTypeError
+from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted
+from .messages import Message
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 
@@ -56,68 +60,6 @@ __all__ = [
 ]
 
 DEFAULT_MAX_STEPS = 10
-
-
-# -- events: what a lesson can watch ---------------------------------------------------
-@dataclass(frozen=True)
-class CallSent:
-    """Your code is about to call the model with the whole transcript."""
-
-    step: int
-    messages: int
-    tools: tuple[str, ...]
-    kind: Literal["call_sent"] = "call_sent"
-
-    def __str__(self) -> str:
-        offered = ", ".join(self.tools) or "no tools"
-        plural = "" if self.messages == 1 else "s"
-        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}"
-
-
-@dataclass(frozen=True)
-class ReplyReceived:
-    """The model replied."""
-
-    step: int
-    turn: Turn
-    kind: Literal["reply_received"] = "reply_received"
-
-    def __str__(self) -> str:
-        asked = ", ".join(f"{c.name}({dict(c.args)}) id={c.id}" for c in self.turn.tool_calls)
-        said = repr(self.turn.text) if self.turn.text else ""
-        content = " and ".join(part for part in (said, f"asks for {asked}" if asked else "") if part)
-        return f"[{self.step}] model -> your code: {content or '(no content)'} [{self.turn.stop_reason}]"
-
-
-@dataclass(frozen=True)
-class ToolExecuted:
-    """Your code ran one tool call (the model never does)."""
-
-    step: int
-    call: ToolCall
-    result: ToolResult
-    kind: Literal["tool_executed"] = "tool_executed"
-
-    def __str__(self) -> str:
-        outcome = "error" if self.result.is_error else "result"
-        return (f"[{self.step}] your code ran {self.call.name} -> {outcome} for "
-                f"{self.call.id}: {self.result.content!r}")
-
-
-@dataclass(frozen=True)
-class RunFinished:
-    """The loop stopped; `note` says why in one sentence."""
-
-    step: int
-    stop_reason: StopReason
-    note: str
-    kind: Literal["run_finished"] = "run_finished"
-
-    def __str__(self) -> str:
-        return f"[{self.step}] done ({self.stop_reason}): {self.note}"
-
-
-Event = CallSent | ReplyReceived | ToolExecuted | RunFinished
 
 
 # -- what a run returns ------------------------------------------------------------------
@@ -149,7 +91,7 @@ class Step:
 
 
 @dataclass(repr=False)
-class Run:
+class Run(PartsRepr):
     """A finished run: the transcript, one `Step` per model call, and why it stopped."""
 
     transcript: Transcript
@@ -178,12 +120,6 @@ class Run:
         calls = len(self.steps)
         return [f"{calls} call{'s' if calls != 1 else ''}", f"stop_reason={self.stop_reason!r}",
                 f"usage={self.usage!r}", f"answer={self.answer!r}"]
-
-    def __repr__(self) -> str:
-        return f"Run({', '.join(self._parts())})"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(pretty_lines("Run", self._parts()))
 
     def _repr_html_(self) -> str:
         from .display.html import run_html
@@ -275,22 +211,22 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
                      max_steps: object, on_event: object) -> None:
     """Refuse a bad argument with one sentence, before anything is touched."""
     if not callable(getattr(provider, "complete", None)):
-        raise TypeError(f"provider must have a complete(transcript, tools=...) method, got "
-                        f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
-                        "get_provider(...).")
+        raise UsageTypeError(f"provider must have a complete(transcript, tools=...) method, got "
+                             f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
+                             "get_provider(...).")
     if prompt is not None and not isinstance(prompt, str | Message):
-        raise TypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
+        raise UsageTypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
     if system is not None and not isinstance(system, str):
-        raise TypeError(f"system must be a str or None, got {type(system).__name__}.")
+        raise UsageTypeError(f"system must be a str or None, got {type(system).__name__}.")
     if transcript is not None and not isinstance(transcript, Transcript):
-        raise TypeError(f"transcript must be a Transcript or None, got {type(transcript).__name__}.")
+        raise UsageTypeError(f"transcript must be a Transcript or None, got {type(transcript).__name__}.")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int):
-        raise TypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
+        raise UsageTypeError(f"max_steps must be a whole number of model calls, got {max_steps!r}.")
     if max_steps < 1:
         raise UsageError(f"max_steps must be at least 1, got {max_steps}")
     if on_event is not None and not callable(on_event):
-        raise TypeError(f"on_event must be a function that takes one event (print works), "
-                        f"got {on_event!r}.")
+        raise UsageTypeError(f"on_event must be a function that takes one event (print works), "
+                             f"got {on_event!r}.")
 
 
 def _run_tools(step: int, calls: Sequence[ToolCall], tools: dict[str, Tool],

@@ -1,7 +1,9 @@
 """Model ids, default models, prices and per-model request rules: one dated table, easy to update.
 
 Every number and rule here has a date and a source, because prices change, model ids
-retire and each model release changes what a request may carry. To update the kit, edit
+retire and each model release changes what a request may carry. A row names the official
+page it was read from; where the only evidence is a quotation of that page or a third
+party, docs/sources.md keeps it, dated, and the row cites that. To update the kit, edit
 `PRICES` and `RULES` (and `DEFAULT_MODELS` when a default retires), change
 `PRICES_CHECKED`, and run the tests: nothing else in the kit spells a model id, a price
 or a per-model rule.
@@ -43,8 +45,6 @@ __all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RULES", "TE
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
-
-_SOURCE_NOTES = "shared/wire/pricing.md (gathered 2026-11-30), where every row carries its evidence"
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,8 @@ class Price:
 
 # fmt: off
 PRICES: dict[str, Price] = {p.model: p for p in (
-    # Anthropic: platform.claude.com pricing and model overview pages; read and batch rates
-    # as quoted in shared/wire/pricing.md §1.2 (gathered 2026-11-30).
+    # Anthropic: platform.claude.com pricing and model overview pages; the cache-read rates
+    # that only quotations give are in docs/sources.md §1, with their dates.
     Price("claude-haiku-5-5", "anthropic", 0.10, 0.50, 0.01, 0.125, 0.20, "2026-10-07",
           "platform.claude.com/docs/en/models/haiku-5-5/overview (input, output, both writes, the "
           "100,000-token tier; read 2026-11-30); cache read quoted 2026-10-08",
@@ -144,8 +144,9 @@ DEFAULT_MODELS: dict[str, str] = {
 
 
 #: Input tokens Anthropic adds (and bills) as a hidden system prompt whenever a request
-#: offers tools, with `tool_choice` auto or none. Source: the pricing page's tool-use
-#: table, quoted by third parties (shared/wire/pricing.md §1.7, gathered 2026-11-30).
+#: offers tools, with `tool_choice` auto or none. Source: the tool-use table of
+#: platform.claude.com/docs/en/about-claude/pricing, as quoted by third parties
+#: (docs/sources.md §3 has each row's evidence and date).
 #: OpenAI and Ollama publish no such figure, so none is assumed for them.
 TOOL_PROMPT_TOKENS: dict[str, int] = {
     "claude-haiku-5-5": 286,
@@ -230,7 +231,10 @@ class Rules:
 
 _NEWER = frozenset({"adaptive", "disabled"})
 _THINKING_PAGE = "platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting"
-_CACHE_PAGE = "prompt-caching page as quoted in shared/wire/pricing.md §1.6"
+_CACHE_PAGE = "platform.claude.com/docs/en/build-with-claude/prompt-caching, as quoted (docs/sources.md §2)"
+# subtle: notebook 02 prints this row's source (`rules_table`), and its committed output still
+# shows the old wording; it changes to _CACHE_PAGE when that notebook is executed again.
+_CACHE_PAGE_AS_SHOWN = "prompt-caching page as quoted in shared/wire/pricing.md §1.6"
 
 # fmt: off
 RULES: dict[str, Rules] = {r.model: r for r in (
@@ -238,15 +242,17 @@ RULES: dict[str, Rules] = {r.model: r for r in (
           "without_thinking", 512,
           source="platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5 (breaking: manual "
                  f"extended thinking, non-default sampling, prefill; read 2026-11-30); {_THINKING_PAGE}; "
-                 f"{_CACHE_PAGE}",
+                 f"{_CACHE_PAGE_AS_SHOWN}",
           notes="'disabled' only at effort high or lower: third-party (APIYI thinking guide "
-                "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted [Q] in pricing.md §1.7."),
+                "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted (quoted, "
+                "docs/sources.md §3)."),
     Rules("claude-sonnet-5-5", "anthropic", frozenset({"adaptive", "between_tools"}), (), EFFORTS,
           "default", False, "never", 512,
           source="platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5 and model "
                  f"overview (forced tool use refused); {_THINKING_PAGE}; {_CACHE_PAGE}",
           notes="'disabled' refused, 'between_tools' is its lowest setting: live error quoted on "
-                "dev.to (2026-10-06) and OpenRouter's Claude 5.5 page; shared/wire/model_rules.md agrees."),
+                "dev.to (2026-10-06) and OpenRouter's Claude 5.5 page; the 5.5 migration guides "
+                "agree (docs/sources.md §4)."),
     Rules("claude-opus-5-5", "anthropic", frozenset({"adaptive"}), (), EFFORTS, "default", False,
           "never", 512,
           source=f"platform.claude.com/docs/en/models/opus-5-5 overview (forced tool use refused); "
@@ -259,7 +265,8 @@ RULES: dict[str, Rules] = {r.model: r for r in (
                  f"effort high or below; quoted in checkmarble/llmberjack#14); {_THINKING_PAGE} (4.7 and "
                  f"later refuse 'enabled'); {_CACHE_PAGE}", label="quoted",
           notes="prefill refused 'already the case on Opus 5' per OpenRouter's Claude 5.5 page "
-                "(third-party); model_rules.md lists it too."),
+                "(third-party); the evidence gathered 2026-11-30 lists it for every 4.6+ model "
+                "(docs/sources.md §4)."),
     Rules("claude-haiku-4-5", "anthropic", frozenset({"enabled", "disabled"}), (), (), "one", True,
           "without_thinking", 4096,
           source=f"{_THINKING_PAGE} (extended thinking the only mode on Haiku 4.5); "
@@ -273,9 +280,10 @@ RULES: dict[str, Rules] = {r.model: r for r in (
                  "'none'; read 2026-11-30)",
           notes="OpenAIChatProvider sends reasoning_effort 'none' with tools on this model."),
     Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
-          source="developers.openai.com/api/docs/models/gpt-6.2-sol (shared/wire/pricing.md §2.2)"),
+          source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5)"),
     Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, reasons=True, label="third-party",
-          source="GPT-5 family reasoning models (third-party price lists, shared/wire/pricing.md §2.2)"),
+          source="GPT-5 family reasoning models (third-party price lists: APIYI, adk-model; "
+                 "docs/sources.md §5)"),
     Rules("gpt-4o", "openai", min_cache_tokens=1024, reasons=False, label="quoted",
           source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
                  "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "

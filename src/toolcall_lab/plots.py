@@ -5,37 +5,34 @@ Every `plot_...` function returns a matplotlib `Figure` and never calls `savefig
 the committed PNGs. matplotlib is imported inside the functions, so importing this
 module costs nothing.
 
-Figures that display: a `Figure` built without pyplot has no display hook, so as a cell's
-last value it shows only the text `<Figure size 1280x720 with 2 Axes>`. Every figure of
-the kit (these and `display.plot_sequence`) is made by `new_figure`, whose `Figure`
-subclass, `DescribedFigure`, carries its text alternative and offers two views: `image/png`
-(`to_png`, the same bytes `figures` saves) and `text/plain`, the text alternative. It is
-not pyplot's, so pyplot's inline backend never shows it a second time.
+Each figure displays as a picture, with its text alternative as `text/plain`: it is made
+by `new_figure`, whose `DescribedFigure` knows how to show itself (`_figure.py`, which
+also holds `figure_style` and `to_png`; all three can be imported from here too).
 
-Made for a projector and for every reader: 1280x720 pixels, DejaVu Sans (bundled with
-matplotlib, so a render looks the same on every machine) at 16 pt and up, the Okabe-Ito
-colour-blind-safe palette, and never colour alone: every series also has its own hatch,
-marker or line style, and a label written on the plot.
+Made for a projector and for every reader: 1280x720 pixels, DejaVu Sans at 16 pt and up,
+the Okabe-Ito colour-blind-safe palette (`palette.OKABE_ITO`), and never colour alone:
+every series also has its own hatch, marker or line style, and a label written on the plot.
 
 Text alternatives: each figure has a `describe_...` function next to it that says in
 words, with the same numbers, what the figure shows (the figures registry stores it,
 writes it into the PNG's Description field and into figures/README.md).
+
+Left out: interactivity (the cost explorer widget redraws these figures as its sliders
+move) and saving files (`figures` does that).
 """
 
 from __future__ import annotations
 
-import base64
-import functools
-import io
-import textwrap
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._figure import figure_style, new_figure, to_png
 from .cost import dollars, loop_bill
-from .messages import Transcript
+from .errors import UsageError
 from .models import PRICES_CHECKED, default_model, tool_prompt_tokens
+from .palette import OKABE_ITO
 from .tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
+from .transcript import Transcript
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -50,135 +47,16 @@ __all__ = [
     "plot_estimated_vs_billed", "plot_loop_tokens", "to_png",
 ]
 
-#: Okabe & Ito's palette, distinguishable with every common colour-vision deficiency.
-OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
-             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
-             "reddish purple": "#CC79A7", "black": "#000000"}
-
-SIZE = (12.8, 7.2)   # inches; at DPI this is 1280x720 pixels, a projector's 720p
-DPI = 100
-_STYLE = {
-    "font.family": "sans-serif",
-    "font.sans-serif": ["DejaVu Sans"],
-    "font.size": 16,
-    "axes.titlesize": 18,
-    "axes.labelsize": 16,
-    "xtick.labelsize": 15,
-    "ytick.labelsize": 15,
-    "legend.fontsize": 15,
-    "figure.titlesize": 20,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "hatch.linewidth": 1.5,
-    "lines.linewidth": 3,
-    "lines.markersize": 10,
-}
-
-
-@contextmanager
-def figure_style() -> Iterator[None]:
-    """matplotlib's defaults plus the kit's style (DejaVu Sans, 16 pt), whatever a notebook set.
-
-    Every `plot_...` function draws inside it; wrap another module's plotting call in it
-    to give that figure the same fonts (`figures` does this for the sequence diagram).
-    """
-    import matplotlib
-    import matplotlib.style
-
-    # subtle: "default" first, so a notebook's own rcParams cannot leak into a figure.
-    with matplotlib.style.context("default"), matplotlib.rc_context(_STYLE):
-        yield
-
-
-# -- figures that display ----------------------------------------------------------------
-def to_png(figure: Figure, *, title: str | None = None, description: str | None = None) -> bytes:
-    """`figure` as PNG bytes at its own size and dpi, the same on every run and machine.
-
-    No matplotlib version or date goes into the file (`"Software": None`), so the bytes
-    change only when the picture does; `title` and `description` (the text alternative)
-    go into the PNG's Title and Description fields. What a notebook set in rcParams
-    (`savefig.bbox = "tight"`, a transparent background) cannot change the file.
-    """
-    metadata = {"Software": None}  # None: no "Software: Matplotlib version ..." in the file
-    if title:
-        metadata["Title"] = title
-    if description:
-        metadata["Description"] = description
-    buffer = io.BytesIO()
-    with figure_style():
-        figure.savefig(buffer, format="png", dpi=figure.dpi, metadata=metadata)
-    return buffer.getvalue()
-
-
-@functools.cache
-def _described_figure() -> type[Figure]:
-    # subtle: a subclass of matplotlib's Figure can only be defined once matplotlib is imported,
-    # so the class is built on first use (and once); `plots.DescribedFigure` reaches it too.
-    from matplotlib.figure import Figure
-
-    class DescribedFigure(Figure):
-        """A matplotlib Figure that knows its text alternative and displays as a PNG.
-
-        As a cell's last value it shows `image/png` (`to_png`) with `text/plain`, the
-        text alternative, whose first line is its first sentence (a terminal, a text-only
-        viewer and nbval see that); `repr()` is that first line.
-        """
-
-        description: str = ""
-
-        def _repr_png_(self) -> bytes:
-            return to_png(self, description=self.description or None)
-
-        def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-            def wanted(mime: str) -> bool:
-                return (include is None or mime in include) and (exclude is None or mime not in exclude)
-
-            bundle = {}
-            if wanted("image/png"):  # subtle: binary data goes base64-encoded, as into the notebook
-                bundle["image/png"] = base64.b64encode(self._repr_png_()).decode("ascii")
-            if wanted("text/plain"):
-                bundle["text/plain"] = _plain_text(self)
-            return bundle
-
-        def __repr__(self) -> str:
-            return _plain_text(self).split("\n", 1)[0]
-
-    DescribedFigure.__module__, DescribedFigure.__qualname__ = __name__, "DescribedFigure"  # for pickle
-    return DescribedFigure
-
 
 def __getattr__(name: str) -> Any:
-    if name == "DescribedFigure":  # the class, built (and matplotlib imported) on first use
-        return _described_figure()
+    if name == "DescribedFigure":  # moved to _figure.py; built (and matplotlib imported) on first use
+        from . import _figure
+
+        return _figure.DescribedFigure
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _plain_text(figure: Figure) -> str:
-    """The text alternative: its first sentence on a line of its own, the rest wrapped at 100."""
-    width, height = (round(v) for v in figure.get_size_inches() * figure.dpi)
-    text = getattr(figure, "description", "") or f"A {width}x{height}-pixel figure with no text alternative."
-    first, _, rest = text.partition(". ")
-    return "\n".join([first + ("." if rest else ""), *textwrap.wrap(rest, 100)])
-
-
-def new_figure(description: str, *, figsize: tuple[float, float] = SIZE, dpi: float = DPI,
-               **kwargs: Any) -> Figure:
-    """A blank matplotlib Figure, not pyplot's, that displays as a PNG with `description` as its text.
-
-    Every `plot_...` function of the kit starts here; `kwargs` go to `Figure` (`layout=...`).
-
-    >>> fig = new_figure("Nothing yet. An empty canvas.", figsize=(4, 3))
-    >>> fig
-    Nothing yet.
-    >>> sorted(fig._repr_mimebundle_()), fig._repr_png_()[:4]
-    (['image/png', 'text/plain'], b'\x89PNG')
-    """
-    fig = _described_figure()(figsize=figsize, dpi=dpi, **kwargs)
-    fig.description = description
-    return fig
-
-
-def _figure(ncols: int = 1, *, description: str) -> tuple[Figure, list]:
+def _subplots(ncols: int = 1, *, description: str) -> tuple[Figure, list]:
     fig = new_figure(description, layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]
     return fig, list(axes)
@@ -233,13 +111,13 @@ def plot_loop_tokens(n: int = 10, h0: int = 2000, t: int = 500) -> Figure:
     ['Input tokens billed on each call', 'Running total vs the final conversation']
     """
     if n < 1:
-        raise ValueError(f"plot_loop_tokens needs at least one call, got n={n}")
+        raise UsageError(f"plot_loop_tokens needs at least one call, got n={n}")
     sent = loop_input_tokens(n, h0, t)
     running = [sum(sent[: i + 1]) for i in range(n)]
     final = h0 + t * n
     calls = list(range(1, n + 1))
     with figure_style():
-        fig, (bars_ax, total_ax) = _figure(2, description=describe_loop_tokens(n, h0, t))
+        fig, (bars_ax, total_ax) = _subplots(2, description=describe_loop_tokens(n, h0, t))
         bars = bars_ax.bar(calls, sent, color=OKABE_ITO["sky blue"], edgecolor=OKABE_ITO["black"],
                            hatch="//", label="input tokens of this call")
         bars_ax.bar_label(bars, labels=[f"{v:,}" for v in sent] if n <= 12 else None,
@@ -306,7 +184,7 @@ def plot_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | Pric
     ['no caching', 'prompt caching']
     """
     if n < 1:
-        raise ValueError(f"plot_caching needs at least one call, got n={n}")
+        raise UsageError(f"plot_caching needs at least one call, got n={n}")
     model = model or default_model("anthropic")
     plain = loop_bill(n, h0, t, model=model, output_per_call=output_per_call)
     cached = loop_bill(n, h0, t, model=model, caching=True, output_per_call=output_per_call)
@@ -314,7 +192,7 @@ def plot_caching(n: int = 10, h0: int = 2000, t: int = 500, *, model: str | Pric
     with figure_style():
         from matplotlib.ticker import FuncFormatter
 
-        fig, (ax,) = _figure(description=describe_caching(
+        fig, (ax,) = _subplots(description=describe_caching(
             n, h0, t, model=model, output_per_call=output_per_call))
         ax.plot(calls, plain.cumulative_dollars, color=OKABE_ITO["vermillion"], marker="o",
                 linestyle="-", label="no caching")
@@ -427,13 +305,13 @@ def plot_estimated_vs_billed(run: Run, *, tools: Sequence[Tool] = ()) -> Figure:
     """
     rows = estimated_vs_billed(run, tools=tools)
     if not rows:
-        raise ValueError("this run made no model calls, so there is nothing to compare.")
+        raise UsageError("this run made no model calls, so there is nothing to compare.")
     calls = [r.call for r in rows]
     width = 0.38
     billed_name = _source(run)[1]
     model = run.steps[0].turn.model
     with figure_style():
-        fig, axes = _figure(2, description=describe_estimated_vs_billed(run, tools=tools))
+        fig, axes = _subplots(2, description=describe_estimated_vs_billed(run, tools=tools))
         for ax, kind in zip(axes, ("input", "output"), strict=True):
             estimated = [getattr(r, f"estimated_{kind}") for r in rows]
             billed = [getattr(r, f"billed_{kind}") for r in rows]

@@ -13,8 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ._text import shorten
-from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
+from .messages import Message
 from .tokens import loop_input_tokens
+from .transcript import Transcript
 
 if TYPE_CHECKING:
     from .loop import Run

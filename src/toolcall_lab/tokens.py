@@ -27,8 +27,10 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .blocks import Block, block_to_dict
 from .errors import UsageError
-from .messages import Block, Message, Transcript, block_to_dict
+from .messages import Message
+from .transcript import Transcript
 
 if TYPE_CHECKING:
     from .tool import Tool

@@ -3,7 +3,8 @@
 A `Tool` is a name, a description, a JSON Schema for its input and a Python function.
 The model sees only the first three (the function never leaves your process). The
 `@tool` decorator builds all four from an ordinary function: the name from the
-function's name, the description from its docstring, the schema from its type hints.
+function's name, the description from its docstring, the schema from its type hints
+(`schema.function_schema` turns a signature into JSON Schema; this module does the rest).
 
 `execute(call, tools)` is the one place a model's request meets your code. It never
 raises for a bad request: an unknown tool, arguments that are not a JSON object,
@@ -21,16 +22,16 @@ from __future__ import annotations
 import enum
 import json
 import re
-import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from ._text import shorten
-from .errors import ToolDefinitionError
-from .messages import ToolCall, ToolResult
+from .blocks import ToolCall, ToolResult
+from .errors import ToolDefinitionError, UsageTypeError
+from .schema import function_schema, parse_docstring
 
 __all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]
 
@@ -162,7 +163,7 @@ def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:
     by_name: dict[str, Tool] = {}
     for t in tools:
         if not isinstance(t, Tool):
-            raise TypeError(f"expected Tool objects (use @tool on a function), got {t!r}")
+            raise UsageTypeError(f"expected Tool objects (use @tool on a function), got {t!r}")
         if t.name in by_name:
             raise ToolDefinitionError(f"two tools are named {t.name!r}; tool names must be unique.")
         by_name[t.name] = t
@@ -267,126 +268,17 @@ def _as_text(value: Any) -> str:
 
 
 # -- @tool: a Tool from a plain function --------------------------------------------------
-
-_SIMPLE_TYPES: dict[Any, dict[str, Any]] = {
-    str: {"type": "string"},
-    int: {"type": "integer"},
-    float: {"type": "number"},
-    bool: {"type": "boolean"},
-    dict: {"type": "object"},
-    list: {"type": "array"},
-}
-
-
-def _schema_for(hint: Any, where: str) -> dict[str, Any]:
-    """The JSON Schema for one type hint, e.g. list[int] -> {"type": "array", "items": {...}}."""
-    if hint in _SIMPLE_TYPES:
-        return dict(_SIMPLE_TYPES[hint])
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is typing.Annotated:
-        schema = _schema_for(args[0], where)
-        notes = [a for a in args[1:] if isinstance(a, str)]
-        return {**schema, "description": " ".join(notes)} if notes else schema
-    if origin is typing.Literal:
-        return {"enum": list(args)}
-    if origin in (list, tuple, set, frozenset, Sequence):  # typing.Sequence's origin is this too
-        items = [a for a in args if a is not Ellipsis]
-        return {"type": "array", "items": _schema_for(items[0], where)} if items else {"type": "array"}
-    if origin is dict:
-        if not args:
-            return {"type": "object"}
-        return {"type": "object", "additionalProperties": _schema_for(args[1], where)}
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in args if a is not type(None)]
-        schemas = [_schema_for(a, where) for a in options]
-        if len(options) < len(args):
-            schemas.append({"type": "null"})
-        return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return {"enum": [member.value for member in hint]}
-    raise ToolDefinitionError(
-        f"{where}: cannot turn the type hint {hint!r} into JSON Schema; use str, int, float, "
-        "bool, list[...], dict[str, ...], Literal[...], an Enum, or X | None, or pass "
-        "input_schema= to Tool yourself."
-    )
-
-
-_SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Returns?|Raises|Yields|Examples?|Notes?):\s*$")
-_ARG_LINE = re.compile(r"^(\s*)(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-
-
-def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a Google-style docstring into (description, {parameter: description}).
-
-    The description is everything before the first section (Args:, Returns:, ...).
-    """
-    import inspect
-
-    summary: list[str] = []
-    params: dict[str, str] = {}
-    section: str | None = None
-    current: str | None = None
-    for line in inspect.cleandoc(doc).splitlines():
-        header = _SECTION.match(line)
-        if header:
-            section, current = header.group(1), None
-        elif section is None:
-            summary.append(line)
-        elif section in ("Args", "Arguments", "Parameters"):
-            match = _ARG_LINE.match(line)
-            if match and len(match.group(1)) <= 4:
-                current = match.group(2)
-                params[current] = match.group(3).strip()
-            elif current and line.strip():
-                params[current] += " " + line.strip()
-    return "\n".join(summary).strip(), params
-
-
-_NO_JSON = object()
-
-
-def _json_default(value: Any) -> Any:
-    """A parameter default as JSON, or `_NO_JSON` when it has none (then it is not shown)."""
-    value = value.value if isinstance(value, enum.Enum) else value
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return _NO_JSON
-    return value
-
-
 def _tool_from_function(function: Callable[..., Any], name: str | None,
                         description: str | None, timeout: float | None = None) -> Tool:
-    import inspect
-
     tool_name = name or function.__name__
     where = f"@tool {tool_name}"
-    doc_text, param_docs = _parse_docstring(function.__doc__ or "")
+    input_schema = function_schema(function, where=where)  # the hints and the docstring's Args:
+    text = description if description is not None else parse_docstring(function.__doc__ or "")[0]
     hints = typing.get_type_hints(function, include_extras=True)
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for param in inspect.signature(function).parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
-            raise ToolDefinitionError(f"{where}: parameter {param.name!r} must be an ordinary "
-                                      "named parameter (arguments arrive as one JSON object).")
-        if param.name not in hints:
-            raise ToolDefinitionError(f"{where}: parameter {param.name!r} needs a type hint, "
-                                      "which becomes its JSON Schema (e.g. city: str).")
-        schema = _schema_for(hints[param.name], f"{where}, parameter {param.name!r}")
-        if param.name in param_docs and "description" not in schema:
-            schema["description"] = param_docs[param.name]
-        if param.default is param.empty:
-            required.append(param.name)
-        elif (default := _json_default(param.default)) is not _NO_JSON:
-            schema.setdefault("default", default)
-        properties[param.name] = schema
-    enums = {name: hint for name, hint in hints.items()
+    enums = {param: hint for param, hint in hints.items()
              if isinstance(hint, type) and issubclass(hint, enum.Enum)}
     if enums:
         function = _with_enum_arguments(function, enums)
-    input_schema: dict[str, Any] = {"type": "object", "properties": properties,
-                                    "required": required, "additionalProperties": False}
-    text = description if description is not None else doc_text
     if not text:
         raise ToolDefinitionError(f"{where}: add a docstring; the model chooses tools by "
                                   "reading their descriptions.")

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ._text import pretty_lines
-from .messages import Message, ToolCall
+from ._text import PartsRepr
+from .blocks import ToolCall
+from .errors import UsageError
+from .messages import Message
 from .usage import Usage
 
 __all__ = ["StopReason", "Turn"]
@@ -50,7 +52,7 @@ class StopReason(StrEnum):
 
 
 @dataclass(frozen=True, repr=False)
-class Turn:
+class Turn(PartsRepr):
     """One model reply.
 
     `request` and `response` are the wire bodies (JSON objects, never headers, so no
@@ -69,7 +71,7 @@ class Turn:
 
     def __post_init__(self) -> None:
         if self.message.role != "assistant":
-            raise ValueError(f"a Turn holds the model's reply, an assistant message, not a "
+            raise UsageError(f"a Turn holds the model's reply, an assistant message, not a "
                              f"{self.message.role} message.")
         object.__setattr__(self, "stop_reason", StopReason(self.stop_reason))
 
@@ -84,12 +86,6 @@ class Turn:
     def _parts(self) -> list[str]:
         return [repr(self.message), f"stop_reason={self.stop_reason!r}",
                 f"usage={self.usage!r}", f"model={self.model!r}"]
-
-    def __repr__(self) -> str:
-        return f"Turn({', '.join(self._parts())})"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(pretty_lines("Turn", self._parts()))
 
     def _repr_html_(self) -> str:
         from .display.html import turn_html

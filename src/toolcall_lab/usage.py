@@ -12,7 +12,7 @@ The convention (providers disagree, so adapters convert into this):
 - `estimated` is True when the numbers were worked out by the kit (the scripted
   provider's four-characters-per-token rule) rather than reported by a provider.
 
-Usage values add up with `+` (and `sum(..., Usage())`), so a loop's total is one line.
+Usage values add up with `+` (and `sum(usages)`, through `Summable`), so a loop's total is one line.
 Left out: audio and image tokens, and the 5-minute / 1-hour split of cache writes.
 """
 
@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ._summable import Summable
+from .errors import UsageError
+
 __all__ = ["Usage"]
 
 
 @dataclass(frozen=True, repr=False)
-class Usage:
+class Usage(Summable):
     """Tokens one call (or, added up, several calls) cost.
 
     >>> Usage(input_tokens=120, output_tokens=20) + Usage(input_tokens=160, output_tokens=15)
@@ -42,15 +45,15 @@ class Usage:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name != "estimated" and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
+                raise UsageError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
         if self.cache_read_tokens + self.cache_write_tokens > self.input_tokens:
-            raise ValueError(
+            raise UsageError(
                 "cache_read_tokens + cache_write_tokens are parts of input_tokens and cannot "
                 f"exceed it ({self.cache_read_tokens} + {self.cache_write_tokens} > "
                 f"{self.input_tokens}); for Anthropic, add its cache counts to input_tokens."
             )
         if self.reasoning_tokens > self.output_tokens:
-            raise ValueError(
+            raise UsageError(
                 f"reasoning_tokens ({self.reasoning_tokens}) are part of output_tokens "
                 f"({self.output_tokens}) and cannot exceed it."
             )
@@ -75,12 +78,6 @@ class Usage:
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             estimated=self.estimated or other.estimated,
         )
-
-    def __radd__(self, other: object) -> Usage:
-        # subtle: sum() starts from the int 0; let it through so sum(usages) works.
-        if other == 0:
-            return self
-        return NotImplemented
 
     def __repr__(self) -> str:
         shown = [

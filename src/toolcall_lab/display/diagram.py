@@ -37,7 +37,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._text import shorten
-from ..messages import Message, ToolCall, Transcript
+from ..blocks import ToolCall
+from ..errors import UsageError
+from ..messages import Message
+from ..palette import OKABE_ITO, rgb
+from ..transcript import Transcript
 from .html import producer_labels
 
 if TYPE_CHECKING:
@@ -54,7 +58,7 @@ LANES: tuple[tuple[Lane, str], ...] = (("U", "User"), ("C", "Your code"), ("M", 
 LABEL = 60  # characters an arrow label keeps before it is shortened
 REPLY_LABEL = 90  # a reply may list several calls
 # Okabe-Ito yellow at 30% opacity: readable under both Mermaid themes; the note carries the meaning
-HIGHLIGHT_RGBA = (240, 228, 66, 0.3)
+HIGHLIGHT_RGBA = (*rgb("yellow"), 0.3)
 
 
 @dataclass(frozen=True)
@@ -174,7 +178,7 @@ class SequenceDiagram:
 
 def _check_highlight(highlight: int | None, count: int) -> None:
     if highlight is not None and not 0 <= highlight < count:
-        raise ValueError(f"highlight={highlight} is not a message of this transcript; pass a 0-based "
+        raise UsageError(f"highlight={highlight} is not a message of this transcript; pass a 0-based "
                          f"message index from 0 to {count - 1}, or None.")
 
 
@@ -249,7 +253,7 @@ def describe_sequence(transcript: Transcript | Run, *, highlight: int | None = N
     return text
 
 
-REQUEST_COLOUR, REPLY_COLOUR = "#0072B2", "#D55E00"  # Okabe-Ito blue and vermillion
+REQUEST_COLOUR, REPLY_COLOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
 LANE_X = {"U": 0.15, "C": 0.40, "M": 0.66, "T": 0.90}
 ROW_INCHES = 0.62
 FONT = 14
@@ -262,7 +266,7 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     colour only adds to it); the highlighted message is boxed and labelled "message k+1".
     The figure is 12 inches wide at 100 dpi and 7 inches tall, taller when there are more
     than eight arrows; nothing in it depends on the date or the machine. It displays as a
-    PNG with `describe_sequence` as its text (`plots.new_figure`).
+    PNG with `describe_sequence` as its text (`new_figure`, in `_figure.py`).
 
     >>> from toolcall_lab import ToolResult
     >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant("Hello.")])
@@ -270,7 +274,7 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     >>> [text.get_text() for text in fig.axes[0].texts][:4]
     ['User', 'Your code', 'Model', 'Tool']
     """
-    from ..plots import figure_style
+    from .._figure import figure_style
 
     with figure_style():  # the kit's fonts, whatever the notebook has set
         return _draw_sequence(transcript, highlight)
@@ -280,7 +284,7 @@ def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> Figur
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
-    from ..plots import new_figure
+    from .._figure import new_figure
 
     messages: list[Message] = list(getattr(transcript, "transcript", transcript))
     _check_highlight(highlight, len(messages))

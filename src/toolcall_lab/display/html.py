@@ -38,9 +38,12 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, assert_never
 
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
+from ..messages import Message
+from ..palette import OKABE_ITO, rgb
 from ..report import producer_labels
 from ..tokens import blocks_text, estimate_tokens
+from ..transcript import Transcript
 
 if TYPE_CHECKING:
     from ..loop import Run
@@ -52,11 +55,19 @@ __all__ = ["THEME", "message_html", "pair_numbers", "producer_labels", "run_html
 
 # Okabe-Ito colours (safe for colour-blind readers) and border styles: a pair is told
 # apart by its id badge first, by its border pattern second, by its colour last.
-_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
+_COLOURS = [OKABE_ITO[name] for name in
+            ("blue", "vermillion", "bluish green", "reddish purple", "orange", "sky blue")]
 _BORDERS = ["dashed", "double", "dotted", "solid"]
 _PAIR_STYLES = math.lcm(len(_COLOURS), len(_BORDERS))  # 12 distinct (colour, border) combinations
 
 _MONO = "ui-monospace,Menlo,Consolas,monospace"
+
+
+def _see_through(name: str, alpha: str) -> str:
+    """An Okabe-Ito colour as a CSS rgba() with `alpha`, e.g. ("blue", ".12") -> "rgba(0,114,178,.12)"."""
+    red, green, blue = rgb(name)
+    return f"rgba({red},{green},{blue},{alpha})"
+
 
 #: Every colour a view (or a widget) uses, as a JupyterLab theme variable, so the view follows
 #: the light theme and the dark one; after the comma, the colour for hosts that define no such
@@ -70,8 +81,8 @@ THEME = {
     "shade": "var(--jp-layout-color2, #eee)",            # code blocks, the system prompt, table heads
     "rule": "var(--jp-content-font-color2, #555)",       # borders that give the view its shape
     "rule-soft": "var(--jp-content-font-color3, #888)",  # borders of the cards inside a message
-    "user-tint": "rgba(0,114,178,.12)",                  # Okabe-Ito blue, see-through
-    "model-tint": "rgba(230,159,0,.16)",                 # Okabe-Ito orange, see-through
+    "user-tint": _see_through("blue", ".12"),            # rgba(0,114,178,.12)
+    "model-tint": _see_through("orange", ".16"),         # rgba(230,159,0,.16)
 }
 _T = THEME
 # subtle: styles are inline, not in a <style> element: JupyterLab's sanitizer removes <style>
@@ -105,7 +116,7 @@ _STYLES = {
               f"margin-left:6px;border:2px solid {_T['ink']};border-radius:4px;background:{_T['paper']};"
               f"color:{_T['ink']}"),
     # the one fixed background: black on vermillion reads the same in either theme (contrast 5:1)
-    "error-badge": "background:#D55E00;color:#000;border-color:#000",
+    "error-badge": f"background:{OKABE_ITO['vermillion']};color:#000;border-color:#000",
     "summary": "cursor:pointer;font-weight:700",
     "meta": f"margin-top:8px;border-top:2px solid {_T['rule']};padding-top:6px",
 }

@@ -1,0 +1,267 @@
+"""The four kinds of block a message is made of, and their JSON.
+
+- `TextBlock`: words, from the user or the model;
+- `ToolCall`: the model asking your code to run a tool, with the arguments it sent;
+- `ToolResult`: your code's answer to one call, matched by the call's id;
+- `ReasoningBlock`: the model's reasoning, with whatever a provider needs to get it back.
+
+Each is a small frozen dataclass with a `kind` discriminator, so code that handles
+blocks can `match` on them and end with `assert_never` (a new kind then fails loudly
+everywhere it is not handled yet). `block_to_dict` and `block_from_dict` turn a block
+into the kit's own neutral JSON shape and back, exactly.
+
+Text is checked where it enters: a lone surrogate (half of a UTF-16 pair, e.g. from a
+JSON ``"\\ud83d"`` escape in a tool result or an API reply) cannot be encoded as UTF-8,
+so it would make every later save and every provider call fail. Blocks replace each one
+with U+FFFD (the replacement character, "�") when they are built or loaded; a proper
+pair becomes the one character it stands for.
+
+Left out on purpose: images, documents and server-side tools. Blocks carry text, tool
+calls, tool results and reasoning, which is all the lessons need. Who may send which
+block is `Message`'s business (`messages.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, assert_never
+
+from ._checked import expect, read_field
+from ._text import shorten
+from .errors import TranscriptFormatError, UsageError
+
+__all__ = [
+    "Block",
+    "ReasoningBlock",
+    "TextBlock",
+    "ToolCall",
+    "ToolResult",
+    "block_from_dict",
+    "block_to_dict",
+    "clean_text",
+]
+
+REPR_TEXT = 60  # characters of text a repr shows before it shortens
+MAX_NESTING = 100  # levels of lists and objects tool arguments may nest (real ones use 2 or 3)
+
+
+def _short(text: str) -> str:
+    return shorten(text, REPR_TEXT)
+
+
+def clean_text(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, so it encodes as UTF-8.
+
+    >>> clean_text("x\\ud83dy"), clean_text("\\ud83d\\ude00")
+    ('x�y', '😀')
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # subtle: through UTF-16, a proper pair joins into one character and only a
+        # lone half fails to decode, which "replace" turns into U+FFFD.
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _clean_json(value: Any, depth: int = 0) -> Any:
+    """Tool arguments with every string (keys too) passed through `clean_text`."""
+    if depth > MAX_NESTING:
+        raise UsageError(f"args nest more than {MAX_NESTING} levels deep; tool arguments "
+                         "are a shallow JSON object")
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, Mapping):
+        return {clean_text(k) if isinstance(k, str) else k: _clean_json(v, depth + 1)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean_json(v, depth + 1) for v in value]
+    return value
+
+
+def _set(block: object, name: str, value: object) -> None:
+    # subtle: a frozen dataclass cannot assign in __post_init__ the usual way.
+    object.__setattr__(block, name, value)
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Words, from the user or the model."""
+
+    text: str
+    kind: Literal["text"] = "text"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, str):
+            _set(self, "text", clean_text(self.text))
+
+    def __repr__(self) -> str:
+        return f"TextBlock({_short(self.text)!r})"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """The model *asking* your code to run a tool. Asking is all it can do.
+
+    `id` pairs the call with its `ToolResult`; `args` are the arguments as a JSON object.
+    When a model sends arguments that are not a JSON object (truncated by `max_tokens`,
+    or simply malformed), `args` is empty and `raw_args` keeps the text exactly as it
+    arrived, so the loop can answer with an error instead of crashing.
+
+    >>> ToolCall("toolu_01", "get_weather", {"city": "Paris"})
+    ToolCall('toolu_01', 'get_weather', {'city': 'Paris'})
+    """
+
+    id: str
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    raw_args: str | None = None
+    kind: Literal["tool_call"] = "tool_call"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.args, Mapping):  # anything else is answered by `execute` as an error
+            _set(self, "args", _clean_json(self.args))
+        if isinstance(self.raw_args, str):
+            _set(self, "raw_args", clean_text(self.raw_args))
+
+    @property
+    def malformed(self) -> bool:
+        """True when the arguments did not arrive as a JSON object."""
+        return self.raw_args is not None
+
+    def __repr__(self) -> str:
+        if self.malformed:
+            return f"ToolCall({self.id!r}, {self.name!r}, raw_args={_short(self.raw_args or '')!r})"
+        return f"ToolCall({self.id!r}, {self.name!r}, {dict(self.args)!r})"
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """Your code's answer to one `ToolCall`, matched by `call_id`.
+
+    A failure is still a result: `is_error=True` with text the model can act on, so it
+    can fix its next call instead of waiting for an answer that never comes.
+    """
+
+    call_id: str
+    content: str
+    is_error: bool = False
+    kind: Literal["tool_result"] = "tool_result"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.content, str):
+            _set(self, "content", clean_text(self.content))
+
+    def __repr__(self) -> str:
+        error = ", is_error=True" if self.is_error else ""
+        return f"ToolResult({self.call_id!r}, {_short(self.content)!r}{error})"
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """The model's reasoning before it answered or called a tool.
+
+    `text` is what you may read: a thinking trace or a summary, empty when the provider
+    sends reasoning only in opaque form. Everything needed to send the block back lives
+    in one provider-scoped home, `opaque`: Anthropic's `signature` or redacted `data`, an
+    OpenAI reasoning item with its `encrypted_content`. Adapters replay it byte for byte,
+    and only to the `provider` that made it; any other provider gets nothing (it could
+    not verify the block, and a foreign signature is an error, not a hint).
+    """
+
+    text: str
+    provider: str | None = None
+    model: str | None = None
+    opaque: Mapping[str, Any] = field(default_factory=dict)
+    kind: Literal["reasoning"] = "reasoning"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, str):  # `opaque` is replayed byte for byte, so never touched
+            _set(self, "text", clean_text(self.text))
+
+    def replayable_to(self, provider: str) -> bool:
+        """Whether this block may be sent back to `provider` (only its maker may read it)."""
+        return self.provider is not None and self.provider == provider
+
+    def __repr__(self) -> str:
+        parts = [repr(_short(self.text))]
+        if self.provider:
+            parts.append(f"provider={self.provider!r}")
+        if self.model:
+            parts.append(f"model={self.model!r}")
+        if self.opaque:
+            # subtle: signatures and encrypted items run to kilobytes; show their names only.
+            parts.append("opaque=<" + ", ".join(sorted(self.opaque)) + ">")
+        return f"ReasoningBlock({', '.join(parts)})"
+
+
+Block = TextBlock | ToolCall | ToolResult | ReasoningBlock
+
+
+def block_to_dict(block: Block) -> dict[str, Any]:
+    """A block as a JSON-ready dict, the kit's own neutral shape (not any API's).
+
+    Saved transcripts use it, and so does token estimation, which measures what a call
+    sends. ``block_from_dict`` reverses it exactly.
+
+    >>> block_to_dict(ToolResult("toolu_01", "18°C, sunny"))
+    {'kind': 'tool_result', 'call_id': 'toolu_01', 'content': '18°C, sunny', 'is_error': False}
+    """
+    match block:
+        case TextBlock(text=text):
+            return {"kind": "text", "text": text}
+        case ToolCall(id=id_, name=name, args=args, raw_args=raw):
+            data: dict[str, Any] = {"kind": "tool_call", "id": id_, "name": name, "args": dict(args)}
+            if raw is not None:
+                data["raw_args"] = raw
+            return data
+        case ToolResult(call_id=call_id, content=content, is_error=is_error):
+            return {"kind": "tool_result", "call_id": call_id, "content": content, "is_error": is_error}
+        case ReasoningBlock(text=text, provider=provider, model=model, opaque=opaque):
+            return {"kind": "reasoning", "text": text, "provider": provider, "model": model,
+                    "opaque": dict(opaque)}
+        case _:
+            assert_never(block)
+
+
+def block_from_dict(data: Mapping[str, Any], path: str = "block") -> Block:
+    """The block `block_to_dict` made, e.g. {"kind": "text", "text": "Hi"} -> TextBlock('Hi').
+
+    Every field is checked: a wrong one raises `TranscriptFormatError` naming its path,
+    e.g. "block.text must be a string, got a number: 5".
+    """
+    data = expect(data, dict, path, "a JSON object (a block)")
+    try:
+        return _block_from_checked(data, path)
+    except TranscriptFormatError:
+        raise
+    except ValueError as exc:  # arguments nested absurdly deep
+        raise TranscriptFormatError(f"{path}: {exc}.") from None
+
+
+def _block_from_checked(data: dict[str, Any], path: str) -> Block:
+    text = "a string"
+    match read_field(data, "kind", str, path, "'text', 'tool_call', 'tool_result' or 'reasoning'"):
+        case "text":
+            return TextBlock(read_field(data, "text", str, path, text))
+        case "tool_call":
+            return ToolCall(read_field(data, "id", str, path, text),
+                            read_field(data, "name", str, path, text),
+                            read_field(data, "args", dict, path, "a JSON object (the arguments)"),
+                            read_field(data, "raw_args", str | None, path, "a string or null",
+                                       default=None))
+        case "tool_result":
+            return ToolResult(read_field(data, "call_id", str, path, text),
+                              read_field(data, "content", str, path, text),
+                              read_field(data, "is_error", bool, path, "true or false"))
+        case "reasoning":
+            return ReasoningBlock(read_field(data, "text", str, path, text),
+                                  read_field(data, "provider", str | None, path, "a string or null"),
+                                  read_field(data, "model", str | None, path, "a string or null"),
+                                  read_field(data, "opaque", dict, path, "a JSON object"))
+        case other:
+            raise TranscriptFormatError(f"{path}.kind is {other!r}; expected 'text', 'tool_call', "
+                                        "'tool_result' or 'reasoning'.")

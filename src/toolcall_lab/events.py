@@ -1,0 +1,98 @@
+"""What a lesson can watch: one event per step of the agent loop.
+
+`run_agent(..., on_event=...)` calls `on_event` with one event each time something happens:
+
+    CallSent        your code is about to send the whole transcript to the model
+    ReplyReceived   the model replied (a `Turn`)
+    ToolExecuted    your code ran one tool call and has its result
+    RunFinished     the loop stopped, and why
+
+Each is a small frozen dataclass with a `kind` discriminator, and `str(event)` is one line
+of narration, so `on_event=print` tells a run as it happens:
+
+>>> from toolcall_lab import ScriptedProvider, run_agent
+>>> from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+>>> from toolcall_lab.tools import get_weather
+>>> run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
+...                 on_event=print)
+[1] your code -> model: 1 message, tools: get_weather
+[1] model -> your code: asks for get_weather({'city': 'Paris'}) id=toolu_01 [tool_use]
+[1] your code ran get_weather -> result for toolu_01: '18°C, sunny'
+[2] your code -> model: 3 messages, tools: get_weather
+[2] model -> your code: "It's 18°C and sunny in Paris." [end_turn]
+[2] done (end_turn): the model answered.
+
+Left out: timing (a `Turn` carries its latency), streaming deltas within one reply, and
+steering: `on_event` only watches (an exception from it interrupts the run, as Ctrl-C would).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .blocks import ToolCall, ToolResult
+from .turn import StopReason, Turn
+
+__all__ = ["CallSent", "Event", "ReplyReceived", "RunFinished", "ToolExecuted"]
+
+
+@dataclass(frozen=True)
+class CallSent:
+    """Your code is about to call the model with the whole transcript."""
+
+    step: int
+    messages: int
+    tools: tuple[str, ...]
+    kind: Literal["call_sent"] = "call_sent"
+
+    def __str__(self) -> str:
+        offered = ", ".join(self.tools) or "no tools"
+        plural = "" if self.messages == 1 else "s"
+        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}"
+
+
+@dataclass(frozen=True)
+class ReplyReceived:
+    """The model replied."""
+
+    step: int
+    turn: Turn
+    kind: Literal["reply_received"] = "reply_received"
+
+    def __str__(self) -> str:
+        asked = ", ".join(f"{c.name}({dict(c.args)}) id={c.id}" for c in self.turn.tool_calls)
+        said = repr(self.turn.text) if self.turn.text else ""
+        content = " and ".join(part for part in (said, f"asks for {asked}" if asked else "") if part)
+        return f"[{self.step}] model -> your code: {content or '(no content)'} [{self.turn.stop_reason}]"
+
+
+@dataclass(frozen=True)
+class ToolExecuted:
+    """Your code ran one tool call (the model never does)."""
+
+    step: int
+    call: ToolCall
+    result: ToolResult
+    kind: Literal["tool_executed"] = "tool_executed"
+
+    def __str__(self) -> str:
+        outcome = "error" if self.result.is_error else "result"
+        return (f"[{self.step}] your code ran {self.call.name} -> {outcome} for "
+                f"{self.call.id}: {self.result.content!r}")
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    """The loop stopped; `note` says why in one sentence."""
+
+    step: int
+    stop_reason: StopReason
+    note: str
+    kind: Literal["run_finished"] = "run_finished"
+
+    def __str__(self) -> str:
+        return f"[{self.step}] done ({self.stop_reason}): {self.note}"
+
+
+Event = CallSent | ReplyReceived | ToolExecuted | RunFinished
