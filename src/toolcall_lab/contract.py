@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._text import shorten
-from .errors import UsageError
+from .errors import UsageError, UsageTypeError
 from .examples import PARIS_QUESTION, weather_policy
 from .messages import Message, ToolCall, ToolResult, Transcript
 from .providers.base import Provider
@@ -413,7 +413,7 @@ def _provider_for(target: Any) -> tuple[Callable[[], Any], str]:
     if callable(target):
         name = getattr(target, "label", None) or getattr(target, "__name__", "<lambda>")
         return (lambda: target(weather_policy)), (name if name != "<lambda>" else "a factory function")
-    raise TypeError(f"check_provider takes a provider (an object with complete()) or a factory "
+    raise UsageTypeError(f"check_provider takes a provider (an object with complete()) or a factory "
                     f"policy -> provider (ScriptedProvider, through_double(...)), got {target!r}.")
 
 

@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS
 from . import shape
@@ -99,7 +100,7 @@ class ApiDouble:
                  port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
                  max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False) -> None:
         if bind_warning(host) and not allow_remote:
-            raise ValueError(f"the API double has no authentication, so it listens on loopback only "
+            raise UsageError(f"the API double has no authentication, so it listens on loopback only "
                              f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
                              "pass allow_remote=True (serve --allow-remote) if you mean it.")
         self.policy = policy
@@ -134,7 +135,7 @@ class ApiDouble:
     def base_url(self, api: str) -> str:
         """What to pass as a provider's `base_url` for `api` (the SDKs add the rest of the path)."""
         if api not in API_SPECS:
-            raise ValueError(f"the double speaks {', '.join(API_SPECS)}, not {api!r}.")
+            raise UsageError(f"the double speaks {', '.join(API_SPECS)}, not {api!r}.")
         return self.url + API_SPECS[api].base_path
 
     def start(self) -> ApiDouble:
@@ -194,7 +195,7 @@ class ApiDouble:
         not whole); `delay` is how long "slow" waits before answering in full (default 2 s).
         """
         if kind not in FAULTS:
-            raise ValueError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
+            raise UsageError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
         self._faults.extend(Fault(kind, retry_after, delay) for _ in range(times))
 
     def _next_fault(self, header: str | None) -> Fault | None:
@@ -359,9 +360,9 @@ def _handler_for(double: ApiDouble) -> type:
                                                  anthropic_sdk=anthropic_sdk))
             try:
                 length = int(declared or 0)
-                if length < 0:
-                    raise ValueError
             except ValueError:
+                length = -1  # not a number: refused below, like a negative one
+            if length < 0:
                 self.close_connection = True  # subtle: the body's end is unknown, so no more requests
                 return self._send(*double.refuse(
                     self.command, self.path, "bad_header", anthropic_sdk=anthropic_sdk,

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
 from .sdk import WireProvider, send_via_sdk
@@ -132,7 +133,7 @@ class OpenAIChatProvider(WireProvider):
         if preset is not None:
             if preset not in LOCAL_SERVERS:
                 known = ", ".join(LOCAL_SERVERS)
-                raise ValueError(f"no local server preset called {preset!r}; choose one of: {known}.")
+                raise UsageError(f"no local server preset called {preset!r}; choose one of: {known}.")
             server = LOCAL_SERVERS[preset]
             # subtle: instance attributes shadow the class's, so errors and the default
             # model say "vllm", and a learner's OPENAI_API_KEY is never sent to a local server.

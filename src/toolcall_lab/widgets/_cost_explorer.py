@@ -119,7 +119,7 @@ class _CompactFigure:
         import matplotlib
         from matplotlib.figure import Figure
 
-        from ..plots import OKABE_ITO
+        from ..palette import OKABE_ITO
 
         with matplotlib.rc_context(_STYLE):
             self.figure = Figure(figsize=COMPACT_SIZE, dpi=COMPACT_DPI)

@@ -47,6 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from ..errors import UsageError
 from . import anthropic, chat, ollama, responses
 from .problem import Problem
 
@@ -122,7 +123,7 @@ def codec(api: str) -> Any:
     try:
         return API_SPECS[api].codec
     except (KeyError, TypeError):
-        raise ValueError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.") from None
+        raise UsageError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.") from None
 
 
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: str,

@@ -60,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
-from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError
+from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -170,7 +170,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     if status == "failed":
         raise _failure(body.get("error"))
     if status not in ("completed", "incomplete"):
-        raise ValueError(f"the response is {status!r}, not finished; the kit sends no background "
+        raise UsageError(f"the response is {status!r}, not finished; the kit sends no background "
                          "requests, so a finished response (completed or incomplete) was expected")
     model = body["model"]
     blocks: list[Block] = []
@@ -255,7 +255,7 @@ def _part_text(part: Mapping[str, Any]) -> str:
         case "refusal":
             return part["refusal"]
         case other:
-            raise ValueError(f"a message content part of type {other!r} is not text; the kit "
+            raise UsageError(f"a message content part of type {other!r} is not text; the kit "
                              "reads input_text, output_text and refusal parts only")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, assert_never
 
+from ...errors import UsageError
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
@@ -81,13 +82,13 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, .
         case "reasoning":
             return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
         case other:
-            raise ValueError(f"input item {index} has type {other!r}, which the kit does not "
+            raise UsageError(f"input item {index} has type {other!r}, which the kit does not "
                              "model; it reads messages, function calls, their outputs and reasoning")
 
 
 def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
     if spec.get("type") != "function":
-        raise ValueError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
+        raise UsageError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
                          "tools only")
     schema = spec.get("parameters") or {"type": "object", "properties": {}}
     return request_tool(spec["name"], spec.get("description"), schema)
@@ -134,7 +135,7 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                                "call_id": call_id, "name": name, "arguments": arguments_json(block),
                                "status": item_status})
             case ToolResult():
-                raise ValueError("a reply cannot hold a ToolResult")  # Message forbids it too
+                raise UsageError("a reply cannot hold a ToolResult")  # Message forbids it too
             case _:
                 assert_never(block)
     reason = "max_output_tokens" if turn.stop_reason is StopReason.MAX_TOKENS else "content_filter"
