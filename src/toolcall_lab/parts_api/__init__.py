@@ -1,0 +1,23 @@
+"""The Parts API: a fifth wire format, made up for lesson 4, to write an adapter for.
+
+It is not any vendor's API. Its shape follows the family of APIs where a conversation is a
+list of *contents* made of *parts* (Google's Gemini API is the best-known member): the
+model's role is "model", a function's result goes back in a "user" content, and the model's
+name goes in the URL. Everything else (the rules, the ids, the error texts) is the kit's own,
+written down in `DOC`, which a lesson shows with `Markdown(DOC)`.
+
+    doc      DOC, the API's documentation as markdown: request, reply, errors, examples
+    rules    first_problem(body): the first rule a request breaks, named by its JSON path
+    server   PartsServer: the API on 127.0.0.1, the model played by a scripted policy;
+             decode_request / encode_response / error_body, the server's half of a codec
+
+The client's half, a provider for this API, is the learner's exercise; the worked solution
+lives with the lesson's answer keys (`toolcall_lab.checks.transcript_as_data`).
+"""
+
+from .doc import DOC
+from .rules import first_problem
+from .server import ENDPOINT, FINISH_REASONS, PartsServer, decode_request, encode_response, error_body
+
+__all__ = ["DOC", "ENDPOINT", "FINISH_REASONS", "PartsServer", "decode_request", "encode_response",
+           "error_body", "first_problem"]

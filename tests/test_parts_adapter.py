@@ -1,0 +1,109 @@
+"""The worked solution of lesson 4: a Parts API adapter that keeps the provider contract, and
+broken Parts adapters the contract names."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from toolcall_lab import Message, ToolResult, Transcript, run_agent
+from toolcall_lab.checks.transcript_as_data import PartsProvider, decode_response, encode_request
+from toolcall_lab.contract import CLAUSES, check_provider
+from toolcall_lab.errors import InvalidRequestError, ProviderUnreachableError
+from toolcall_lab.examples import PARIS_QUESTION
+from toolcall_lab.parts_api import PartsServer, first_problem
+from toolcall_lab.tools import get_weather
+
+
+@pytest.fixture
+def server():
+    with PartsServer() as running:
+        yield running
+
+
+def test_what_it_encodes_keeps_the_apis_rules():
+    transcript = Transcript("Be brief.", [Message.user(PARIS_QUESTION)])
+    assert first_problem(encode_request(transcript, [get_weather])) is None
+
+
+def test_the_reference_adapter_keeps_the_contract(server):
+    assert check_provider(PartsProvider(server.url)) == []
+
+
+def test_the_reference_adapter_keeps_the_contract_as_a_factory():
+    with contextlib.ExitStack() as servers:
+        def factory(policy):
+            return PartsProvider(servers.enter_context(PartsServer(policy)).url)
+        assert check_provider(factory) == []
+
+
+def test_the_reference_adapter_runs_the_loop_and_records_what_it_sent(server):
+    provider = PartsProvider(server.url)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    assert run.answer == "It's 18°C and sunny in Paris."
+    assert [r.body for r in provider.requests] == [seen.body for seen in server.requests]
+    assert run.steps[0].turn.response["candidates"][0]["finishReason"] == "STOP"
+
+
+def test_the_reference_adapter_reports_the_apis_400_and_a_server_that_is_gone(server):
+    orphan = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
+                                  Message.results([ToolResult("fc_9", "18°C")])])
+    with pytest.raises(InvalidRequestError, match=r'\(400: contents\[2\]\.parts\[0\]\.functionResponse\.id '
+                                                  r'"fc_9" matches no functionCall before it'):
+        PartsProvider(server.url).complete(orphan)
+    with PartsServer() as gone:
+        url = gone.url
+    with pytest.raises(ProviderUnreachableError, match="start a PartsServer"):
+        PartsProvider(url).complete(Transcript(messages=[Message.user("Hi")]))
+
+
+def test_decode_reads_max_tokens_and_safety():
+    def reply(reason, parts):
+        return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": reason}],
+                "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 2}, "modelVersion": "m"}
+    assert decode_response(reply("MAX_TOKENS", [{"text": "It's"}])).stop_reason == "max_tokens"
+    assert decode_response(reply("SAFETY", [{"text": "No."}])).stop_reason == "refusal"
+    assert decode_response(reply("OTHER", [{"text": "Hm."}])).stop_reason == "end_turn"
+
+
+# -- broken Parts adapters are named by the contract --------------------------------------------
+
+class SendsErrorsAsOutput(PartsProvider):
+    """Forgets the "error" key: a failed tool reads as a result."""
+
+    def _post(self, request):
+        for content in request["contents"]:
+            for part in content["parts"]:
+                response = part.get("functionResponse", {}).get("response", {})
+                if "error" in response:
+                    response["output"] = response.pop("error")
+        return super()._post(request)
+
+
+class ForgetsTheId(PartsProvider):
+    """Reads the call's name and arguments but not its id."""
+
+    def _post(self, request):
+        reply = super()._post(request)
+        for part in reply["candidates"][0]["content"]["parts"]:
+            if "functionCall" in part:
+                part["functionCall"]["id"] = ""
+        return reply
+
+
+def test_a_parts_adapter_that_loses_the_error_flag_fails_error_result(server):
+    failures = check_provider(SendsErrorsAsOutput(server.url))
+    assert [f.clause for f in failures] == ["error_result"]
+    assert "got the text \"It's service unavailable and try again later in Paris.\"" in failures[0].message
+
+
+def test_a_parts_adapter_that_forgets_the_id_is_named(server):
+    failures = check_provider(ForgetsTheId(server.url))
+    assert [f.clause for f in failures] == list(CLAUSES)  # every clause that sends the call back fails
+    assert failures[0].message == ("expected the call get_weather{city: 'Paris'} to carry an id to answer it "
+                                   "with, got an empty id")
+    # the server refuses a response with an empty id, and says where
+    assert failures[2].message.startswith(
+        "expected a reply to your error result, but complete() raised InvalidRequestError: the Parts API "
+        "refused the request (400: contents[1].parts[0].functionCall.id is empty")
