@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
+import json
 from dataclasses import replace
 from types import SimpleNamespace
 
 from checkrows import Row
 from toolcall_lab import Message, ScriptedProvider, StopReason, Transcript, Turn, Usage, call, run_agent
 from toolcall_lab.checks import transcript_as_data as key
-from toolcall_lab.checks.transcript_as_data import EchoProvider, Traced
+from toolcall_lab.checks.transcript_as_data import EchoProvider, PartsProvider, Traced
 from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
+from toolcall_lab.parts_api import PartsServer
 from toolcall_lab.tokens import estimate_tokens
 from toolcall_lab.tools import get_weather, search_kb
 
@@ -149,3 +152,64 @@ ROWS = [
         (lambda: Traced(ScriptedProvider(weather_policy)), lambda: "Traced", lambda: Silent,
          lambda: CopiesTheTurn, lambda: OnlyCounts, lambda: TwoLinesEach, lambda: NamedTraced)),
 ]
+
+
+# -- Parts API adapters that each break one clause ---------------------------------------------
+PARTS_SERVER = PartsServer().start()  # the weather model; stopped when the tests end
+atexit.register(PARTS_SERVER.stop)
+
+
+def _each_part(request, kind):
+    """Every `kind` part (functionCall, functionResponse) of a Parts API request, to change it."""
+    return [part[kind] for content in request["contents"] for part in content["parts"] if kind in part]
+
+
+class CallsEndTheTurn(PartsProvider):
+    """Trusts finishReason: STOP for a reply of calls too, so it reads them as an answer."""
+
+    def complete(self, transcript, *, tools=()):
+        turn = super().complete(transcript, tools=tools)
+        return replace(turn, stop_reason=StopReason.END_TURN)
+
+
+class ArgumentsAsText(PartsProvider):
+    """Sends the call's arguments as a string of JSON, as Chat wants them."""
+
+    def _post(self, request):
+        for call_part in _each_part(request, "functionCall"):
+            call_part["args"] = json.dumps(call_part["args"])
+        return super()._post(request)
+
+
+class LosesTheErrorFlag(PartsProvider):
+    """Sends a failed tool's text as its output."""
+
+    def _post(self, request):
+        for response in _each_part(request, "functionResponse"):
+            response["response"] = {"output": next(iter(response["response"].values()))}
+        return super()._post(request)
+
+
+class AssistantRole(PartsProvider):
+    """Calls the model's turns "assistant", as two other APIs do."""
+
+    def _post(self, request):
+        for content in request["contents"]:
+            content["role"] = "user" if content["role"] == "user" else "assistant"
+        return super()._post(request)
+
+
+class AppendsTheReply(PartsProvider):
+    """Appends its reply to the caller's transcript, which is the loop's job."""
+
+    def complete(self, transcript, *, tools=()):
+        turn = super().complete(transcript, tools=tools)
+        transcript.append(turn.message)
+        return turn
+
+
+ROWS.append(
+    Row("4 parts_provider", key.parts_provider, (PARTS_SERVER,), lambda: PartsProvider,
+        (lambda: PartsProvider(PARTS_SERVER.url), lambda: "MyPartsProvider", lambda: CallsEndTheTurn,
+         lambda: ArgumentsAsText, lambda: LosesTheErrorFlag, lambda: AssistantRole,
+         lambda: AppendsTheReply)))
