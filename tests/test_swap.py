@@ -36,7 +36,6 @@ NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb"))
 #: None: TOOLCALL_LAB_PROVIDER unset, so every lesson takes the scripted provider.
 SWAPS = [None, *REAL_PROVIDERS]
-RAISES = "raises-exception"  # nbval's tag for a cell whose error is part of the lesson
 CELL_TIMEOUT = 120  # seconds, as for `dev.py notebooks` and nbval; a stalled cell fails, not hangs
 WORKERS = max(2, os.cpu_count() or 1)
 #: Variables a learner's shell might hold that would change which provider runs, or prove
@@ -59,8 +58,6 @@ def cell_errors(notebook_name: str, env: dict[str, str]) -> list[str]:
 
     A line reads "cell 46 `first source line` -> InvalidRequestError: its first line", with
     the cell's index in the notebook (from 0, markdown cells counted), as nbformat numbers it.
-    A cell tagged `raises-exception` shows an error on purpose (a frozen block refusing a
-    change, say): it fails only if it ran *without* one.
     """
     notebook = nbformat.read(NOTEBOOK_DIR / notebook_name, as_version=4)
     client = nbclient.NotebookClient(
@@ -72,15 +69,11 @@ def cell_errors(notebook_name: str, env: dict[str, str]) -> list[str]:
     except Exception as exc:  # a timeout or a dead kernel stops the run: say where
         failures.append(f"the run stopped: {type(exc).__name__}: {str(exc).strip().splitlines()[0]}")
     for index, cell in enumerate(notebook.cells):
-        head = next((line for line in cell.get("source", "").splitlines() if line.strip()), "")
-        errors = [output for output in cell.get("outputs", []) if output.output_type == "error"]
-        if RAISES in cell.get("metadata", {}).get("tags", []):  # shows an error on purpose
-            if cell.cell_type == "code" and not errors:
-                failures.append(f"cell {index} `{head[:70]}` is tagged {RAISES} but ran without an error")
-            continue
-        for output in errors:
-            said = (output.evalue.splitlines() or [""])[0]
-            failures.append(f"cell {index} `{head[:70]}` -> {output.ename}: {said[:300]}")
+        for output in cell.get("outputs", []):
+            if output.output_type == "error":
+                head = next((line for line in cell.source.splitlines() if line.strip()), "")
+                said = (output.evalue.splitlines() or [""])[0]
+                failures.append(f"cell {index} `{head[:70]}` -> {output.ename}: {said[:300]}")
     return failures
 
 
