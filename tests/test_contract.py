@@ -99,6 +99,15 @@ class ReusesIds(Adapter):
                                   for b in turn.message.blocks])
 
 
+class NumbersCallsPerReply(Adapter):
+    """Numbers the calls of each reply from 1, as a first draft that counts per reply does."""
+
+    def fix(self, turn, transcript):
+        calls = iter(range(1, 10))
+        return with_blocks(turn, [replace(b, id=f"call_{next(calls)}") if b.kind == "tool_call" else b
+                                  for b in turn.message.blocks])
+
+
 class LosesErrorFlag(Adapter):
     def send(self, transcript):
         def plain(message):
@@ -132,7 +141,9 @@ BROKEN = {
                   "parallel_calls": "to carry an id", "unique_ids": "expected every call to carry an id"},
     AppendsTheReply: {"leaves_transcript": "it has 2 (the caller appends the reply, not the provider)"},
     ReversesCalls: {"parallel_calls": "in the order the model made them (Tokyo, Paris), got Paris, Tokyo"},
-    ReusesIds: {"parallel_calls": "expected each call its own id, got 'call_1'",
+    NumbersCallsPerReply: {"unique_ids": "but 'call_1' names both get_weather{'city': 'Paris'} and "
+                                         "get_weather{'city': 'Tokyo'}"},
+    ReusesIds: {"parallel_calls": "expected each call its own id, got 'call_1' for 2 calls",
                 "unique_ids": "'call_1' names both get_weather{'city': 'Paris'} and get_weather"},
     LosesErrorFlag: {"error_result": "expected the answer \"I couldn't get the weather for Paris.\" after "
                                      "your error result, got the text \"It's service unavailable and try "

@@ -7,7 +7,7 @@ and `check_provider` checks each one by playing a short conversation with the pr
     paris_run          the question, a call get_weather{city: Paris}, your result with the
                        call's id, and the answer made from that result
     parallel_calls     two calls in one reply keep their order and their own ids, and the
-                       results, sent in one message in call order, are read in that order
+                       results, sent in one message in call order, arrive in that order
     error_result       a result with is_error=True reaches the model as an error
     leaves_transcript  complete() changes nothing in the transcript and appends nothing
     unique_ids         every reply is a new message with its own id; every call id is new
@@ -119,8 +119,10 @@ def _calls(turn: Turn, cities: list[str], about: str) -> tuple[ToolCall, ...]:
         if not call.id:
             raise _Unmet(f"expected the call get_weather{{city: {call.args['city']!r}}} to carry an id "
                          "to answer it with, got an empty id")
-    if len({c.id for c in calls}) < len(calls):
-        raise _Unmet(f"expected each call its own id, got {calls[0].id!r} for more than one call")
+    ids = [c.id for c in calls]
+    for call_id in ids:
+        if ids.count(call_id) > 1:
+            raise _Unmet(f"expected each call its own id, got {call_id!r} for {ids.count(call_id)} calls")
     if turn.stop_reason is not StopReason.TOOL_USE:
         raise _Unmet(f"expected stop_reason tool_use with {wanted}, got {turn.stop_reason.value}")
     return calls
@@ -185,7 +187,7 @@ def paris_run(provider: Provider) -> None:
 
 @clause
 def parallel_calls(provider: Provider) -> None:
-    """two calls in one reply keep their order and ids; results in call order are read so
+    """two calls in one reply keep their order and their own ids, and so do their results
 
     Proves that several calls in one reply arrive in the order the model made them, each
     with its own id, and that their results, sent together in one message in call order,
@@ -266,8 +268,9 @@ def unique_ids(provider: Provider) -> None:
             earlier = {m.id for m in transcript} | {r.message.id for r in replies}
             turn = _ask(provider, transcript, about)
             if not turn.message.id or turn.message.id in earlier:
+                has = "it reuses an earlier message's id" if turn.message.id else "its id is empty"
                 raise _Unmet(f"expected reply {len(replies) + 1} to be a new message with an id of "
-                             "its own, but it reuses an earlier message's id")
+                             f"its own, but {has}")
             replies.append(turn)
             transcript.append(turn.message)
             if not turn.tool_calls:
