@@ -56,7 +56,7 @@ class ProviderSpec:
 
     name: str
     label: str
-    cls: type
+    cls: type[Provider]
     preset: str | None = None
 
     @property
