@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from ..errors import (
     InvalidRequestError,
@@ -160,7 +160,7 @@ class PartsProvider:
                                       headers={"content-type": "application/json"})
         try:
             with urllib.request.urlopen(sent, timeout=self.timeout) as response:
-                return json.load(response)
+                return cast(dict[str, Any], json.load(response))
         except urllib.error.HTTPError as error:  # a status the API chose: its body says why
             with error:
                 said = _error_message(error.read()) or error.reason
@@ -181,6 +181,6 @@ class PartsProvider:
 def _error_message(raw: bytes) -> str | None:
     """The message of a Parts API error body, or None when it is not one."""
     try:
-        return json.loads(raw)["error"]["message"]
+        return cast(str, json.loads(raw)["error"]["message"])
     except (ValueError, KeyError, TypeError):
         return None
