@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ._text import shorten
 from .errors import UsageError, UsageTypeError
@@ -411,7 +411,7 @@ def _provider_for(target: Any) -> tuple[Callable[[], Any], str]:
     if not isinstance(target, type) and callable(getattr(target, "complete", None)):
         return (lambda: target), type(target).__name__  # a ready provider: it plays weather_policy
     if callable(target):
-        name = getattr(target, "label", None) or getattr(target, "__name__", "<lambda>")
+        name = cast(str, getattr(target, "label", None) or getattr(target, "__name__", "<lambda>"))
         return (lambda: target(weather_policy)), (name if name != "<lambda>" else "a factory function")
     raise UsageTypeError(f"check_provider takes a provider (an object with complete()) or a factory "
                     f"policy -> provider (ScriptedProvider, through_double(...)), got {target!r}.")

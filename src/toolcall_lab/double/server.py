@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
@@ -52,7 +52,7 @@ class RecordedRequest(NamedTuple):
     status: int
 
 
-class RequestLog(collections.deque):  # type: ignore[type-arg]
+class RequestLog(collections.deque[RecordedRequest]):
     """The last `maxlen` requests, oldest first: a deque that also takes slices (`log[-2:]`)."""
 
     def __getitem__(self, index: Any) -> Any:
@@ -64,7 +64,7 @@ class RequestLog(collections.deque):  # type: ignore[type-arg]
         # subtle: a deque never equals a list; `double.requests == []` should read as it says
         return list(self) == other if isinstance(other, list) else super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def bind_warning(host: str) -> str | None:
@@ -237,7 +237,7 @@ class ApiDouble:
         return status, text.encode(), headers
 
     def refuse(self, method: str, path: str, kind: str, *, anthropic_sdk: bool = False,
-               **fill: object) -> tuple[int, bytes, dict[str, str]]:
+               **fill: str) -> tuple[int, bytes, dict[str, str]]:
         """A refusal before the body is read (bad header, too large): recorded, in the API's shape."""
         path = (path or "/").split("?")[0].rstrip("/")
         shape_ = _shape(path, anthropic_sdk)
@@ -410,14 +410,14 @@ def _model_list(shape_: str) -> dict[str, Any]:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
-          out: Any = None, keep: int = 100, allow_remote: bool = False) -> None:
+          out: TextIO | None = None, keep: int = 100, allow_remote: bool = False) -> None:
     """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
 
     Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
     sentence) for an address that cannot be bound.
     """
     out = out or sys.stdout
-    write = lambda text="": print(text, file=out, flush=True)
+    write: Callable[..., None] = lambda text="": print(text, file=out, flush=True)
     double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
                        log=lambda line: write("  " + line))
     warning = bind_warning(host)

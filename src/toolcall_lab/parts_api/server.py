@@ -105,7 +105,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     >>> encode_response(turn, response_id="resp_0001")["candidates"]
     [{'content': {'role': 'model', 'parts': [{'text': 'Hello!'}]}, 'finishReason': 'STOP', 'index': 0}]
     """
-    parts = []
+    parts: list[dict[str, Any]] = []
     for block in turn.message.blocks:
         match block:
             case TextBlock(text=text):

@@ -35,6 +35,7 @@ from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..wire import Codec
 
 __all__ = ["LOCAL_SERVERS", "LocalServer", "OpenAIChatProvider"]
 
@@ -121,7 +122,7 @@ class OpenAIChatProvider(WireProvider):
 
     name: ClassVar[str] = "openai-chat"
     api: ClassVar[str] = "chat"
-    codec = chat
+    codec: ClassVar[Codec] = chat
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"

@@ -57,7 +57,7 @@ class ProviderSpec:
 
     name: str
     label: str
-    cls: type
+    cls: type[Provider]
     preset: str | None = None
 
     @property

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -216,7 +216,7 @@ def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | 
     and a container sends nothing itself (`_encode_content` and `encode_request` use them).
     """
     if "block" in block.opaque:
-        return plain_json(block.opaque["block"])
+        return cast(dict[str, Any], plain_json(block.opaque["block"]))
     if "callers" in block.opaque or "container" in block.opaque:
         return None
     if "redacted" in block.opaque:

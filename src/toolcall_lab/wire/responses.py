@@ -58,7 +58,7 @@ earlier items live on OpenAI's servers).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -251,9 +251,9 @@ def _summary(item: Mapping[str, Any]) -> str:
 def _part_text(part: Mapping[str, Any]) -> str:
     match part.get("type"):
         case "input_text" | "output_text":
-            return part["text"]
+            return cast(str, part["text"])
         case "refusal":
-            return part["refusal"]
+            return cast(str, part["refusal"])
         case other:
             raise UsageError(f"a message content part of type {other!r} is not text; the kit "
                              "reads input_text, output_text and refusal parts only")
