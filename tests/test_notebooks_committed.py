@@ -6,6 +6,7 @@ what nbval cannot see (it skips images): every figure was saved as a picture, no
 `<Figure size ...>` text a matplotlib Figure with no image repr shows.
 """
 
+import itertools
 import json
 from pathlib import Path
 
@@ -48,6 +49,6 @@ def test_printed_text_is_one_output_per_stream(path):
     # so that a re-execution changes no line of the diff it need not change.
     nb = json.loads(path.read_text(encoding="utf-8"))
     split = [index for index, cell in enumerate(nb["cells"])
-             for a, b in zip(cell.get("outputs", []), cell.get("outputs", [])[1:])
+             for a, b in itertools.pairwise(cell.get("outputs", []))
              if a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]]
     assert split == [], f"cells {split} hold printed text in pieces: run python3 dev.py notebooks"

@@ -345,10 +345,11 @@ class Report:
         from html import escape
 
         from .display.html import THEME
+        from .palette import OKABE_ITO
 
         cell = f"padding:3px 8px;border-top:1px solid {THEME['rule-soft']};text-align:left;vertical-align:top"
         badge = {"pass": f"border:2px solid {THEME['ink']}",
-                 "FAIL": "background:#D55E00;color:#000;border:2px solid #000"}
+                 "FAIL": f"background:{OKABE_ITO['vermillion']};color:#000;border:2px solid #000"}
         rows = "".join(
             f'<tr><td style="{cell};font-family:monospace">{name}</td>'
             f'<td style="{cell}"><span style="{badge[verdict]};padding:0 6px;border-radius:4px;'
