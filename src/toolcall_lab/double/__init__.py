@@ -37,10 +37,10 @@ Ollama thinks by default on models that can, the double only when `think` is set
 newest Claude models think when `thinking` is left out, the double only when it is sent
 (so a run without it shows no thinking blocks), and "between_tools" gets no thinking.
 
-The double is a package of four small modules, read in this order: `server`
+The double is a package of small modules, read in this order: `server`
 (`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules),
-`play` (the model's reply, reasoning, stored Responses) and `faults` (failures in each
-API's words).
+`play` (the model's reply, reasoning, stored Responses), `faults` (failures in each
+API's words) and `background` (serving from a thread, shared with `parts_api`).
 
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,

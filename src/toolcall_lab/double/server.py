@@ -32,6 +32,7 @@ from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS
 from . import shape
+from .background import BackgroundServer
 from .faults import FAULTS, Fault, error, retry_headers
 from .play import PROVIDER_FOR, Player, policy_of
 
@@ -83,7 +84,7 @@ def bind_warning(host: str) -> str | None:
             "machine can use it and read what it records.")
 
 
-class ApiDouble:
+class ApiDouble(BackgroundServer):
     """A local HTTP server answering like Anthropic, OpenAI (Responses, Chat) and Ollama.
 
     `policy` plays the model (a policy function or a list of replies, as for
@@ -153,35 +154,18 @@ class ApiDouble:
             raise OSError(f"the API double cannot listen on {self.host}:{self.port} "
                           f"({exc.strerror or exc}); pick another --port (0 picks a free one) or "
                           "another --host.") from None
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="api-double", daemon=True)  # polls for stop() 20x a second
-        self._thread.start()
-        return self
+        return self._serve(self._server, "api-double")
 
-    def stop(self) -> None:
-        """Stop serving, hang up on every open connection, and wait for the server thread."""
-        if self._server is not None:
-            self._server.shutdown()
-            # subtle: the SDKs keep connections alive between calls, and each one has a thread
-            # waiting on it for the next request; without this a stopped double still answers.
-            with self._connections_lock:
-                connections = list(self._connections)
-            for connection in connections:
-                try:
-                    connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass  # already closed by the client
-            self._server.server_close()
-            assert self._thread is not None
-            self._thread.join()
-            self._server = self._thread = None
-
-    def __enter__(self) -> ApiDouble:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+    def _hang_up(self) -> None:
+        # subtle: the SDKs keep connections alive between calls, and each one has a thread
+        # waiting on it for the next request; without this a stopped double still answers.
+        with self._connections_lock:
+            connections = list(self._connections)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed by the client
 
     def __repr__(self) -> str:
         return f"ApiDouble(url={self.url!r}, requests={len(self.requests)})"

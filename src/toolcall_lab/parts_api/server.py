@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..double import RecordedRequest, RequestLog
+from ..double.background import BackgroundServer
 from ..double.play import policy_of
 from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -126,7 +127,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
 
 
 # -- the server --------------------------------------------------------------------------------------
-class PartsServer:
+class PartsServer(BackgroundServer):
     """The Parts API on 127.0.0.1, a free port, the model played by `policy`.
 
     `policy` is a policy function or a list of replies, as for `ScriptedProvider` (default
@@ -156,26 +157,7 @@ class PartsServer:
 
         server_class = type("PartsHTTPServer", (ThreadingHTTPServer,), {"daemon_threads": True})
         self._server = server_class(("127.0.0.1", 0), _handler_for(self))
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="parts-server", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving, close the socket and wait for the server's thread."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            assert self._thread is not None
-            self._thread.join()
-            self._server = self._thread = None
-
-    def __enter__(self) -> PartsServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+        return self._serve(self._server, "parts-server")
 
     def __repr__(self) -> str:
         return f"PartsServer(running={self._server is not None}, requests={len(self.requests)})"
