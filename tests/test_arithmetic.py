@@ -22,12 +22,12 @@ from toolcall_lab.tools.arithmetic import (
 
 def test_public_names():
     assert arithmetic.__all__ == [
-        "evaluate",
-        "CalculationError",
-        "MAX_EXPRESSION_CHARS",
         "MAX_DEPTH",
+        "MAX_EXPRESSION_CHARS",
         "MAX_LITERAL_DIGITS",
         "MAX_MAGNITUDE",
+        "CalculationError",
+        "evaluate",
     ]
     assert issubclass(CalculationError, ValueError)
 
