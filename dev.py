@@ -252,15 +252,40 @@ def notebooks(args: list[str]) -> int:
     """
     paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for path in paths:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        for cell in nb["cells"]:
-            cell.get("metadata", {}).pop("execution", None)
-        path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
-    return subprocess.call([
+        rewrite(path, lambda cell: cell.get("metadata", {}).pop("execution", None))
+    status = subprocess.call([
         str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
         "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
-        "--CoalesceStreamsPreprocessor.enabled=True", *map(str, paths)], cwd=ROOT)
+        *map(str, paths)], cwd=ROOT)
+    for path in paths:
+        # subtle: nbconvert's CoalesceStreamsPreprocessor runs before execution, so the
+        # streams the kernel splits by timing are merged here, after it.
+        rewrite(path, merge_streams)
+    return status
+
+
+def rewrite(path: Path, change) -> None:
+    """Apply `change` to every cell of the notebook at `path` and save it the way git keeps it."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        change(cell)
+    path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+
+
+def merge_streams(cell: dict) -> None:
+    """Join consecutive stdout (or stderr) outputs of a code cell into one."""
+    merged: list[dict] = []
+    for output in cell.get("outputs", []):
+        last = merged[-1] if merged else None
+        if (last and output["output_type"] == last["output_type"] == "stream"
+                and output["name"] == last["name"]):
+            text = "".join(last["text"]) + "".join(output["text"])
+            last["text"] = text.splitlines(keepends=True)
+        else:
+            merged.append(output)
+    if "outputs" in cell:
+        cell["outputs"] = merged
 
 
 COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks}

@@ -275,16 +275,6 @@ SRC = Path(errors.__file__).parent
 ALLOWED = {
     "tools/arithmetic.py": "a tool's own check: `execute` turns what a tool raises into an error result",
     "tools/weather.py": "a tool's own error: `execute` turns what a tool raises into an error result",
-    "double/server.py": "not converted yet: the double's files belong to another part of issue 10",
-    "providers/openai_chat.py": "not converted yet: the providers belong to another part of issue 10",
-    "providers/registry.py": "not converted yet: the providers belong to another part of issue 10",
-    "providers/scripted.py": "not converted yet: the providers belong to another part of issue 10",
-    "wire/__init__.py": "not converted yet: the codecs belong to another part of issue 10",
-    "wire/_shared.py": "not converted yet: the codecs belong to another part of issue 10",
-    "wire/anthropic.py": "not converted yet: the codecs belong to another part of issue 10",
-    "wire/chat.py": "not converted yet: the codecs belong to another part of issue 10",
-    "wire/ollama.py": "not converted yet: the codecs belong to another part of issue 10",
-    "wire/responses.py": "not converted yet: the codecs belong to another part of issue 10",
 }
 
 

@@ -6,6 +6,7 @@ what nbval cannot see (it skips images): every figure was saved as a picture, no
 `<Figure size ...>` text a matplotlib Figure with no image repr shows.
 """
 
+import itertools
 import json
 from pathlib import Path
 
@@ -40,3 +41,14 @@ def test_every_figure_is_committed_as_a_picture(path):
                   if not any("image/png" in o.get("data", {}) for o in cells[i]["outputs"])]
     assert not no_picture, (f"cells {no_picture} end with a plot_...() call but saved no image/png; "
                             "re-execute the lesson (python3 dev.py notebooks) and commit it")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_printed_text_is_one_output_per_stream(path):
+    # How a kernel splits printed text depends on timing; dev.py notebooks merges the pieces
+    # so that a re-execution changes no line of the diff it need not change.
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    split = [index for index, cell in enumerate(nb["cells"])
+             for a, b in itertools.pairwise(cell.get("outputs", []))
+             if a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]]
+    assert split == [], f"cells {split} hold printed text in pieces: run python3 dev.py notebooks"

@@ -19,6 +19,8 @@ EXPECTED = {
     "TranscriptFormatError",
     # issue 10: an unknown name or value (provider, preset, model with no price) is the kit's error
     "UsageError",
+    # ... and a value of the wrong type is one too, and still a TypeError
+    "UsageTypeError",
 }
 
 # The issue's list of what a learner must be able to type.

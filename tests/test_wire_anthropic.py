@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from schemas import anthropic_request_errors, fixture
 from toolcall_lab import Message, ReasoningBlock, StopReason, TextBlock, ToolCall, ToolResult, Transcript
+from toolcall_lab.errors import UsageError
 from toolcall_lab.tools import get_weather
 from toolcall_lab.turn import Turn
 from toolcall_lab.usage import Usage
@@ -437,7 +438,7 @@ def test_decode_request_reads_what_encode_request_wrote():
     assert [(m.role, m.blocks) for m in transcript] == expected
     (weather,) = tools
     assert weather.spec() == get_weather.spec()
-    with pytest.raises(RuntimeError, match="never runs it"):
+    with pytest.raises(UsageError, match="never runs it"):
         weather(city="Paris")
 
 

@@ -20,6 +20,7 @@ from toolcall_lab import (
     Turn,
     Usage,
 )
+from toolcall_lab.errors import UsageError
 from toolcall_lab.tools import calculator, get_weather
 from toolcall_lab.wire import chat, check
 
@@ -101,7 +102,7 @@ def test_recorded_request_passes_the_checker_and_decodes():
     again = chat.encode_request(transcript, tools, model=body["model"])
     assert again["messages"] == body["messages"]
     assert again["tools"] == body["tools"]
-    with pytest.raises(RuntimeError, match="never runs it"):
+    with pytest.raises(UsageError, match="never runs it"):
         tools[0].function(location="Boston")
 
 

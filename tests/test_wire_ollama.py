@@ -27,6 +27,7 @@ from toolcall_lab import (
     Turn,
     Usage,
 )
+from toolcall_lab.errors import UsageError
 from toolcall_lab.wire import codec
 from toolcall_lab.wire import ollama as wire
 
@@ -227,7 +228,7 @@ def test_the_docs_history_request_decodes_with_paired_ids():
     assert result.call_id == call.id and call.id.startswith("call_")  # paired by tool_name
     assert (result.content, result.is_error) == ("11 degrees celsius", False)
     assert [t.name for t in tools] == ["get_weather"]
-    with pytest.raises(RuntimeError):
+    with pytest.raises(UsageError, match="never runs it"):
         tools[0].function(city="Paris")  # a tool read from a request is never run
 
 

@@ -19,7 +19,7 @@ from toolcall_lab import (
     Turn,
     Usage,
 )
-from toolcall_lab.errors import InvalidRequestError, RateLimitError, ServerError
+from toolcall_lab.errors import InvalidRequestError, RateLimitError, ServerError, UsageError
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import check, foreign_reasoning, responses
 
@@ -402,7 +402,7 @@ def test_decode_request_reads_what_encode_request_wrote():
                                  *original[1].blocks[1:]))
     assert blocks_of(transcript) == expected
     assert tools == (get_weather,)
-    with pytest.raises(RuntimeError, match="never runs it"):
+    with pytest.raises(UsageError, match="never runs it"):
         tools[0].function(city="Paris")
 
 

@@ -24,6 +24,7 @@ from .errors import (
     ToolDefinitionError,
     TranscriptFormatError,
     UsageError,
+    UsageTypeError,
 )
 from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
@@ -66,6 +67,7 @@ __all__ = [
     "Turn",
     "Usage",
     "UsageError",
+    "UsageTypeError",
     "call",
     "estimate_tokens",
     "get_provider",

@@ -14,6 +14,7 @@ Schema (a transcript is checked by the code that builds it, so the two cannot di
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ._text import shorten
@@ -41,7 +42,7 @@ def expect(value: Any, expected: Any, path: str, what: str) -> Any:
     raise TranscriptFormatError(f"{path} must be {what}, got {name}: {shorten(repr(value), 40)}.")
 
 
-def read_field(data: dict[str, Any], key: str, expected: Any, path: str, what: str,
+def read_field(data: Mapping[str, Any], key: str, expected: Any, path: str, what: str,
                default: Any = _MISSING) -> Any:
     """`data[key]` checked against `expected`; missing keys take `default` or are an error."""
     where = f"{path}.{key}" if path else key

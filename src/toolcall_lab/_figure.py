@@ -24,16 +24,20 @@ import io
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
+
+    class DescribedFigure(Figure):  # for the type checker: the class `_described_figure` builds
+        description: str
 
 __all__ = ["DPI", "SIZE", "figure_style", "new_figure", "to_png"]
 
 SIZE = (12.8, 7.2)   # inches; at DPI this is 1280x720 pixels, a projector's 720p
 DPI = 100
-_STYLE = {
+_STYLE: dict[RcKeyType, Any] = {
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans"],
     "font.size": 16,
@@ -74,6 +78,7 @@ def to_png(figure: Figure, *, title: str | None = None, description: str | None 
     go into the PNG's Title and Description fields. What a notebook set in rcParams
     (`savefig.bbox = "tight"`, a transparent background) cannot change the file.
     """
+    metadata: dict[str, str | None]
     metadata = {"Software": None}  # None: no "Software: Matplotlib version ..." in the file
     if title:
         metadata["Title"] = title
@@ -137,7 +142,7 @@ def _plain_text(figure: Figure) -> str:
 
 
 def new_figure(description: str, *, figsize: tuple[float, float] = SIZE, dpi: float = DPI,
-               **kwargs: Any) -> Figure:
+               **kwargs: Any) -> DescribedFigure:
     """A blank matplotlib Figure, not pyplot's, that displays as a PNG with `description` as its text.
 
     Every `plot_...` function of the kit starts here; `kwargs` go to `Figure` (`layout=...`).
@@ -148,6 +153,6 @@ def new_figure(description: str, *, figsize: tuple[float, float] = SIZE, dpi: fl
     >>> sorted(fig._repr_mimebundle_()), fig._repr_png_()[:4]
     (['image/png', 'text/plain'], b'\x89PNG')
     """
-    fig = _described_figure()(figsize=figsize, dpi=dpi, **kwargs)
+    fig = cast("DescribedFigure", _described_figure()(figsize=figsize, dpi=dpi, **kwargs))
     fig.description = description
     return fig

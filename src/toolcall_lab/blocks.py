@@ -244,7 +244,7 @@ def block_from_dict(data: Mapping[str, Any], path: str = "block") -> Block:
         raise TranscriptFormatError(f"{path}: {exc}.") from None
 
 
-def _block_from_checked(data: dict[str, Any], path: str) -> Block:
+def _block_from_checked(data: Mapping[str, Any], path: str) -> Block:
     text = "a string"
     match read_field(data, "kind", str, path, "'text', 'tool_call', 'tool_result' or 'reasoning'"):
         case "text":

@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 __all__ = ["main"]
 
@@ -30,7 +31,7 @@ def _section(title: str) -> str:
     return f"\n{RULE}\n {title}\n{RULE}\n"
 
 
-def demo(out=None) -> None:
+def demo(out: TextIO | None = None) -> None:
     """Print the lesson-1 trace and the loop-cost table to `out` (stdout by default)."""
     from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from .loop import run_agent
@@ -40,7 +41,7 @@ def demo(out=None) -> None:
     from .tools import get_weather
 
     out = out or sys.stdout
-    write = lambda text="": print(text, file=out)
+    write: Callable[..., None] = lambda text="": print(text, file=out)
 
     write(_section("1. One tool call, message by message"))
     provider = ScriptedProvider(weather_policy)

@@ -27,7 +27,7 @@ import functools
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from . import plots
 from .models import TEACHING_MODEL
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from .loop import Run
+    from .tool import Tool
 
 __all__ = ["FIGURES", "FigureSpec", "compare_figures", "paris_double_run", "paris_run", "write_figures"]
 
@@ -83,7 +84,7 @@ def _plot_paris_sequence() -> Figure:
     from .display.diagram import plot_sequence
 
     fig = plot_sequence(paris_run())
-    fig.description = _describe_paris_sequence()  # type: ignore[attr-defined]  # names the run
+    fig.description = _describe_paris_sequence()  # names the run
     return fig
 
 
@@ -93,7 +94,7 @@ def _describe_paris_sequence() -> str:
     return describe_sequence(paris_run(), subject="the lesson-1 Paris run")
 
 
-def _paris_tools() -> list:
+def _paris_tools() -> list[Tool]:
     from .tools import get_weather
 
     return [get_weather]
@@ -135,7 +136,8 @@ def compare_figures(expected_dir: str | Path, actual_dir: str | Path | None = No
     name -> None when the two agree within `tol` (RMS difference of pixel values, 0-255),
     or a sentence saying what differs (a missing file, or matplotlib's comparison message).
     """
-    from matplotlib.testing.compare import ImageComparisonFailure, compare_images
+    from matplotlib.testing.compare import compare_images
+    from matplotlib.testing.exceptions import ImageComparisonFailure
 
     if actual_dir is None:
         with tempfile.TemporaryDirectory(prefix="toolcall-lab-figures-") as tmp:
@@ -151,7 +153,8 @@ def compare_figures(expected_dir: str | Path, actual_dir: str | Path | None = No
             results[name] = f"{actual} was not generated."
         else:
             try:
-                results[name] = compare_images(str(expected), str(actual), tol=tol)
+                # subtle: outside matplotlib's test decorator the result is a message or None
+                results[name] = cast(str | None, compare_images(str(expected), str(actual), tol=tol))
             except ImageComparisonFailure as failure:  # e.g. the two differ in size
                 results[name] = str(failure)
     return results

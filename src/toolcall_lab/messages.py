@@ -196,7 +196,7 @@ class Message:
         message_id = read_field(data, "id", str, path, "a string (the message id)")
         synthetic = read_field(data, "synthetic", bool, path, "true or false", default=False)
         try:
-            return cls(role, blocks, message_id, created_at, synthetic)  # type: ignore[arg-type]
+            return cls(role, blocks, message_id, created_at, synthetic)
         except ValueError as exc:  # a role that is not user/assistant, a block in the wrong role
             raise TranscriptFormatError(f"{path}: {exc}") from None
 

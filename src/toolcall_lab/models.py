@@ -233,9 +233,6 @@ class Rules:
 _NEWER = frozenset({"adaptive", "disabled"})
 _THINKING_PAGE = "platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting"
 _CACHE_PAGE = "platform.claude.com/docs/en/build-with-claude/prompt-caching, as quoted (docs/sources.md §2)"
-# subtle: notebook 02 prints this row's source (`rules_table`), and its committed output still
-# shows the old wording; it changes to _CACHE_PAGE when that notebook is executed again.
-_CACHE_PAGE_AS_SHOWN = "prompt-caching page as quoted in shared/wire/pricing.md §1.6"
 
 # fmt: off
 RULES: dict[str, Rules] = {r.model: r for r in (
@@ -243,7 +240,7 @@ RULES: dict[str, Rules] = {r.model: r for r in (
           "without_thinking", 512,
           source="platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5 (breaking: manual "
                  f"extended thinking, non-default sampling, prefill; read 2026-11-30); {_THINKING_PAGE}; "
-                 f"{_CACHE_PAGE_AS_SHOWN}",
+                 f"{_CACHE_PAGE}",
           notes="'disabled' only at effort high or lower: third-party (APIYI thinking guide "
                 "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted (quoted, "
                 "docs/sources.md §3)."),

@@ -23,8 +23,8 @@ move) and saving files (`figures` does that).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ._figure import figure_style, new_figure, to_png
 from .cost import dollars, loop_bill
@@ -35,6 +35,8 @@ from .tokens import blocks_text, estimate_tokens, loop_input_tokens, request_tex
 from .transcript import Transcript
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
     from .loop import Run
@@ -56,16 +58,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _subplots(ncols: int = 1, *, description: str) -> tuple[Figure, list]:
+def _subplots(ncols: int = 1, *, description: str) -> tuple[Figure, list[Axes]]:
     fig = new_figure(description, layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]
     return fig, list(axes)
 
 
-def _thousands(axis: object) -> None:
+def _thousands(axis: Axis) -> None:
     from matplotlib.ticker import StrMethodFormatter
 
-    axis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))  # type: ignore[attr-defined]
+    axis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
 
 
 # -- the quadratic loop ------------------------------------------------------------------
@@ -320,7 +322,9 @@ def plot_estimated_vs_billed(run: Run, *, tools: Sequence[Tool] = ()) -> Figure:
             right = ax.bar([c + width / 2 for c in calls], billed, width, color=OKABE_ITO["blue"],
                            edgecolor=OKABE_ITO["black"], label=billed_name)
             for group in (left, right):
-                ax.bar_label(group, labels=[f"{v:,}" for v in group.datavalues], fontsize=15, padding=3)
+                # bar() always fills datavalues with the heights (ints here); the stub allows None
+                ax.bar_label(group, labels=[f"{v:,}" for v in cast(Iterable[int], group.datavalues)],
+                             fontsize=15, padding=3)
             ax.set_xticks(calls)
             ax.set(title=f"{kind.capitalize()} tokens per call", xlabel="call", ylabel=f"{kind} tokens")
             ax.set_ylim(0, max(estimated + billed + [1]) * 1.35)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ._text import shorten
-from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
+from .blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .messages import Message
 from .tokens import loop_input_tokens
 from .transcript import Transcript
@@ -35,7 +35,7 @@ def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int =
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
-def _describe(block: object) -> tuple[str, str]:
+def _describe(block: Block) -> tuple[str, str]:
     """(id, content) of one block for the trace table."""
     match block:
         case TextBlock(text=text):
@@ -49,7 +49,7 @@ def _describe(block: object) -> tuple[str, str]:
         case ReasoningBlock(text=text):
             return "", f"(reasoning) {text}"
         case _:
-            assert_never(block)  # type: ignore[arg-type]
+            assert_never(block)
 
 
 def producer_labels(transcript: Transcript | Sequence[Message]) -> list[str]:

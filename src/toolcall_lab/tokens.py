@@ -109,7 +109,7 @@ def message_chars(message: Message) -> int:
     if seen is not None and seen[0]() is message:
         return seen[1]
     chars = len(_compact_json(_message_dict(message)))
-    _MEASURED[key] = (weakref.ref(message, lambda _, key=key: _forget(key)), chars)
+    _MEASURED[key] = (weakref.ref(message, lambda _: _forget(key)), chars)
     return chars
 
 

@@ -101,7 +101,7 @@ def _wrong_api_set(answer: Any, expected: set[str]) -> str | None:
 
 def predict_accepted(answer: Any, transcript: Transcript) -> None:
     """Which APIs accept `transcript` (the one that forgot to send the results)."""
-    expected = {api for api in APIS if not api_check(transcript, api=api)}
+    expected: set[str] = {api for api in APIS if not api_check(transcript, api=api)}
     check("Prediction", answer, lambda a: _wrong_api_set(a, expected),
                  hint="an API that validates the conversation pairs each call with a result; one of "
                       "the four validates almost nothing")

@@ -6,14 +6,17 @@ learner sees. The expected values come from the data passed in, never from the p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..loop import Run
 from ..messages import Message, ToolCall, ToolResult
-from ..providers.base import Provider
 from ..selfcheck import check, exact, number
 from ..tool import Tool, execute, tool_map
 from ._runs import mentions_number, tool_exchanges
+
+if TYPE_CHECKING:
+    from ..providers.scripted import ScriptedProvider
+    from ..providers.sdk import WireProvider
 
 __all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "predict_call_2", "q1", "q2", "q3", "tool_result"]
 
@@ -38,7 +41,7 @@ def tool_result(answer: Any, request: ToolCall, tool: Tool) -> None:
                       "request.id into call_id")
 
 
-def predict_call_2(answer: Any, provider: Provider) -> None:
+def predict_call_2(answer: Any, provider: ScriptedProvider | WireProvider) -> None:
     """How many messages the second call sent (read from what the provider recorded)."""
     sent = len(provider.requests[-1].messages)
     check("Prediction", answer, number(sent),

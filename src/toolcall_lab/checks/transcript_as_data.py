@@ -47,7 +47,7 @@ import urllib.request
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from ..errors import (
     InvalidRequestError,
@@ -190,7 +190,7 @@ class PartsProvider:
                                       headers={"content-type": "application/json"})
         try:
             with urllib.request.urlopen(sent, timeout=self.timeout) as response:
-                return json.load(response)
+                return cast(dict[str, Any], json.load(response))
         except urllib.error.HTTPError as error:  # a status the API chose: its body says why
             with error:
                 said = _error_message(error.read()) or error.reason
@@ -211,7 +211,7 @@ class PartsProvider:
 def _error_message(raw: bytes) -> str | None:
     """The message of a Parts API error body, or None when it is not one."""
     try:
-        return json.loads(raw)["error"]["message"]
+        return cast(str, json.loads(raw)["error"]["message"])
     except (ValueError, KeyError, TypeError):
         return None
 

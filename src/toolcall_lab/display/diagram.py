@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .._text import shorten
 from ..blocks import ToolCall
@@ -45,14 +46,14 @@ from ..transcript import Transcript
 from .html import producer_labels
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
+    from .._figure import DescribedFigure
     from ..loop import Run
 
 __all__ = ["LANES", "Arrow", "SequenceDiagram", "describe_sequence", "plot_sequence", "sequence_arrows",
            "sequence_diagram"]
 
 Lane = Literal["U", "C", "M", "T"]
+_Messages = Transcript | Sequence[Message]  # what a Run's `.transcript` or the argument itself holds
 #: (Mermaid alias, label) of each lane, left to right.
 LANES: tuple[tuple[Lane, str], ...] = (("U", "User"), ("C", "Your code"), ("M", "Model"), ("T", "Tool"))
 LABEL = 60  # characters an arrow label keeps before it is shortened
@@ -105,7 +106,7 @@ def _reply_label(message: Message) -> str:
     return _one_line(" + ".join(parts), REPLY_LABEL) if parts else "(no content)"
 
 
-def sequence_arrows(transcript: Transcript | Run) -> list[Arrow]:
+def sequence_arrows(transcript: Transcript | Run | Sequence[Message]) -> list[Arrow]:
     """The arrows of the diagram, top to bottom, each tagged with its message.
 
     >>> from toolcall_lab import ToolResult
@@ -119,7 +120,7 @@ def sequence_arrows(transcript: Transcript | Run) -> list[Arrow]:
     2 C ->> T ping() toolu_01
     2 T -->> C pong
     """
-    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     calls: dict[str, ToolCall] = {}
     arrows: list[Arrow] = []
     for k, (message, producer) in enumerate(zip(messages, producer_labels(messages), strict=True)):
@@ -201,11 +202,12 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
             C->>U: Hello.
         end
     """
-    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
-    arrows = sequence_arrows(messages)  # type: ignore[arg-type]
+    arrows = sequence_arrows(messages)
     lines = ["sequenceDiagram", *(f"    participant {alias} as {label}" for alias, label in LANES)]
     order = [alias for alias, _ in LANES]
+    group: Iterable[Arrow]
     for message, group in itertools.groupby(arrows, key=lambda a: a.message):
         if message != highlight:
             lines.extend(f"    {_mermaid_line(a)}" for a in group)
@@ -222,7 +224,7 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
 
 
 # -- matplotlib --------------------------------------------------------------------------
-def describe_sequence(transcript: Transcript | Run, *, highlight: int | None = None,
+def describe_sequence(transcript: Transcript | Run | Sequence[Message], *, highlight: int | None = None,
                       subject: str | None = None) -> str:
     """The sequence diagram in words, arrow by arrow (the text alternative of `plot_sequence`).
 
@@ -236,12 +238,12 @@ def describe_sequence(transcript: Transcript | Run, *, highlight: int | None = N
     (reply): Hello.; Your code to User: Hello. The arrows of message 2 (the model, call 1) are
     boxed and labelled "message 2".
     """
-    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
     lane = dict(LANES)
     steps = [f"note on {lane[a.source]}: {a.label}" if a.source == a.target else
              f"{lane[a.source]} to {lane[a.target]}{' (reply)' if a.reply else ''}: {a.label}"
-             for a in sequence_arrows(messages)]  # type: ignore[arg-type]
+             for a in sequence_arrows(messages)]
     subject = subject or f"a conversation of {len(messages)} message{'' if len(messages) == 1 else 's'}"
     text = (f"Sequence diagram of {subject}, with four lanes left to right (User, Your code, Model, "
             "Tool) and one arrow per row, requests solid and replies dashed. Top to bottom: "
@@ -259,7 +261,7 @@ ROW_INCHES = 0.62
 FONT = 14
 
 
-def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None) -> Figure:
+def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None) -> DescribedFigure:
     """The same diagram as a static image: four labelled lanes, one arrow per row.
 
     Requests are solid blue arrows, replies dashed vermillion ones (the dash is the cue,
@@ -280,18 +282,18 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
         return _draw_sequence(transcript, highlight)
 
 
-def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> Figure:
+def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> DescribedFigure:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
     from .._figure import new_figure
 
-    messages: list[Message] = list(getattr(transcript, "transcript", transcript))
+    messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
-    arrows = sequence_arrows(messages)  # type: ignore[arg-type]
+    arrows = sequence_arrows(messages)
     rows = max(len(arrows), 1)
     # the axes span rows + 1.2 rows of height (the lane headers) over 92% of the figure
-    fig = new_figure(describe_sequence(messages, highlight=highlight),  # type: ignore[arg-type]
+    fig = new_figure(describe_sequence(messages, highlight=highlight),
                      figsize=(12, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
     ax = fig.add_axes((0.0, 0.08, 1.0, 0.92))
     ax.set_xlim(0, 1)

@@ -2,8 +2,10 @@
 
 `FAULTS` lists what `ApiDouble.fail_next` (or the header `X-Double-Fault`) can inject;
 `error(shape, kind)` is the (status, body) of a failure `kind` in the error shape and
-words of the API `shape`. Where wire_facts.md or a recording gives the text it is
-quoted; the rest is what these servers are commonly seen to answer.
+words of the API `shape`. Where the API's error page or a recorded response gives the text
+it is quoted (Anthropic: platform.claude.com/docs/en/api/errors; OpenAI: the recorded
+errors in tests/fixtures/; Ollama: github.com/ollama/ollama/blob/main/docs/api.md); the rest
+is what these servers are commonly seen to answer.
 
     >>> error("ollama", "not_found", model="qwen9")
     (404, {'error': "model 'qwen9' not found"})

@@ -27,7 +27,7 @@ import itertools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from .._text import shorten
 from ..messages import ReasoningBlock, ToolCall, Transcript
@@ -90,8 +90,9 @@ class Player:
             turn = _with_reasoning(turn, api, transcript)
         response_id = f"{API_SPECS[api].response_id}{number:04d}"
         if api != "responses":
-            return wire.encode_response(turn, response_id=response_id)
+            return cast(dict[str, Any], wire.encode_response(turn, response_id=response_id))
         reasoning = {**(body.get("reasoning") or {}), "effort": responses_effort(body)}
+        reply: dict[str, Any]  # the codec module is Any (ApiSpec.codec): say what comes back
         reply = wire.encode_response(turn, response_id=response_id, request={**body, "reasoning": reasoning})
         reply["previous_response_id"] = body.get("previous_response_id")  # subtle: the codec always says None
         if body.get("store", True):
@@ -125,7 +126,7 @@ def responses_effort(body: dict[str, Any]) -> str | None:
     >>> responses_effort({"model": "gpt-6-luna", "reasoning": {"effort": "low"}})
     'low'
     """
-    sent = (body.get("reasoning") or {}).get("effort")
+    sent: str | None = (body.get("reasoning") or {}).get("effort")
     if sent is not None:
         return sent
     return DEFAULT_EFFORT if rules_of(str(body.get("model", ""))).reasons else None

@@ -26,8 +26,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TextIO
 
+from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS
 from . import shape
@@ -51,7 +52,7 @@ class RecordedRequest(NamedTuple):
     status: int
 
 
-class RequestLog(collections.deque):  # type: ignore[type-arg]
+class RequestLog(collections.deque[RecordedRequest]):
     """The last `maxlen` requests, oldest first: a deque that also takes slices (`log[-2:]`)."""
 
     def __getitem__(self, index: Any) -> Any:
@@ -63,7 +64,7 @@ class RequestLog(collections.deque):  # type: ignore[type-arg]
         # subtle: a deque never equals a list; `double.requests == []` should read as it says
         return list(self) == other if isinstance(other, list) else super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def bind_warning(host: str) -> str | None:
@@ -99,7 +100,7 @@ class ApiDouble:
                  port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
                  max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False) -> None:
         if bind_warning(host) and not allow_remote:
-            raise ValueError(f"the API double has no authentication, so it listens on loopback only "
+            raise UsageError(f"the API double has no authentication, so it listens on loopback only "
                              f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
                              "pass allow_remote=True (serve --allow-remote) if you mean it.")
         self.policy = policy
@@ -134,7 +135,7 @@ class ApiDouble:
     def base_url(self, api: str) -> str:
         """What to pass as a provider's `base_url` for `api` (the SDKs add the rest of the path)."""
         if api not in API_SPECS:
-            raise ValueError(f"the double speaks {', '.join(API_SPECS)}, not {api!r}.")
+            raise UsageError(f"the double speaks {', '.join(API_SPECS)}, not {api!r}.")
         return self.url + API_SPECS[api].base_path
 
     def start(self) -> ApiDouble:
@@ -194,7 +195,7 @@ class ApiDouble:
         not whole); `delay` is how long "slow" waits before answering in full (default 2 s).
         """
         if kind not in FAULTS:
-            raise ValueError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
+            raise UsageError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
         self._faults.extend(Fault(kind, retry_after, delay) for _ in range(times))
 
     def _next_fault(self, header: str | None) -> Fault | None:
@@ -236,7 +237,7 @@ class ApiDouble:
         return status, text.encode(), headers
 
     def refuse(self, method: str, path: str, kind: str, *, anthropic_sdk: bool = False,
-               **fill: object) -> tuple[int, bytes, dict[str, str]]:
+               **fill: str) -> tuple[int, bytes, dict[str, str]]:
         """A refusal before the body is read (bad header, too large): recorded, in the API's shape."""
         path = (path or "/").split("?")[0].rstrip("/")
         shape_ = _shape(path, anthropic_sdk)
@@ -359,9 +360,9 @@ def _handler_for(double: ApiDouble) -> type:
                                                  anthropic_sdk=anthropic_sdk))
             try:
                 length = int(declared or 0)
-                if length < 0:
-                    raise ValueError
             except ValueError:
+                length = -1  # not a number: refused below, like a negative one
+            if length < 0:
                 self.close_connection = True  # subtle: the body's end is unknown, so no more requests
                 return self._send(*double.refuse(
                     self.command, self.path, "bad_header", anthropic_sdk=anthropic_sdk,
@@ -409,14 +410,14 @@ def _model_list(shape_: str) -> dict[str, Any]:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
-          out: Any = None, keep: int = 100, allow_remote: bool = False) -> None:
+          out: TextIO | None = None, keep: int = 100, allow_remote: bool = False) -> None:
     """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
 
     Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
     sentence) for an address that cannot be bound.
     """
     out = out or sys.stdout
-    write = lambda text="": print(text, file=out, flush=True)
+    write: Callable[..., None] = lambda text="": print(text, file=out, flush=True)
     double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
                        log=lambda line: write("  " + line))
     warning = bind_warning(host)

@@ -61,6 +61,7 @@ def _anthropic(body: dict[str, Any]) -> Problem | None:
             return bad(path, "Field required")
         return None if _is(container[key], kind) else bad(path, f"Input should be {_PYDANTIC[kind]}")
 
+    kind: type
     for key, kind in (("model", str), ("max_tokens", int), ("messages", list)):
         if problem := need(body, key, kind, key):
             return problem
@@ -93,7 +94,7 @@ _ANTHROPIC_BLOCKS = {"text": (("text", str),), "tool_use": (("id", str), ("name"
                      "search_result": (), "server_tool_use": ()}
 
 
-def _anthropic_block(block: object, path: str, bad: Callable[..., Problem],
+def _anthropic_block(block: Any, path: str, bad: Callable[..., Problem],
                      need: Callable[..., Problem | None]) -> Problem | None:
     if not _is(block, dict):
         return bad(path, "Input should be a valid dictionary")
@@ -210,7 +211,8 @@ def _chat(body: dict[str, Any]) -> Problem | None:
     return _openai_tools(body, "chat", lambda tool: tool.get("function"))
 
 
-def _openai_tools(body: dict[str, Any], api: str, function_of: Callable[[dict], Any]) -> Problem | None:
+def _openai_tools(body: dict[str, Any], api: str,
+                  function_of: Callable[[dict[str, Any]], Any]) -> Problem | None:
     need, typed, _ = _openai(api)
     if problem := need({"tools": body.get("tools") or []}, "tools", (list,), "tools", "an array"):
         return problem

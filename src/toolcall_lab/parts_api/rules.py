@@ -81,7 +81,7 @@ def _field(data: dict[str, Any], key: str, kind: type, path: str, what: str) -> 
 
 
 def _name(data: dict[str, Any], path: str) -> str:
-    name = _field(data, "name", str, path, "a function name")
+    name: str = _field(data, "name", str, path, "a function name")
     if not TOOL_NAME_PATTERN.fullmatch(name):
         raise _Broken(f"{path}.name", f"must be 1 to 64 letters, digits, _ or -, got {_shown(name)}.")
     return name

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..double import RecordedRequest, RequestLog
 from ..double.play import policy_of
+from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..providers.scripted import Policy, Reply, ScriptedProvider
 from ..tool import Tool
@@ -104,7 +105,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     >>> encode_response(turn, response_id="resp_0001")["candidates"]
     [{'content': {'role': 'model', 'parts': [{'text': 'Hello!'}]}, 'finishReason': 'STOP', 'index': 0}]
     """
-    parts = []
+    parts: list[dict[str, Any]] = []
     for block in turn.message.blocks:
         match block:
             case TextBlock(text=text):
@@ -114,7 +115,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
             case ReasoningBlock():
                 pass  # the Parts API has no place for reasoning
             case ToolResult():
-                raise ValueError("a model's reply cannot hold a tool result")
+                raise UsageError("a model's reply cannot hold a tool result")
     usage = turn.usage
     return {"candidates": [{"content": {"role": "model", "parts": parts},
                             "finishReason": FINISH_REASONS.get(turn.stop_reason, "OTHER"), "index": 0}],

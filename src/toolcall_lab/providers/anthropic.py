@@ -32,6 +32,7 @@ from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..wire import Codec
 
 __all__ = ["AnthropicProvider"]
 
@@ -45,7 +46,7 @@ class AnthropicProvider(WireProvider):
 
     name: ClassVar[str] = "anthropic"
     api: ClassVar[str] = "anthropic"
-    codec = anthropic
+    codec: ClassVar[Codec] = anthropic
     key_env: ClassVar[str | None] = "ANTHROPIC_API_KEY"
     default_base_url: ClassVar[str] = "https://api.anthropic.com"
     sdk_client: ClassVar[str] = "anthropic.Anthropic"

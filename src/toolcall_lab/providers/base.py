@@ -38,7 +38,8 @@ class Provider(Protocol):
     If the call fails, it raises, and the transcript is exactly as it was.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only, so a class attribute (ClassVar) satisfies it too
     model: str
 
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
@@ -77,6 +78,7 @@ class SentRequest:
 
     __slots__ = ("_count", "_store", "body", "input_tokens", "system", "tools")
     _store: _Store
+    _count: int
 
     system: str | None
     tools: tuple[Tool, ...]
@@ -132,7 +134,7 @@ class SentRequest:
                 f"tools={[t.name for t in self.tools]}, input_tokens≈{self.input_tokens})")
 
 
-class _Store(list):
+class _Store(list["Message"]):
     """An append-only list of messages and the running total of their lengths (`chars[k]`:
     characters the first k take inside `request_text`)."""
 

@@ -37,6 +37,7 @@ from .sdk import NO_KEY_NEEDED, WireProvider
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..wire import Codec
 
 __all__ = ["OllamaProvider"]
 
@@ -54,7 +55,7 @@ class OllamaProvider(WireProvider):
 
     name: ClassVar[str] = "ollama"
     api: ClassVar[str] = "ollama"
-    codec = ollama_codec
+    codec: ClassVar[Codec] = ollama_codec
     key_env: ClassVar[str | None] = None
     default_base_url: ClassVar[str] = "http://localhost:11434"
     sdk_client: ClassVar[str] = "ollama.Client"
@@ -65,7 +66,7 @@ class OllamaProvider(WireProvider):
         self.think = think
         super().__init__(model, **kwargs)
         self.max_retries = 0  # the ollama client never retries; error messages must say so
-        inner = getattr(self._client, "_client", None)  # a client you built: its httpx client
+        inner: Any = getattr(self._client, "_client", None)  # a client you built: its httpx client
         if kwargs.get("client") is not None and getattr(inner, "base_url", None) is not None:
             self.base_url = str(inner.base_url).rstrip("/")
 
@@ -93,7 +94,7 @@ class OllamaProvider(WireProvider):
         import pydantic
 
         response = self._client._request_raw("POST", "/api/chat", json=request)
-        body = response.json()
+        body: dict[str, Any] = response.json()
         try:
             ollama.ChatResponse.model_validate(body)
         except pydantic.ValidationError as exc:

@@ -28,12 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..wire import Codec
 
 __all__ = ["LOCAL_SERVERS", "LocalServer", "OpenAIChatProvider"]
 
@@ -120,7 +122,7 @@ class OpenAIChatProvider(WireProvider):
 
     name: ClassVar[str] = "openai-chat"
     api: ClassVar[str] = "chat"
-    codec = chat
+    codec: ClassVar[Codec] = chat
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"
@@ -132,7 +134,7 @@ class OpenAIChatProvider(WireProvider):
         if preset is not None:
             if preset not in LOCAL_SERVERS:
                 known = ", ".join(LOCAL_SERVERS)
-                raise ValueError(f"no local server preset called {preset!r}; choose one of: {known}.")
+                raise UsageError(f"no local server preset called {preset!r}; choose one of: {known}.")
             server = LOCAL_SERVERS[preset]
             # subtle: instance attributes shadow the class's, so errors and the default
             # model say "vllm", and a learner's OPENAI_API_KEY is never sent to a local server.

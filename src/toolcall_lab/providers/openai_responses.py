@@ -30,6 +30,7 @@ from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..wire import Codec
 
 __all__ = ["OpenAIResponsesProvider"]
 
@@ -39,7 +40,7 @@ class OpenAIResponsesProvider(WireProvider):
 
     name: ClassVar[str] = "openai"
     api: ClassVar[str] = "responses"
-    codec = responses
+    codec: ClassVar[Codec] = responses
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"

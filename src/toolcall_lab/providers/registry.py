@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import UsageError
 from .anthropic import AnthropicProvider
 from .base import Provider
 from .ollama import OllamaProvider
@@ -56,7 +57,7 @@ class ProviderSpec:
 
     name: str
     label: str
-    cls: type
+    cls: type[Provider]
     preset: str | None = None
 
     @property
@@ -121,7 +122,7 @@ def get_provider(name: str, /, **options: Any) -> Provider:
         spec = PROVIDERS[name]
     except KeyError:
         known = ", ".join(PROVIDERS)
-        raise ValueError(f"no provider called {name!r}; choose one of: {known}.") from None
+        raise UsageError(f"no provider called {name!r}; choose one of: {known}.") from None
     script = options.pop("script", None)  # a script only drives the scripted provider
     if spec.cls is ScriptedProvider:
         # subtle: options meant for real providers (api_key=, base_url=, thinking=, ...) are

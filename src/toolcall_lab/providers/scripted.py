@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ScriptExhaustedError
+from ..errors import ScriptExhaustedError, UsageTypeError
 from ..messages import Block, Message, TextBlock, ToolCall, Transcript
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
@@ -162,7 +162,7 @@ class ScriptedProvider:
             case list() | tuple():
                 return tuple(TextBlock(item) if isinstance(item, str) else item for item in reply)
             case _:
-                raise TypeError(
+                raise UsageTypeError(
                     f"a scripted policy returned {type(reply).__name__}; return a str, a "
                     "ToolCall (call(...)), a list of them, stage(...), or a Turn."
                 )

@@ -35,7 +35,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import urlsplit
 
 from .._text import shorten
@@ -350,7 +350,7 @@ def send_via_sdk(resource: Any, request: Mapping[str, Any]) -> dict[str, Any]:
     known = {key: value for key, value in request.items() if key in accepted}
     extra = {key: value for key, value in request.items() if key not in accepted}
     raw = resource.with_raw_response.create(**known, **({"extra_body": extra} if extra else {}))
-    body = raw.http_response.json()  # the JSON exactly as it crossed the wire
+    body: dict[str, Any] = raw.http_response.json()  # the JSON exactly as it crossed the wire
     raw.parse()
     return body
 
@@ -384,9 +384,9 @@ def _api_message(body: object, exc: BaseException) -> str:
     if isinstance(body, Mapping):
         error = body.get("error", body)
         if isinstance(error, Mapping) and isinstance(error.get("message"), str):
-            return error["message"]
+            return cast(str, error["message"])
         if isinstance(error, str):
             return error  # Ollama: {"error": "..."}
         if isinstance(body.get("message"), str):
-            return body["message"]
+            return cast(str, body["message"])
     return str(getattr(exc, "message", None) or exc)

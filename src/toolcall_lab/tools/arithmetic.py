@@ -25,6 +25,7 @@ comparisons, bitwise operators, complex numbers, and results beyond ``MAX_MAGNIT
 import ast
 import math
 import operator
+from collections.abc import Callable
 
 __all__ = [
     "MAX_DEPTH",
@@ -41,11 +42,12 @@ MAX_LITERAL_DIGITS = 30  # an int literal may have at most this many digits
 MAX_MAGNITUDE = 10**100  # every intermediate and final |value| must stay <= this
 
 _ALLOWED = "Use only numbers and + - * / // % ** and parentheses."
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[int | float, int | float], int | float | complex]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
+_UNARY: dict[type[ast.unaryop], Callable[[int | float], int | float]]
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
@@ -153,7 +155,8 @@ def _eval(node: ast.expr, text: str, *, depth: int) -> int | float:
             raise _refused(f"{type(node).__name__} expressions", node, text)
 
 
-def _binary(op: type[ast.operator], a: int | float, b: int | float, node: ast.expr, text: str):
+def _binary(op: type[ast.operator], a: int | float, b: int | float, node: ast.expr,
+            text: str) -> int | float:
     """Apply one allowed binary operator, guarding powers before they are computed."""
     if op is ast.Pow and a != 0:
         # digits of a**b ~= b * log10(|a|); one spare digit, the exact check follows below.
@@ -171,7 +174,7 @@ def _binary(op: type[ast.operator], a: int | float, b: int | float, node: ast.ex
     return _checked(result, node, text)
 
 
-def _checked(value: object, node: ast.expr, text: str) -> int | float:
+def _checked(value: int | float | complex, node: ast.expr, text: str) -> int | float:
     """Return value if it is a real, finite number within MAX_MAGNITUDE, else refuse."""
     if isinstance(value, complex):  # e.g. (-8)**0.5 in Python is a complex number
         raise CalculationError(

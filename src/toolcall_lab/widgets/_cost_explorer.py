@@ -24,10 +24,14 @@ Left out: output tokens and per-call timings; the lesson is the input side of th
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
 from ._common import FONT, THEME, figure_png, render_png
+
+if TYPE_CHECKING:
+    from matplotlib.ticker import MaxNLocator
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["cost_explorer"]
 
@@ -93,6 +97,7 @@ def _comparison(bill: Any) -> tuple[str, str]:
 
 
 COMPACT_SIZE, COMPACT_DPI = (6.4, 3.4), 80  # inches and dots per inch: 512x272 pixels
+_STYLE: dict[RcKeyType, Any]
 _STYLE = {"font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "font.size": 14,
           "axes.spines.top": False, "axes.spines.right": False, "lines.linewidth": 3, "lines.markersize": 7}
 #: The tallest a figure is drawn in the widget (CSS): the lesson figures (`figure="full"`)
@@ -119,7 +124,7 @@ class _CompactFigure:
         import matplotlib
         from matplotlib.figure import Figure
 
-        from ..plots import OKABE_ITO
+        from ..palette import OKABE_ITO
 
         with matplotlib.rc_context(_STYLE):
             self.figure = Figure(figsize=COMPACT_SIZE, dpi=COMPACT_DPI)
@@ -132,7 +137,7 @@ class _CompactFigure:
                                        textcoords="offset points", va="center", annotation_clip=False)
                            for _ in range(2)]
             # subtle: min_n_ticks=1, or a 1-call loop (one whole number in view) gets ticks 0.6, 0.8 …
-            ax.xaxis.get_major_locator().set_params(integer=True, min_n_ticks=1)
+            cast("MaxNLocator", ax.xaxis.get_major_locator()).set_params(integer=True, min_n_ticks=1)
             ax.set_xlabel("call")
 
     def png(self, plain: Any, cached: Any | None) -> bytes:
@@ -232,7 +237,7 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     table, comparison, totals = widgets.HTML(), widgets.HTML(), widgets.HTML()
     image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", max_height=FIGURE_MAX_HEIGHT))
     figure_caption = widgets.HTML()
-    drawn: dict[str, tuple] = {}  # what the figure shows now
+    drawn: dict[str, tuple[int, int, int, str | None]] = {}  # what the figure shows now
     compact = _CompactFigure() if figure == "compact" else None
 
     def update(change: object = None) -> None:

@@ -77,7 +77,7 @@ def _picker_class() -> type:
     from ..providers.sdk import SealedKeys
     from ..wire import API_SPECS
 
-    class Password(widgets.Password):
+    class Password(widgets.Password):  # type: ignore[misc]  # ipywidgets is untyped, so Any
         """ipywidgets' password box, minus the echo: a typed key is never sent back to the browser."""
 
         # subtle: the name stays `Password`, so the picker's text repr is what it always was
@@ -95,7 +95,7 @@ def _picker_class() -> type:
         def get(self, name: str) -> str | None:
             return self._environ.get(name)
 
-    class ProviderPicker(widgets.VBox):
+    class ProviderPicker(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped, so Any
         """A provider chooser; `.provider` is the provider built from the current choice."""
 
         def __init__(self, *, environ: Mapping[str, str] | None, script: Any) -> None:

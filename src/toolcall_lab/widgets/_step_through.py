@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
 from ._common import API_TITLES, FONT, pre, wire_body
@@ -199,7 +199,7 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     from ..wire import APIS
 
     run = run_or_transcript if isinstance(run_or_transcript, Run) else None
-    transcript = run.transcript if run is not None else run_or_transcript
+    transcript = cast("Transcript", run.transcript if run is not None else run_or_transcript)
     if len(transcript) == 0:
         raise UsageError("step_through needs at least one message; run the agent first, or append "
                          "a Message to the transcript.")

@@ -51,8 +51,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
 
+from ..errors import UsageError
 from . import anthropic, chat, ollama, responses
 from .problem import Problem
 
@@ -75,14 +76,14 @@ class Codec(Protocol):
     """
 
     def encode_request(self, transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
-                       **options: Any) -> dict[str, Any]: ...
+                       max_tokens: int = 1024) -> dict[str, Any]: ...
 
     def decode_response(self, body: Mapping[str, Any]) -> Turn: ...
 
     def check_request(self, body: Mapping[str, Any]) -> list[Problem]: ...
 
     def error_body(self, message: str, *, status: int = 400, param: str | None = None,
-                   code: str | None = None, **kind: Any) -> dict[str, Any]: ...
+                   code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
             "chatcmpl-double-", chat),
     ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama),
 )}
-APIS: tuple[API, ...] = tuple(API_SPECS)  # type: ignore[assignment]
+APIS: tuple[API, ...] = cast("tuple[API, ...]", tuple(API_SPECS))
 #: The path each API is served at, relative to the server's root.
 ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}
 
@@ -128,23 +129,23 @@ def codec(api: str) -> Any:
     try:
         return API_SPECS[api].codec
     except (KeyError, TypeError):
-        raise ValueError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.") from None
+        raise UsageError(f"unknown API {api!r}; the kit speaks {', '.join(APIS)}.") from None
 
 
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: str,
                    **options: Any) -> dict[str, Any]:
     """The request body `api` expects for this conversation (see the codec for options)."""
-    return codec(api).encode_request(transcript, tools, **options)
+    return cast(Codec, codec(api)).encode_request(transcript, tools, **options)
 
 
 def decode_response(body: Mapping[str, Any], *, api: str) -> Turn:
     """The `Turn` a response body of `api` carries."""
-    return codec(api).decode_response(body)
+    return cast(Codec, codec(api)).decode_response(body)
 
 
 def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:
     """What the real `api` would reject in this request body (empty when it looks valid)."""
-    return codec(api).check_request(body)
+    return cast(Codec, codec(api)).check_request(body)
 
 
 def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),

@@ -26,6 +26,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import UsageError
 from ..messages import ReasoningBlock, ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
@@ -104,7 +105,7 @@ def parse_arguments(text: str) -> dict[str, Any] | None:
 
 
 def _never_called(**_: Any) -> Any:
-    raise RuntimeError("this tool was read from a request body; its code lives with the client "
+    raise UsageError("this tool was read from a request body; its code lives with the client "
                        "that sent it, so a server never runs it.")
 
 

@@ -50,8 +50,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
+from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..models import EFFORTS, same_model
 from ..tool import Tool
@@ -192,14 +193,14 @@ def thinking_config(thinking: int | str) -> dict[str, Any]:
         return {"type": "enabled", "budget_tokens": thinking}
     if thinking in ("adaptive", "disabled"):
         return {"type": thinking}
-    raise ValueError(f"thinking must be None, 'adaptive', 'disabled' or a token budget (an int of at "
+    raise UsageError(f"thinking must be None, 'adaptive', 'disabled' or a token budget (an int of at "
                      f"least {_MIN_BUDGET}, for models with manual extended thinking), got {thinking!r}.")
 
 
 def check_effort(effort: str) -> str:
     """`effort` if it is one of the API's effort levels; a ValueError naming them if not."""
     if effort not in EFFORTS:
-        raise ValueError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}.")
+        raise UsageError(f"effort must be one of {', '.join(EFFORTS)}, got {effort!r}.")
     return effort
 
 
@@ -256,7 +257,7 @@ def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | 
     and a container sends nothing itself (`_encode_content` and `encode_request` use them).
     """
     if "block" in block.opaque:
-        return plain_json(block.opaque["block"])
+        return cast(dict[str, Any], plain_json(block.opaque["block"]))
     if "callers" in block.opaque or "container" in block.opaque:
         return None
     if "redacted" in block.opaque:
@@ -280,7 +281,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     if body.get("type", "message") != "message" or not isinstance(body.get("content"), list):
         # subtle: the SDK parses responses leniently (no validation by default, so newer
         # fields never break it); this is the one shape check that catches a wrong server.
-        raise ValueError(f"expected a Messages API reply ({{\"type\": \"message\", \"content\": [...]}}), "
+        raise UsageError(f"expected a Messages API reply ({{\"type\": \"message\", \"content\": [...]}}), "
                          f"got keys {sorted(body)}")
     model = str(body.get("model", ""))
     blocks = tuple(_decode_blocks(body["content"], model=model, keep_others=True))

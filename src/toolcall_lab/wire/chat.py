@@ -41,6 +41,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
+from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -94,7 +95,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
 {'role': 'user', 'content': 'Hi'}], 'max_tokens': 50}
     """
     if max_tokens_field not in MAX_TOKENS_FIELDS:
-        raise ValueError(f"max_tokens_field must be one of {MAX_TOKENS_FIELDS}, got {max_tokens_field!r}")
+        raise UsageError(f"max_tokens_field must be one of {MAX_TOKENS_FIELDS}, got {max_tokens_field!r}")
     messages: list[dict[str, Any]] = []
     if transcript.system:
         messages.append({"role": "system", "content": transcript.system})
@@ -178,7 +179,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     """
     choices = body.get("choices") or []
     if not choices:
-        raise ValueError("the response has no choices")
+        raise UsageError("the response has no choices")
     choice = choices[0]
     message = choice.get("message") or {}
     model = str(body.get("model") or "")

@@ -39,6 +39,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
+from ..errors import UsageError
 from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -125,7 +126,7 @@ def _encode_user(message: Message, names: Mapping[str, str]) -> list[dict[str, A
                 tool_message["tool_call_id"] = call_id
                 out.append(tool_message)
             case ToolCall() | ReasoningBlock():
-                raise ValueError(f"a user message cannot hold a {block.kind} block")
+                raise UsageError(f"a user message cannot hold a {block.kind} block")
             case _:
                 assert_never(block)
     if texts:
@@ -165,7 +166,7 @@ def _encode_assistant(message: Message) -> dict[str, Any]:
                     call = {"id": call_id, **call}
                 calls.append(call)
             case ToolResult():
-                raise ValueError("an assistant message cannot hold a tool_result block")
+                raise UsageError("an assistant message cannot hold a tool_result block")
             case _:
                 assert_never(block)
     wire: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts)}
@@ -205,7 +206,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     if body.get("done") is False:
         # subtle: a streamed reply arrives as chunks, and the tool calls come in one with
         # done: false; reading that chunk as the turn would lose the rest and the usage.
-        raise ValueError("this is one chunk of a streamed reply (done: false), not a finished one; "
+        raise UsageError("this is one chunk of a streamed reply (done: false), not a finished one; "
                          "the kit reads whole replies only, so send the request with stream: false "
                          "(encode_request does) or join the chunks first.")
     model = str(body.get("model") or "")

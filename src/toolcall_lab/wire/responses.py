@@ -61,9 +61,9 @@ earlier items live on OpenAI's servers).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
-from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError
+from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -195,7 +195,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     if status == "failed":
         raise _failure(body.get("error"))
     if status not in ("completed", "incomplete"):
-        raise ValueError(f"the response is {status!r}, not finished; the kit sends no background "
+        raise UsageError(f"the response is {status!r}, not finished; the kit sends no background "
                          "requests, so a finished response (completed or incomplete) was expected")
     model = body["model"]
     blocks: list[Block] = []
@@ -276,11 +276,11 @@ def _summary(item: Mapping[str, Any]) -> str:
 def _part_text(part: Mapping[str, Any]) -> str:
     match part.get("type"):
         case "input_text" | "output_text":
-            return part["text"]
+            return cast(str, part["text"])
         case "refusal":
-            return part["refusal"]
+            return cast(str, part["refusal"])
         case other:
-            raise ValueError(f"a message content part of type {other!r} is not text; the kit "
+            raise UsageError(f"a message content part of type {other!r} is not text; the kit "
                              "reads input_text, output_text and refusal parts only")
 
 

@@ -60,7 +60,7 @@ class _Merged:
         return [b.get(key, "") for b in self.blocks if b.get("type") == kind]
 
 
-def _merge(messages: Sequence[Mapping[str, Any]]) -> list[_Merged]:
+def _merge(messages: Sequence[object]) -> list[_Merged]:
     """Consecutive messages of one role as one, the way the API reads them.
 
     e.g. user [text], user [tool_result] -> one user message [text, tool_result].

@@ -59,7 +59,7 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     stateful = bool(body.get("previous_response_id") or body.get("conversation"))
     store = body.get("store", True)  # subtle: the API's default is store: true
     reasons = rules_of(str(body.get("model", ""))).reasons is not False
-    called: set[str] = set()
+    called: set[str | None] = set()
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
             continue  # not an item at all: the API's schema check says so, not this one

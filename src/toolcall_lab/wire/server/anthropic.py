@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import UsageError
 from ...messages import Message, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
@@ -66,7 +67,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
         try:
             messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"messages.{position}: {exc}") from None
+            raise UsageError(f"messages.{position}: {exc}") from None
     tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
                   for t in body.get("tools") or [])
     return Transcript(system, messages), tools
@@ -81,7 +82,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
     """
     if turn.message.tool_results:
-        raise ValueError("an assistant turn cannot hold a tool result")  # Message forbids it
+        raise UsageError("an assistant turn cannot hold a tool result")  # Message forbids it
     content = _encode_content(turn.message.blocks, sign=True)
     usage = turn.usage
     wire_usage: dict[str, Any] = {

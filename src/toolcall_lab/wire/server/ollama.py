@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import UsageError
 from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
@@ -60,7 +61,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             case "tool":
                 results.append(_decode_result(wire, pending))
             case other:
-                raise ValueError(f"message {position} has role {other!r}; Ollama knows system, user, "
+                raise UsageError(f"message {position} has role {other!r}; Ollama knows system, user, "
                                  "assistant and tool.")
     if results:
         messages.append(Message.results(results))

@@ -13,8 +13,9 @@ The item readers are the codec's (`wire/responses.py`), shared with the client h
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never, cast
 
+from ...errors import UsageError
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
@@ -24,6 +25,8 @@ from ..responses import PROVIDER_NAME, _call, _part_text, _summary
 from ..signing import seal_reasoning
 
 __all__ = ["decode_request", "encode_response", "error_body"]
+
+_ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
@@ -62,13 +65,13 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
     return Transcript("\n\n".join(system) if system else None, messages), tools
 
 
-def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, ...]]:
+def _read_item(item: Mapping[str, Any], index: int) -> tuple[_ItemRole, tuple[Block, ...]]:
     """(role, blocks) of one input item; role "system" for system/developer messages."""
     match item.get("type", "message"):  # subtle: `type` is optional on an EasyInputMessage
         case "message":
             content = item["content"]
             texts = [content] if isinstance(content, str) else [_part_text(p) for p in content]
-            role = "system" if item["role"] in ("system", "developer") else item["role"]
+            role: _ItemRole = "system" if item["role"] in ("system", "developer") else item["role"]
             return role, tuple(TextBlock(t) for t in texts)
         case "function_call":
             return "assistant", (_call(item["call_id"], item["name"], item["arguments"]),)
@@ -81,13 +84,13 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[str, tuple[Block, .
         case "reasoning":
             return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
         case other:
-            raise ValueError(f"input item {index} has type {other!r}, which the kit does not "
+            raise UsageError(f"input item {index} has type {other!r}, which the kit does not "
                              "model; it reads messages, function calls, their outputs and reasoning")
 
 
 def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
     if spec.get("type") != "function":
-        raise ValueError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
+        raise UsageError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
                          "tools only")
     schema = spec.get("parameters") or {"type": "object", "properties": {}}
     return request_tool(spec["name"], spec.get("description"), schema)
@@ -134,7 +137,7 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                                "call_id": call_id, "name": name, "arguments": arguments_json(block),
                                "status": item_status})
             case ToolResult():
-                raise ValueError("a reply cannot hold a ToolResult")  # Message forbids it too
+                raise UsageError("a reply cannot hold a ToolResult")  # Message forbids it too
             case _:
                 assert_never(block)
     reason = "max_output_tokens" if turn.stop_reason is StopReason.MAX_TOKENS else "content_filter"
@@ -174,14 +177,14 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
 
 def _reasoning_item(block: ReasoningBlock, item_id: str) -> dict[str, Any]:
     if block.replayable_to(PROVIDER_NAME) and block.opaque.get("type") == "reasoning":
-        return plain_json(block.opaque)
+        return cast(dict[str, Any], plain_json(block.opaque))
     summary = [{"type": "summary_text", "text": block.text}] if block.text else []
     return {"type": "reasoning", "id": item_id, "summary": summary,
             "encrypted_content": seal_reasoning(block.text)}
 
 
 def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
-    echoed = plain_json(spec)
+    echoed: dict[str, Any] = plain_json(spec)
     echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
     echoed.setdefault("parameters", None)
     return echoed
