@@ -23,9 +23,9 @@ OLD = "claude-haiku-4-5"
 SIGNATURE = "EqQBCkgIARABGAIiQL2/real+signature+bytes=="
 
 
-def rich_transcript() -> Transcript:
-    """System prompt, text, reasoning before two parallel calls, results with one error."""
-    thinking = ReasoningBlock("Two cities: call get_weather twice.", provider="anthropic", model=MODEL,
+def rich_transcript(model: str = MODEL) -> Transcript:
+    """System prompt, text, reasoning (by `model`) before two parallel calls, results with one error."""
+    thinking = ReasoningBlock("Two cities: call get_weather twice.", provider="anthropic", model=model,
                               opaque={"signature": SIGNATURE})
     return Transcript(system="You are a weather assistant.", messages=[
         Message.user("Weather in Paris and Atlantis?"),
@@ -144,7 +144,7 @@ def test_arguments_as_a_json_string_are_read():
     (MODEL, {"thinking": "adaptive", "effort": "low"}, {"type": "adaptive"}),
     (OLD, {"thinking": 2048}, {"type": "enabled", "budget_tokens": 2048})])
 def test_rich_transcript_encodes_to_a_valid_request(model, options, config):
-    body = wire.encode_request(rich_transcript(), [get_weather], model=model, max_tokens=4096, **options)
+    body = wire.encode_request(rich_transcript(model), [get_weather], model=model, max_tokens=4096, **options)
     assert anthropic_request_errors(body) == []
     assert wire.check_request(body) == []
     assert body["system"] == "You are a weather assistant."
@@ -172,6 +172,40 @@ def test_foreign_reasoning_is_dropped():
     t = Transcript(messages=[Message.user("Hi"), Message.assistant(foreign, "Hello!")])
     body = wire.encode_request(t, model=MODEL)
     assert body["messages"][1]["content"] == [text("Hello!")]
+
+
+def test_thinking_from_another_model_is_not_replayed():
+    """A thinking block goes back only to the model that wrote it (a dated snapshot counts)."""
+    opus = ReasoningBlock("Paris: look it up.", "anthropic", "claude-opus-5", {"signature": SIGNATURE})
+    opus_redacted = ReasoningBlock("", "anthropic", "claude-opus-5", {"redacted": "EmwKAhgBEgy3va=="})
+    haiku = ReasoningBlock("Tokyo too.", "anthropic", "claude-haiku-5-5-20261007", {"signature": "sig-2"})
+    unnamed = ReasoningBlock("hand-made", "anthropic", None, {"signature": "sig-3"})
+    t = Transcript(messages=[
+        Message.user("Paris?"), Message.assistant(opus, opus_redacted, "18°C in Paris."),
+        Message.user("Tokyo?"), Message.assistant(haiku, unnamed, "22°C in Tokyo."),
+        Message.user("Thanks!")])
+
+    def kinds(model):
+        body = wire.encode_request(t, model=model)
+        return [[block["type"] for block in body["messages"][i]["content"]] for i in (1, 3)]
+
+    assert kinds("claude-haiku-5-5") == [["text"], ["thinking", "thinking", "text"]]
+    assert kinds("claude-opus-5") == [["thinking", "redacted_thinking", "text"], ["thinking", "text"]]
+    assert kinds("claude-opus-5-20260724") == kinds("claude-opus-5")
+    assert wire.why_dropped(opus_redacted, model="claude-haiku-5-5") == (
+        "written by claude-opus-5, not by claude-haiku-5-5: thinking goes back only to its model")
+    assert wire.why_dropped(haiku, model="claude-haiku-5-5") is None
+    assert wire.why_dropped(opus) is None  # no model named: only the provider is judged
+
+
+def test_a_programmatic_call_goes_back_whichever_model_continues():
+    server = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "code_execution", "input": {}}
+    carrier = ReasoningBlock("", "anthropic", "claude-opus-5", {"block": server})
+    t = Transcript(messages=[Message.user("Run it."), Message.assistant(carrier, "Done."),
+                             Message.user("Thanks!")])
+    content = wire.encode_request(t, model="claude-haiku-5-5")["messages"][1]["content"]
+    assert content == [server, text("Done.")]
+    assert wire.why_dropped(carrier, model="claude-haiku-5-5") is None
 
 
 def test_redacted_reasoning_is_replayed_verbatim():

@@ -21,7 +21,7 @@ from toolcall_lab import (
 )
 from toolcall_lab.errors import InvalidRequestError, RateLimitError, ServerError, UsageError
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire import check, responses
+from toolcall_lab.wire import check, foreign_reasoning, responses
 
 FUNCTION_CALL = "openai_responses_function_call_response.spec_example.json"
 REASONING = "openai_responses_reasoning_encrypted_response.dotnet_recorded.json"
@@ -260,16 +260,38 @@ def test_reasoning_without_what_followed_it_is_flagged():
     assert only(check(last, api="responses")).text == problem.text
 
 
-def test_stateless_reasoning_needs_its_encrypted_content():
+def test_stateless_reasoning_without_encrypted_content_is_dropped_and_refused_if_sent():
     item = {"type": "reasoning", "id": "rs_1", "summary": []}  # came back without include
     reasoning = ReasoningBlock("", "openai", "gpt-6-luna", item)
     transcript = Transcript(messages=[Message.user("Hi"), Message.assistant(reasoning, "Hello!")])
-    problem = only(check(transcript, api="responses"))
+    body = responses.encode_request(transcript, model="gpt-6-luna")  # store: false
+    assert [i["type"] for i in body["input"]] == ["message", "message"]
+    assert responses.check_request(body) == []
+    [dropped] = foreign_reasoning(transcript, "responses")
+    assert (dropped.message, dropped.block) == (1, reasoning)
+    assert dropped.why == responses.why_dropped(reasoning) == (
+        "no encrypted_content, and with store: false the API would not find the item by its id")
+    # With store: true the API looks the item up by its id, so it goes back as it came.
+    assert responses.encode_request(transcript, model="gpt-6-luna", store=True)["input"][1] == item
+    assert check(transcript, api="responses", store=True) == []
+    assert foreign_reasoning(transcript, "openai", store=True) == []
+    # A body that sends it anyway with store: false is refused in the API's words.
+    body["input"].insert(1, item)
+    problem = only(responses.check_request(body))
     assert problem.path == "input.1"
     assert problem.text == ("Item with id 'rs_1' not found. Items are not persisted when `store` is "
                             "set to false. Try again with `store` set to true, or remove this item "
                             "from your input.")
-    assert check(transcript, api="responses", store=True) == []
+
+
+def test_a_block_without_its_item_is_dropped_whatever_store_says():
+    bare = ReasoningBlock("a summary, but no item", "openai", "gpt-6-luna")
+    transcript = Transcript(messages=[Message.user("Hi"), Message.assistant(bare, "Hello!")])
+    for store in (False, True):
+        body = responses.encode_request(transcript, model="gpt-6-luna", store=store)
+        assert [i["type"] for i in body["input"]] == ["message", "message"]
+    assert [d.why for d in foreign_reasoning(transcript, "responses", store=True)] == [
+        "no reasoning item came with it: nothing OpenAI could find or verify"]
 
 
 def test_tampered_sealed_reasoning_is_flagged_and_foreign_content_is_not():

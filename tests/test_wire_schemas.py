@@ -27,22 +27,22 @@ from toolcall_lab.wire import responses as responses_wire
 THOUGHT = "Two cities, so two calls; Atlantis may not exist."
 
 
-def reasoning_from(provider: str) -> ReasoningBlock:
-    """A reasoning block as `provider`'s decoder would have made it."""
+def reasoning_from(provider: str, model: str = "m") -> ReasoningBlock:
+    """A reasoning block as `provider`'s decoder would have made it, in a reply from `model`."""
     opaque = {
         "anthropic": {"signature": anthropic_wire.sign_thinking(THOUGHT)},
         "openai": {"type": "reasoning", "id": "rs_01", "summary": [{"type": "summary_text", "text": THOUGHT}],
                    "encrypted_content": responses_wire.seal_reasoning(THOUGHT)},
     }.get(provider, {})
-    return ReasoningBlock(THOUGHT, provider=provider, model="m", opaque=opaque)
+    return ReasoningBlock(THOUGHT, provider=provider, model=model, opaque=opaque)
 
 
-def rich(provider: str) -> Transcript:
+def rich(provider: str, model: str = "m") -> Transcript:
     calls = [ToolCall("call_paris", "get_weather", {"city": "Paris"}),
              ToolCall("call_atlantis", "get_weather", {"city": "Atlantis"})]
     return Transcript(system="Answer in one sentence.", messages=[
         Message.user("Weather in Paris and Atlantis?"),
-        Message.assistant(reasoning_from(provider), TextBlock("Let me look both up."), *calls),
+        Message.assistant(reasoning_from(provider, model), TextBlock("Let me look both up."), *calls),
         Message.results([ToolResult("call_paris", "18°C, sunny"),
                          ToolResult("call_atlantis", "no weather data for 'Atlantis'", is_error=True)]),
         Message.assistant("Paris is 18°C and sunny; I found nothing for Atlantis."),
@@ -54,8 +54,9 @@ TOOLS = [get_weather, search_kb]
 
 
 def test_anthropic_accepts_it():
-    body = encode_request(rich("anthropic"), TOOLS, api="anthropic", model="claude-haiku-5-5",
-                          thinking="adaptive", effort="low", max_tokens=4096)
+    # subtle: the thinking must be the requested model's own; another model's is left out.
+    body = encode_request(rich("anthropic", "claude-haiku-5-5"), TOOLS, api="anthropic",
+                          model="claude-haiku-5-5", thinking="adaptive", effort="low", max_tokens=4096)
     assert anthropic_request_errors(body) == []
     assert check_request(body, api="anthropic") == []
     thinking = body["messages"][1]["content"][0]

@@ -169,7 +169,9 @@ class ReasoningBlock:
     in one provider-scoped home, `opaque`: Anthropic's `signature` or redacted `data`, an
     OpenAI reasoning item with its `encrypted_content`. Adapters replay it byte for byte,
     and only to the `provider` that made it; any other provider gets nothing (it could
-    not verify the block, and a foreign signature is an error, not a hint).
+    not verify the block, and a foreign signature is an error, not a hint). Anthropic's
+    thinking goes back only to the `model` that wrote it, too; `wire.foreign_reasoning`
+    lists what a request leaves out, and why.
     """
 
     text: str

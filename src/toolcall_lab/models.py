@@ -32,6 +32,7 @@ them). Local servers cost nothing per token.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -41,7 +42,7 @@ from .errors import UsageError
 
 __all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RULES", "TEACHING_MODEL",
            "TOOL_PROMPT_TOKENS", "Price", "Rules", "default_model", "price_of", "require_price",
-           "rules_of", "tool_prompt_tokens"]
+           "rules_of", "same_model", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -351,6 +352,27 @@ def require_price(model: str) -> Price:
             f"provider is free, so there is nothing to price; pass a model from the table "
             f"(models.PRICES, checked {PRICES_CHECKED}): {known}.")
     return price
+
+
+#: A dated snapshot's suffix: Anthropic's "-20251001", OpenAI's "-2024-08-06".
+_SNAPSHOT = re.compile(r"-(\d{8}|\d{4}-\d{2}-\d{2})$")
+
+
+def same_model(a: str, b: str) -> bool:
+    """Whether two model ids name one model: equal, or one is a dated snapshot of the other.
+
+    APIs answer with the snapshot an alias points to, so a reply from "claude-haiku-4-5"
+    says "claude-haiku-4-5-20251001"; two different snapshots are two models.
+
+    >>> same_model("claude-haiku-4-5", "claude-haiku-4-5-20251001")
+    True
+    >>> same_model("claude-opus-5", "claude-haiku-5-5"), same_model("gpt-4o-2024-05-13", "gpt-4o-2024-08-06")
+    (False, False)
+    """
+    if a == b:
+        return True
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer.startswith(shorter) and _SNAPSHOT.fullmatch(longer[len(shorter):]) is not None
 
 
 def _table_key(table: Mapping[str, object], model: str) -> str | None:

@@ -23,6 +23,10 @@ the last two are the API's rules and its error shape:
     check_request(body) -> list[Problem]                                   what the API would reject
     error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
 
+and `why_dropped(block, *, model=None, **options) -> str | None`: why a request to the API
+leaves one `ReasoningBlock` out (None: it goes back), the rule `encode_request` follows and
+`foreign_reasoning` reports.
+
 Each codec module is the client half and re-exports the rest, which lives next door, one
 job per file:
 
@@ -38,14 +42,16 @@ A provider names its codec module as a class attribute, typed by the `Codec` pro
 (the four functions a client needs).
 
 `check(transcript, api=...)` encodes a transcript and lists what the real API would
-reject, each `Problem` with its path in the request and the API's own wording.
+reject, each `Problem` with its path in the request and the API's own wording;
+`foreign_reasoning(transcript, api, model=...)` lists the reasoning a request leaves out,
+each with why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
 
 from ..errors import UsageError
 from . import anthropic, chat, ollama, responses
@@ -56,7 +62,7 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..turn import Turn
 
-__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Problem", "check",
+__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "check",
            "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
@@ -161,20 +167,47 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
     return check_request(encode_request(transcript, tools, api=api, model=model, **options), api=api)
 
 
-def foreign_reasoning(transcript: Transcript, provider: str) -> list[tuple[int, ReasoningBlock]]:
-    """The reasoning blocks a request to `provider` leaves out, with their message index.
+class Dropped(NamedTuple):
+    """One reasoning block a request leaves out: the index of its message, the block, and why."""
 
-    Reasoning can only be replayed to the provider that made it (it is signed or
-    encrypted for that provider), so when a conversation moves to another provider the
-    codecs drop it. This says what was dropped, for a lesson or a log line.
+    message: int
+    block: ReasoningBlock
+    why: str
+
+
+def foreign_reasoning(transcript: Transcript, target: str, *, model: str | None = None,
+                      **options: Any) -> list[Dropped]:
+    """The reasoning blocks a request to `target` leaves out, each with its message and why.
+
+    `target` is an API ("anthropic", "responses", "chat", "ollama") or the provider that
+    speaks it by default ("openai" for Responses, "openai-chat" for Chat); `model` and
+    `options` are the request's (`store=True` for Responses, say). Each codec's
+    `why_dropped` decides, the same rule its `encode_request` follows:
+
+    - every API: reasoning another provider made (only its maker can read it back);
+    - Chat Completions: its own too, since the API has no field to send reasoning back;
+    - Responses: an OpenAI block with no reasoning item, or, with `store: false`, an item
+      without its `encrypted_content`;
+    - Anthropic: thinking written by another model than `model` (none dropped for that
+      when `model` is None);
+    - Ollama: its own reasoning with no text.
 
     >>> from toolcall_lab import Message, ReasoningBlock, Transcript
-    >>> t = Transcript(messages=[Message.user("Hi"),
-    ...                          Message.assistant(ReasoningBlock("hmm", provider="anthropic"), "Hello")])
+    >>> thought = ReasoningBlock("hmm", provider="anthropic", model="claude-opus-5")
+    >>> t = Transcript(messages=[Message.user("Hi"), Message.assistant(thought, "Hello")])
     >>> foreign_reasoning(t, "openai")
-    [(1, ReasoningBlock('hmm', provider='anthropic'))]
-    >>> foreign_reasoning(t, "anthropic")
+    [Dropped(message=1, block=ReasoningBlock('hmm', provider='anthropic', model='claude-opus-5'), \
+why='made by anthropic: reasoning goes back only to the provider that made it')]
+    >>> foreign_reasoning(t, "anthropic", model="claude-opus-5")
     []
+    >>> [dropped.why for dropped in foreign_reasoning(t, "anthropic", model="claude-haiku-5-5")]
+    ['written by claude-opus-5, not by claude-haiku-5-5: thinking goes back only to its model']
     """
-    return [(index, block) for index, message in enumerate(transcript.messages)
-            for block in message.reasoning if not block.replayable_to(provider)]
+    wire = codec(_API_OF.get(target, target))
+    return [Dropped(index, block, why) for index, message in enumerate(transcript.messages)
+            for block in message.reasoning
+            if (why := wire.why_dropped(block, model=model, **options)) is not None]
+
+
+#: The provider that speaks each API by default, as `foreign_reasoning` also takes it.
+_API_OF = {spec.provider: spec.name for spec in API_SPECS.values()}

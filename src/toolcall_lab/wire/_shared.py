@@ -16,6 +16,8 @@
 - Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
   not a JSON object, or nests too deep for Python to read, makes a malformed call.
 - Both OpenAI APIs answer an error in one shape (`openai_error_body`).
+- Every codec sends reasoning back only to the provider that made it (`made_elsewhere`
+  says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
 """
 
 from __future__ import annotations
@@ -25,12 +27,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UsageError
-from ..messages import ToolCall, ToolResult
+from ..messages import ReasoningBlock, ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
 from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort",
+__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "made_elsewhere",
            "openai_error_body", "parse_arguments", "plain_json", "read_result_text", "request_tool",
            "result_text", "strict_schema_problems", "unsupported_reasoning"]
 
@@ -58,6 +60,20 @@ def read_result_text(text: str) -> tuple[str, bool]:
     if text.startswith(ERROR_PREFIX):
         return text[len(ERROR_PREFIX):], True
     return text, False
+
+
+def made_elsewhere(block: ReasoningBlock, provider: str) -> str | None:
+    """Why `provider`'s API cannot take `block` back: another provider made it (None: it may).
+
+    >>> made_elsewhere(ReasoningBlock("hmm", provider="anthropic"), "openai")
+    'made by anthropic: reasoning goes back only to the provider that made it'
+    >>> made_elsewhere(ReasoningBlock("hmm", provider="openai"), "openai") is None
+    True
+    """
+    if block.replayable_to(provider):
+        return None
+    maker = f"made by {block.provider}" if block.provider else "made by no named provider"
+    return f"{maker}: reasoning goes back only to the provider that made it"
 
 
 def arguments_json(call: ToolCall) -> str:

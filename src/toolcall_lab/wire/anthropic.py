@@ -32,6 +32,15 @@ in a block of their own at the end of the message. `encode_request` puts them ba
 the blocks as they came, each `caller` on its tool_use, and the latest container's id
 as the request's `container`. Other APIs drop them, as they drop Anthropic's thinking.
 
+Thinking goes back only to the model that wrote it. A thinking block is tied to its
+model: each Claude model reads its own blocks and those of a fixed set of others, and
+the API drops a block the requested model cannot read from the request, without an
+error (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking). The
+kit does not keep that list, so `encode_request` leaves out every `thinking` and
+`redacted_thinking` block whose `ReasoningBlock.model` is another model than the
+request's (a dated snapshot of the same model counts as the same, `models.same_model`;
+a block with no model is sent). `why_dropped` says, for one block, why it is left out.
+
 Left out: images, documents, citations, prompt-cache breakpoints, asking for server
 tools, streaming, and sending `tool_choice` (it is checked when a body carries it, but
 `encode_request` never writes one).
@@ -45,11 +54,11 @@ from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from ..models import EFFORTS
+from ..models import EFFORTS, same_model
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import parse_arguments, plain_json
+from ._shared import made_elsewhere, parse_arguments, plain_json
 from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
@@ -72,6 +81,7 @@ __all__ = [
     "signature_is_ours",
     "thinking_config",
     "verify_thinking",
+    "why_dropped",
 ]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
@@ -116,7 +126,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     body: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
     if transcript.system is not None:
         body["system"] = transcript.system
-    body["messages"] = [{"role": m.role, "content": _encode_content(m.blocks)} for m in transcript.messages]
+    body["messages"] = [{"role": m.role, "content": _encode_content(m.blocks, model=model)}
+                        for m in transcript.messages]
     if tools:
         body["tools"] = [{"name": t.name, "description": t.description,
                           "input_schema": dict(t.input_schema)} for t in tools]
@@ -132,11 +143,14 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     return body
 
 
-def _encode_content(blocks: Sequence[Block], *, sign: bool = False) -> list[dict[str, Any]]:
+def _encode_content(blocks: Sequence[Block], *, sign: bool = False,
+                    model: str | None = None) -> list[dict[str, Any]]:
     """A message's content blocks, with each programmatic call's `caller` put back.
 
     e.g. [ToolCall("toolu_1", ...), ReasoningBlock("", opaque={"callers": {"toolu_1": c}})]
     -> [{"type": "tool_use", "id": "toolu_1", ..., "caller": c}].
+    A request (`sign` False) to `model` leaves out the reasoning `why_dropped` names; a
+    reply the double writes (`sign` True) keeps all of it, signing what has no signature.
     """
     callers: dict[str, Any] = {}
     for block in blocks:
@@ -144,8 +158,11 @@ def _encode_content(blocks: Sequence[Block], *, sign: bool = False) -> list[dict
             callers.update(block.opaque.get("callers") or {})
     content = []
     for block in blocks:
-        wire = _encode_reasoning(block, sign=True) if sign and isinstance(block, ReasoningBlock) \
-            else _encode_block(block)
+        if isinstance(block, ReasoningBlock):
+            dropped = not sign and why_dropped(block, model=model) is not None
+            wire = None if dropped else _encode_reasoning(block, sign=sign)
+        else:
+            wire = _encode_block(block)
         if wire is None:
             continue
         if wire["type"] == "tool_use" and wire["id"] in callers:
@@ -202,11 +219,35 @@ def _encode_block(block: Block) -> dict[str, Any] | None:
                 result["is_error"] = True
             return result
         case ReasoningBlock():
-            if not block.replayable_to(PROVIDER_NAME):
+            if why_dropped(block) is not None:
                 return None  # another provider's reasoning: Anthropic could not verify it
             return _encode_reasoning(block, sign=False)
         case _:
             assert_never(block)
+
+
+def why_dropped(block: ReasoningBlock, *, model: str | None = None, **options: Any) -> str | None:
+    """Why a request to `model` leaves `block` out, or None when it sends it back.
+
+    Another provider's reasoning is left out, and so is thinking another Claude model
+    wrote (see the module docstring); with no `model` given, only the provider is judged.
+    `options` (the request's other options) change nothing here.
+
+    >>> opus = ReasoningBlock("Paris: call get_weather.", "anthropic", "claude-opus-5", {"signature": "s"})
+    >>> why_dropped(opus, model="claude-opus-5") is None
+    True
+    >>> why_dropped(opus, model="claude-haiku-5-5")
+    'written by claude-opus-5, not by claude-haiku-5-5: thinking goes back only to its model'
+    """
+    elsewhere = made_elsewhere(block, PROVIDER_NAME)
+    if elsewhere is not None:
+        return elsewhere
+    carrier = any(key in block.opaque for key in ("block", "callers", "container"))
+    # subtle: a block that carries a programmatic call's server block is part of the reply's
+    # tool use, not thinking; it goes back whichever model continues the conversation.
+    if model and block.model and not carrier and not same_model(block.model, model):
+        return f"written by {block.model}, not by {model}: thinking goes back only to its model"
+    return None
 
 
 def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | None:

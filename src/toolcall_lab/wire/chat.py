@@ -22,7 +22,8 @@ Three things have no Chat field, so this module decides:
   "Error: " therefore reads back as an error: the wire cannot tell them apart.
 - Reasoning is never sent. OpenAI's own models return none in Chat (only a token
   count), and the `reasoning_content` / `reasoning` fields some local servers return
-  are not part of the API, so no server promises to read them back.
+  are not part of the API, so no server promises to read them back (`why_dropped`
+  says so for each block).
 - Order inside a message: Chat puts an assistant's text before its tool calls, and a
   user's tool results before its text, whatever order the kit's blocks were in.
 
@@ -48,6 +49,7 @@ from ..usage import Usage
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
+    made_elsewhere,
     parse_arguments,
     result_text,
 )
@@ -66,6 +68,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "error_body",
+    "why_dropped",
 ]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
@@ -111,6 +114,15 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if reasoning_effort is not None:
         body["reasoning_effort"] = reasoning_effort
     return body
+
+
+def why_dropped(block: ReasoningBlock, **options: Any) -> str | None:
+    """Why a Chat request leaves `block` out: it always does (the options change nothing).
+
+    >>> why_dropped(ReasoningBlock("Paris: look it up.", provider=PROVIDER_NAME))
+    'Chat Completions has no field to send reasoning back'
+    """
+    return made_elsewhere(block, PROVIDER_NAME) or "Chat Completions has no field to send reasoning back"
 
 
 def _encode_message(message: Message) -> list[dict[str, Any]]:

@@ -44,13 +44,14 @@ from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult,
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, parse_arguments, result_text
+from ._shared import ERROR_PREFIX, made_elsewhere, parse_arguments, result_text
 
 if TYPE_CHECKING:
     from . import API
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "encode_request", "encode_response", "error_body", "mint_call_id"]
+           "decode_response", "encode_request", "encode_response", "error_body", "mint_call_id",
+           "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME: API = "ollama"
@@ -133,6 +134,18 @@ def _encode_user(message: Message, names: Mapping[str, str]) -> list[dict[str, A
     return out
 
 
+def why_dropped(block: ReasoningBlock, **options: Any) -> str | None:
+    """Why an Ollama request leaves `block` out, or None when its text goes back as `thinking`.
+
+    >>> why_dropped(ReasoningBlock("", provider=PROVIDER_NAME))
+    'no text: Ollama takes reasoning back as the text of `thinking` only'
+    """
+    elsewhere = made_elsewhere(block, PROVIDER_NAME)
+    if elsewhere is not None:
+        return elsewhere
+    return None if block.text else "no text: Ollama takes reasoning back as the text of `thinking` only"
+
+
 def _encode_assistant(message: Message) -> dict[str, Any]:
     texts: list[str] = []
     thinking: list[str] = []
@@ -142,7 +155,7 @@ def _encode_assistant(message: Message) -> dict[str, Any]:
             case TextBlock(text=text):
                 texts.append(text)
             case ReasoningBlock(text=text):
-                if block.replayable_to(PROVIDER_NAME) and text:
+                if why_dropped(block) is None:
                     thinking.append(text)  # another provider's reasoning is dropped silently
             case ToolCall(id=call_id, name=name, args=args):
                 # subtle: Ollama's Go server reads `arguments` into a map, so a malformed call

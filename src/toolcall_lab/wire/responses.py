@@ -42,7 +42,10 @@ Choices worth knowing:
   `include: ["reasoning.encrypted_content"]`: without it a stateless request cannot
   replay reasoning (`Item with id 'rs_...' not found`). It is not sent without
   `reasoning_effort`, because non-reasoning models reject it with a 400 ("Encrypted
-  content is not supported with this model.").
+  content is not supported with this model."). With `store: false`, an item that came
+  back without `encrypted_content` is dropped too: the API could only look it up by
+  its id, and `check_request` says what it answers then (that 404). `why_dropped`
+  says, for one block, why a request leaves it out.
 
 This module is the client half. The server half (`decode_request`, `encode_response`,
 `error_body`, in `wire/server/responses.py`) lets the loopback API double play OpenAI;
@@ -65,7 +68,7 @@ from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, Tool
 from ..tool import Tool
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, arguments_json, parse_arguments, plain_json, result_text
+from ._shared import ERROR_PREFIX, arguments_json, made_elsewhere, parse_arguments, plain_json, result_text
 from .signing import seal_reasoning, unseal_reasoning
 
 if TYPE_CHECKING:
@@ -73,7 +76,7 @@ if TYPE_CHECKING:
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
-           "unseal_reasoning"]
+           "unseal_reasoning", "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME: API = "responses"
@@ -100,7 +103,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     body: dict[str, Any] = {"model": model}
     if transcript.system is not None:
         body["instructions"] = transcript.system
-    body["input"] = [item for message in transcript for item in _items(message)]
+    body["input"] = [item for message in transcript for item in _items(message, store=store)]
     body["tools"] = [_tool_spec(t) for t in tools]
     body["max_output_tokens"] = max_tokens
     body["store"] = store
@@ -111,7 +114,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     return body
 
 
-def _items(message: Message) -> list[dict[str, Any]]:
+def _items(message: Message, *, store: bool = False) -> list[dict[str, Any]]:
     """The input items of one message, in the order of its blocks."""
     items: list[dict[str, Any]] = []
     for block in message.blocks:
@@ -131,11 +134,33 @@ def _items(message: Message) -> list[dict[str, Any]]:
                 items.append({"type": "function_call_output", "call_id": call_id,
                               "output": result_text(block)})
             case ReasoningBlock(opaque=opaque):
-                if block.replayable_to(PROVIDER_NAME) and opaque:
+                if why_dropped(block, store=store) is None:
                     items.append(plain_json(opaque))  # verbatim: encrypted_content is checked
             case _:
                 assert_never(block)
     return items
+
+
+def why_dropped(block: ReasoningBlock, *, model: str | None = None, store: bool = False,
+                **options: Any) -> str | None:
+    """Why a request (with this `store`) leaves `block` out, or None when it sends the item back.
+
+    `model` and the other `options` change nothing here.
+
+    >>> item = {"type": "reasoning", "id": "rs_1", "summary": []}
+    >>> why_dropped(ReasoningBlock("", "openai", "gpt-6-luna", item), store=True) is None
+    True
+    >>> print(why_dropped(ReasoningBlock("", "openai", "gpt-6-luna", item)))
+    no encrypted_content, and with store: false the API would not find the item by its id
+    """
+    elsewhere = made_elsewhere(block, PROVIDER_NAME)
+    if elsewhere is not None:
+        return elsewhere
+    if not block.opaque:
+        return "no reasoning item came with it: nothing OpenAI could find or verify"
+    if not store and not block.opaque.get("encrypted_content"):
+        return "no encrypted_content, and with store: false the API would not find the item by its id"
+    return None
 
 
 
