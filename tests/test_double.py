@@ -461,7 +461,13 @@ MISSHAPEN = {
              {"model": {"x": 1}, "messages": [{"role": "user", "content": "Hi"}]},
              {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "tools": [5]},
              {"model": "m", "messages": [{"role": "user"}]},
-             {"messages": [{"role": "user", "content": "Hi"}]}],
+             {"messages": [{"role": "user", "content": "Hi"}]},
+             {"model": "m", "messages": [  # arguments as an object: Chat wants a JSON string
+                 {"role": "user", "content": "Hi"},
+                 {"role": "assistant", "content": None, "tool_calls": [{
+                     "id": "call_1", "type": "function",
+                     "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]},
+                 {"role": "tool", "tool_call_id": "call_1", "content": "18°C"}]}],
     "ollama": [{"model": "m", "stream": False, "messages": 5},
                {"model": "m", "stream": False, "messages": [None]},
                {"model": {"x": 1}, "stream": False, "messages": [{"role": "user", "content": "Hi"}]},
@@ -481,6 +487,14 @@ def test_a_misshapen_body_gets_the_apis_400_not_a_500(api, index, double):
     if api == "anthropic":
         assert body["error"]["type"] == "invalid_request_error"
     assert [r.status for r in double.requests] == [400]
+
+
+def test_chat_arguments_sent_as_an_object_are_refused_in_openais_words(double):
+    status, body, _ = post(double.url + ENDPOINTS["chat"], MISSHAPEN["chat"][-1])
+    assert status == 400
+    assert body["error"]["message"] == ("Invalid type for 'messages[1].tool_calls[0].function.arguments': "
+                                        "expected a string, but got an object instead.")
+    assert body["error"]["code"] == "invalid_type"
 
 
 def test_a_misshapen_body_through_the_real_sdk_is_not_retried(double):

@@ -14,7 +14,17 @@ import re
 
 import pytest
 
-from lessons import NOTEBOOKS, answer_key, blank_questions, cells, learner_cells, run_lesson
+from lessons import (
+    NOTEBOOKS,
+    YOUR_CODE,
+    answer_key,
+    blank_questions,
+    cells,
+    definition,
+    learner_cells,
+    run_lesson,
+    your_code,
+)
 
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
 WITH_KEYS = [path for path in LESSONS if answer_key(path) is not None]
@@ -38,9 +48,14 @@ def overloaded():
 NAMESPACE = {"overloaded": overloaded}
 
 
+def questions(path):
+    """Every answer a learner gives: the `name = ...` blanks and the `your-code` definitions."""
+    return blank_questions(path) + [name for name, _ in your_code(path)]
+
+
 def test_every_lesson_with_exercises_has_a_key():
     for path in LESSONS:
-        if blank_questions(path):
+        if questions(path):
             assert answer_key(path) is not None, f"{path.name} has questions but no key module"
 
 
@@ -55,7 +70,7 @@ def test_the_worked_answers_pass_every_check_in_the_lesson(path, capsys):
 
 @pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
 def test_every_question_starts_blank_and_has_a_worked_answer(path):
-    assert sorted(blank_questions(path)) == sorted(answer_key(path).SOLUTIONS)
+    assert sorted(questions(path)) == sorted(answer_key(path).SOLUTIONS)
 
 
 ALLOWED = re.compile(r"^(\w+ = \.\.\.|checks\.\w+\(.*\)|from [\w.]+ import [\w, ]+|import [\w.]+|#.*|)$")
@@ -73,10 +88,63 @@ def test_no_learner_cell_holds_its_answer(path):
             assert key is not None and callable(getattr(key, called, None)), called
 
 
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(
+        node.value.value, str)
+
+
+def _is_ellipsis(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node.value.value is ...
+
+
+def template_problems(source: str) -> list[str]:
+    """What in a `your-code` cell goes beyond a template: imports, comments, one definition
+    whose functions hold only a docstring and `...`, and (in a class) constants."""
+    problems = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.Import | ast.ImportFrom | ast.ClassDef | ast.FunctionDef):
+            problems.append(f"line {node.lineno} runs code outside the definition")
+    top = definition(source)
+    functions = [top] if isinstance(top, ast.FunctionDef) else []
+    for node in top.body if isinstance(top, ast.ClassDef) else []:
+        if isinstance(node, ast.FunctionDef):
+            functions.append(node)
+        elif not (_is_docstring(node) or isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(
+                node.value, ast.Constant)):
+            problems.append(f"line {node.lineno} of the class is neither a method nor a constant")
+    for function in functions:
+        body = function.body[1:] if _is_docstring(function.body[0]) else function.body
+        if not all(_is_ellipsis(node) for node in body) or not body:
+            problems.append(f"{function.name}() has a body; a template's is a docstring and `...`")
+    return problems
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_no_your_code_cell_holds_its_answer(path):
+    """A `your-code` cell is a template: the body of every function in it is `...`."""
+    for name, source in your_code(path):
+        problems = template_problems(source)
+        assert not problems, f"{path.name}, {YOUR_CODE} cell {name}: {problems}"
+
+
+def test_a_template_with_a_body_is_caught():
+    template = ('from x import y\n\nclass Echo:\n    name = "echo"\n\n'
+                '    def complete(self, t):\n        """Doc."""\n        ...\n')
+    assert template_problems(template) == []
+    assert template_problems(template.replace("        ...", "        return t")) == [
+        "complete() has a body; a template's is a docstring and `...`"]
+    assert template_problems(template + "Echo().complete(1)\n") == ["line 9 runs code outside the definition"]
+
+
 @pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
 def test_no_hint_or_page_text_spells_a_worked_answer(path):
     text = "\n".join(cells(path, "markdown"))
+    for name, _ in your_code(path):  # a worked definition: no line of its bodies on the page
+        for line in _body_lines(answer_key(path).SOLUTIONS[name]):
+            assert line not in text, f"{path.name}: the page spells a line of the answer to {name}: {line}"
     for name, solution in answer_key(path).SOLUTIONS.items():
+        if name in dict(your_code(path)):
+            continue  # its lines were looked for above
         try:   # a literal (a number, one of the words a question offers) is not code to copy
             ast.literal_eval(solution)
             continue
@@ -86,7 +154,26 @@ def test_no_hint_or_page_text_spells_a_worked_answer(path):
         assert solution.replace(" ", "") not in text.replace(" ", ""), name
 
 
+def _body_lines(solution: str) -> list[str]:
+    """The lines of code (not docstrings) inside the functions of a worked definition,
+    at least 20 characters long: what a page must not show."""
+    lines = solution.splitlines()
+    found = []
+    for node in ast.walk(ast.parse(solution)):
+        if isinstance(node, ast.FunctionDef):
+            body = node.body[1:] if _is_docstring(node.body[0]) else node.body
+            for statement in body:
+                for line in lines[statement.lineno - 1: statement.end_lineno]:
+                    if len(line.strip()) >= 20 and not line.strip().startswith("#"):
+                        found.append(line.strip())
+    return found
+
+
 @pytest.mark.parametrize("path", WITH_KEYS, ids=lambda p: p.stem)
 def test_every_worked_answer_is_python(path):
-    for solution in answer_key(path).SOLUTIONS.values():
-        ast.parse(solution, mode="eval")
+    defined = dict(your_code(path))
+    for name, solution in answer_key(path).SOLUTIONS.items():
+        if name in defined:  # a worked definition: one class or function of that name
+            assert definition(solution).name == name
+        else:
+            ast.parse(solution, mode="eval")

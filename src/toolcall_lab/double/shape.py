@@ -2,7 +2,8 @@
 
 A real API validates a body against its schema before anything else, and answers a
 wrong shape with a 400 in its own error format: `messages: 5`, `messages: [null]`, a
-content block without a `type`, an object where the model name goes. The codecs'
+content block without a `type`, an object where the model name goes, Chat tool-call
+`arguments` sent as an object instead of a string of JSON. The codecs'
 `check_request` assumes the shape is right and checks the *rules* (pairing, thinking,
 models); this module runs first, so a misshapen body gets the API's 400 instead of
 crashing the double into a 500, which the SDKs would retry.
@@ -201,7 +202,10 @@ def _chat(body: dict[str, Any]) -> Problem | None:
             if problem := (typed(call, (dict,), at, "an object")
                            or need(call, "id", (str,), f"{at}.id", "a string")
                            or need(call, "function", (dict,), f"{at}.function", "an object")
-                           or need(call["function"], "name", (str,), f"{at}.function.name", "a string")):
+                           or need(call["function"], "name", (str,), f"{at}.function.name", "a string")
+                           # subtle: Chat's arguments are a JSON *string*; an object is refused
+                           or need(call["function"], "arguments", (str,), f"{at}.function.arguments",
+                                   "a string")):
                 return problem
     return _openai_tools(body, "chat", lambda tool: tool.get("function"))
 
