@@ -12,7 +12,7 @@ import pytest
 from toolcall_lab.wire import API_SPECS, Codec
 
 CLIENT = [name for name in vars(Codec) if not name.startswith("_")]
-SERVER = ["decode_request", "encode_response", "error_body"]
+SERVER = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 
 def test_the_codec_protocol_is_what_a_client_needs():
