@@ -44,18 +44,21 @@ def weather_policy(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
     if start is None or not cities:
         return "Which city would you like the weather for?"
     since = transcript.messages[start + 1:]
-    asked = {str(c.args.get("city", "")).casefold() for m in since for c in m.tool_calls}
+    asked = {str(c.args.get("city", "")).casefold() for m in since for c in m.tool_calls
+             if c.name == "get_weather"}
     missing = [city for city in cities if city.casefold() not in asked]
     if missing:
         if "get_weather" not in {t.name for t in tools}:
             return "I have no way to look up the weather right now."
         return [call("get_weather", city=city) for city in missing]
 
-    calls: dict[str, ToolCall] = {c.id: c for m in since for c in m.tool_calls}
+    calls: dict[str, ToolCall] = {c.id: c for m in since for c in m.tool_calls if c.name == "get_weather"}
+    latest = {str(calls[r.call_id].args.get("city", "")).casefold(): r   # a retried city: its last answer
+              for m in since for r in m.tool_results if r.call_id in calls}
     sentences = []
-    for result in (r for m in since for r in m.tool_results):
-        city = calls[result.call_id].args.get("city", "that city")
-        if result.is_error:
+    for city in cities:
+        result = latest.get(city.casefold())
+        if result is None or result.is_error:
             sentences.append(f"I couldn't get the weather for {city}.")
         else:
             temperature, _, conditions = result.content.partition(", ")
