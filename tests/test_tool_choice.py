@@ -217,6 +217,8 @@ def test_run_agent_sends_a_forced_choice_until_the_model_has_called_a_tool():
     assert run.answer == "It's 18°C and sunny in Paris."
     assert [(r.tool_choice, r.parallel_tool_calls) for r in provider.requests] == [("get_weather", False),
                                                                                    (None, False)]
+    assert [step.tool_choice for step in run.steps] == ["get_weather", None]
+    assert "tool_choice='get_weather'" in repr(run.steps[0]) and "tool_choice" not in repr(run.steps[1])
     sent = [str(e) for e in events if isinstance(e, CallSent)]
     assert sent[0].endswith("(tool_choice='get_weather')") and "tool_choice" not in sent[1]
 

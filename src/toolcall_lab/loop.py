@@ -78,12 +78,14 @@ DEFAULT_MAX_STEPS = 10
 # -- what a run returns ------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
 class Step:
-    """One model call of a run: the reply, how many messages were sent, the results run."""
+    """One model call of a run: the reply, how many messages were sent, the results run,
+    and the `tool_choice` the call was sent with (None when it left the model free)."""
 
     index: int
     turn: Turn
     messages_sent: int
     results: tuple[ToolResult, ...] = ()
+    tool_choice: str | None = None
 
     @property
     def usage(self) -> Usage:
@@ -99,7 +101,8 @@ class Step:
 
     def __repr__(self) -> str:
         plural = "" if self.messages_sent == 1 else "s"
-        return (f"Step({self.index}, sent {self.messages_sent} message{plural}, "
+        choice = f", tool_choice={self.tool_choice!r}" if self.tool_choice is not None else ""
+        return (f"Step({self.index}, sent {self.messages_sent} message{plural}{choice}, "
                 f"stop_reason={self.stop_reason!r}, usage={self.usage!r})")
 
 
@@ -366,7 +369,7 @@ def run_agent(
 def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bool:
     """One pass: send the transcript, decide on the reply, act. True when the run is finished."""
     transcript = run.transcript
-    sent = len(transcript)
+    sent, choice = len(transcript), setup.choice.get("tool_choice")
     turn = _send(index, setup, transcript)                    # step 1
     answered.clear()
     decision = decide(turn)                                   # step 2
@@ -382,7 +385,7 @@ def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bo
             pass
         case _:
             assert_never(decision)
-    run.steps.append(Step(index, turn, sent, tuple(answered)))
+    run.steps.append(Step(index, turn, sent, tuple(answered), choice))
     answered.clear()
     if not isinstance(decision, Stop):
         return False

@@ -8,7 +8,7 @@ reads the error it gets back and recovers:
     sends_bad_arguments   calls get_weather with `town` instead of `city`; then fixes the call
     sends_broken_json     sends arguments cut off mid-string, not JSON at all; then sends them whole
     keeps_checking        asks for the same weather again and again, never satisfied, until the user
-                          says to stop (a loop that only max_steps ends)
+                          says to stop or a call is refused (a loop that only max_steps ends)
     guesses_the_city      asked about "the weather" with no city, picks one (London) rather than
                           asking: a call that is valid, and wrong
     obeys_injection       reads the file the user names, and does what the file says, including
@@ -82,12 +82,14 @@ def sends_broken_json(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
 def keeps_checking(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
     """Asks for the weather again after every answer; answers only when told to stop.
 
-    Told means: the newest question names no city ("You have it already: answer now.").
-    Then it answers from the last result it got.
+    Told means: the newest question names no city ("You have it already: answer now."), or
+    the newest result is an error (a call refused as a repeat, say). Then it answers from
+    the last result that was not an error.
     """
-    question, _ = _question(transcript)
+    question, since = _question(transcript)
     cities = _cities_in(question.text)
-    if cities:
+    latest = [r for m in since for r in m.tool_results]
+    if cities and not (latest and latest[-1].is_error):
         return call("get_weather", city=cities[0])
     results = [r for m in transcript.messages for r in m.tool_results if not r.is_error]
     if not results:
