@@ -391,7 +391,7 @@ def _contract_of(cls: Any, server: Any) -> tuple[Any, str | None]:
     if found.failures:
         held = len(found.results) - len(found.failures)
         return found, (f"{held} of {len(found.results)} clauses hold; the first that fails, "
-                       f"{found.failures[0]}")
+                       f"{str(found.failures[0]).rstrip('.')}")
     return found, None
 
 
