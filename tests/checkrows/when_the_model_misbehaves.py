@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from checkrows import Row
 from toolcall_lab import MaxStepsExceeded, ScriptedProvider, ToolResult, call, run_agent
 from toolcall_lab.checks import when_the_model_misbehaves as key
 from toolcall_lab.checks.when_the_model_misbehaves import RepeatGuard, careful_gate, permission_gate, run_call
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.misbehaving import keeps_checking, sends_bad_arguments
 from toolcall_lab.tools import calculator, get_weather
-
-from checkrows import Row
 
 BAD = run_agent(ScriptedProvider(sends_bad_arguments), PARIS_QUESTION, tools=[get_weather])
 
@@ -33,7 +32,8 @@ def trusts_the_arguments(request, tools):
     """Runs whatever arguments arrive; a failure becomes an error result."""
     tool = tools.get(request.name)
     if tool is None:
-        return ToolResult(request.id, f"No tool {request.name}; the tools are: {', '.join(tools)}", is_error=True)
+        known = ", ".join(tools)
+        return ToolResult(request.id, f"No tool {request.name}; the tools are: {known}", is_error=True)
     try:
         return ToolResult(request.id, str(tool(**request.args)))
     except Exception as error:

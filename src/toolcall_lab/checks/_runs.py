@@ -19,7 +19,7 @@ def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
     return [(c, results[c.id]) for c in run.transcript.tool_calls() if c.id in results]
 
 
-def mentions_number(text: str, value: str) -> None:
+def mentions_number(text: str, value: str) -> bool:
     """True when `value` stands in `text` as a whole number ("291", not "2910" or "29.1").
 
     >>> mentions_number("17 * 23 - 100 = 291.", "291"), mentions_number("2910", "291")

@@ -109,7 +109,7 @@ class RepeatGuard:
 # -- what the checks share --------------------------------------------------------------------------
 def _template(function: Any) -> bool:
     """True when a function's body is still the template's `...` (lesson 4's `_unwritten`)."""
-    return _unwritten(SimpleNamespace(body=function), "body")
+    return bool(_unwritten(SimpleNamespace(body=function), "body"))
 
 
 def _asked(gate: Callable[[ToolCall], Any], call: ToolCall) -> tuple[Any, str | None]:
@@ -125,7 +125,7 @@ def _counting_weather(ran: list[str]) -> Tool:
     """get_weather, as the model sees it, writing down each city it really runs for."""
     def counted(city: str) -> str:
         ran.append(city)
-        return get_weather(city=city)
+        return str(get_weather(city=city))
 
     return Tool("get_weather", get_weather.description, get_weather.input_schema, counted)
 
@@ -312,8 +312,9 @@ def q2(answer: Any) -> None:
 
 def q3(answer: Any) -> None:
     """Whether read_file runs when the approve function forgets its return (returns None)."""
+    forgot: Any = lambda call: None  # a gate whose branch forgot its return
     runs = refusal(ToolCall("toolu_01", "read_file", {"path": "notes/todo.txt"}),
-                   {"read_file": read_file}, lambda call: None) is None
+                   {"read_file": read_file}, forgot) is None
     check("Q3", answer, equal(runs),
           hint="a gate that says neither yes nor no: does the kit fail open or closed? (section 10)")
 

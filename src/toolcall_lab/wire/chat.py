@@ -123,7 +123,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
 
 def _function(tool: Tool) -> dict[str, Any]:
     """A tool's `function` object; `strict` only when the tool asks (Chat's default is false)."""
-    function = {"name": tool.name, "description": tool.description, "parameters": dict(tool.input_schema)}
+    function: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                                "parameters": dict(tool.input_schema)}
     if tool.strict:
         function["strict"] = True
     return function

@@ -83,7 +83,7 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
     choice = body.get("tool_choice")
     if not isinstance(choice, Mapping):
         return None, None
-    kind = choice.get("type")
+    kind = str(choice.get("type"))
     modes = {"auto": "auto", "none": "none", "any": "required"}
     named = choice.get("name") if kind == "tool" else modes.get(kind)
     return named, (False if choice.get("disable_parallel_tool_use") else None)
