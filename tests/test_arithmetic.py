@@ -21,13 +21,14 @@ from toolcall_lab.tools.arithmetic import (
 
 
 def test_public_names():
+    # sorted as ruff's RUF022 wants every __all__ (95500f9): constants, classes, then functions
     assert arithmetic.__all__ == [
-        "evaluate",
-        "CalculationError",
-        "MAX_EXPRESSION_CHARS",
         "MAX_DEPTH",
+        "MAX_EXPRESSION_CHARS",
         "MAX_LITERAL_DIGITS",
         "MAX_MAGNITUDE",
+        "CalculationError",
+        "evaluate",
     ]
     assert issubclass(CalculationError, ValueError)
 

@@ -285,6 +285,11 @@ ALLOWED = {
     "wire/chat.py": "not converted yet: the codecs belong to another part of issue 10",
     "wire/ollama.py": "not converted yet: the codecs belong to another part of issue 10",
     "wire/responses.py": "not converted yet: the codecs belong to another part of issue 10",
+    # the server halves were split out of the codecs above (a63673b) with their raises
+    "wire/server/anthropic.py": "not converted yet: split out of wire/anthropic.py with its raises",
+    "wire/server/ollama.py": "not converted yet: split out of wire/ollama.py with its raises",
+    "wire/server/responses.py": "not converted yet: split out of wire/responses.py with its raises",
+    "parts_api/server.py": "a server half, like wire/server/: what it raises the server answers as a 500",
 }
 
 

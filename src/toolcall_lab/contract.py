@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._text import shorten
-from .errors import UsageError
+from .errors import UsageError, UsageTypeError
 from .examples import PARIS_QUESTION, weather_policy
 from .messages import Message, ToolCall, ToolResult, Transcript
 from .providers.base import Provider
@@ -345,10 +345,11 @@ class Report:
         from html import escape
 
         from .display.html import THEME
+        from .palette import OKABE_ITO
 
         cell = f"padding:3px 8px;border-top:1px solid {THEME['rule-soft']};text-align:left;vertical-align:top"
         badge = {"pass": f"border:2px solid {THEME['ink']}",
-                 "FAIL": "background:#D55E00;color:#000;border:2px solid #000"}
+                 "FAIL": f"background:{OKABE_ITO['vermillion']};color:#000;border:2px solid #000"}
         rows = "".join(
             f'<tr><td style="{cell};font-family:monospace">{name}</td>'
             f'<td style="{cell}"><span style="{badge[verdict]};padding:0 6px;border-radius:4px;'
@@ -413,7 +414,7 @@ def _provider_for(target: Any) -> tuple[Callable[[], Any], str]:
     if callable(target):
         name = getattr(target, "label", None) or getattr(target, "__name__", "<lambda>")
         return (lambda: target(weather_policy)), (name if name != "<lambda>" else "a factory function")
-    raise TypeError(f"check_provider takes a provider (an object with complete()) or a factory "
+    raise UsageTypeError(f"check_provider takes a provider (an object with complete()) or a factory "
                     f"policy -> provider (ScriptedProvider, through_double(...)), got {target!r}.")
 
 
