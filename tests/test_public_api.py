@@ -42,7 +42,9 @@ def test_required_names_are_exported_and_resolve():
 
 
 def test_example_tools_are_tools():
-    assert set(toolcall_lab.tools.__all__) == {"EXAMPLE_TOOLS", "calculator", "get_weather", "search_kb"}
+    # lesson 5: a pretend folder for the prompt injection (`tools.files`), not among EXAMPLE_TOOLS
+    assert set(toolcall_lab.tools.__all__) == {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather",
+                                               "read_file", "search_kb"}
     for t in toolcall_lab.tools.EXAMPLE_TOOLS:
         assert isinstance(t, toolcall_lab.Tool)
     assert [t.name for t in toolcall_lab.tools.EXAMPLE_TOOLS] == ["get_weather", "calculator", "search_kb"]

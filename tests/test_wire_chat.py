@@ -337,6 +337,11 @@ def test_a_strict_function_with_an_open_schema_is_flagged():
         "tools[0].function.parameters", "invalid_function_parameters")]
     closed = {**open_schema, "additionalProperties": False}
     tools[0]["function"]["parameters"] = closed
+    assert problems_of([USER], tools) == [(
+        "tools.0.function.parameters", "Invalid schema for function 'f': In context=(), 'required' is "
+        "required to be supplied and to be an array including every key in properties. Missing 'city'.",
+        "tools[0].function.parameters", "invalid_function_parameters")]
+    tools[0]["function"]["parameters"] = {**closed, "required": ["city"]}
     assert problems_of([USER], tools) == []
 
 

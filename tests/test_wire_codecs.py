@@ -14,7 +14,7 @@ from toolcall_lab import Message, ReasoningBlock, Transcript
 from toolcall_lab.wire import API_SPECS, Codec, Dropped, encode_request, foreign_reasoning
 
 CLIENT = [name for name in vars(Codec) if not name.startswith("_")]
-SERVER = ["decode_request", "encode_response", "error_body"]
+SERVER = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 
 def test_the_codec_protocol_is_what_a_client_needs():

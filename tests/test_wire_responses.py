@@ -548,7 +548,7 @@ def test_an_effort_outside_the_apis_values_is_flagged(api, body, param):
 
 def test_a_strict_tool_with_an_open_schema_is_flagged():
     open_schema = {"type": "object", "properties": {"city": {"type": "string"}}}
-    nested = {"type": "object", "additionalProperties": False,
+    nested = {"type": "object", "additionalProperties": False, "required": ["place"],
               "properties": {"place": {"type": "object", "properties": {}}}}
     # `strict` left out passes: OpenAI's spec example sends an open schema without it.
     tools = [{"type": "function", "name": "f", "parameters": open_schema, "strict": True},
@@ -560,6 +560,43 @@ def test_a_strict_tool_with_an_open_schema_is_flagged():
          "required to be supplied and to be false.", "invalid_function_parameters"),
         ("tools.2.parameters", "Invalid schema for function 'h': In context=('properties', 'place'), "
          "'additionalProperties' is required to be supplied and to be false.", "invalid_function_parameters")]
+
+
+def test_a_strict_tool_must_list_every_property_in_required():
+    # The recorded 400 (kevinwatt/mysql-mcp#5): an optional parameter is a property left out of
+    # `required`, and strict mode names the first one missing, nested objects included.
+    optional = {"type": "object", "additionalProperties": False, "required": ["sql"],
+                "properties": {"sql": {"type": "string"}, "params": {"type": "array"}}}
+    where = {"type": "object", "additionalProperties": False, "properties": {"city": {"type": "string"}}}
+    inner = {"type": "object", "additionalProperties": False, "required": ["where"],
+             "properties": {"where": where}}
+    tools = [{"type": "function", "name": "mysql_execute", "parameters": optional, "strict": True},
+             {"type": "function", "name": "g", "parameters": inner, "strict": True}]
+    found = responses.check_request({"model": "m", "input": "Hi", "tools": tools})
+    assert [(p.param, p.text) for p in found] == [
+        ("tools[0].parameters", "Invalid schema for function 'mysql_execute': In context=(), 'required' is "
+         "required to be supplied and to be an array including every key in properties. Missing 'params'."),
+        ("tools[1].parameters", "Invalid schema for function 'g': In context=('properties', 'where'), "
+         "'required' is required to be supplied and to be an array including every key in properties. "
+         "Missing 'city'.")]
+
+
+def test_strict_tools_built_by_the_kit_pass_the_check_and_are_sent_strict():
+    from typing import Literal
+
+    from toolcall_lab import Transcript, tool
+
+    @tool(strict=True)
+    def forecast(city: str, days: int = 3, unit: Literal["C", "F"] = "C") -> str:
+        """A forecast."""
+        return city
+
+    body = responses.encode_request(Transcript(messages=[Message.user("Hi")]), [forecast], model="m")
+    assert body["tools"][0]["strict"] is True
+    assert responses.check_request(body) == []
+    assert openapi_errors(body, "CreateResponse") == []
+    decoded = responses.decode_request(body)[1][0]
+    assert decoded.strict and decoded.input_schema == forecast.input_schema
 
 
 def test_a_replayed_fc_item_without_its_reasoning_item_is_flagged():

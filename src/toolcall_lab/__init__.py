@@ -79,8 +79,8 @@ __all__ = [
     "tool",
 ]
 
-_LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "models",
-                    "parts_api", "plots", "report", "tools", "widgets", "wire"}
+_LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "misbehaving",
+                    "models", "parts_api", "plots", "report", "tools", "widgets", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",

@@ -2,7 +2,8 @@
 
     ToolcallLabError                  every error the kit raises on purpose
     ├── ToolDefinitionError           a tool is defined wrongly: a bad name, an unusable type hint
-    ├── ScriptExhaustedError          a scripted provider was asked for more replies than its script has
+    ├── ScriptError                   a scripted provider's script cannot give the reply a call asks for
+    │   └── ScriptExhaustedError      ... it has no replies left
     ├── MaxStepsExceeded              run_agent made max_steps calls and the model still wanted tools
     ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the wrong JSON path
     ├── UsageError                    the kit was called with a value it cannot use: says which would work
@@ -59,6 +60,7 @@ __all__ = [
     "ProviderTimeoutError",
     "ProviderUnreachableError",
     "RateLimitError",
+    "ScriptError",
     "ScriptExhaustedError",
     "ServerError",
     "ToolDefinitionError",
@@ -91,7 +93,15 @@ class ToolDefinitionError(ToolcallLabError, ValueError):
     """Raised when a `Tool` is defined: its name or its input schema cannot work."""
 
 
-class ScriptExhaustedError(ToolcallLabError):
+class ScriptError(ToolcallLabError):
+    """Raised when a `ScriptedProvider`'s script gives a reply the request forbids: a tool
+    call under `tool_choice="none"`, a text answer when a call was forced, another tool
+    than the one named. A real API would have held the model to it; a script must be
+    written to, and the message says which reply to change.
+    """
+
+
+class ScriptExhaustedError(ScriptError):
     """Raised when a `ScriptedProvider` built from a list runs out of replies."""
 
 

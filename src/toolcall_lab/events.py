@@ -5,6 +5,7 @@
     CallSent        your code is about to send the whole transcript to the model
     ReplyReceived   the model replied (a `Turn`)
     ToolExecuted    your code ran one tool call and has its result
+    ToolRefused     your code's permission gate refused a call: it did not run (`approval.py`)
     RunFinished     the loop stopped, and why
 
 Each is a small frozen dataclass with a `kind` discriminator, and `str(event)` is one line
@@ -34,7 +35,7 @@ from typing import Literal
 from .blocks import ToolCall, ToolResult
 from .turn import StopReason, Turn
 
-__all__ = ["CallSent", "Event", "ReplyReceived", "RunFinished", "ToolExecuted"]
+__all__ = ["CallSent", "Event", "ReplyReceived", "RunFinished", "ToolExecuted", "ToolRefused"]
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,14 @@ class CallSent:
     messages: int
     tools: tuple[str, ...]
     kind: Literal["call_sent"] = "call_sent"
+    #: The call's `tool_choice`, when it asked for one (`toolcall_lab.tool_choice`).
+    tool_choice: str | None = None
 
     def __str__(self) -> str:
         offered = ", ".join(self.tools) or "no tools"
         plural = "" if self.messages == 1 else "s"
-        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}"
+        choice = f" (tool_choice={self.tool_choice!r})" if self.tool_choice is not None else ""
+        return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}{choice}"
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,20 @@ class ToolExecuted:
 
 
 @dataclass(frozen=True)
+class ToolRefused:
+    """Your code refused one tool call: it did not run, and `result` tells the model why."""
+
+    step: int
+    call: ToolCall
+    result: ToolResult
+    kind: Literal["tool_refused"] = "tool_refused"
+
+    def __str__(self) -> str:
+        return (f"[{self.step}] your code refused {self.call.name}({dict(self.call.args)}) "
+                f"id={self.call.id}: it did not run")
+
+
+@dataclass(frozen=True)
 class RunFinished:
     """The loop stopped; `note` says why in one sentence."""
 
@@ -95,4 +113,4 @@ class RunFinished:
         return f"[{self.step}] done ({self.stop_reason}): {self.note}"
 
 
-Event = CallSent | ReplyReceived | ToolExecuted | RunFinished
+Event = CallSent | ReplyReceived | ToolExecuted | ToolRefused | RunFinished

@@ -3,7 +3,9 @@
 `weather_policy` plays a model that knows when to ask for `get_weather`: it looks for
 known city names in the newest question, asks for the weather of each (several cities
 means several calls in one reply), and once the results are back it answers from them.
-With no city in the question it asks which city, rather than inventing one.
+With no city in the question it asks which city, rather than inventing one. Held to one
+call per reply (`parallel_tool_calls=False`), it asks for the cities still missing on
+its next reply, until it has them all.
 
     >>> from toolcall_lab import ScriptedProvider, run_agent
     >>> from toolcall_lab.tools import get_weather
@@ -36,20 +38,27 @@ def _cities_in(text: str) -> list[str]:
 
 def weather_policy(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
     """Ask for the weather of every city in the question, then answer from the results."""
-    last = transcript[-1]
-    if last.role == "user" and not last.tool_results:  # a new question
-        cities = _cities_in(last.text)
-        if not cities:
-            return "Which city would you like the weather for?"
+    start = max((i for i, m in enumerate(transcript.messages) if m.role == "user" and not m.tool_results),
+                default=None)
+    cities = _cities_in(transcript[start].text) if start is not None else []
+    if start is None or not cities:
+        return "Which city would you like the weather for?"
+    since = transcript.messages[start + 1:]
+    asked = {str(c.args.get("city", "")).casefold() for m in since for c in m.tool_calls
+             if c.name == "get_weather"}
+    missing = [city for city in cities if city.casefold() not in asked]
+    if missing:
         if "get_weather" not in {t.name for t in tools}:
             return "I have no way to look up the weather right now."
-        return [call("get_weather", city=city) for city in cities]
+        return [call("get_weather", city=city) for city in missing]
 
-    calls: dict[str, ToolCall] = {c.id: c for c in transcript.tool_calls()}
+    calls: dict[str, ToolCall] = {c.id: c for m in since for c in m.tool_calls if c.name == "get_weather"}
+    latest = {str(calls[r.call_id].args.get("city", "")).casefold(): r   # a retried city: its last answer
+              for m in since for r in m.tool_results if r.call_id in calls}
     sentences = []
-    for result in last.tool_results:
-        city = calls[result.call_id].args.get("city", "that city")
-        if result.is_error:
+    for city in cities:
+        result = latest.get(city.casefold())
+        if result is None or result.is_error:
             sentences.append(f"I couldn't get the weather for {city}.")
         else:
             temperature, _, conditions = result.content.partition(", ")

@@ -20,6 +20,17 @@ that raises into an error result the model can read and act on. An exception fro
 provider itself propagates, and the transcript is left exactly as it was before that
 call, so the same call can be retried.
 
+What the caller may ask of the model's tool use, and what the loop does with it:
+
+- `tool_choice` ("auto", "none", "required" or a tool's name; `tool_choice.py`) holds
+  until the model has called a tool, then the loop stops sending it: a choice that forces
+  a call, sent again with the results, would force another call on every step and the
+  model could never answer (the OpenAI Agents SDK resets it the same way,
+  `reset_tool_choice`). `parallel_tool_calls` holds for every call.
+- `approve` is the permission gate (`approval.py`): asked about every call that could
+  run; a call it refuses never runs, and the model gets an error result saying so. A tool
+  marked `needs_approval=True` never runs without it.
+
 Whatever else interrupts a run (Ctrl-C, a raising `on_event`, `SystemExit`), the
 transcript is left in a state the next call accepts:
 
@@ -33,30 +44,32 @@ Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anyt
 touched.
 
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
-`ToolExecuted`, `RunFinished`, defined in events.py and importable from here too);
-`on_event=print` narrates a run line by line.
+`ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py and importable from
+here too); `on_event=print` narrates a run line by line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, assert_never
+from typing import Any, ClassVar, Literal, assert_never
 
 from ._text import PartsRepr
+from .approval import Approve, refusal
 from .blocks import ToolCall, ToolResult
 from .errors import MaxStepsExceeded, UsageError, UsageTypeError
-from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted
+from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .messages import Message
 from .providers.base import Provider
 from .tool import Tool, execute, tool_map
+from .tool_choice import check_tool_choice
 from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 
 __all__ = [
     "CallSent", "ContinuePaused", "Decision", "Event", "ReplyReceived", "Run", "RunFinished",
-    "RunTools", "Step", "Stop", "ToolExecuted", "decide", "run_agent",
+    "RunTools", "Step", "Stop", "ToolExecuted", "ToolRefused", "decide", "run_agent",
 ]
 
 DEFAULT_MAX_STEPS = 10
@@ -65,12 +78,14 @@ DEFAULT_MAX_STEPS = 10
 # -- what a run returns ------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
 class Step:
-    """One model call of a run: the reply, how many messages were sent, the results run."""
+    """One model call of a run: the reply, how many messages were sent, the results run,
+    and the `tool_choice` the call was sent with (None when it left the model free)."""
 
     index: int
     turn: Turn
     messages_sent: int
     results: tuple[ToolResult, ...] = ()
+    tool_choice: str | None = None
 
     @property
     def usage(self) -> Usage:
@@ -86,7 +101,8 @@ class Step:
 
     def __repr__(self) -> str:
         plural = "" if self.messages_sent == 1 else "s"
-        return (f"Step({self.index}, sent {self.messages_sent} message{plural}, "
+        choice = f", tool_choice={self.tool_choice!r}" if self.tool_choice is not None else ""
+        return (f"Step({self.index}, sent {self.messages_sent} message{plural}{choice}, "
                 f"stop_reason={self.stop_reason!r}, usage={self.usage!r})")
 
 
@@ -208,7 +224,7 @@ def decide(turn: Turn) -> Decision:
 
 
 def _check_arguments(provider: Provider, prompt: object, system: object, transcript: object,
-                     max_steps: object, on_event: object) -> None:
+                     max_steps: object, on_event: object, approve: object, choice: dict[str, Any]) -> None:
     """Refuse a bad argument with one sentence, before anything is touched."""
     if not callable(getattr(provider, "complete", None)):
         raise UsageTypeError(f"provider must have a complete(transcript, tools=...) method, got "
@@ -227,15 +243,48 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
     if on_event is not None and not callable(on_event):
         raise UsageTypeError(f"on_event must be a function that takes one event (print works), "
                              f"got {on_event!r}.")
+    if approve is not None and not callable(approve):
+        raise UsageTypeError(f"approve must be a function that takes a ToolCall and returns True to run "
+                             f"it, or False or a reason to refuse it; got {approve!r}.")
+    missing = [name for name in choice if not _takes(provider.complete, name)]
+    if missing:
+        raise UsageTypeError(f"{type(provider).__name__}.complete() takes no {missing[0]}=, so this "
+                             "provider cannot pass it on; leave it out, or add it to complete().")
 
 
-def _run_tools(step: int, calls: Sequence[ToolCall], tools: dict[str, Tool],
-               emit: Callable[[Event], object], results: list[ToolResult]) -> None:
-    """Run every call of one reply in order, in your process; each answer goes in `results`."""
+def _takes(function: Callable[..., Any], name: str) -> bool:
+    """Whether `function` accepts the keyword argument `name`."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return True  # subtle: a signature Python cannot read; let the call itself decide
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+@dataclass
+class _Setup:
+    """What every step of one run uses: the provider, the tools, and what the caller asked for."""
+
+    provider: Provider
+    tools: tuple[Tool, ...]
+    emit: Callable[[Event], object]
+    approve: Approve | None
+    choice: dict[str, Any]  # tool_choice / parallel_tool_calls: only those set, so any provider works
+    by_name: dict[str, Tool] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_name = tool_map(self.tools)
+
+
+def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: list[ToolResult]) -> None:
+    """Run every call of one reply in order, in your process, unless the gate refuses it."""
     for tool_call in calls:
-        result = execute(tool_call, tools)
+        refused = refusal(tool_call, setup.by_name, setup.approve)  # None: it may run
+        result = refused or execute(tool_call, setup.by_name)
         results.append(result)
-        emit(ToolExecuted(step, tool_call, result))
+        setup.emit(ToolRefused(step, tool_call, result) if refused else ToolExecuted(step, tool_call, result))
 
 
 def _leave_usable(transcript: Transcript, before: int, answered: list[ToolResult],
@@ -270,6 +319,9 @@ def run_agent(
     transcript: Transcript | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     on_event: Callable[[Event], object] | None = None,
+    tool_choice: str | None = None,
+    parallel_tool_calls: bool | None = None,
+    approve: Approve | None = None,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -277,6 +329,7 @@ def run_agent(
     `prompt=None` to call the model again without adding a message. If the run is
     interrupted (Ctrl-C, a raising `on_event`), the transcript is restored, or its open
     tool calls are answered with "interrupted" error results: the next call accepts it.
+    `tool_choice` holds until the model calls a tool; `approve` gates every call (see above).
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -285,10 +338,12 @@ def run_agent(
     >>> [m.role for m in run.transcript], run.transcript[2].tool_results
     (['user', 'assistant', 'user', 'assistant'], (ToolResult('toolu_01', '291'),))
     """
-    _check_arguments(provider, prompt, system, transcript, max_steps, on_event)
-    tools = tuple(tools)
-    by_name = tool_map(tools)
-    for t in tools:
+    choice = {k: v for k, v in [("tool_choice", tool_choice), ("parallel_tool_calls", parallel_tool_calls)]
+              if v is not None}
+    _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice)
+    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice)
+    check_tool_choice(tool_choice, setup.tools, parallel_tool_calls)
+    for t in setup.tools:
         # A broken schema must fail here, before any call, not halfway through the run.
         t.check_schema()
     if transcript is None:
@@ -296,7 +351,6 @@ def run_agent(
     elif system is not None and system != transcript.system:
         raise UsageError("this transcript already has its own system prompt; pass either "
                          "system= or transcript=, not both.")
-    emit = on_event or (lambda event: None)
     run = Run(transcript)
     before = len(transcript)
     answered: list[ToolResult] = []  # results of the batch being run, kept if it is interrupted
@@ -304,7 +358,7 @@ def run_agent(
         if prompt is not None:
             transcript.append(prompt if isinstance(prompt, Message) else Message.user(prompt))
         for index in range(1, max_steps + 1):
-            if _step(run, index, provider, tools, by_name, emit, answered):
+            if _step(run, index, setup, answered):
                 return run
     except BaseException as exc:
         _leave_usable(transcript, before, answered, exc)
@@ -312,45 +366,45 @@ def run_agent(
     return _too_many_steps(run, max_steps)
 
 
-def _step(run: Run, index: int, provider: Provider, tools: tuple[Tool, ...],
-          by_name: dict[str, Tool], emit: Callable[[Event], object],
-          answered: list[ToolResult]) -> bool:
+def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bool:
     """One pass: send the transcript, decide on the reply, act. True when the run is finished."""
     transcript = run.transcript
-    sent = len(transcript)
-    turn = _send(index, provider, transcript, tools, emit)   # step 1
+    sent, choice = len(transcript), setup.choice.get("tool_choice")
+    turn = _send(index, setup, transcript)                    # step 1
     answered.clear()
     decision = decide(turn)                                   # step 2
     if decision.keep:
         transcript.append(turn.message)
     match decision:
         case RunTools():
-            _run_tools(index, turn.tool_calls, by_name, emit, answered)
+            _run_tools(index, turn.tool_calls, setup, answered)
             transcript.append(Message.results(answered))
+            # subtle: a forced choice sent again would force another call, forever
+            setup.choice.pop("tool_choice", None)
         case ContinuePaused() | Stop():
             pass
         case _:
             assert_never(decision)
-    run.steps.append(Step(index, turn, sent, tuple(answered)))
+    run.steps.append(Step(index, turn, sent, tuple(answered), choice))
     answered.clear()
     if not isinstance(decision, Stop):
         return False
     run.stop_reason, run.note = turn.stop_reason, decision.note
-    emit(RunFinished(index, turn.stop_reason, decision.note))
+    setup.emit(RunFinished(index, turn.stop_reason, decision.note))
     return True
 
 
-def _send(index: int, provider: Provider, transcript: Transcript, tools: tuple[Tool, ...],
-          emit: Callable[[Event], object]) -> Turn:
+def _send(index: int, setup: _Setup, transcript: Transcript) -> Turn:
     """Send the whole transcript and the tools; a failed call leaves the transcript as it was."""
-    emit(CallSent(index, len(transcript), tuple(t.name for t in tools)))
+    setup.emit(CallSent(index, len(transcript), tuple(t.name for t in setup.tools),
+                        tool_choice=setup.choice.get("tool_choice")))
     try:
-        turn = provider.complete(transcript, tools=tools)
+        turn = setup.provider.complete(transcript, tools=setup.tools, **setup.choice)
     except Exception as exc:
         exc.add_note(f"toolcall-lab: model call {index} failed; the transcript is as it "
                      "was before this call, so you can retry it.")
         raise
-    emit(ReplyReceived(index, turn))
+    setup.emit(ReplyReceived(index, turn))
     return turn
 
 

@@ -19,6 +19,13 @@ Covered: str, int, float, bool, list[...] (and tuple, set, Sequence), dict[str, 
 Literal[...], Enum classes, X | None and unions, and Annotated[X, "a description"]. A
 hint it cannot turn into JSON Schema is a `ToolDefinitionError` that lists what works.
 
+`strict=True` builds what OpenAI's strict mode accepts (its function-calling guide: every
+object `"additionalProperties": false`, every property listed in `required`): a parameter
+with a default becomes required and nullable (`"anyOf": [..., {"type": "null"}]`), its
+`default` keyword is dropped (strict mode has refused it: "'default' is not permitted",
+567-labs/instructor#1074) and said in its description instead, and a `dict` parameter,
+whose keys are open, is refused.
+
 Left out: dataclasses and pydantic models as parameters, `$ref`s and recursive types,
 and docstring styles other than Google's (their parameter notes are simply not read).
 Building the `Tool` itself, and giving Enum parameters their members at call time, is
@@ -37,7 +44,7 @@ from typing import Any
 
 from .errors import ToolDefinitionError
 
-__all__ = ["function_schema", "parse_docstring", "schema_for"]
+__all__ = ["function_schema", "nullable_defaults", "parse_docstring", "schema_for"]
 
 _SIMPLE_TYPES: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -141,11 +148,14 @@ def _json_default(value: Any) -> Any:
     return value
 
 
-def function_schema(function: Callable[..., Any], *, where: str) -> dict[str, Any]:
+def function_schema(function: Callable[..., Any], *, where: str, strict: bool = False) -> dict[str, Any]:
     """The input schema of `function`'s parameters: types from its hints, notes from its docstring.
 
     Every parameter must be an ordinary named one with a type hint (the arguments arrive
     as one JSON object); `where` names the function in the `ToolDefinitionError` if not.
+    `strict=True` makes every parameter required, and a defaulted one nullable (see the
+    module docstring): for `forecast(city: str, days: int = 3)`, `days` becomes
+    `{"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "null means the default, 3"}`.
 
     >>> def add(a: int, b: int = 0) -> int:
     ...     '''Add two whole numbers.
@@ -174,10 +184,66 @@ def function_schema(function: Callable[..., Any], *, where: str) -> dict[str, An
         schema = schema_for(hints[param.name], f"{where}, parameter {param.name!r}")
         if param.name in param_docs and "description" not in schema:
             schema["description"] = param_docs[param.name]
-        if param.default is param.empty:
+        if strict:
+            schema = _strict(schema, param.default, f"{where}: parameter {param.name!r}")
+        if param.default is param.empty or strict:
             required.append(param.name)
         elif (default := _json_default(param.default)) is not _NO_JSON:
             schema.setdefault("default", default)
         properties[param.name] = schema
     return {"type": "object", "properties": properties, "required": required,
             "additionalProperties": False}
+
+
+def _strict(schema: dict[str, Any], default: Any, where: str) -> dict[str, Any]:
+    """One parameter's schema as strict mode wants it: closed, and nullable if it has a default.
+
+    e.g. {"type": "integer"} with default 3 -> {"anyOf": [{"type": "integer"}, {"type": "null"}],
+    "description": "null means the default, 3"}.
+    """
+    import inspect
+
+    if _has_open_object(schema):
+        raise ToolDefinitionError(
+            f"{where} is a dict whose keys are open, and strict mode needs every object closed "
+            '("additionalProperties": false); use strict=False, or pass input_schema= to Tool yourself.')
+    if default is inspect.Parameter.empty:
+        return schema
+    note = schema.pop("description", "")
+    if not _admits_null(schema):
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    said = _json_default(default)
+    if said is not None and said is not _NO_JSON:
+        default_note = f"null means the default, {json.dumps(said, ensure_ascii=False)}"
+        note = f"{note}; {default_note}" if note else default_note
+    return {**schema, "description": note} if note else schema
+
+
+def _admits_null(schema: dict[str, Any]) -> bool:
+    options = schema.get("anyOf", [])
+    return schema.get("type") == "null" or any(option.get("type") == "null" for option in options)
+
+
+def _has_open_object(schema: Any) -> bool:
+    """Whether `schema` has an object anywhere whose keys are not closed."""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("type") == "object" and schema.get("additionalProperties") is not False:
+        return True
+    return any(_has_open_object(part) for part in [schema.get("items"), *schema.get("anyOf", [])])
+
+
+def nullable_defaults(function: Callable[..., Any]) -> frozenset[str]:
+    """The parameters with a default whose hint does not take None; a strict tool reads a null
+    the model sends for one of them as "use the default".
+
+    >>> def forecast(city: str, days: int = 3, region: str | None = None) -> str: ...
+    >>> sorted(nullable_defaults(forecast))
+    ['days']
+    """
+    import inspect
+
+    hints = typing.get_type_hints(function, include_extras=True)
+    return frozenset(name for name, param in inspect.signature(function).parameters.items()
+                     if param.default is not param.empty and name in hints
+                     and not _admits_null(schema_for(hints[name], name)))

@@ -13,8 +13,13 @@ function that raises, one that returns what JSON cannot hold, and one that runs 
 `timeout` each become a `ToolResult` with `is_error=True`, worded so the model can fix
 its next call. Only what interrupts your program (Ctrl-C, `SystemExit`) passes through.
 
-Left out: async tools, tools that return images, and permission checks (lesson code
-that needs approval can wrap `execute`).
+Two flags change how a tool travels and runs. `strict=True` asks OpenAI's APIs to hold
+the model to the schema exactly (`@tool(strict=True)` builds a schema strict mode accepts:
+every object closed, every parameter required, an optional one as "this type or null").
+`needs_approval=True` marks a tool that must never run unless your program's `approve`
+function says yes (`approval.py`; `run_agent(..., approve=...)`).
+
+Left out: async tools and tools that return images.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from typing import Any
 from ._text import shorten
 from .blocks import ToolCall, ToolResult
 from .errors import ToolDefinitionError, UsageTypeError
-from .schema import function_schema, parse_docstring
+from .schema import function_schema, nullable_defaults, parse_docstring
 
 __all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]
 
@@ -57,6 +62,10 @@ class Tool:
     function: Callable[..., Any] = field(compare=False)
     #: Seconds the function may run before `execute` answers with an error (None: no limit).
     timeout: float | None = field(default=None, kw_only=True)
+    #: Send `strict: true` on OpenAI's APIs: the model's arguments must match the schema exactly.
+    strict: bool = field(default=False, kw_only=True)
+    #: Never run without a yes from `run_agent(..., approve=...)` (see `approval.py`).
+    needs_approval: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not TOOL_NAME_PATTERN.fullmatch(self.name):
@@ -74,6 +83,10 @@ class Tool:
                                          or not self.timeout > 0):
             raise ToolDefinitionError(f"tool {self.name!r}: timeout must be a positive number "
                                       f"of seconds or None, got {self.timeout!r}.")
+        for flag in ("strict", "needs_approval"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ToolDefinitionError(f"tool {self.name!r}: {flag} must be True or False, "
+                                          f"got {getattr(self, flag)!r}.")
         schema = self.input_schema
         if not isinstance(schema, Mapping) or schema.get("type") != "object":
             raise ToolDefinitionError(
@@ -268,21 +281,44 @@ def _as_text(value: Any) -> str:
 
 
 # -- @tool: a Tool from a plain function --------------------------------------------------
-def _tool_from_function(function: Callable[..., Any], name: str | None,
-                        description: str | None, timeout: float | None = None) -> Tool:
+def _tool_from_function(function: Callable[..., Any], name: str | None, description: str | None,
+                        timeout: float | None = None, strict: bool = False,
+                        needs_approval: bool = False) -> Tool:
     tool_name = name or function.__name__
     where = f"@tool {tool_name}"
-    input_schema = function_schema(function, where=where)  # the hints and the docstring's Args:
+    # the hints and the docstring's Args:, strict-ready when asked
+    input_schema = function_schema(function, where=where, strict=strict)
     text = description if description is not None else parse_docstring(function.__doc__ or "")[0]
     hints = typing.get_type_hints(function, include_extras=True)
     enums = {param: hint for param, hint in hints.items()
              if isinstance(hint, type) and issubclass(hint, enum.Enum)}
-    if enums:
-        function = _with_enum_arguments(function, enums)
     if not text:
         raise ToolDefinitionError(f"{where}: add a docstring; the model chooses tools by "
                                   "reading their descriptions.")
-    return Tool(tool_name, text, input_schema, function, timeout=timeout)
+    if enums:
+        function = _with_enum_arguments(function, enums)
+    if strict:
+        function = _with_defaults_for_null(function, nullable_defaults(function))
+    return Tool(tool_name, text, input_schema, function, timeout=timeout, strict=strict,
+                needs_approval=needs_approval)
+
+
+def _with_defaults_for_null(function: Callable[..., Any], names: frozenset[str]) -> Callable[..., Any]:
+    """Wrap `function` so a null sent for a defaulted parameter means "use the default".
+
+    In strict mode every parameter is required, so the model sends `"unit": null` where it
+    would have left `unit` out; Python should then see no `unit` at all, not `None`.
+    """
+    import functools
+
+    if not names:
+        return function
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **{k: v for k, v in kwargs.items() if not (v is None and k in names)})
+
+    return wrapper
 
 
 def _with_enum_arguments(function: Callable[..., Any],
@@ -304,17 +340,22 @@ def _with_enum_arguments(function: Callable[..., Any],
 def tool(function: Callable[..., Any], /) -> Tool: ...
 @typing.overload
 def tool(
-    *, name: str | None = None, description: str | None = None, timeout: float | None = None
+    *, name: str | None = None, description: str | None = None, timeout: float | None = None,
+    strict: bool = False, needs_approval: bool = False,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = None,
-         description: str | None = None,
-         timeout: float | None = None) -> Tool | Callable[[Callable[..., Any]], Tool]:
+         description: str | None = None, timeout: float | None = None, strict: bool = False,
+         needs_approval: bool = False) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Turn a typed, documented function into a `Tool`.
 
     `@tool(timeout=5)` answers a call that runs longer than 5 seconds with an error
     result (the function keeps running in a daemon thread: Python cannot stop a thread).
+    `@tool(strict=True)` builds a schema OpenAI's strict mode accepts and sends
+    `strict: true` (see `schema.function_schema`); a null the model sends for a parameter
+    with a default gives the function that default. `@tool(needs_approval=True)` never
+    runs unless `run_agent`'s `approve` function says yes (`approval.py`).
 
     >>> @tool
     ... def add(a: int, b: int = 0) -> int:
@@ -331,5 +372,5 @@ def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = No
     (['a'], 5)
     """
     if function is None:
-        return lambda f: _tool_from_function(f, name, description, timeout)
-    return _tool_from_function(function, name, description, timeout)
+        return lambda f: _tool_from_function(f, name, description, timeout, strict, needs_approval)
+    return _tool_from_function(function, name, description, timeout, strict, needs_approval)

@@ -9,7 +9,8 @@ server on the loopback interface and point the SDK at it. Per request, the doubl
 1. reads the body with the API's codec (`toolcall_lab.wire.<api>`, the server half):
    `check_request` first, answering what the real API would reject with a 400 in the
    API's own error shape and words; then `decode_request` gives a transcript and tools;
-2. lets a `ScriptedProvider` play the model (the lessons' `weather_policy` by default);
+2. lets a `ScriptedProvider` play the model (the lessons' `weather_policy` by default), held
+   to the request's `tool_choice` and `parallel_tool_calls` as the API holds a real model;
 3. answers with `encode_response`, a body the SDK parses with its own types.
 
     >>> from toolcall_lab import get_provider, run_agent

@@ -1,9 +1,10 @@
 """Playing the model: a valid request body in, the API's response body out.
 
 `Player.answer(api, body)` reads the body with the API's codec, asks the scripted
-provider for the next turn, and writes the reply the API's way: tool-call ids spelled
-as that API spells them, the hidden tool prompt Anthropic bills, and reasoning where
-the real model would reason:
+provider for the next turn (held to the request's `tool_choice` and
+`parallel_tool_calls`, as the API holds a real model), and writes the reply the API's
+way: tool-call ids spelled as that API spells them, the hidden tool prompt Anthropic
+bills, and reasoning where the real model would reason:
 
 - Anthropic when `thinking` is "enabled" (a budget) or "adaptive", but not right after
   tool results (Anthropic sends no new thinking until the next question);
@@ -78,8 +79,10 @@ class Player:
         wire = API_SPECS[api].codec
         full = self._with_history(body) if api == "responses" else body
         transcript, tools = wire.decode_request(full)
+        tool_choice, parallel_tool_calls = wire.decode_tool_choice(full)
         with self._lock:
-            turn = self._providers[api].complete(transcript, tools=tools)
+            turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
+                                                 parallel_tool_calls=parallel_tool_calls)
             number = next(self._ids[api])
         turn = _spell_ids(replace(turn, model=body.get("model") or turn.model), api)
         if api == "anthropic" and tools:

@@ -20,7 +20,11 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
 - `effort`: "low", "medium", "high", "xhigh" or "max", sent as `output_config.effort`
   (how hard adaptive thinking works; None leaves the model's default).
 
-Left out: streaming, prompt-cache breakpoints, `tool_choice`, and server tools.
+`complete()` also takes `tool_choice=` and `parallel_tool_calls=` per call (the kit's
+vocabulary, `toolcall_lab.tool_choice`); a forced choice with thinking on is refused before
+sending, in the API's words.
+
+Left out: streaming, prompt-cache breakpoints, and server tools.
 """
 
 from __future__ import annotations

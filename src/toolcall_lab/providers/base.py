@@ -43,7 +43,12 @@ class Provider(Protocol):
     model: str
 
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
-        """Send the conversation and the tool definitions; return the model's reply."""
+        """Send the conversation and the tool definitions; return the model's reply.
+
+        The kit's providers also take `tool_choice=` and `parallel_tool_calls=` (see
+        `toolcall_lab.tool_choice`); `run_agent` passes them only when they are set, so a
+        provider without them still runs every loop that does not ask for a choice.
+        """
         ...
 
 
@@ -59,7 +64,9 @@ class SentRequest:
       number as `estimate_tokens(request_text(...))`: about 4 characters per token), worked
       out the same way on every provider; what the provider billed is in `Turn.usage`;
     - `body`: the exact request body that crossed the wire (the same dict as
-      `Turn.request`), or None for the scripted provider, which sends nothing anywhere.
+      `Turn.request`), or None for the scripted provider, which sends nothing anywhere;
+    - `tool_choice`, `parallel_tool_calls`: what the call asked of the model's use of the
+      tools, in the kit's vocabulary (`toolcall_lab.tool_choice`), None when not asked.
 
     A loop re-sends the whole conversation on every call, so n records of copied messages
     would hold n*(n+1)/2 references. `of` keeps one append-only store of messages per
@@ -76,7 +83,8 @@ class SentRequest:
     SentRequest(system='Be brief.', messages=1, tools=['get_weather'], input_tokens≈100)
     """
 
-    __slots__ = ("_count", "_store", "body", "input_tokens", "system", "tools")
+    __slots__ = ("_count", "_store", "body", "input_tokens", "parallel_tool_calls", "system", "tool_choice",
+                 "tools")
     _store: _Store
     _count: int
 
@@ -84,11 +92,15 @@ class SentRequest:
     tools: tuple[Tool, ...]
     input_tokens: int
     body: dict[str, Any] | None
+    tool_choice: str | None
+    parallel_tool_calls: bool | None
 
     def __init__(self, system: str | None, messages: Sequence[Message], tools: Sequence[Tool],
-                 input_tokens: int, body: dict[str, Any] | None = None) -> None:
+                 input_tokens: int, body: dict[str, Any] | None = None, *, tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> None:
         self._set(system=system, _store=_Store(messages), _count=len(messages), tools=tuple(tools),
-                  input_tokens=input_tokens, body=body)
+                  input_tokens=input_tokens, body=body, tool_choice=tool_choice,
+                  parallel_tool_calls=parallel_tool_calls)
 
     def _set(self, **values: Any) -> None:
         for name, value in values.items():
@@ -104,7 +116,8 @@ class SentRequest:
 
     @classmethod
     def of(cls, transcript: Transcript, tools: Sequence[Tool], *, body: dict[str, Any] | None = None,
-           previous: SentRequest | None = None) -> SentRequest:
+           previous: SentRequest | None = None, tool_choice: str | None = None,
+           parallel_tool_calls: bool | None = None) -> SentRequest:
         """The record of sending `transcript` with `tools` (and `body`, for a real provider).
 
         `previous`, the provider's last record, lends its message store when this
@@ -115,14 +128,17 @@ class SentRequest:
         record = cls.__new__(cls)
         tokens = request_tokens(transcript, tools, messages_chars=store.chars[len(messages)])
         record._set(system=transcript.system, _store=store, _count=len(messages), tools=tuple(tools),
-                    input_tokens=tokens, body=body)
+                    input_tokens=tokens, body=body, tool_choice=tool_choice,
+                    parallel_tool_calls=parallel_tool_calls)
         return record
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SentRequest):
             return NotImplemented
-        return ((self.system, self.messages, self.tools, self.input_tokens, self.body)
-                == (other.system, other.messages, other.tools, other.input_tokens, other.body))
+        return ((self.system, self.messages, self.tools, self.input_tokens, self.body, self.tool_choice,
+                 self.parallel_tool_calls)
+                == (other.system, other.messages, other.tools, other.input_tokens, other.body,
+                    other.tool_choice, other.parallel_tool_calls))
 
     __hash__ = None  # type: ignore[assignment]  # like the dataclass it was: equal by value, unhashable
 
@@ -130,8 +146,11 @@ class SentRequest:
         # subtle: no body, no ids, the system prompt cut short and hidden when empty:
         # one short line that is the same for the scripted provider and every real one.
         system = f"system={shorten(self.system, 40)!r}, " if self.system else ""
+        choice = "".join(f", {name}={value!r}" for name, value in (
+            ("tool_choice", self.tool_choice), ("parallel_tool_calls", self.parallel_tool_calls))
+            if value is not None)
         return (f"SentRequest({system}messages={self._count}, "
-                f"tools={[t.name for t in self.tools]}, input_tokens≈{self.input_tokens})")
+                f"tools={[t.name for t in self.tools]}{choice}, input_tokens≈{self.input_tokens})")
 
 
 class _Store(list["Message"]):

@@ -13,6 +13,10 @@ body with the official `ollama` client (`pip install 'toolcall-lab[ollama]'`) an
 what can go wrong into the kit's errors. Ollama needs no key; `api_key=` is sent as a
 bearer token only if you give one (for a server behind a proxy, say).
 
+Ollama's API has no `tool_choice` and no parallel switch: `complete(..., tool_choice="none")`
+offers no tools, and a forced choice or `parallel_tool_calls=False` raises `UsageError`
+(`wire.ollama.encode_request`).
+
 Left out: retries. The `ollama` client has none, and this provider adds none: a local
 server that fails usually fails the same way a second later (model not pulled, out of
 memory), so the error is raised at once. `max_retries` is accepted and ignored.

@@ -15,6 +15,17 @@ returns the next reply, or with a list of replies used in order. A reply may be:
 - `stage(...)`: any content with a stop reason you choose (refusal, max_tokens, ...);
 - a `Turn`: used exactly as given.
 
+It honours `tool_choice` and `parallel_tool_calls` (`toolcall_lab.tool_choice`) the way an
+API holds a real model to them, so a scripted run teaches what a real one does:
+
+- a policy function is shown only the tools it may call: none under "none" (so
+  `weather_policy` answers in text), only the named one under a tool's name;
+- with `parallel_tool_calls=False` a reply keeps its first call only, as an API asked
+  for at most one call per reply returns one now and leaves the rest for later;
+- a reply that still breaks the choice (a call under "none", text when a call was
+  forced, another tool than the one named) raises `ScriptError`, which says which
+  reply to change: a script cannot be made to obey, it has to be written to.
+
 What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
 `toolu_02`, ...) and usage is estimated from characters and marked `estimated=True`.
 It records every call that succeeded in `provider.requests` (a `SentRequest` each, the
@@ -28,10 +39,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ScriptExhaustedError, UsageTypeError
+from ..errors import ScriptError, ScriptExhaustedError, UsageTypeError
 from ..messages import Block, Message, TextBlock, ToolCall, Transcript
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
+from ..tool_choice import callable_tools, check_tool_choice, forces_a_call
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from .base import SentRequest
@@ -123,16 +135,23 @@ class ScriptedProvider:
     def __repr__(self) -> str:
         return f"ScriptedProvider(model={self.model!r}, calls={len(self.requests)})"
 
-    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> Turn:
         tools = tuple(tools)
+        check_tool_choice(tool_choice, tools, parallel_tool_calls)
         started = time.perf_counter()
-        sent = SentRequest.of(transcript, tools, previous=self.requests[-1] if self.requests else None)
-        # The policy gets a copy: a policy cannot change the caller's transcript by mistake.
-        reply = self._policy(transcript.copy(), tools)
+        sent = SentRequest.of(transcript, tools, previous=self.requests[-1] if self.requests else None,
+                              tool_choice=tool_choice, parallel_tool_calls=parallel_tool_calls)
+        # The policy gets a copy (it cannot change the caller's transcript by mistake), and
+        # only the tools the choice lets it call.
+        reply = self._policy(transcript.copy(), callable_tools(tool_choice, tools))
         if isinstance(reply, Turn):
-            turn = reply  # a staged Turn is used exactly as given
+            # a staged Turn is used as given, held to the choice like any reply
+            blocks = _held_to(reply.message.blocks, reply.stop_reason, tool_choice, parallel_tool_calls)
+            turn = reply if blocks == reply.message.blocks else replace(
+                reply, message=replace(reply.message, blocks=blocks))
         else:
-            turn = replace(self._to_turn(reply, sent.input_tokens),
+            turn = replace(self._to_turn(reply, sent.input_tokens, tool_choice, parallel_tool_calls),
                            latency_s=time.perf_counter() - started)
         # subtle: recorded only now, like a real provider's: a call that raised (a script
         # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
@@ -140,13 +159,15 @@ class ScriptedProvider:
         return turn
 
     # -- turning a policy's reply into a Turn ----------------------------------------
-    def _to_turn(self, reply: Reply, input_tokens: int) -> Turn:
+    def _to_turn(self, reply: Reply, input_tokens: int, tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> Turn:
         if isinstance(reply, Staged):
             blocks, stop_reason = reply.blocks, reply.stop_reason
         else:
             blocks = self._blocks(reply)
             has_calls = any(isinstance(b, ToolCall) for b in blocks)
             stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
+        blocks = _held_to(blocks, stop_reason, tool_choice, parallel_tool_calls)
         blocks = tuple(self._with_id(b) for b in blocks)
         usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(blocks_text(blocks)),
                       estimated=True)
@@ -171,3 +192,36 @@ class ScriptedProvider:
         if isinstance(block, ToolCall) and not block.id:
             return replace(block, id=f"toolu_{next(self._ids):02d}")
         return block
+
+
+def _held_to(blocks: Sequence[Block], stop_reason: StopReason, tool_choice: str | None,
+             parallel_tool_calls: bool | None) -> tuple[Block, ...]:
+    """`blocks` as an API holding the model to the choice would let them through.
+
+    e.g. [call A, call B] with parallel_tool_calls=False -> [call A]; a call under "none",
+    or text alone under a forced choice, raises `ScriptError`.
+    """
+    calls = [b for b in blocks if isinstance(b, ToolCall)]
+    names = ", ".join(c.name for c in calls)
+    if tool_choice == "none" and calls:
+        raise ScriptError(
+            f"tool_choice='none' forbids tool calls, but the script's reply calls {names}; a real API "
+            "would have made the model answer in text, so script a text reply for this call.")
+    finished = stop_reason in (StopReason.END_TURN, StopReason.TOOL_USE)  # not cut off, not refused
+    if forces_a_call(tool_choice) and finished and not calls:
+        raise ScriptError(
+            f"tool_choice={tool_choice!r} forces a tool call, but the script's reply has none "
+            f"({_said(blocks)!r}); a real API guarantees a call here, so script one.")
+    if forces_a_call(tool_choice) and tool_choice != "required" and any(c.name != tool_choice for c in calls):
+        raise ScriptError(
+            f"tool_choice={tool_choice!r} forces that tool, but the script's reply calls {names}; "
+            f"script a call of {tool_choice}.")
+    if parallel_tool_calls is False and len(calls) > 1:
+        # subtle: like an API asked for one call per reply: the first now, the rest on later calls.
+        return tuple(b for b in blocks if not isinstance(b, ToolCall) or b is calls[0])
+    return tuple(blocks)
+
+
+def _said(blocks: Sequence[Block]) -> str:
+    """The text of a reply, cut short, for an error message."""
+    return " ".join(b.text for b in blocks if isinstance(b, TextBlock))[:60]

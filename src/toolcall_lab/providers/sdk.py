@@ -4,7 +4,7 @@ A real provider is a thin shell around a pure codec module (`toolcall_lab.wire.<
 which it names as a class attribute (`codec = wire.anthropic`). `WireProvider.complete`
 is the whole route of one call, top to bottom:
 
-    request = self.codec.encode_request(transcript, tools, model=..., **self._options(tools))
+    request = self.codec.encode_request(transcript, tools, model=..., **options)
     problems = self.codec.check_request(request)  # what the API would reject: raise now
     body = self._send(request)                    # the only line that touches the network
     turn = self.codec.decode_response(body)       # + the wire request and response kept
@@ -194,11 +194,21 @@ class WireProvider:
         raise NotImplementedError
 
     # -- the seam -------------------------------------------------------------------------
-    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
-        """Send the conversation and the tools; return the reply with its wire bodies."""
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> Turn:
+        """Send the conversation and the tools; return the reply with its wire bodies.
+
+        `tool_choice` and `parallel_tool_calls` are the kit's vocabulary
+        (`toolcall_lab.tool_choice`); the codec spells them the API's way.
+        """
         tools = tuple(tools)
+        options = self._options(tools)
+        if tool_choice is not None:
+            options["tool_choice"] = tool_choice
+        if parallel_tool_calls is not None:  # subtle: a per-call choice wins over the provider's own
+            options["parallel_tool_calls"] = parallel_tool_calls
         request = self.codec.encode_request(transcript, tools, model=self.model,
-                                            max_tokens=self.max_tokens, **self._options(tools))
+                                            max_tokens=self.max_tokens, **options)
         if self.check:
             self._refuse_if_invalid(request)
         started = time.perf_counter()
@@ -218,7 +228,9 @@ class WireProvider:
                 f"a {self.api} server?", provider=self.name) from None
         # subtle: recorded last, so a call that failed anywhere above records nothing.
         self.requests.append(SentRequest.of(transcript, tools, body=request,
-                                            previous=self.requests[-1] if self.requests else None))
+                                            previous=self.requests[-1] if self.requests else None,
+                                            tool_choice=tool_choice,
+                                            parallel_tool_calls=options.get("parallel_tool_calls")))
         return replace(turn, latency_s=latency, request=request, response=body)
 
     def _refuse_if_invalid(self, request: dict[str, Any]) -> None:

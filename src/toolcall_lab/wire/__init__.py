@@ -19,6 +19,7 @@ the last two are the API's rules and its error shape:
     encode_request(transcript, tools=(), *, model, **options) -> dict   request body
     decode_response(body) -> Turn                                          reply, stop reason, usage
     decode_request(body) -> tuple[Transcript, tuple[Tool, ...]]           what a server reads
+    decode_tool_choice(body) -> tuple[str | None, bool | None]             ... and how free the model is
     encode_response(turn, *, response_id) -> dict                          what a server answers
     check_request(body) -> list[Problem]                                   what the API would reject
     error_body(message, *, status, param=None, code=None) -> dict          the API's error JSON
@@ -32,7 +33,8 @@ job per file:
 
     <api>.py            the client half: encode_request, decode_response (+ API_NAME,
                         PROVIDER_NAME)
-    server/<api>.py     the server half: decode_request, encode_response, error_body
+    server/<api>.py     the server half: decode_request, decode_tool_choice, encode_response,
+                        error_body
     rules/<api>.py      the API's rules: check_request
     problem.py          `Problem`, what check_request answers with
     signing.py          how the API double signs the reasoning it invents

@@ -11,8 +11,8 @@
 - Both OpenAI APIs refuse a reasoning effort on a model that does not reason (gpt-4o):
   `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do);
   an effort that is no effort at all ("extreme") is `invalid_effort`.
-- Both OpenAI APIs refuse a `strict` function whose schema leaves an object open
-  (`strict_schema_problems`).
+- Both OpenAI APIs refuse a `strict` function whose schema leaves an object open, or
+  leaves a property out of `required` (`strict_schema_problems`).
 - Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
   not a JSON object, or nests too deep for Python to read, makes a malformed call.
 - Both OpenAI APIs answer an error in one shape (`openai_error_body`).
@@ -109,9 +109,10 @@ def _never_called(**_: Any) -> Any:
                        "that sent it, so a server never runs it.")
 
 
-def request_tool(name: str, description: str | None, schema: Mapping[str, Any] | None) -> Tool:
-    """A tool as a server reads it from a request: name, description and schema, no code."""
-    return Tool(name, description or "", schema or {"type": "object"}, _never_called)
+def request_tool(name: str, description: str | None, schema: Mapping[str, Any] | None, *,
+                 strict: bool = False) -> Tool:
+    """A tool as a server reads it from a request: name, description, schema and strictness, no code."""
+    return Tool(name, description or "", schema or {"type": "object"}, _never_called, strict=strict)
 
 
 def unsupported_reasoning(api: str, model: str, param: str) -> list[Problem]:
@@ -155,41 +156,61 @@ def invalid_effort(api: str, effort: object, param: str) -> list[Problem]:
 
 def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
                            param: str) -> list[Problem]:
-    """The 400 for a `strict` function whose schema leaves an object open.
+    """The 400 for a `strict` function whose schema strict mode cannot hold the model to.
 
-    Strict mode needs `"additionalProperties": false` on every object. The text is
-    recorded in live traffic (openai/openai-dotnet, tests/SessionRecords: "Invalid schema
-    for function '...': In context=(), 'additionalProperties' is required to be supplied
-    and to be false.", code "invalid_function_parameters"); `context` names the nested
-    object the way the API does, as a Python tuple (`('properties', 'location')`). Only
-    the first open object is reported, as the API does. The `param` is not on record;
-    the tool's parameters are named.
+    Strict mode needs `"additionalProperties": false` on every object and every property
+    of an object listed in its `required`. Both texts are recorded in live traffic, with
+    code "invalid_function_parameters": "Invalid schema for function '...': In context=(),
+    'additionalProperties' is required to be supplied and to be false." (openai/openai-dotnet,
+    tests/SessionRecords) and "... In context=(), 'required' is required to be supplied and
+    to be an array including every key in properties. Missing 'params'." (a Responses
+    request, param "tools[1].parameters": kevinwatt/mysql-mcp#5). `context` names the
+    nested object the way the API does, as a Python tuple (`('properties', 'location')`).
+    Only the first problem is reported, as the API does; within one object the kit looks
+    at `additionalProperties` before `required` (which the API reports first when both are
+    wrong is not on record). The param is the tool's parameters, as recorded.
 
     >>> [p.text for p in strict_schema_problems("chat", "f", {"type": "object"}, path="tools.0",
     ...                                           param="tools[0].function.parameters")]
     ["Invalid schema for function 'f': In context=(), 'additionalProperties' is required to be \
 supplied and to be false."]
+    >>> closed = {"type": "object", "properties": {"city": {}, "days": {}}, "required": ["city"],
+    ...           "additionalProperties": False}
+    >>> strict_schema_problems("responses", "f", closed, path="tools.0",
+    ...                        param="tools[0].parameters")[0].text.partition("properties. ")[2]
+    "Missing 'days'."
     """
-    context = _open_object(schema if isinstance(schema, Mapping) else {"type": "object"}, ())
-    if context is None:
+    found = _strict_problem(schema if isinstance(schema, Mapping) else {"type": "object"}, ())
+    if found is None:
         return []
-    return [Problem(api, path, f"Invalid schema for function '{name}': In context={context!r}, "
-                    "'additionalProperties' is required to be supplied and to be false.",
+    context, clause = found
+    return [Problem(api, path, f"Invalid schema for function '{name}': In context={context!r}, {clause}",
                     param=param, code="invalid_function_parameters")]
 
 
-def _open_object(schema: Mapping[str, Any], context: tuple[str, ...]) -> tuple[str, ...] | None:
-    """Where the first object without `additionalProperties: false` is, or None."""
+def _strict_problem(schema: Mapping[str, Any],
+                    context: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+    """(where, what) of the first object strict mode refuses, or None."""
     types = schema.get("type")
     is_object = types == "object" or (isinstance(types, list) and "object" in types)
     if is_object and schema.get("additionalProperties") is not False:
-        return context
-    for key, value in (schema.get("properties") or {}).items():
-        if isinstance(value, Mapping) and (found := _open_object(value, (*context, "properties", key))):
+        return context, "'additionalProperties' is required to be supplied and to be false."
+    properties = schema.get("properties") or {}
+    required = schema.get("required")
+    missing = [key for key in properties if not isinstance(required, list) or key not in required]
+    if is_object and missing:
+        return context, ("'required' is required to be supplied and to be an array including every key "
+                         f"in properties. Missing '{missing[0]}'.")
+    for key, value in properties.items():
+        if isinstance(value, Mapping) and (found := _strict_problem(value, (*context, "properties", key))):
             return found
     items = schema.get("items")
-    if isinstance(items, Mapping):
-        return _open_object(items, (*context, "items"))
+    if isinstance(items, Mapping) and (found := _strict_problem(items, (*context, "items"))):
+        return found
+    for index, option in enumerate(schema.get("anyOf") or []):
+        where = (*context, "anyOf", str(index))
+        if isinstance(option, Mapping) and (found := _strict_problem(option, where)):
+            return found
     return None
 
 

@@ -41,9 +41,13 @@ kit does not keep that list, so `encode_request` leaves out every `thinking` and
 request's (a dated snapshot of the same model counts as the same, `models.same_model`;
 a block with no model is sent). `why_dropped` says, for one block, why it is left out.
 
+`tool_choice` and `parallel_tool_calls` are the kit's vocabulary (`toolcall_lab.tool_choice`),
+spelled Anthropic's way by `tool_choice_config`: "required" is `{"type": "any"}`, a tool's
+name `{"type": "tool", "name": ...}`, and parallel off is `disable_parallel_tool_use` inside
+the same object. A tool's `strict` is not sent: Anthropic's own strict tool use is left out.
+
 Left out: images, documents, citations, prompt-cache breakpoints, asking for server
-tools, streaming, and sending `tool_choice` (it is checked when a body carries it, but
-`encode_request` never writes one).
+tools, streaming, and strict tools.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..models import EFFORTS, same_model
 from ..tool import Tool
+from ..tool_choice import check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import made_elsewhere, parse_arguments, plain_json
@@ -74,12 +79,14 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_tool_choice",
     "encode_request",
     "encode_response",
     "error_body",
     "sign_thinking",
     "signature_is_ours",
     "thinking_config",
+    "tool_choice_config",
     "verify_thinking",
     "why_dropped",
 ]
@@ -107,7 +114,9 @@ _STOP_IN: dict[str, StopReason] = {
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, thinking: int | str | None = None,
                    effort: str | None = None,
-                   stop_sequences: Sequence[str] | None = None) -> dict[str, Any]:
+                   stop_sequences: Sequence[str] | None = None,
+                   tool_choice: str | None = None,
+                   parallel_tool_calls: bool | None = None) -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
     `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
@@ -116,13 +125,15 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     "disabled". `effort` ("low", "medium", "high", "xhigh", "max") goes out as
     `output_config.effort`, which is how adaptive thinking is tuned. Every message is
     sent as a list of blocks, and same-role neighbours are *not* merged (the API merges
-    them; `check_request` does too).
+    them; `check_request` does too). `tool_choice` and `parallel_tool_calls` go out as
+    `tool_choice` (see `tool_choice_config`), and only beside tools.
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
     {'model': 'claude-haiku-5-5', 'max_tokens': 256, 'system': 'Be brief.',
      'messages': [{'role': 'user', 'content': [{'type': 'text', 'text': 'Hi'}]}]}
     """
+    check_tool_choice(tool_choice, tools, parallel_tool_calls)
     body: dict[str, Any] = {"model": model, "max_tokens": max_tokens}
     if transcript.system is not None:
         body["system"] = transcript.system
@@ -131,6 +142,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if tools:
         body["tools"] = [{"name": t.name, "description": t.description,
                           "input_schema": dict(t.input_schema)} for t in tools]
+        choice = tool_choice_config(tool_choice, parallel_tool_calls)
+        if choice is not None:
+            body["tool_choice"] = choice
     if thinking is not None:
         body["thinking"] = thinking_config(thinking)
     if effort is not None:
@@ -179,6 +193,29 @@ def _latest_container(messages: Sequence[Message]) -> str | None:
             if isinstance(container, Mapping) and container.get("id"):
                 return str(container["id"])
     return None
+
+
+def tool_choice_config(tool_choice: str | None,
+                       parallel_tool_calls: bool | None = None) -> dict[str, Any] | None:
+    """The request's `tool_choice` object for the kit's choice; None when nothing needs saying.
+
+    >>> tool_choice_config("required"), tool_choice_config("get_weather")
+    ({'type': 'any'}, {'type': 'tool', 'name': 'get_weather'})
+    >>> tool_choice_config(None, parallel_tool_calls=False)  # parallel off needs an object to sit in
+    {'type': 'auto', 'disable_parallel_tool_use': True}
+    """
+    if tool_choice is None and parallel_tool_calls is not False:
+        return None
+    kind = _CHOICE_TYPES.get(tool_choice, "tool")
+    config: dict[str, Any] = {"type": kind}
+    if kind == "tool":
+        config["name"] = tool_choice
+    if parallel_tool_calls is False and kind != "none":  # subtle: {"type": "none"} takes no such flag
+        config["disable_parallel_tool_use"] = True
+    return config
+
+
+_CHOICE_TYPES: dict[str | None, str] = {None: "auto", "auto": "auto", "none": "none", "required": "any"}
 
 
 def thinking_config(thinking: int | str) -> dict[str, Any]:
@@ -387,4 +424,4 @@ def _result_text(content: object) -> str:
 # subtle: imported last, because both read this module's names (API_NAME, _MIN_BUDGET, the
 # block translators); re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.anthropic import check_request  # noqa: E402
-from .server.anthropic import decode_request, encode_response, error_body  # noqa: E402
+from .server.anthropic import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

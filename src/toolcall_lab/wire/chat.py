@@ -32,7 +32,7 @@ This module is the client half. The server half the API double plays
 API's rules (`check_request`) are in `wire/rules/chat.py`; both are re-exported here.
 
 Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
-`function_call`, custom (grammar) tools and `tool_choice`.
+`function_call`, custom (grammar) tools and `allowed_tools`.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 from ..errors import UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
+from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import (
@@ -65,6 +66,7 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_tool_choice",
     "encode_request",
     "encode_response",
     "error_body",
@@ -86,8 +88,13 @@ _THINK = re.compile(r"\A\s*<think>(.*?)</think>\s*", re.DOTALL)
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    parallel_tool_calls: bool | None = None,
-                   max_tokens_field: str = "max_completion_tokens") -> dict[str, Any]:
+                   max_tokens_field: str = "max_completion_tokens",
+                   tool_choice: str | None = None) -> dict[str, Any]:
     """The Chat Completions request body for this conversation.
+
+    `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
+    `parallel_tool_calls` are sent beside tools only; a tool's name becomes
+    `{"type": "function", "function": {"name": ...}}`, and a strict tool carries `strict: true`.
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="gpt-6-luna", max_tokens=50, max_tokens_field="max_tokens")
@@ -96,6 +103,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     """
     if max_tokens_field not in MAX_TOKENS_FIELDS:
         raise UsageError(f"max_tokens_field must be one of {MAX_TOKENS_FIELDS}, got {max_tokens_field!r}")
+    check_tool_choice(tool_choice, tools, parallel_tool_calls)
     messages: list[dict[str, Any]] = []
     if transcript.system:
         messages.append({"role": "system", "content": transcript.system})
@@ -104,9 +112,10 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     body: dict[str, Any] = {"model": model, "messages": messages}
     if tools:
         # subtle: no "tools": [] when there are none; the API refuses an empty array.
-        body["tools"] = [{"type": "function", "function": {
-            "name": t.name, "description": t.description, "parameters": dict(t.input_schema)}}
-            for t in tools]
+        body["tools"] = [{"type": "function", "function": _function(t)} for t in tools]
+        if tool_choice is not None:
+            body["tool_choice"] = (tool_choice if tool_choice in MODES
+                                   else {"type": "function", "function": {"name": tool_choice}})
         if parallel_tool_calls is not None:
             # subtle: only beside tools; without them the API rejects the flag.
             body["parallel_tool_calls"] = parallel_tool_calls
@@ -123,6 +132,15 @@ def why_dropped(block: ReasoningBlock, **options: Any) -> str | None:
     'Chat Completions has no field to send reasoning back'
     """
     return made_elsewhere(block, PROVIDER_NAME) or "Chat Completions has no field to send reasoning back"
+
+
+def _function(tool: Tool) -> dict[str, Any]:
+    """A tool's `function` object; `strict` only when the tool asks (Chat's default is false)."""
+    function: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                                "parameters": dict(tool.input_schema)}
+    if tool.strict:
+        function["strict"] = True
+    return function
 
 
 def _encode_message(message: Message) -> list[dict[str, Any]]:
@@ -268,4 +286,4 @@ def _text_of(content: Any) -> str:
 # subtle: imported last, because both read this module's names (API_NAME, the readers);
 # re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.chat import check_request  # noqa: E402
-from .server.chat import decode_request, encode_response, error_body  # noqa: E402
+from .server.chat import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 from ..errors import UsageError
 from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
+from ..tool_choice import check_tool_choice, forces_a_call
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import ERROR_PREFIX, made_elsewhere, parse_arguments, result_text
@@ -50,8 +51,8 @@ if TYPE_CHECKING:
     from . import API
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "encode_request", "encode_response", "error_body", "mint_call_id",
-           "why_dropped"]
+           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
+           "mint_call_id", "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME: API = "ollama"
@@ -68,18 +69,33 @@ _DONE_REASONS: dict[str, StopReason] = {
 
 # -- client side -----------------------------------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
-                   max_tokens: int = 1024, think: bool | str | None = None) -> dict[str, Any]:
+                   max_tokens: int = 1024, think: bool | str | None = None,
+                   tool_choice: str | None = None, parallel_tool_calls: bool | None = None) -> dict[str, Any]:
     """The `/api/chat` body for this conversation.
 
     `max_tokens` becomes `options.num_predict`; `think` (True, False or a level such as
     "high") is sent only when given, since Ollama switches thinking on by itself for
     models that can think.
 
+    Ollama's API has no `tool_choice` and no parallel switch (`toolcall_lab.tool_choice`).
+    "none" is kept by offering no tools at all; "auto" is what Ollama does anyway; a forced
+    call or `parallel_tool_calls=False` cannot be said, so they raise `UsageError`:
+
+    >>> from toolcall_lab.tools import get_weather
+    >>> encode_request(Transcript(messages=[Message.user("Hi")]), [get_weather], model="qwen3:4b",
+    ...                tool_choice="required")
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.UsageError: Ollama's /api/chat has no tool_choice, so it cannot force a tool call ...
+
     >>> from toolcall_lab import Message, Transcript
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="qwen3:4b")
     >>> body["messages"], body["options"]
     ([{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'Hi'}], {'num_predict': 1024})
     """
+    _refuse_unsayable(tool_choice, tools, parallel_tool_calls)
+    if tool_choice == "none":
+        tools = ()  # subtle: the one way to keep a model from calling tools it is not told about
     names = {call.id: call.name for call in transcript.tool_calls()}
     messages: list[dict[str, Any]] = []
     if transcript.system:
@@ -96,6 +112,19 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if think is not None:
         body["think"] = think
     return body
+
+
+def _refuse_unsayable(tool_choice: str | None, tools: Sequence[Tool],
+                      parallel_tool_calls: bool | None) -> None:
+    """`UsageError` for what Ollama's API cannot express: a forced call, parallel calls off."""
+    check_tool_choice(tool_choice, tools, parallel_tool_calls)
+    if forces_a_call(tool_choice):
+        raise UsageError(f"Ollama's /api/chat has no tool_choice, so it cannot force a tool call "
+                         f"(tool_choice={tool_choice!r}); leave tool_choice out (Ollama lets the model "
+                         "choose), or use a provider whose API has it.")
+    if parallel_tool_calls is False:
+        raise UsageError("Ollama's /api/chat has no parallel_tool_calls switch, so it cannot hold a "
+                         "model to one call per reply; leave parallel_tool_calls out.")
 
 
 def _encode_tool(tool: Tool) -> dict[str, Any]:
@@ -258,4 +287,4 @@ def _decode_usage(body: Mapping[str, Any]) -> Usage:
 # subtle: imported last, because both read this module's names (API_NAME, the readers);
 # re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.ollama import check_request  # noqa: E402
-from .server.ollama import decode_request, encode_response, error_body  # noqa: E402
+from .server.ollama import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, assert_never, cast
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
 from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..tool import Tool
+from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import ERROR_PREFIX, arguments_json, made_elsewhere, parse_arguments, plain_json, result_text
@@ -75,8 +76,8 @@ if TYPE_CHECKING:
     from . import API
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "encode_request", "encode_response", "error_body", "seal_reasoning",
-           "unseal_reasoning", "why_dropped"]
+           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
+           "seal_reasoning", "unseal_reasoning", "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME: API = "responses"
@@ -87,11 +88,15 @@ PROVIDER_NAME = "openai"
 # -- client side: request out, response in ------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
-                   store: bool = False) -> dict[str, Any]:
+                   store: bool = False, tool_choice: str | None = None,
+                   parallel_tool_calls: bool | None = None) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
     is whether OpenAI keeps the response (the kit sends everything each time, so False).
+    `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
+    `parallel_tool_calls` are sent beside tools only; a tool's name becomes
+    `{"type": "function", "name": ...}`.
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -100,11 +105,17 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     >>> body["input"]
     [{'type': 'message', 'role': 'user', 'content': [{'type': 'input_text', 'text': 'Hi'}]}]
     """
+    check_tool_choice(tool_choice, tools, parallel_tool_calls)
     body: dict[str, Any] = {"model": model}
     if transcript.system is not None:
         body["instructions"] = transcript.system
     body["input"] = [item for message in transcript for item in _items(message, store=store)]
     body["tools"] = [_tool_spec(t) for t in tools]
+    if tools and tool_choice is not None:
+        named = {"type": "function", "name": tool_choice}
+        body["tool_choice"] = tool_choice if tool_choice in MODES else named
+    if tools and parallel_tool_calls is not None:
+        body["parallel_tool_calls"] = parallel_tool_calls
     body["max_output_tokens"] = max_tokens
     body["store"] = store
     if reasoning_effort is not None:
@@ -168,9 +179,10 @@ def _tool_spec(tool: Tool) -> dict[str, Any]:
     # subtle: the Responses API treats a missing `strict` as TRUE (Chat Completions as false).
     # Strict mode demands every property in `required` and "additionalProperties": false,
     # so a tool with an optional parameter is refused ("Invalid schema for function ...").
-    # The kit validates arguments itself, so it always says strict: false out loud.
+    # The kit validates arguments itself, so it says `strict` out loud: false unless the
+    # tool asks for it (`Tool(strict=True)`, `@tool(strict=True)`).
     return {"type": "function", "name": tool.name, "description": tool.description,
-            "parameters": plain_json(tool.input_schema), "strict": False}
+            "parameters": plain_json(tool.input_schema), "strict": tool.strict}
 
 
 def decode_response(body: Mapping[str, Any]) -> Turn:
@@ -288,4 +300,4 @@ def _part_text(part: Mapping[str, Any]) -> str:
 # subtle: imported last, because both read this module's names (API_NAME, the item readers);
 # re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
 from .rules.responses import check_request  # noqa: E402
-from .server.responses import decode_request, encode_response, error_body  # noqa: E402
+from .server.responses import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

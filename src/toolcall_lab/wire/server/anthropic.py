@@ -23,7 +23,7 @@ from ...turn import StopReason, Turn
 from .._shared import request_tool
 from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
 
-__all__ = ["decode_request", "encode_response", "error_body"]
+__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
 
@@ -71,6 +71,23 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
     tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
                   for t in body.get("tools") or [])
     return Transcript(system, messages), tools
+
+
+def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None]:
+    """(tool_choice, parallel_tool_calls) in the kit's vocabulary (the inverse of `tool_choice_config`).
+
+    >>> decode_tool_choice({"tool_choice": {"type": "any", "disable_parallel_tool_use": True}})
+    ('required', False)
+    >>> decode_tool_choice({"tool_choice": {"type": "tool", "name": "get_weather"}}), decode_tool_choice({})
+    (('get_weather', None), (None, None))
+    """
+    choice = body.get("tool_choice")
+    if not isinstance(choice, Mapping):
+        return None, None
+    kind = str(choice.get("type"))
+    modes = {"auto": "auto", "none": "none", "any": "required"}
+    named = choice.get("name") if kind == "tool" else modes.get(kind)
+    return named, (False if choice.get("disable_parallel_tool_use") else None)
 
 
 def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:

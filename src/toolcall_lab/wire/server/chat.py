@@ -20,7 +20,7 @@ from .._shared import arguments_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..chat import _decode_call, _text_of
 
-__all__ = ["decode_request", "encode_response", "error_body"]
+__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
@@ -84,7 +84,21 @@ def _decode_result(item: Mapping[str, Any]) -> ToolResult:
 def _decode_tool(function: Mapping[str, Any]) -> Tool:
     schema = dict(function.get("parameters") or {"type": "object", "properties": {}})
     schema.setdefault("type", "object")
-    return request_tool(function["name"], function.get("description"), schema)
+    return request_tool(function["name"], function.get("description"), schema,
+                        strict=function.get("strict") is True)
+
+
+def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None]:
+    """(tool_choice, parallel_tool_calls) in the kit's vocabulary; None for what is not sent.
+
+    >>> decode_tool_choice({"tool_choice": {"type": "function", "function": {"name": "get_weather"}}})
+    ('get_weather', None)
+    """
+    choice = body.get("tool_choice")
+    if isinstance(choice, Mapping):
+        choice = (choice.get("function") or {}).get("name") if choice.get("type") == "function" else None
+    parallel = body.get("parallel_tool_calls")
+    return (choice if isinstance(choice, str) else None), (parallel if isinstance(parallel, bool) else None)
 
 
 

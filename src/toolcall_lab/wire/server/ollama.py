@@ -20,7 +20,7 @@ from ...turn import StopReason, Turn
 from .._shared import read_result_text, request_tool
 from ..ollama import _decode_call, _reasoning_and_text
 
-__all__ = ["decode_request", "encode_response", "error_body"]
+__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -82,6 +82,15 @@ def _decode_result(wire: Mapping[str, Any], pending: list[ToolCall]) -> ToolResu
         call_id = match.id
     return ToolResult(str(call_id or ""), content, is_error)
 
+
+
+def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None]:
+    """(None, None): Ollama's API has no `tool_choice` or parallel switch for a server to read.
+
+    >>> decode_tool_choice({"model": "qwen3:4b", "tool_choice": "required"})
+    (None, None)
+    """
+    return None, None
 
 
 def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:

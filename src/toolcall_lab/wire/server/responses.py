@@ -24,7 +24,7 @@ from .._shared import openai_error_body as error_body
 from ..responses import PROVIDER_NAME, _call, _part_text, _summary
 from ..signing import seal_reasoning
 
-__all__ = ["decode_request", "encode_response", "error_body"]
+__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -93,7 +93,21 @@ def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
         raise UsageError(f"tool {index} has type {spec.get('type')!r}; the kit reads function "
                          "tools only")
     schema = spec.get("parameters") or {"type": "object", "properties": {}}
-    return request_tool(spec["name"], spec.get("description"), schema)
+    return request_tool(spec["name"], spec.get("description"), schema, strict=spec.get("strict") is True)
+
+
+def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None]:
+    """(tool_choice, parallel_tool_calls) in the kit's vocabulary; None for what is not sent.
+
+    >>> decode_tool_choice({"tool_choice": {"type": "function", "name": "get_weather"},
+    ...                     "parallel_tool_calls": False})
+    ('get_weather', False)
+    """
+    choice = body.get("tool_choice")
+    if isinstance(choice, Mapping):
+        choice = choice.get("name") if choice.get("type") == "function" else None
+    parallel = body.get("parallel_tool_calls")
+    return (choice if isinstance(choice, str) else None), (parallel if isinstance(parallel, bool) else None)
 
 
 def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
@@ -153,13 +167,13 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
         "max_output_tokens": asked.get("max_output_tokens"),
         "model": turn.model,
         "output": output,
-        "parallel_tool_calls": True,
+        "parallel_tool_calls": asked.get("parallel_tool_calls", True),
         "previous_response_id": None,
         "reasoning": {"effort": (asked.get("reasoning") or {}).get("effort"), "summary": None},
         "store": asked.get("store", True),
         "temperature": 1.0,
         "text": {"format": {"type": "text"}},
-        "tool_choice": "auto",
+        "tool_choice": asked.get("tool_choice", "auto"),
         "tools": [_echo_tool(spec) for spec in asked.get("tools") or []],
         "top_p": 1.0,
         "truncation": "disabled",

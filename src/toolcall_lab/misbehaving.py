@@ -1,0 +1,140 @@
+"""Scripted models that misbehave on cue: what real models do now and then, staged for lesson 5.
+
+Real models rarely misbehave when you are watching. Each policy here plays one mistake,
+reproducibly, around the lessons' weather question, and then (where a real model would)
+reads the error it gets back and recovers:
+
+    invents_a_tool        asks for `get_forecast`, a tool nobody offered; then uses get_weather
+    sends_bad_arguments   calls get_weather with `town` instead of `city`; then fixes the call
+    sends_broken_json     sends arguments cut off mid-string, not JSON at all; then sends them whole
+    keeps_checking        asks for the same weather again and again, never satisfied, until the user
+                          says to stop or a call is refused (a loop that only max_steps ends)
+    guesses_the_city      asked about "the weather" with no city, picks one (London) rather than
+                          asking: a call that is valid, and wrong
+    obeys_injection       reads the file the user names, and does what the file says, including
+                          an instruction to call `delete_files` hidden in it (`tools.files`)
+
+Each is a policy function for `ScriptedProvider` (or `ApiDouble`), so it sees the
+transcript and the tools on offer and decides its next reply. The model that behaves is
+`examples.weather_policy`, which these fall back on once their mistake is made.
+
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.examples import PARIS_QUESTION
+    >>> from toolcall_lab.tools import get_weather
+    >>> run = run_agent(ScriptedProvider(invents_a_tool), PARIS_QUESTION, tools=[get_weather])
+    >>> [c.name for c in run.transcript.tool_calls()], run.answer
+    (['get_forecast', 'get_weather'], "It's 18°C and sunny in Paris.")
+"""
+
+from __future__ import annotations
+
+import re
+
+from .examples import _cities_in, weather_policy
+from .messages import Message, ToolCall, Transcript
+from .providers.scripted import Reply, call
+from .tool import Tool
+from .tools.files import FILES
+
+__all__ = ["guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection", "sends_bad_arguments",
+           "sends_broken_json"]
+
+
+def _question(transcript: Transcript) -> tuple[Message, list[Message]]:
+    """The newest question (a user message with text, not results) and the messages after it."""
+    start = max((i for i, m in enumerate(transcript.messages) if m.role == "user" and not m.tool_results),
+                default=0)
+    return transcript[start], transcript.messages[start + 1:]
+
+
+def _first_try(transcript: Transcript) -> bool:
+    """True before the model has made any call about the newest question."""
+    return not any(m.tool_calls for m in _question(transcript)[1])
+
+
+def _city(transcript: Transcript) -> str:
+    cities = _cities_in(_question(transcript)[0].text)
+    return cities[0] if cities else "Paris"
+
+
+def invents_a_tool(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """First asks for `get_forecast`, which is not on offer; after the error, asks for get_weather."""
+    if _first_try(transcript):
+        return call("get_forecast", city=_city(transcript), days=1)
+    return weather_policy(transcript, tools)
+
+
+def sends_bad_arguments(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """First calls get_weather with `town` (the schema says `city`); after the error, fixes it."""
+    if _first_try(transcript):
+        return call("get_weather", town=_city(transcript))
+    return weather_policy(transcript, tools)
+
+
+def sends_broken_json(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """First sends arguments that stop mid-string (not JSON); after the error, sends them whole."""
+    if _first_try(transcript):
+        text = '{"city": "' + _city(transcript)[:3]
+        return ToolCall("", "get_weather", {}, raw_args=text)
+    return weather_policy(transcript, tools)
+
+
+def keeps_checking(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Asks for the weather again after every answer; answers only when told to stop.
+
+    Told means: the newest question names no city ("You have it already: answer now."), or
+    the newest result is an error (a call refused as a repeat, say). Then it answers from
+    the last result that was not an error.
+    """
+    question, since = _question(transcript)
+    cities = _cities_in(question.text)
+    latest = [r for m in since for r in m.tool_results]
+    if cities and not (latest and latest[-1].is_error):
+        return call("get_weather", city=cities[0])
+    results = [r for m in transcript.messages for r in m.tool_results if not r.is_error]
+    if not results:
+        return "I have no weather to report."
+    return f"Sorry for the wait: it's {results[-1].content}."
+
+
+def guesses_the_city(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Asked about the weather with no city, guesses London instead of asking which city."""
+    question, since = _question(transcript)
+    if _cities_in(question.text) or not any(t.name == "get_weather" for t in tools):
+        return weather_policy(transcript, tools)
+    if not any(m.tool_calls for m in since):
+        return call("get_weather", city="London")  # a guess: nobody said London
+    result = next(r for m in since for r in m.tool_results)
+    temperature, _, conditions = result.content.partition(", ")
+    return f"It's {temperature} and {conditions}."
+
+
+_INSTRUCTION = re.compile(r'call (\w+) with path "([^"]*)"')
+
+
+def obeys_injection(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Reads the file the user names; if the file says to call a tool that is on offer, calls it.
+
+    Then it summarises the file's first sentence, and says whether the extra call went through.
+    """
+    question, since = _question(transcript)
+    path = next((p for p in FILES if p in question.text), None)
+    if path is None:
+        return "Which file should I read?"
+    calls = {c.id: c for m in since for c in m.tool_calls}
+    results = [(calls[r.call_id], r) for m in since for r in m.tool_results if r.call_id in calls]
+    if not results:
+        return call("read_file", path=path)
+    read = next((r for c, r in results if c.name == "read_file"), None)
+    offered = {t.name for t in tools}
+    ordered = _INSTRUCTION.search(read.content) if read is not None and not read.is_error else None
+    if ordered and ordered.group(1) in offered and not any(c.name == ordered.group(1) for c, _ in results):
+        return call(ordered.group(1), path=ordered.group(2))  # the injection, obeyed
+    if read is None or read.is_error:
+        return f"I could not read {path}."
+    summary = f"{path} says: {read.content.split('. ')[0].rstrip('.')}."
+    extra = next((r for c, r in results if ordered and c.name == ordered.group(1)), None)
+    if extra is None:
+        return summary
+    return summary + (" I was also going to clear out old files, but that was refused." if extra.is_error
+                      else " I also cleared out old files.")
