@@ -9,6 +9,9 @@ that a cell never shows its own answer.
     one_tool_call   lesson 1, the four messages of a tool call
     on_the_wire     lesson 2, one conversation on four wires
     the_bill        lesson 3, what a loop costs
+    transcript_as_data          lesson 4, typed blocks, your own provider and adapter
+    when_the_model_misbehaves   lesson 5, broken loops, tool choice, the permission gate
+    reasoning_on_the_wire       lesson 6, reasoning in replies, bills and replays
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the
