@@ -157,6 +157,9 @@ def test_under_none_a_policy_sees_no_tools_and_answers_in_text():
     turn = provider.complete(ASK, tools=TOOLS, tool_choice="none")
     assert turn.text == "I have no way to look up the weather right now." and not turn.tool_calls
     assert provider.requests[-1].tools == TOOLS and provider.requests[-1].tool_choice == "none"
+    tokens = provider.requests[-1].input_tokens
+    assert repr(provider.requests[-1]) == ("SentRequest(messages=1, tools=['get_weather', 'calculator'], "
+                                           f"tool_choice='none', input_tokens≈{tokens})")
 
 
 def test_a_named_choice_shows_a_policy_only_that_tool():
