@@ -323,7 +323,10 @@ def _handler_for(double: ApiDouble) -> type:
         def finish(self) -> None:
             with double._connections_lock:
                 double._connections.discard(self.connection)
-            super().finish()
+            try:
+                super().finish()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client hung up before its reply was flushed: nothing is left to send
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             """http.server's own refusals (bad request line, bad headers) in JSON, not HTML."""
