@@ -24,7 +24,6 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any
 
 from ..blocks import ReasoningBlock
@@ -35,7 +34,8 @@ from ..tools.weather import get_weather
 from ..turn import Turn
 from ..wire import APIS, check_request, codec, decode_response, encode_request
 from ..wire import check as api_check
-from .transcript_as_data import _raised, _unwritten
+from ._runs import raised as _raised
+from ._runs import template as _template
 
 __all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "exercise_3", "predict_first", "predict_items",
            "predict_refused", "q1", "q2", "q3", "replay_rule"]
@@ -48,10 +48,6 @@ def _refusal(text: str) -> str:
     """The first sentence of an API's refusal, without its full stop (a hint follows it)."""
     return text.split(". ")[0].rstrip(".")
 
-
-def _template(function: Any) -> bool:
-    """True when `function` is still the template: a docstring and `...`."""
-    return callable(function) and _unwritten(SimpleNamespace(body=function), "body")
 
 
 # -- section 1: where reasoning sits --------------------------------------------------------------

@@ -36,7 +36,6 @@ Left out, as in the lesson: retries, streaming, keys, and reasoning (the Parts A
 from __future__ import annotations
 
 import contextlib
-import dis
 import inspect
 import io
 import json
@@ -69,6 +68,8 @@ from ..turn import StopReason, Turn
 from ..usage import Usage
 from ..wire import check as api_check
 from ..wire import decode_response as decode_wire_response
+from ._runs import raised as _raised
+from ._runs import unwritten as _unwritten
 
 __all__ = ["SOLUTIONS", "PartsProvider", "decode_response", "echo_provider", "encode_request", "exercise_1",
            "exercise_2", "exercise_3", "parts_provider", "predict_biggest", "predict_last_question",
@@ -222,25 +223,6 @@ REDACTED = "[redacted]"
 
 
 # -- what the checks share ----------------------------------------------------------------------
-def _unwritten(cls: Any, method: str = "complete") -> bool:
-    """True when `cls.method` is still a template: its code only returns None (`...`, `pass`)."""
-    function = getattr(cls, method, None)
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return False
-    # subtle: `...` and a docstring compile to "load the constant None, return it", nothing else.
-    trivial = {"RESUME", "NOP", "LOAD_CONST", "RETURN_VALUE", "RETURN_CONST", "CACHE"}
-    return all(i.opname in trivial and (i.opname not in ("LOAD_CONST", "RETURN_CONST") or i.argval is None)
-               for i in dis.get_instructions(code))
-
-
-def _raised(exc: BaseException) -> str:
-    """`TypeName: first line`, for a sentence about what a learner's code raised."""
-    lines = str(exc).strip().splitlines()
-    first = lines[0] if lines else ""
-    return f"{type(exc).__name__}: {first[:120]}" if first else type(exc).__name__
-
-
 def _quietly(action: Callable[[], Any]) -> tuple[Any, str]:
     """Run `action` with its printing captured: (what it returned, what it printed)."""
     printed = io.StringIO()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
 from ..approval import REFUSED, refusal
@@ -41,7 +40,10 @@ from ..tools.files import DELETIONS, delete_files, read_file
 from ..tools.weather import get_weather
 from ..wire import check as api_check
 from ._runs import mentions_number, tool_exchanges
-from .transcript_as_data import _quietly, _raised, _unwritten
+from ._runs import raised as _raised
+from ._runs import template as _template
+from ._runs import unwritten as _unwritten
+from .transcript_as_data import _quietly
 
 __all__ = ["SOLUTIONS", "RepeatGuard", "careful_gate", "exercise_1", "exercise_2", "exercise_3",
            "permission_gate", "predict_messages", "predict_runs", "predict_second_choice", "q1", "q2", "q3",
@@ -107,11 +109,6 @@ class RepeatGuard:
 
 
 # -- what the checks share --------------------------------------------------------------------------
-def _template(function: Any) -> bool:
-    """True when a function's body is still the template's `...` (lesson 4's `_unwritten`)."""
-    return bool(_unwritten(SimpleNamespace(body=function), "body"))
-
-
 def _asked(gate: Callable[[ToolCall], Any], call: ToolCall) -> tuple[Any, str | None]:
     """(what `gate` answered about `call`, or None and what it raised)."""
     try:
