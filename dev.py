@@ -288,14 +288,89 @@ def merge_streams(cell: dict) -> None:
         cell["outputs"] = merged
 
 
-COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks}
+#: Where reset-lessons keeps a learner's edited lesson before restoring it: inside notebooks/,
+#: so it shows in JupyterLab's file browser, and git-ignored, so it never shows in `git status`.
+MY_COPIES = "my-copies"
+
+
+def git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+
+
+def pick_lessons(names: list[str], lessons: list[str]) -> tuple[list[str], list[str]]:
+    """(the lessons `names` point at, the names that match none), e.g.
+
+    pick_lessons(["1", "02_on_the_wire"], ["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"])
+    -> (["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"], [])
+    """
+    if not names:
+        return list(lessons), []
+    picked, unknown = [], []
+    for name in names:
+        stem = Path(name).name.removesuffix(".ipynb")
+        found = [lesson for lesson in lessons if lesson.removesuffix(".ipynb") == stem
+                 or stem.isdigit() and lesson.split("_", 1)[0].isdigit()
+                 and int(lesson.split("_", 1)[0]) == int(stem)]
+        picked += [lesson for lesson in found if lesson not in picked]
+        if not found:
+            unknown.append(name)
+    return picked, unknown
+
+
+def reset_lessons(args: list[str], *, root: Path = ROOT, stamp: str | None = None) -> int:
+    """Put lessons back as committed (all, or those named: `01`, `01_one_tool_call`, ...).
+
+    A lesson the learner changed is first copied to notebooks/my-copies/<lesson>-<time>.ipynb,
+    so nothing is lost; an unchanged lesson is left alone, and so is every other file.
+    Needs a git clone of the kit (nbgitpuller and Binder make one); no .venv/.
+    """
+    try:
+        inside = git(root, "rev-parse", "--is-inside-work-tree")
+    except FileNotFoundError:
+        print("dev.py: reset-lessons needs git, which is not installed here. Download the lesson "
+              "again from where you got the kit instead.")
+        return 2
+    if inside.returncode != 0:
+        print(f"dev.py: {root} is not a git clone, so there is no committed copy to restore. "
+              "Download the lesson again from where you got the kit instead.")
+        return 2
+    listed = git(root, "ls-tree", "--name-only", "HEAD", "notebooks/").stdout.split()
+    lessons = sorted(Path(p).name for p in listed if p.endswith(".ipynb"))
+    picked, unknown = pick_lessons(args, lessons)
+    if unknown:
+        print(f"dev.py: no lesson called {', '.join(unknown)}; the lessons are: {', '.join(lessons)}")
+        return 2
+    stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
+    restored = 0
+    for lesson in picked:
+        path = root / "notebooks" / lesson
+        if git(root, "diff", "--quiet", "HEAD", "--", f"notebooks/{lesson}").returncode == 0:
+            continue  # as committed already
+        if path.exists():
+            backup = root / "notebooks" / MY_COPIES / f"{path.stem}-{stamp}.ipynb"
+            backup.parent.mkdir(exist_ok=True)
+            backup.write_bytes(path.read_bytes())
+            print(f"dev.py: kept your version of {lesson} as notebooks/{MY_COPIES}/{backup.name}")
+        git(root, "checkout", "HEAD", "--", f"notebooks/{lesson}")
+        print(f"dev.py: restored {lesson} as committed")
+        restored += 1
+    if not restored:
+        print(f"dev.py: {'every lesson is' if not args else 'the lessons named are'} as committed; "
+              "nothing to restore")
+    return 0
+
+
+COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks,
+            "reset-lessons": reset_lessons}
+NO_ENV = {"reset-lessons"}  # commands that need git, not the .venv/
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
         print(__doc__.strip())
         return 2
-    ensure_env()
+    if argv[0] not in NO_ENV:
+        ensure_env()
     try:
         return COMMANDS[argv[0]](argv[1:])
     except KeyboardInterrupt:

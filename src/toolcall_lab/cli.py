@@ -7,6 +7,8 @@
     python -m toolcall_lab figures [--out DIR] [--check]
                                     # regenerate the lesson figures (default: ./figures), or
                                     # with --check compare a fresh set with those in DIR
+    python -m toolcall_lab solutions [OUT] [--lessons notebooks] [--no-execute]
+                                    # a teacher's solved copy of every lesson (default: ./solutions)
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -91,6 +93,22 @@ def _figures(out: str, *, check: bool) -> int:
     return 1 if failures else 0
 
 
+def _solutions(lessons: str, out: str, *, execute: bool) -> int:
+    from .errors import UsageError
+    from .solutions import write_solutions
+
+    try:
+        written = write_solutions(lessons, out, execute=execute)
+    except UsageError as exc:
+        print(f"solutions: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    print(f"Teacher's copies{' (executed)' if execute else ''}: {len(written)} lessons in {out}/. "
+          "Keep them out of the learners' folder.")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -109,7 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures.add_argument("--check", action="store_true",
                          help="write nothing; compare a fresh set with the files in --out "
                               "(exit 1 if any differ)")
+    solutions = commands.add_parser("solutions", help="write a solved copy of every lesson, for a teacher")
+    solutions.add_argument("out", nargs="?", default="solutions",
+                           help="folder for the solved notebooks (default: solutions)")
+    solutions.add_argument("--lessons", default="notebooks",
+                           help="folder that holds the lessons (default: notebooks)")
+    solutions.add_argument("--no-execute", action="store_true",
+                           help="write the solved cells without running them (no outputs)")
     args = parser.parse_args(argv)
+    if args.command == "solutions":
+        return _solutions(args.lessons, args.out, execute=not args.no_execute)
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":

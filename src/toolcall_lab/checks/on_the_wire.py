@@ -185,5 +185,15 @@ SOLUTIONS: dict[str, str] = {
     "q3": '"no"',
     "exercise_1": ('Transcript(messages=[question, calls, Message.results('
                    '[ToolResult("toolu_99", "x"), *results.tool_results])])'),
-    "exercise_2": "overloaded()",
+    # statements, not one expression: they end by setting exercise_2 (toolcall_lab.solutions)
+    "exercise_2": (
+        "mine = Transcript()\n"
+        "with ApiDouble() as double:\n"
+        "    double.fail_next(\"overloaded\")\n"
+        "    overloaded = get_provider(\"anthropic\", base_url=double.base_url(\"anthropic\"), "
+        "max_retries=0)\n"
+        "    try:\n"
+        "        run_agent(overloaded, PARIS_QUESTION, transcript=mine)\n"
+        "    except ProviderError as error:\n"
+        "        exercise_2 = (error, mine)\n"),
 }
