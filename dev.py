@@ -6,8 +6,15 @@
     python3 dev.py demo    # the classroom demo in the terminal (offline)
     python3 dev.py lint    # ruff and mypy --strict, the two checks tests/ also run
     python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
+    python3 dev.py solutions [OUT]        # a teacher's solved, executed copy of every lesson
+                                          # (default: solutions/, git-ignored)
+    python3 dev.py reset-lessons [LESSON ...]   # restore lessons as committed, keeping a
+                                          # learner's changed copy in notebooks/my-copies/
+    python3 dev.py wheelhouse [DIR] [--platform TAG ...] [--python-version X.Y ...]
+                                          # every wheel the lessons need, for a room with no
+                                          # network (default: wheelhouse/; see DIR/INSTALL.txt)
 
-Each makes sure `.venv/` exists and holds this project installed with its `dev`
+Each but reset-lessons makes sure `.venv/` exists and holds this project installed with its `dev`
 extra, reinstalling when `pyproject.toml` changes. Anything after the command
 goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
 `python3 dev.py lab --port 8899`.
@@ -17,6 +24,7 @@ Standard library only, so it runs on any Python >= 3.11 before anything is insta
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -288,6 +296,16 @@ def merge_streams(cell: dict) -> None:
         cell["outputs"] = merged
 
 
+def solutions(args: list[str]) -> int:
+    """A teacher's solved copy of every lesson, executed, in solutions/ (git-ignored) or the folder named.
+
+    Made on demand, never committed: a learner who clones or pulls the kit does not get it.
+    """
+    out = [str(Path(a).resolve()) if not a.startswith("-") else a for a in args]  # from your folder
+    return subprocess.call([str(venv_bin("python")), "-m", "toolcall_lab", "solutions",
+                            "--lessons", str(ROOT / "notebooks"), *out], cwd=ROOT)
+
+
 #: Where reset-lessons keeps a learner's edited lesson before restoring it: inside notebooks/,
 #: so it shows in JupyterLab's file browser, and git-ignored, so it never shows in `git status`.
 MY_COPIES = "my-copies"
@@ -360,8 +378,104 @@ def reset_lessons(args: list[str], *, root: Path = ROOT, stamp: str | None = Non
     return 0
 
 
+#: Dependencies pip cannot see when it downloads for another platform: it evaluates
+#: `sys_platform`/`os_name` markers against the machine it runs on, not `--platform`
+#: (https://github.com/pypa/pip/issues/6117), so a Windows or macOS wheelhouse built on Linux
+#: would miss them. tests/test_wheelhouse.py derives this table from the installed metadata.
+PLATFORM_ONLY = {"win": ["colorama", "pywinpty"], "macosx": ["appnope"]}
+
+
+def wheelhouse_command(args: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python3 dev.py wheelhouse",
+        description="Download every wheel the lessons need (the `lab` extra) into one folder, "
+                    "for installing in a room with no network.")
+    parser.add_argument("folder", nargs="?", default="wheelhouse", help="where (default: wheelhouse)")
+    parser.add_argument("--platform", action="append", default=[], metavar="TAG",
+                        help="a platform to download for, e.g. win_amd64, macosx_11_0_arm64, "
+                             "macosx_10_12_x86_64, manylinux_2_28_x86_64 (repeat for several; "
+                             "default: this machine)")
+    parser.add_argument("--python-version", action="append", default=[], metavar="X.Y",
+                        help="the learners' Python, e.g. 3.12 (repeat for several; default: "
+                             "the Python of .venv/)")
+    return parser.parse_args(args)
+
+
+def wheelhouse(args: list[str], *, python: Path | None = None) -> int:
+    """Fill a folder with the kit's wheel and every wheel of its `lab` extra, and INSTALL.txt.
+
+    With no --platform, `pip wheel` builds for this machine (a package with no wheel is built
+    here); with --platform, `pip download --only-binary=:all:` fetches ready-made wheels for
+    each platform and Python named. The folder then installs with no index at all.
+    """
+    options = wheelhouse_command(args)
+    folder = Path(options.folder).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    pip = [str(python or venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
+    started = time.monotonic()
+    # the kit itself, as a wheel: its name stays the same in every wheelhouse
+    if subprocess.call([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(folder), str(ROOT)]):
+        sys.exit("dev.py: building the kit's own wheel failed (pip's message is above).")
+    # subtle: the wheel's own path, not `toolcall-lab[lab]`, so no same-named project on an index
+    # could be taken instead of this one
+    kit = f"{folder / f'toolcall_lab-{project_version()}-py3-none-any.whl'}[lab]"
+    find = ["--find-links", str(folder)]
+    if not options.platform:
+        status = subprocess.call([*pip, "wheel", "--quiet", "--wheel-dir", str(folder), *find, kit])
+        built_for = ["this machine"]
+    else:
+        status, built_for = 0, []
+        versions = options.python_version or [".".join(map(str, venv_python_version() or
+                                                          sys.version_info[:2]))]
+        for platform in options.platform:
+            extra = [name for prefix, names in PLATFORM_ONLY.items() if platform.startswith(prefix)
+                     for name in names]
+            for version in versions:
+                status = status or subprocess.call([
+                    *pip, "download", "--quiet", "--dest", str(folder), *find, "--only-binary=:all:",
+                    "--platform", platform, "--python-version", version, "--implementation", "cp",
+                    kit, *extra])
+                built_for.append(f"{platform}, Python {version}")
+    if status:
+        print("dev.py: pip could not fetch every wheel (its message is above); check the network, "
+              "or name a platform and Python that every package publishes wheels for.")
+        return status
+    wheels = sorted(folder.glob("*.whl"))
+    megabytes = sum(w.stat().st_size for w in wheels) / 1e6
+    (folder / "INSTALL.txt").write_text(install_text(folder.name, built_for), encoding="utf-8")
+    print(f"dev.py: {len(wheels)} wheels, {megabytes:.0f} MB, in {folder} "
+          f"({time.monotonic() - started:.0f} s). Install with no network:\n"
+          f"  python -m pip install --no-index --find-links {folder.name} \"toolcall-lab[lab]\"\n"
+          f"(also in {folder.name}/INSTALL.txt)")
+    return 0
+
+
+def project_version() -> str:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def install_text(folder: str, built_for: list[str]) -> str:
+    """INSTALL.txt: how a learner installs from the wheelhouse `folder`, with no network."""
+    platforms = "\n".join(f"  {line}" for line in built_for)
+    return f"""\
+toolcall-lab {project_version()}: every wheel the lessons need, built for
+{platforms}
+
+Install with no network, from the folder that holds `{folder}/` and the kit's `notebooks/`:
+
+  python3 -m venv .venv
+  .venv/bin/python -m pip install --no-index --find-links {folder} "toolcall-lab[lab]"
+  .venv/bin/jupyter lab notebooks/
+
+On Windows: `py -m venv .venv`, then `.venv\\Scripts\\python` and `.venv\\Scripts\\jupyter`.
+`--no-index` keeps pip off the network; it finds everything in `{folder}/`.
+"""
+
+
 COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks,
-            "reset-lessons": reset_lessons}
+            "solutions": solutions, "reset-lessons": reset_lessons, "wheelhouse": wheelhouse}
 NO_ENV = {"reset-lessons"}  # commands that need git, not the .venv/
 
 
