@@ -445,8 +445,8 @@ def wheelhouse(args: list[str], *, python: Path | None = None) -> int:
     (folder / "INSTALL.txt").write_text(install_text(folder.name, built_for), encoding="utf-8")
     print(f"dev.py: {len(wheels)} wheels, {megabytes:.0f} MB, in {folder} "
           f"({time.monotonic() - started:.0f} s). Install with no network:\n"
-          f"  python -m pip install --no-index --find-links {folder.name} \"toolcall-lab[lab]\"\n"
-          f"(also in {folder.name}/INSTALL.txt)")
+          f"  python -m pip install --no-index --find-links {options.folder} \"toolcall-lab[lab]\"\n"
+          f"(also in {options.folder}/INSTALL.txt)")
     return 0
 
 

@@ -28,6 +28,9 @@ from typing import Any
 
 from toolcall_lab.solutions import YOUR_CODE, answer_key, definition, solved_code
 
+__all__ = ["BLANK", "NOTEBOOKS", "YOUR_CODE", "answer_key", "blank_questions", "cells", "code_cells",
+           "definition", "learner_cells", "run_lesson", "tagged_cells", "your_code"]
+
 NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
 BLANK = re.compile(r"^(\w+) = \.\.\.$", re.M)
 

@@ -44,6 +44,8 @@ MODULE_SOURCE = {
     "traitlets": "ipywidgets",     # the trait library ipywidgets is built on
     "PIL": "matplotlib",           # Pillow comes with matplotlib
     "IPython": "ipykernel",        # the kernel is IPython
+    "nbclient": "jupyterlab",      # runs a teacher's solved copies (jupyter-server -> nbconvert)
+    "nbformat": "jupyterlab",
     "jsonschema": "jsonschema",
 }
 

@@ -58,7 +58,8 @@ def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
     kept = list((clone / "notebooks" / "my-copies").iterdir())
     assert [p.read_text() for p in kept] == ['{"cells": ["my answers"]}\n']
     assert kept[0].name.startswith("01_one_tool_call-") and kept[0].suffix == ".ipynb"
-    assert f"kept your version of 01_one_tool_call.ipynb as notebooks/my-copies/{kept[0].name}" in result.stdout
+    kept_line = f"kept your version of 01_one_tool_call.ipynb as notebooks/my-copies/{kept[0].name}"
+    assert kept_line in result.stdout
     assert "restored 02_on_the_wire.ipynb" in result.stdout
     assert (clone / "notebooks" / "my_notes.ipynb").read_text() == "mine"
     # the kept copy is git-ignored: only the learner's own new file shows as untracked

@@ -105,10 +105,14 @@ def solve_cell(source: str, tags: list[str], answers: Mapping[str, str]) -> str:
         if name in answers:
             source = fill_definition(source, answers[name])
     for name, solution in answers.items():
-        filled = _filled_line(name, solution)
-        # subtle: a function as the replacement, so backslashes in an answer stay as typed
-        source = re.sub(rf"^{re.escape(name)} = \.\.\.$", lambda _: filled, source, flags=re.M)
+        source = _fill_blank(source, name, _filled_line(name, solution))
     return source
+
+
+def _fill_blank(source: str, name: str, filled: str) -> str:
+    """`source` with its line `name = ...` replaced by `filled`."""
+    # subtle: a function as the replacement, so backslashes in an answer stay as typed
+    return re.sub(rf"^{re.escape(name)} = \.\.\.$", lambda _: filled, source, flags=re.M)
 
 
 def _source(cell: Mapping[str, Any]) -> str:
@@ -148,7 +152,7 @@ def _execute(nb: dict[str, Any], cwd: Path, timeout: int) -> dict[str, Any]:
     import nbclient
     import nbformat
 
-    node = nbformat.from_dict(nb)
+    node = nbformat.from_dict(nb)  # type: ignore[no-untyped-call]  # nbformat leaves it unannotated
     client = nbclient.NotebookClient(node, timeout=timeout, kernel_name="python3",
                                      record_timing=False, resources={"metadata": {"path": str(cwd)}})
     client.execute()

@@ -1,0 +1,105 @@
+"""`python3 dev.py wheelhouse`, then an install that uses only that folder: a room with no network.
+
+The wheelhouse is built for this machine (that step needs the package index, as CI has), then
+a fresh virtual environment installs the kit from it with the index disabled, every pip
+setting of this machine ignored and any web request sent to a closed port. The installed kit
+then imports what the lessons use and runs the classroom demo.
+
+Measured here (2 cores, shared, local index): building about 2 minutes, 117 wheels, ~100 MB;
+the offline install about a minute. dev.py prints both numbers each time.
+"""
+
+import importlib.metadata
+import importlib.util
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+
+from stub_server import free_port
+
+ROOT = Path(__file__).parents[1]
+_spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+dev = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dev)
+
+
+def offline_env() -> dict[str, str]:
+    """This environment with no pip settings, no PYTHONPATH, and the web at a closed port."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_") and k != "PYTHONPATH"}
+    closed = f"http://127.0.0.1:{free_port()}"
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_DISABLE_PIP_VERSION_CHECK="1", HTTP_PROXY=closed,
+               HTTPS_PROXY=closed, http_proxy=closed, https_proxy=closed, NO_PROXY="", no_proxy="")
+    return env
+
+
+@pytest.fixture(scope="module")
+def house(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("room") / "wheelhouse"
+    assert dev.wheelhouse([str(folder)], python=Path(sys.executable)) == 0
+    return folder
+
+
+def test_the_wheelhouse_holds_the_kit_and_says_how_to_install(house):
+    wheels = sorted(p.name for p in house.glob("*.whl"))
+    assert f"toolcall_lab-{dev.project_version()}-py3-none-any.whl" in wheels
+    for name in ("jupyterlab", "ipywidgets", "matplotlib", "anthropic", "openai", "ollama", "jsonschema"):
+        assert any(w.lower().startswith(f"{name}-") for w in wheels), name
+    assert not any(w.startswith(("pytest-", "mypy-", "ruff-", "playwright-")) for w in wheels)  # not `dev`
+    text = (house / "INSTALL.txt").read_text(encoding="utf-8")
+    assert f'pip install --no-index --find-links {house.name} "toolcall-lab[lab]"' in text
+
+
+def test_the_kit_installs_from_the_wheelhouse_with_the_index_disabled(house, tmp_path):
+    venv.EnvBuilder(with_pip=True).create(tmp_path / "v")
+    python = tmp_path / "v" / ("Scripts" if os.name == "nt" else "bin") / "python"
+    env = offline_env()
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-index", "--no-cache-dir", "--find-links", str(house),
+         "toolcall-lab[lab]"], env=env, capture_output=True, text=True, timeout=900)
+    assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
+    imports = subprocess.run(
+        [str(python), "-c", "import toolcall_lab, ipywidgets, matplotlib, jupyterlab, ipykernel, "
+         "anthropic, openai, ollama; print(toolcall_lab.__file__)"],
+        env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert imports.returncode == 0, imports.stderr
+    assert str(tmp_path / "v") in imports.stdout  # the installed kit, not this checkout's
+    demo = subprocess.run([str(python), "-m", "toolcall_lab", "demo"], env=env, capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert "get_weather (id toolu_01)" in demo.stdout
+
+
+def _needed(environment: dict[str, str]) -> set[str]:
+    """Every project the `lab` extra pulls in (as installed here) under `environment`'s markers."""
+    names, pending = set(), [("toolcall-lab", ("lab",))]
+    while pending:
+        name, extras = pending.pop()
+        key = name.lower().replace("_", "-")
+        if (key, extras) in names:
+            continue
+        names.add((key, extras))
+        try:
+            requires = importlib.metadata.requires(name) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue  # not installed on this platform: its own needs are not known here
+        for spec in map(Requirement, requires):
+            if spec.marker is None or any(spec.marker.evaluate({**environment, "extra": e})
+                                          for e in extras or ("",)):
+                pending.append((spec.name, tuple(sorted(spec.extras))))
+    return {key for key, _ in names}
+
+
+@pytest.mark.parametrize("prefix, markers", [
+    ("win", {"sys_platform": "win32", "os_name": "nt", "platform_system": "Windows"}),
+    ("macosx", {"sys_platform": "darwin", "os_name": "posix", "platform_system": "Darwin"}),
+])
+def test_what_pip_cannot_see_for_another_platform_is_added_by_name(prefix, markers):
+    here = _needed(default_environment())
+    there = _needed({**default_environment(), **markers})
+    assert there - here <= set(dev.PLATFORM_ONLY[prefix])
