@@ -185,8 +185,9 @@ class Tape:
                     name, args = calls.get(result.call_id, ("", {}))
                     if (args, result.content) not in results.get(name, []):
                         results.setdefault(name, []).append((args, result.content))
-        return [Tool(spec.name, spec.description, spec.input_schema, _answering(spec.name, results.get(spec.name, [])),
-                     strict=spec.strict) for spec in self._transcript(0)[1]]
+        return [Tool(spec.name, spec.description, spec.input_schema,
+                     _answering(spec.name, results.get(spec.name, [])), strict=spec.strict)
+                for spec in self._transcript(0)[1]]
 
 
 def _answering(name: str, recorded: list[tuple[Mapping[str, Any], str]]) -> Callable[..., str]:
@@ -325,7 +326,8 @@ class Recorder:
             body.get("model") if isinstance(body, dict) else None) or self.provider.model
         exchange = _redacted(self.provider, {
             "api": api, "path": path, "status": response.status_code, "model": str(model),
-            "latency_ms": round(response.elapsed.total_seconds() * 1000), "request": body, "response": answer})
+            "latency_ms": round(response.elapsed.total_seconds() * 1000),  # ms = s * 1000
+            "request": body, "response": answer})
         with self._lock:
             self.exchanges.append(Exchange(**exchange))
 

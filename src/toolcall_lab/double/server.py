@@ -25,8 +25,8 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
 import weakref
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
