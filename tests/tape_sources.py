@@ -18,7 +18,10 @@ from typing import Any
 
 from toolcall_lab import Tool, run_agent
 from toolcall_lab.providers.anthropic import AnthropicProvider
+from toolcall_lab.providers.openai_chat import OpenAIChatProvider
+from toolcall_lab.providers.openai_responses import OpenAIResponsesProvider
 from toolcall_lab.tape import Exchange, Tape
+from toolcall_lab.wire import API_SPECS
 
 ROOT = Path(__file__).parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -27,6 +30,10 @@ TAPES = ROOT / "src" / "toolcall_lab" / "tapes"
 SDK_RUN = ("https://github.com/anthropics/anthropic-sdk-python/blob/0c20cf40f20edb11ab0453f646bcccf42479d92f/"
            "tests/lib/tools/__inline_snapshot__/test_runners/TestSyncRunTools/"
            "a8ac789b-f856-48cd-9ff3-d5f36799e432.json")
+DOTNET = "https://github.com/openai/openai-dotnet/blob/4a51bc9d9f5b83b58155a237d00f19df21abb6a8"
+DOTNET_CHAT = "https://github.com/openai/openai-dotnet/blob/c4e8c20e7f31191e46719d8f7a793e160a636b0c"
+RESPONSES_RUN = "openai_responses_function_call_run.dotnet_recorded.json"
+CHAT_RUN = "openai_chat_tool_call_run.dotnet_recorded.json"
 
 
 def _canned(cls: type, responses: list[dict[str, Any]]) -> type:
@@ -40,25 +47,33 @@ def _canned(cls: type, responses: list[dict[str, Any]]) -> type:
     return Canned
 
 
+def build(cls: type, fixture: str, tool: Tool, question: str, **fields: Any) -> Tape:
+    """A tape of the kit's `cls` running `question` with `tool` against the recorded responses
+    in `fixture`; `fields` are the tape's label, source and settings."""
+    run = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
+    settings = fields.pop("settings", {})
+    provider = _canned(cls, [entry["response"]["body"] for entry in run])(
+        run[0]["request"]["body"]["model"], api_key="unused", **settings)
+    result = run_agent(provider, question, tools=[tool])
+    exchanges = tuple(
+        Exchange(api=cls.api, path=API_SPECS[cls.api].endpoint, status=entry["response"]["status_code"],
+                 model=entry["response"]["body"]["model"], latency_ms=None, request=step.turn.request,
+                 response=entry["response"]["body"])
+        for entry, step in zip(run, result.steps, strict=True))
+    return Tape(api=cls.api, provider=cls.name, model=provider.model, settings=settings, exchanges=exchanges,
+                **fields)
+
+
 def build_anthropic_weather() -> Tape:
     """Claude Haiku 4.5 asks for the weather in SF, gets it, and answers: two live calls."""
     run = json.loads((FIXTURES / "anthropic_tool_runner_run.sdk_recorded.json").read_text(encoding="utf-8"))
     first = run[0]["request"]["body"]
-    schema = first["tools"][0]["input_schema"]
     recorded_result = run[1]["request"]["body"]["messages"][2]["content"][0]["content"]
-    get_weather = Tool("get_weather", "", schema, lambda location, units: recorded_result)
-    provider = _canned(AnthropicProvider, [entry["response"]["body"] for entry in run])(
-        first["model"], api_key="unused", max_tokens=first["max_tokens"])
-    question = first["messages"][0]["content"]
-    result = run_agent(provider, question, tools=[get_weather])
-    exchanges = tuple(
-        Exchange(api="anthropic", path="/v1/messages", status=entry["response"]["status_code"],
-                 model=entry["response"]["body"]["model"], latency_ms=None, request=step.turn.request,
-                 response=entry["response"]["body"])
-        for entry, step in zip(run, result.steps, strict=True))
-    return Tape(
-        api="anthropic", provider="anthropic", model=first["model"],
-        settings={"max_tokens": first["max_tokens"]},
+    get_weather = Tool("get_weather", "", first["tools"][0]["input_schema"],
+                       lambda location, units: recorded_result)
+    return build(
+        AnthropicProvider, "anthropic_tool_runner_run.sdk_recorded.json", get_weather,
+        first["messages"][0]["content"], settings={"max_tokens": first["max_tokens"]},
         label="recorded against the real Anthropic Messages API by the anthropic-sdk-python test suite "
               "(responses verbatim; requests as toolcall-lab sends them)",
         source=(f"Responses: {SDK_RUN}, entries 0 and 1, response bodies and statuses verbatim "
@@ -67,13 +82,51 @@ def build_anthropic_weather() -> Tape:
                 "tool. The recorded requests (same file) say the same thing spelled two ways the kit "
                 "does not: the question as a plain string rather than one text block, and the tool_use "
                 "block sent back with the `caller` field the API added. The recording's timings were "
-                "not kept, so latency_ms is null."),
-        exchanges=exchanges)
+                "not kept, so latency_ms is null."))
 
 
-BUILDERS = {"anthropic_weather": build_anthropic_weather}
+def build_openai_responses_weather() -> Tape:
+    """gpt-4o-mini on the Responses API asks for San Francisco's weather, then says what to wear."""
+    run = json.loads((FIXTURES / RESPONSES_RUN).read_text(encoding="utf-8"))
+    spec = run[0]["request"]["body"]["tools"][0]
+    tool = Tool(spec["name"], spec["description"], spec["parameters"],
+                lambda location, unit=None: "22 celcius and windy")  # the recorded output, typo and all
+    return build(
+        OpenAIResponsesProvider, RESPONSES_RUN, tool,
+        run[0]["request"]["body"]["input"][0]["content"][0]["text"],
+        label="recorded against the real OpenAI Responses API by the openai-dotnet test suite "
+              "(responses verbatim; requests as toolcall-lab sends them)",
+        source=(f"Responses: {DOTNET}/tests/SessionRecords/ResponsesTests/FunctionCallWorks.json, the two "
+                "POST /v1/responses entries, response bodies and statuses verbatim (openai-dotnet records "
+                "its tests against the live API; the third entry, a GET of the input items, is left out). "
+                "Requests: what toolcall-lab sends for the same conversation and tool, which adds "
+                "max_output_tokens: 1024 and store: false to each; the recorded second request continued "
+                "with previous_response_id and only the function_call_output, where the kit sends the "
+                "whole conversation. The recording's timings were not kept, so latency_ms is null."),
+        settings={"max_tokens": 1024})
+
+
+def build_openai_chat_color() -> Tape:
+    """gpt-4o-mini on Chat Completions looks up a favourite colour with a tool, then answers."""
+    run = json.loads((FIXTURES / CHAT_RUN).read_text(encoding="utf-8"))
+    spec = run[0]["request"]["body"]["tools"][0]["function"]
+    tool = Tool(spec["name"], spec["description"], spec["parameters"], lambda month_name: "chartreuse")
+    return build(
+        OpenAIChatProvider, CHAT_RUN, tool, run[0]["request"]["body"]["messages"][0]["content"],
+        label="recorded against the real OpenAI Chat Completions API by the openai-dotnet test suite on "
+              "2025-09-16 (responses verbatim; requests as toolcall-lab sends them)",
+        source=(f"Responses: {DOTNET_CHAT}/tests/SessionRecords/ChatToolTests/ParametersWork.json, both "
+                "entries, response bodies and statuses verbatim (the Date headers say 2025-09-16). "
+                "Requests: what toolcall-lab sends for the same conversation and tool; the recorded ones "
+                "differ only in the kit's additions (a max_completion_tokens of 1024, and the "
+                "assistant message's null content). The recording's timings were not kept, so "
+                "latency_ms is null."), settings={"max_tokens": 1024})
+
+
+BUILDERS = {"anthropic_weather": build_anthropic_weather, "openai_chat_color": build_openai_chat_color,
+            "openai_responses_weather": build_openai_responses_weather}
 
 
 if __name__ == "__main__":
-    for name, build in BUILDERS.items():
-        print("wrote", build().save(TAPES / f"{name}.json"))
+    for name, make in BUILDERS.items():
+        print("wrote", make().save(TAPES / f"{name}.json"))

@@ -130,6 +130,15 @@ def test_requests_are_answered_in_order_retries_too_and_a_rerun_starts_again(mak
         assert [r.status for r in replaying.requests] == [429, 200, 200, 429, 200, 200]
 
 
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_each_shipped_tape_replays_its_recorded_answer_through_the_real_sdk(name):
+    tape = load(name)
+    assert tape.label.startswith("recorded against the real ") and "github.com/" in tape.source
+    run = run_agent(replay(name), tape.question, tools=tape.tools())
+    assert run.answer == tape.answer and len(run.steps) == len(tape.exchanges)
+    assert [step.turn.response for step in run.steps] == [e.response for e in tape.exchanges]
+
+
 def test_the_shipped_tape_replays_claudes_real_answer_through_the_sdk():
     tape = load("anthropic_weather")
     assert tape.label.startswith("recorded against the real Anthropic Messages API")
