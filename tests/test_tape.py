@@ -202,3 +202,23 @@ def test_serve_with_a_tape_that_is_not_there_says_so(capsys):
 
     assert main(["serve", "--tape", "no-such.tape.json", "--port", "0"]) == 2
     assert "serve: no tape at 'no-such.tape.json'" in capsys.readouterr().err
+
+
+def test_serve_plays_a_tape_for_the_room_through_the_real_sdk():
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "toolcall_lab", "serve", "--port", "0", "--tape", "openai_chat_color"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(11)]
+        setting = next(line for line in lines if "replay it with" in line)
+        base_url = re.search(r'base_url="([^"]+)"', setting).group(1)
+        assert 'get_provider("openai-chat", ' in setting and "max_tokens=1024" in setting
+        tape = load("openai_chat_color")
+        provider = get_provider("openai-chat", base_url=base_url, model=tape.model)
+        assert run_agent(provider, tape.question, tools=tape.tools()).answer == \
+            "Your favorite color in February is chartreuse."
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -451,9 +451,11 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         write(f"  keeping the last {keep} requests in memory")
         if double.playback is not None:
             played = double.playback.tape
-            write(f"  playing a tape of {len(played.exchanges)} {API_SPECS[played.api].title} exchanges "
-                  f"({played.label}); use get_provider(\"{played.provider}\", model=\"{played.model}\", "
-                  f"...{''.join(f', {k}={v!r}' for k, v in played.settings.items())})")
+            options = "".join(f", {name}={value!r}" for name, value in played.settings.items())
+            write(f"  playing a tape of {len(played.exchanges)} {API_SPECS[played.api].title} exchanges, "
+                  f"{played.label}")
+            write(f"  replay it with get_provider(\"{played.provider}\", "
+                  f"base_url=\"{double.base_url(played.api)}\", model=\"{played.model}\"{options})")
         try:
             while True:
                 time.sleep(3600)
