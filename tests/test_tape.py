@@ -82,6 +82,17 @@ def test_a_changed_cell_gets_the_apis_400_naming_the_first_differing_path(name, 
     assert '"18°C, sunny", this request has "snow"' in str(caught.value)
 
 
+def test_a_key_in_a_body_masked_or_not_is_redacted_before_it_reaches_the_tape(make_double, monkeypatch):
+    double = make_double([f"Your keys: {SECRET} and sk-proj-****Ab12."])
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    provider = get_provider("openai-chat", base_url=double.base_url("chat"))
+    with record(provider) as recorder:
+        run_agent(provider, f"Is {SECRET} my key?")
+    text = json.dumps(recorder.tape.to_dict())
+    assert SECRET not in text and "sk-" not in text
+    assert recorder.tape.answer == "Your keys: [redacted] and [redacted]."
+
+
 def test_the_raw_sdks_raise_bad_request_with_the_path():
     anthropic = pytest.importorskip("anthropic")
     openai = pytest.importorskip("openai")

@@ -17,11 +17,11 @@ learns why (`double.playback`).
     'The weather in SF is currently **20°C** (68°F) and **Sunny**!'
 
 What a tape never holds: headers, so no key (recording reads the request's path and
-body and the response's status and body, nothing else, and every string is passed
-through the provider's key redaction too); the host, so a tape does not say where a
-private server lives. Each tape says how it was made in `label` ("recorded against the
-real Anthropic Messages API on 2026-...", "recorded against the toolcall-lab API
-double", ...) and `source`.
+body and the response's status and body, nothing else; and the bodies go through the
+provider's key redaction and a key-shaped pattern, `KEYLIKE`, as well); nor the host,
+so a tape does not say where a private server lives. Each tape says how it was made
+in `label` ("recorded against the real Anthropic Messages API on 2026-...", "recorded
+against the toolcall-lab API double", ...) and `source`.
 
 A request is matched *exactly* (`first_difference`: same keys, same values, same order
 of list items; numbers compare as numbers): nothing an SDK sends varies from run to run,
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ._text import shorten
-from .errors import UsageError
+from .errors import REDACTED, UsageError
 from .wire import API_SPECS
 
 if TYPE_CHECKING:
@@ -52,14 +53,17 @@ if TYPE_CHECKING:
     from .tool import Tool
     from .transcript import Transcript
 
-__all__ = ["FORMAT", "Difference", "Exchange", "Recorder", "Tape", "first_difference", "load", "record",
-           "replay", "shipped"]
+__all__ = ["FORMAT", "KEYLIKE", "Difference", "Exchange", "Recorder", "Tape", "first_difference", "load",
+           "record", "replay", "shipped"]
 
 #: The tape format this module writes and reads.
 FORMAT = 1
 #: The provider options a recording keeps, so a replay sends the very same requests.
 _SETTINGS = ("max_tokens", "thinking", "effort", "think", "reasoning_effort", "store")
 _MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+#: How the vendors' keys are spelled (Anthropic "sk-ant-...", OpenAI "sk-..." and "sk-proj-..."),
+#: masked ones ("sk-proj-****abcd") too: never written to a tape.
+KEYLIKE = re.compile(r"\bsk-[A-Za-z0-9*_-]{6,}")
 
 
 @dataclass(frozen=True)
@@ -353,7 +357,8 @@ def record(provider: Provider, path: str | Path | None = None, *, label: str | N
         recorder.tape   # the same Tape, also saved to weather.tape.json
 
     `label` defaults to what answered and when ("recorded against the real Anthropic
-    Messages API on 2026-11-30"); `source` is free text kept with the tape.
+    Messages API on 2026-11-30"); `source` is free text kept with the tape. Nothing is
+    written when nothing was exchanged.
     """
     return Recorder(provider, path, label=label, source=source)
 
@@ -376,11 +381,19 @@ def _json_or_text(raw: bytes) -> Any:
 
 
 def _redacted(provider: Provider, exchange: dict[str, Any]) -> dict[str, Any]:
-    """`exchange` with every key the provider holds replaced by "[redacted]", should one be in a body."""
+    """`exchange` with the provider's key, and anything spelled like a key, replaced by "[redacted]".
+
+    subtle: a body can hold a key's *masked* form: OpenAI's 401 says "Incorrect API key provided:
+    sk-proj-****abcd", the last characters of the real key; the pattern catches that too.
+
+    >>> _redacted(None, {"error": "Incorrect API key provided: sk-proj-****Ab12."})
+    {'error': 'Incorrect API key provided: [redacted].'}
+    """
+    text = json.dumps(exchange, ensure_ascii=False)
     redact = getattr(getattr(provider, "_secrets", None), "redact", None)
-    if redact is None:
-        return exchange
-    redacted: dict[str, Any] = json.loads(redact(json.dumps(exchange, ensure_ascii=False)))
+    if redact is not None:
+        text = redact(text)
+    redacted: dict[str, Any] = json.loads(KEYLIKE.sub(REDACTED, text))
     return redacted
 
 
