@@ -17,9 +17,10 @@ from conftest import REAL_PROVIDERS, SECRET
 from tape_sources import BUILDERS, TAPES
 from toolcall_lab import InvalidRequestError, Tool, get_provider, run_agent
 from toolcall_lab.double import ApiDouble
+from toolcall_lab.double.playback import first_difference
 from toolcall_lab.errors import UsageError
 from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT
-from toolcall_lab.tape import Exchange, Tape, first_difference, load, record, replay, shipped
+from toolcall_lab.tape import Exchange, Tape, load, record, replay, shipped
 from toolcall_lab.tools import get_weather
 
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-chat": "OPENAI_API_KEY"}

@@ -23,7 +23,7 @@ so a tape does not say where a private server lives. Each tape says how it was m
 in `label` ("recorded against the real Anthropic Messages API on 2026-...", "recorded
 against the toolcall-lab API double", ...) and `source`.
 
-A request is matched *exactly* (`first_difference`: same keys, same values, same order
+A request is matched *exactly* (`double.playback.first_difference`: same keys, same values, same order
 of list items; numbers compare as numbers): nothing an SDK sends varies from run to run,
 so there is nothing to normalise, and a tape recorded with another kit version that
 encodes differently says where, rather than replaying something else.
@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from ._text import shorten
 from .errors import REDACTED, UsageError
 from .wire import API_SPECS
 
@@ -53,14 +52,12 @@ if TYPE_CHECKING:
     from .tool import Tool
     from .transcript import Transcript
 
-__all__ = ["FORMAT", "KEYLIKE", "Difference", "Exchange", "Recorder", "Tape", "first_difference", "load",
-           "record", "replay", "shipped"]
+__all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record", "replay", "shipped"]
 
 #: The tape format this module writes and reads.
 FORMAT = 1
 #: The provider options a recording keeps, so a replay sends the very same requests.
 _SETTINGS = ("max_tokens", "thinking", "effort", "think", "reasoning_effort", "store")
-_MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
 #: How the vendors' keys are spelled (Anthropic "sk-ant-...", OpenAI "sk-..." and "sk-proj-..."),
 #: masked ones ("sk-proj-****abcd") too: never written to a tape.
 KEYLIKE = re.compile(r"\bsk-[A-Za-z0-9*_-]{6,}")
@@ -225,67 +222,6 @@ def load(tape: str | Path | Tape) -> Tape:
         with as_file(files("toolcall_lab") / "tapes" / f"{tape}.json") as path:
             return Tape.load(path)
     return Tape.load(tape)
-
-
-# -- comparing a request with the recorded one -------------------------------------------------
-@dataclass(frozen=True)
-class Difference:
-    """Where a request first differs from the recorded one, and how.
-
-    `path` names the place (`messages[2].content[0].tool_use_id`; "the body" for the
-    whole), `recorded` and `sent` the two values there (`_MISSING` where one has nothing),
-    `matched` how many values compared equal before it (how far the request got).
-    """
-
-    path: str
-    recorded: Any
-    sent: Any
-    matched: int
-
-    def __str__(self) -> str:
-        return f"{self.path}: the tape has {_show(self.recorded)}, this request has {_show(self.sent)}"
-
-
-def _show(value: Any) -> str:
-    return "nothing there" if value is _MISSING else shorten(json.dumps(value, ensure_ascii=False), 60)
-
-
-def first_difference(recorded: Any, sent: Any) -> Difference | None:
-    """The first place, in the recorded body's order, where `sent` differs; None when equal.
-
-    >>> str(first_difference({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "y"}]}))
-    'a[1].b: the tape has "x", this request has "y"'
-    >>> first_difference({"n": 1}, {"n": 1.0}) is None, str(first_difference([1], [1, 2]))
-    (True, '[1]: the tape has nothing there, this request has 2')
-    """
-    matched = 0
-
-    def walk(a: Any, b: Any, path: str) -> Difference | None:
-        nonlocal matched
-        if isinstance(a, dict) and isinstance(b, dict):
-            for key in [*a, *(k for k in b if k not in a)]:  # the tape's order, then any new keys
-                where = f"{path}.{key}" if path else str(key)
-                if key not in a or key not in b:
-                    return Difference(where, a.get(key, _MISSING), b.get(key, _MISSING), matched)
-                if found := walk(a[key], b[key], where):
-                    return found
-            return None
-        if isinstance(a, list) and isinstance(b, list):
-            for index in range(max(len(a), len(b))):
-                where = f"{path}[{index}]"
-                if index >= len(a) or index >= len(b):
-                    return Difference(where, a[index] if index < len(a) else _MISSING,
-                                      b[index] if index < len(b) else _MISSING, matched)
-                if found := walk(a[index], b[index], where):
-                    return found
-            return None
-        # subtle: True == 1 in Python, never in JSON; 1 == 1.0 in both
-        if isinstance(a, bool) != isinstance(b, bool) or type(a) in (dict, list) or a != b:
-            return Difference(path or "the body", a, b, matched)
-        matched += 1
-        return None
-
-    return walk(recorded, sent, "")
 
 
 # -- recording -------------------------------------------------------------------------------

@@ -18,24 +18,90 @@ classroom does:
     >>> status, body["error"]["message"][:68]
     (400, 'This request differs from the tape at max_tokens: the tape has 1024,')
 
-The check is exact (see `toolcall_lab.tape.first_difference`): what the API itself would
-accept or refuse is not asked, since the recorded answer already says.
+The check is exact (`first_difference`: same keys, same values, list items in the same
+order; numbers compare as numbers, key order is free): what the API itself would accept
+or refuse is not asked, since the recorded answer already says.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._text import shorten
 from ..wire import API_SPECS
 
 if TYPE_CHECKING:
-    from ..tape import Difference, Tape
+    from ..tape import Tape
 
-__all__ = ["Playback"]
+__all__ = ["CODE", "Difference", "Playback", "first_difference"]
 
 #: The `code` OpenAI-shaped refusals carry, so a program can tell the tape's 400 from the API's.
 CODE = "tape_mismatch"
+_MISSING: Any = type("Missing", (), {"__repr__": lambda self: "<missing>"})()
+
+
+# -- comparing a request with the recorded one -------------------------------------------------
+@dataclass(frozen=True)
+class Difference:
+    """Where a request first differs from the recorded one, and how.
+
+    `path` names the place (`messages[2].content[0].tool_use_id`; "the body" for the
+    whole), `recorded` and `sent` the two values there (`_MISSING` where one has nothing),
+    `matched` how many values compared equal before it (how far the request got).
+    """
+
+    path: str
+    recorded: Any
+    sent: Any
+    matched: int
+
+    def __str__(self) -> str:
+        return f"{self.path}: the tape has {_show(self.recorded)}, this request has {_show(self.sent)}"
+
+
+def _show(value: Any) -> str:
+    return "nothing there" if value is _MISSING else shorten(json.dumps(value, ensure_ascii=False), 60)
+
+
+def first_difference(recorded: Any, sent: Any) -> Difference | None:
+    """The first place, in the recorded body's order, where `sent` differs; None when equal.
+
+    >>> str(first_difference({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "y"}]}))
+    'a[1].b: the tape has "x", this request has "y"'
+    >>> first_difference({"n": 1}, {"n": 1.0}) is None, str(first_difference([1], [1, 2]))
+    (True, '[1]: the tape has nothing there, this request has 2')
+    """
+    matched = 0
+
+    def walk(a: Any, b: Any, path: str) -> Difference | None:
+        nonlocal matched
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in [*a, *(k for k in b if k not in a)]:  # the tape's order, then any new keys
+                where = f"{path}.{key}" if path else str(key)
+                if key not in a or key not in b:
+                    return Difference(where, a.get(key, _MISSING), b.get(key, _MISSING), matched)
+                if found := walk(a[key], b[key], where):
+                    return found
+            return None
+        if isinstance(a, list) and isinstance(b, list):
+            for index in range(max(len(a), len(b))):
+                where = f"{path}[{index}]"
+                if index >= len(a) or index >= len(b):
+                    return Difference(where, a[index] if index < len(a) else _MISSING,
+                                      b[index] if index < len(b) else _MISSING, matched)
+                if found := walk(a[index], b[index], where):
+                    return found
+            return None
+        # subtle: True == 1 in Python, never in JSON; 1 == 1.0 in both
+        if isinstance(a, bool) != isinstance(b, bool) or type(a) in (dict, list) or a != b:
+            return Difference(path or "the body", a, b, matched)
+        matched += 1
+        return None
+
+    return walk(recorded, sent, "")
 
 
 class Playback:
@@ -48,8 +114,6 @@ class Playback:
 
     def answer(self, api: str, path: str, body: Any) -> tuple[int, Any]:
         """(status, response body) for a request `body` sent to `path` (the API `api`)."""
-        from ..tape import first_difference
-
         here = [(number, exchange) for number, exchange in enumerate(self.tape.exchanges)
                 if exchange.path == path]
         if not here:
