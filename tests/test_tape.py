@@ -209,6 +209,21 @@ def test_record_needs_an_sdk_provider_and_a_double_takes_a_tape_or_a_policy():
     assert Exchange("chat", "/v1/chat/completions", 200, "m", None, {}, {}).to_dict()["latency_ms"] is None
 
 
+def test_a_replays_double_stops_when_its_provider_is_gone():
+    import gc
+    import time
+
+    provider = replay("anthropic_weather")
+    url = provider.base_url
+    assert ApiDouble.serving_at(url) and not ApiDouble.serving_at(url + "0")
+    del provider
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while ApiDouble.serving_at(url) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not ApiDouble.serving_at(url)
+
+
 def test_serve_with_a_tape_that_is_not_there_says_so(capsys):
     from toolcall_lab.cli import main
 

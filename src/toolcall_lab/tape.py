@@ -366,6 +366,8 @@ def replay(tape: str | Path | Tape, **options: Any) -> Provider:
     double = ApiDouble(tape=tape).start()
     options = {"model": tape.model, **tape.settings, **options}
     provider = get_provider(tape.provider, base_url=double.base_url(tape.api), **options)
-    weakref.finalize(provider, double.stop)
+    # subtle: the collector may run in any thread, the double's own included, where stop() would
+    # wait for itself; so the stop runs in a thread of its own.
+    weakref.finalize(provider, lambda: threading.Thread(target=double.stop, daemon=True).start())
     return provider
 

@@ -180,7 +180,10 @@ class ApiDouble(BackgroundServer):
     @staticmethod
     def serving_at(url: str) -> bool:
         """Whether `url` (a base_url) points at a double running in this process."""
-        return any(url.rstrip("/").startswith(double.url) for double in list(_SERVING)
+        from urllib.parse import urlsplit
+
+        where = urlsplit(url).netloc
+        return any(urlsplit(double.url).netloc == where for double in list(_SERVING)
                    if double._server is not None)
 
     def _hang_up(self) -> None:
