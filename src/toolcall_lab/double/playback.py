@@ -121,7 +121,9 @@ class Playback:
                                 f"{_paths(self.tape)} and none with {path}; point a "
                                 f"{API_SPECS[self.tape.api].title} provider at it "
                                 "(toolcall_lab.tape.replay builds one).")
-        equal = [number for number, exchange in here if first_difference(exchange.request, body) is None]
+        # subtle: `==` first, in C, to pick the candidates (it takes True for 1); the walk then confirms
+        equal = [number for number, exchange in here
+                 if exchange.request == body and first_difference(exchange.request, body) is None]
         with self._lock:
             if equal:
                 number = next((n for n in equal if n >= self.cursor), equal[0])  # in order, else again
