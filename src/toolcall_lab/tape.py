@@ -23,10 +23,11 @@ so a tape does not say where a private server lives. Each tape says how it was m
 in `label` ("recorded against the real Anthropic Messages API on 2026-...", "recorded
 against the toolcall-lab API double", ...) and `source`.
 
-A request is matched *exactly* (`double.playback.first_difference`: same keys, same values, same order
-of list items; numbers compare as numbers): nothing an SDK sends varies from run to run,
-so there is nothing to normalise, and a tape recorded with another kit version that
-encodes differently says where, rather than replaying something else.
+A request is matched *exactly* (`double.playback.first_difference`: same keys, same
+values, list items in the same order; numbers compare as numbers): nothing an SDK sends
+varies from run to run, so there is nothing to normalise, and a tape recorded with
+another kit version that encodes differently says where, rather than replaying
+something else.
 
 Left out: streaming (the double does not stream), recording a provider built with a
 client that is not an SDK's (the scripted provider sends nothing to record), and tool
