@@ -2,8 +2,9 @@
 
     python -m toolcall_lab demo     # the Paris trace and the cost of a loop, for a projector
     python -m toolcall_lab serve [--host 127.0.0.1] [--port 8765] [--script weather]
-                                 [--keep 100] [--allow-remote]
+                                 [--keep 100] [--allow-remote] [--tape PATH]
                                     # the API double: a local server speaking all four APIs
+                                    # (with --tape, replaying a recorded run: toolcall_lab.tape)
     python -m toolcall_lab figures [--out DIR] [--check]
                                     # regenerate the lesson figures (default: ./figures), or
                                     # with --check compare a fresh set with those in DIR
@@ -122,6 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="how many recent requests to keep in memory (default 100)")
     serve.add_argument("--allow-remote", action="store_true",
                        help="allow a non-loopback --host; the double has no authentication")
+    serve.add_argument("--tape", metavar="PATH",
+                       help="answer from a recorded tape (a file, or a shipped tape's name) instead of "
+                            "the script; a request that differs gets a 400 naming where")
     figures = commands.add_parser("figures", help="regenerate the lesson figures as PNG (offline)")
     figures.add_argument("--out", default="figures", help="folder for the PNG files (default: figures)")
     figures.add_argument("--check", action="store_true",
@@ -144,8 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .examples import weather_policy
 
         try:
-            serve_double(host=args.host, port=args.port, policy={"weather": weather_policy}[args.script],
-                         keep=args.keep, allow_remote=args.allow_remote)
+            serve_double(host=args.host, port=args.port, keep=args.keep, allow_remote=args.allow_remote,
+                         policy=None if args.tape else {"weather": weather_policy}[args.script],
+                         tape=args.tape)
         except (ValueError, OSError) as exc:  # a refused or unbindable address: one sentence, no traceback
             print(f"serve: {exc}", file=sys.stderr)
             return 2

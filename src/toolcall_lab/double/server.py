@@ -25,8 +25,10 @@ import socket
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
@@ -36,12 +38,17 @@ from .background import BackgroundServer
 from .faults import FAULTS, Fault, error, retry_headers
 from .play import PROVIDER_FOR, Player, policy_of
 
+if TYPE_CHECKING:
+    from ..tape import Tape
+    from .playback import Playback
+
 __all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
 
 #: path -> the API served there
 ROUTES = {spec.endpoint: spec.name for spec in API_SPECS.values()}
 _LISTS = ("/v1/models", "/api/tags")
 MiB = 1024 * 1024
+_SERVING: weakref.WeakSet[ApiDouble] = weakref.WeakSet()  # the doubles started in this process
 
 
 class RecordedRequest(NamedTuple):
@@ -95,11 +102,16 @@ class ApiDouble(BackgroundServer):
     `double.requests` holds the last `keep` requests (`RecordedRequest`), oldest first;
     a body over `max_recorded` bytes is recorded as a note. A body over `max_body`
     bytes gets a 413. `host` must be loopback unless `allow_remote=True`.
+
+    With `tape=` (a `toolcall_lab.tape.Tape`, a shipped tape's name or a path) the chat
+    requests are answered from the tape instead, in order, and one that differs from the
+    recording gets a 400 naming where (`double.playback`); `policy` is then not used.
     """
 
     def __init__(self, policy: Policy | Sequence[Reply] | None = None, *, host: str = "127.0.0.1",
                  port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
-                 max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False) -> None:
+                 max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False,
+                 tape: Tape | str | Path | None = None) -> None:
         if bind_warning(host) and not allow_remote:
             raise UsageError(f"the API double has no authentication, so it listens on loopback only "
                              f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
@@ -114,6 +126,14 @@ class ApiDouble(BackgroundServer):
         self._connections_lock = threading.Lock()
         self._server: Any = None
         self._thread: threading.Thread | None = None
+        self.playback: Playback | None = None
+        if tape is not None:
+            from ..tape import load
+            from .playback import Playback
+
+            if policy is not None:
+                raise UsageError("an ApiDouble plays either a tape or a policy, not both; drop one.")
+            self.playback = Playback(load(tape))
 
     @property
     def policy(self) -> Policy:
@@ -154,7 +174,17 @@ class ApiDouble(BackgroundServer):
             raise OSError(f"the API double cannot listen on {self.host}:{self.port} "
                           f"({exc.strerror or exc}); pick another --port (0 picks a free one) or "
                           "another --host.") from None
+        _SERVING.add(self)
         return self._serve(self._server, "api-double")
+
+    @staticmethod
+    def serving_at(url: str) -> bool:
+        """Whether `url` (a base_url) points at a double running in this process."""
+        from urllib.parse import urlsplit
+
+        where = urlsplit(url).netloc
+        return any(urlsplit(double.url).netloc == where for double in list(_SERVING)
+                   if double._server is not None)
 
     def _hang_up(self) -> None:
         # subtle: the SDKs keep connections alive between calls, and each one has a thread
@@ -249,6 +279,8 @@ class ApiDouble(BackgroundServer):
             return error(shape_, "bad_json", detail=bad_json) + ({},)
         if body.get("stream", api == "ollama"):
             return error(shape_, "stream", param="stream") + ({},)
+        if self.playback is not None:
+            return self.playback.answer(api, path, body) + ({},)
         wire = API_SPECS[api].codec
         try:
             found = shape.first_problem(api, body) or _first(wire.check_request(body))
@@ -397,16 +429,17 @@ def _model_list(shape_: str) -> dict[str, Any]:
 
 
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
-          out: TextIO | None = None, keep: int = 100, allow_remote: bool = False) -> None:
+          out: TextIO | None = None, keep: int = 100, allow_remote: bool = False,
+          tape: Tape | str | Path | None = None) -> None:
     """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
 
     Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
-    sentence) for an address that cannot be bound.
+    sentence) for an address that cannot be bound. With `tape`, it plays that tape.
     """
     out = out or sys.stdout
     write: Callable[..., None] = lambda text="": print(text, file=out, flush=True)
     double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
-                       log=lambda line: write("  " + line))
+                       log=lambda line: write("  " + line), tape=tape)
     warning = bind_warning(host)
     if warning:
         print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
@@ -419,6 +452,13 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
         write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
         write(f"  keeping the last {keep} requests in memory")
+        if double.playback is not None:
+            played = double.playback.tape
+            options = "".join(f", {name}={value!r}" for name, value in played.settings.items())
+            write(f"  playing a tape of {len(played.exchanges)} {API_SPECS[played.api].title} exchanges, "
+                  f"{played.label}")
+            write(f"  replay it with get_provider(\"{played.provider}\", "
+                  f"base_url=\"{double.base_url(played.api)}\", model=\"{played.model}\"{options})")
         try:
             while True:
                 time.sleep(3600)

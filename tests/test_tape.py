@@ -1,0 +1,251 @@
+"""Record once, replay for the class (issue 12, item 5): tapes through every real SDK.
+
+A run is recorded through each real SDK against the API double (with a key in the
+environment), replayed through the same SDK from the tape, and must give the same answer
+and send the same requests; a request that differs gets the API's 400 naming the path;
+no key ever reaches a tape; the shipped tapes are exactly what their sources build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import REAL_PROVIDERS, SECRET
+from tape_sources import BUILDERS, TAPES
+from toolcall_lab import InvalidRequestError, Tool, get_provider, run_agent
+from toolcall_lab.double import ApiDouble
+from toolcall_lab.double.playback import first_difference
+from toolcall_lab.errors import UsageError
+from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT
+from toolcall_lab.tape import Exchange, Tape, load, record, replay, shipped
+from toolcall_lab.tools import get_weather
+
+KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-chat": "OPENAI_API_KEY"}
+#: What a key or an auth header looks like in text: none may be in a tape.
+KEYLIKE = re.compile(r"sk-[A-Za-z0-9_-]{6,}|Bearer |x-api-key|authorization|api[_-]?key", re.I)
+
+
+def recorded_run(name, double, tmp_path, monkeypatch):
+    """Record the Paris run through `name`'s SDK with a key in the environment; (tape file, run)."""
+    if name == "ollama":
+        pytest.importorskip("ollama")
+        options = {"api_key": SECRET}  # Ollama reads no variable; a key given goes out as a header
+    else:
+        monkeypatch.setenv(KEY_ENV[name], SECRET)
+        options = {}
+    provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)
+    path = tmp_path / f"{name}.tape.json"
+    with record(provider, path) as recorder:
+        run = run_agent(provider, PARIS_QUESTION, tools=[get_weather], system=SYSTEM_PROMPT)
+    assert recorder.tape == Tape.load(path)
+    return path, run
+
+
+@pytest.mark.parametrize("name", list(REAL_PROVIDERS))
+def test_a_run_recorded_through_the_real_sdk_replays_through_it(name, double, tmp_path, monkeypatch):
+    path, run = recorded_run(name, double, tmp_path, monkeypatch)
+    text = path.read_text(encoding="utf-8")
+    assert SECRET not in text and not KEYLIKE.search(text)
+    tape = Tape.load(path)
+    assert tape.label.startswith("recorded against the toolcall-lab API double on ")
+    assert [e.status for e in tape.exchanges] == [200, 200] == [r.status for r in double.requests]
+    assert [e.request for e in tape.exchanges] == [r.body for r in double.requests]
+    assert all(isinstance(e.latency_ms, int) and e.path == double.requests[0].path for e in tape.exchanges)
+    assert tape.question == PARIS_QUESTION and tape.system == SYSTEM_PROMPT and tape.answer == run.answer
+
+    monkeypatch.delenv(KEY_ENV.get(name, "NO_SUCH_VARIABLE"), raising=False)
+    provider = replay(path)  # no key anywhere is needed to replay
+    again = run_agent(provider, PARIS_QUESTION, tools=[get_weather], system=SYSTEM_PROMPT)
+    assert again.answer == run.answer == "It's 18°C and sunny in Paris."
+    assert [step.turn.response for step in again.steps] == [e.response for e in tape.exchanges]
+    assert [sent.body for sent in provider.requests] == [e.request for e in tape.exchanges]
+
+
+@pytest.mark.parametrize("name", list(REAL_PROVIDERS))
+def test_a_changed_cell_gets_the_apis_400_naming_the_first_differing_path(name, double, tmp_path,
+                                                                         monkeypatch):
+    path, _ = recorded_run(name, double, tmp_path, monkeypatch)
+    provider = replay(path)
+    with pytest.raises(InvalidRequestError) as caught:
+        run_agent(provider, "What's the weather in Tokyo?", tools=[get_weather], system=SYSTEM_PROMPT)
+    message = str(caught.value)
+    assert caught.value.status == 400
+    assert "This request differs from the tape at " in message and "exchange 1 of 2" in message
+    assert '"What\'s the weather in Paris?", this request has "What\'s the weather in Tokyo?"' in message
+    # a tool that answers differently: the second request differs, at the tool result
+    weather = Tool("get_weather", get_weather.description, get_weather.input_schema, lambda city: "snow")
+    with pytest.raises(InvalidRequestError) as caught:
+        run_agent(provider, PARIS_QUESTION, tools=[weather], system=SYSTEM_PROMPT)
+    assert "exchange 2 of 2" in str(caught.value)
+    assert '"18°C, sunny", this request has "snow"' in str(caught.value)
+
+
+def test_a_key_in_a_body_masked_or_not_is_redacted_before_it_reaches_the_tape(make_double, monkeypatch):
+    double = make_double([f"Your keys: {SECRET} and sk-proj-****Ab12."])
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    provider = get_provider("openai-chat", base_url=double.base_url("chat"))
+    with record(provider) as recorder:
+        run_agent(provider, f"Is {SECRET} my key?")
+    text = json.dumps(recorder.tape.to_dict())
+    assert SECRET not in text and "sk-" not in text
+    assert recorder.tape.answer == "Your keys: [redacted] and [redacted]."
+
+
+def test_the_raw_sdks_raise_bad_request_with_the_path():
+    anthropic = pytest.importorskip("anthropic")
+    openai = pytest.importorskip("openai")
+    tape = load("anthropic_weather")
+    with ApiDouble(tape=tape) as double:
+        client = anthropic.Anthropic(base_url=double.url, api_key="unused", max_retries=0)
+        changed = {**tape.exchanges[0].request, "max_tokens": 512}
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.messages.create(**changed)
+        assert caught.value.body["error"]["type"] == "invalid_request_error"
+        assert "differs from the tape at max_tokens: the tape has 1024, this request has 512" in \
+            caught.value.message
+        # the tape holds Messages exchanges; a Chat request is told so in Chat's shape
+        chat = openai.OpenAI(base_url=double.base_url("chat"), api_key="unused", max_retries=0)
+        with pytest.raises(openai.BadRequestError) as caught:
+            chat.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "Hi"}])
+        assert caught.value.code == "tape_mismatch" and caught.value.param == "path"
+        assert "none with /v1/chat/completions" in caught.value.message
+
+
+def test_the_ollama_client_gets_the_400_in_ollamas_shape(double, tmp_path, monkeypatch):
+    ollama = pytest.importorskip("ollama")
+    path, _ = recorded_run("ollama", double, tmp_path, monkeypatch)
+    tape = Tape.load(path)
+    with ApiDouble(tape=tape) as replaying:
+        client = ollama.Client(host=replaying.url)
+        with pytest.raises(ollama.ResponseError) as caught:
+            client.chat(model="other-model", messages=tape.exchanges[0].request["messages"], stream=False)
+        assert caught.value.status_code == 400
+        assert f'model: the tape has "{tape.model}", this request has "other-model"' in caught.value.error
+
+
+def test_requests_are_answered_in_order_retries_too_and_a_rerun_starts_again(make_double, tmp_path,
+                                                                            monkeypatch):
+    double = make_double()
+    double.fail_next("rate_limit", retry_after=0.01)  # the SDK retries after 10 ms
+    path, run = recorded_run("anthropic", double, tmp_path, monkeypatch)
+    tape = Tape.load(path)
+    assert [e.status for e in tape.exchanges] == [429, 200, 200]
+    assert tape.exchanges[0].request == tape.exchanges[1].request
+    with ApiDouble(tape=tape) as replaying:
+        provider = get_provider("anthropic", base_url=replaying.url, max_retries=2)
+        for _ in range(2):  # the second run replays from the start: a cell run again
+            assert run_agent(provider, PARIS_QUESTION, tools=[get_weather],
+                             system=SYSTEM_PROMPT).answer == run.answer
+        assert [r.status for r in replaying.requests] == [429, 200, 200, 429, 200, 200]
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_each_shipped_tape_replays_its_recorded_answer_through_the_real_sdk(name):
+    tape = load(name)
+    assert tape.label.startswith("recorded against the real ") and "github.com/" in tape.source
+    run = run_agent(replay(name), tape.question, tools=tape.tools())
+    assert run.answer == tape.answer and len(run.steps) == len(tape.exchanges)
+    assert [step.turn.response for step in run.steps] == [e.response for e in tape.exchanges]
+
+
+def test_the_shipped_tape_replays_claudes_real_answer_through_the_sdk():
+    tape = load("anthropic_weather")
+    assert tape.label.startswith("recorded against the real Anthropic Messages API")
+    assert "github.com/anthropics/anthropic-sdk-python/blob/" in tape.source
+    run = run_agent(replay("anthropic_weather"), tape.question, tools=tape.tools())
+    assert run.answer == tape.answer == "The weather in SF is currently **20°C** (68°F) and **Sunny**!"
+    assert run.usage.input_tokens == 597 + 705  # billed by the real API, replayed as billed
+    assert run.transcript[1].tool_calls[0].id == "toolu_013DU6hV4C1M8dJ32ybQFAFi"
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_each_shipped_tape_is_what_its_source_builds(name):
+    assert name in shipped()
+    built = BUILDERS[name]()
+    assert load(name) == built
+    assert (TAPES / f"{name}.json").read_text(encoding="utf-8") == \
+        json.dumps(built.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_no_shipped_tape_holds_anything_like_a_key():
+    assert shipped()
+    for path in TAPES.glob("*.json"):
+        text = path.read_text(encoding="utf-8")
+        assert not KEYLIKE.search(text), path.name
+        assert "shared/" not in text  # sources are public URLs
+
+
+def test_the_format_round_trips_and_a_wrong_file_says_what_is_wrong(tmp_path):
+    tape = load("anthropic_weather")
+    assert Tape.from_dict(json.loads(json.dumps(tape.to_dict()))) == tape
+    assert Tape.load(tape.save(tmp_path / "copy.json")) == tape
+    assert (tmp_path / "copy.json").read_text(encoding="utf-8").endswith("}\n")
+    assert repr(tape) == "Tape('anthropic', model='claude-haiku-4-5', exchanges=2)"
+    (tmp_path / "old.json").write_text('{"format": 0}')
+    with pytest.raises(UsageError, match="not a toolcall-lab tape of format 1"):
+        Tape.load(tmp_path / "old.json")
+    with pytest.raises(UsageError, match="no tape at .*shipped tapes: anthropic_weather"):
+        load(tmp_path / "missing.json")
+
+
+def test_first_difference_names_paths_in_the_recorded_order():
+    assert first_difference({"a": 1, "b": [True]}, {"b": [True], "a": 1}) is None  # key order is free
+    found = first_difference({"a": 1, "b": [True]}, {"a": 1, "b": [1]})
+    assert (found.path, found.matched) == ("b[0]", 1)
+    assert str(found) == "b[0]: the tape has true, this request has 1"
+    assert str(first_difference({"a": 1}, {"a": 1, "z": None})) == \
+        "z: the tape has nothing there, this request has null"
+    assert str(first_difference([], {})) == "the body: the tape has [], this request has {}"
+
+
+def test_record_needs_an_sdk_provider_and_a_double_takes_a_tape_or_a_policy():
+    with pytest.raises(UsageError, match="record AnthropicProvider"):
+        record(get_provider("scripted"))
+    with pytest.raises(UsageError, match="either a tape or a policy"):
+        ApiDouble(["Hi"], tape="anthropic_weather")
+    assert Exchange("chat", "/v1/chat/completions", 200, "m", None, {}, {}).to_dict()["latency_ms"] is None
+
+
+def test_a_replays_double_stops_when_its_provider_is_gone():
+    import gc
+    import time
+
+    provider = replay("anthropic_weather")
+    url = provider.base_url
+    assert ApiDouble.serving_at(url) and not ApiDouble.serving_at(url + "0")
+    del provider
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while ApiDouble.serving_at(url) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not ApiDouble.serving_at(url)
+
+
+def test_serve_with_a_tape_that_is_not_there_says_so(capsys):
+    from toolcall_lab.cli import main
+
+    assert main(["serve", "--tape", "no-such.tape.json", "--port", "0"]) == 2
+    assert "serve: no tape at 'no-such.tape.json'" in capsys.readouterr().err
+
+
+def test_serve_plays_a_tape_for_the_room_through_the_real_sdk():
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "toolcall_lab", "serve", "--port", "0", "--tape", "openai_chat_color"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(11)]
+        setting = next(line for line in lines if "replay it with" in line)
+        base_url = re.search(r'base_url="([^"]+)"', setting).group(1)
+        assert 'get_provider("openai-chat", ' in setting and "max_tokens=1024" in setting
+        tape = load("openai_chat_color")
+        provider = get_provider("openai-chat", base_url=base_url, model=tape.model)
+        assert run_agent(provider, tape.question, tools=tape.tools()).answer == \
+            "Your favorite color in February is chartreuse."
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
