@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from .tool import Tool
     from .transcript import Transcript
 
-__all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record", "replay", "shipped"]
+__all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record", "recording", "replay",
+           "shipped"]
 
 #: The tape format this module writes and reads.
 FORMAT = 1
@@ -235,12 +236,23 @@ class Recorder:
     """
 
     def __init__(self, provider: Provider, path: str | Path | None = None, *, label: str | None = None,
-                 source: str = "") -> None:
+                 source: str = "", keep_going: bool = False) -> None:
         self.provider, self.path, self.source = provider, path, source
         self._label = label
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()
         self._http = _http_client(provider)
+        self._double = False  # whether an answer came from an API double (its header says so)
+        #: save after every exchange, onto what `path` already holds (`recording`)
+        self.keep_going = keep_going
+        if keep_going and path is not None and Path(path).is_file():
+            earlier = Tape.load(path)
+            if (earlier.provider, earlier.model) != (provider.name, provider.model):
+                raise UsageError(f"{path} holds a tape of {earlier.provider} ({earlier.model}), and this "
+                                 f"provider is {provider.name} ({provider.model}); record to another file.")
+            self.exchanges = list(earlier.exchanges)
+            self._label = self._label or earlier.label
+            self.source = self.source or earlier.source
 
     def __enter__(self) -> Self:
         hooks = self._http.event_hooks
@@ -256,7 +268,10 @@ class Recorder:
             self.tape.save(self.path)
 
     def _on_response(self, response: Any) -> None:
+        from .double.server import DOUBLE_HEADER
+
         response.read()  # subtle: a hook sees the response before its body is read
+        self._double = self._double or DOUBLE_HEADER in response.headers  # read, never kept
         request = response.request
         path = request.url.path
         api = next((spec.name for spec in API_SPECS.values() if path.endswith(spec.endpoint)),
@@ -271,6 +286,8 @@ class Recorder:
             "request": body, "response": answer})
         with self._lock:
             self.exchanges.append(Exchange(**exchange))
+        if self.keep_going and self.path is not None:
+            self.tape.save(self.path)
 
     @property
     def tape(self) -> Tape:
@@ -281,7 +298,7 @@ class Recorder:
         settings = {name: getattr(self.provider, name) for name in _SETTINGS
                     if getattr(self.provider, name, None) is not None}
         return Tape(api=api, provider=self.provider.name, model=self.provider.model,
-                    label=self._label or _label(self.provider, api), exchanges=exchanges,
+                    label=self._label or _label(self.provider, api, double=self._double), exchanges=exchanges,
                     settings=settings, source=self.source)
 
 
@@ -298,6 +315,20 @@ def record(provider: Provider, path: str | Path | None = None, *, label: str | N
     written when nothing was exchanged.
     """
     return Recorder(provider, path, label=label, source=source)
+
+
+def recording(provider: Provider, path: str | Path, *, label: str | None = None,
+              source: str = "") -> Provider:
+    """`provider`, recording every exchange from now on onto the tape at `path`, saved after each.
+
+    What `TOOLCALL_LAB_RECORD=PATH` does to the lessons' `provider_from_env` cell: a teacher
+    runs lessons 1 to 6 once against a real model, each adding its exchanges to the one tape
+    (a tape already at `path` is added to, when it was made by the same provider and model),
+    and the class replays them all with `TOOLCALL_LAB_TAPE=PATH`, since a replay answers any
+    request the tape holds.
+    """
+    Recorder(provider, path, label=label, source=source, keep_going=True).__enter__()
+    return provider  # subtle: the SDK client's event hook keeps the recorder alive
 
 
 def _http_client(provider: Provider) -> Any:
@@ -334,7 +365,7 @@ def _redacted(provider: Provider, exchange: dict[str, Any]) -> dict[str, Any]:
     return redacted
 
 
-def _label(provider: Provider, api: str) -> str:
+def _label(provider: Provider, api: str, *, double: bool = False) -> str:
     """What answered the recording, and when: the real API, the double, or a server of your own."""
     from .double import ApiDouble
     from .providers.sdk import is_loopback
@@ -343,10 +374,11 @@ def _label(provider: Provider, api: str) -> str:
     title = API_SPECS[api].title if api in API_SPECS else api
     if base_url == str(getattr(provider, "default_base_url", "")).rstrip("/") and not is_loopback(base_url):
         what = f"the real {title} API"
-    elif ApiDouble.serving_at(base_url):
+    elif double or ApiDouble.serving_at(base_url):
         what = "the toolcall-lab API double"
     else:
-        what = f"a {title} server of your own ({'on this machine' if is_loopback(base_url) else 'remote'})"
+        where = "on this machine" if is_loopback(base_url) else "remote"
+        what = f"a server of your own speaking {title} ({where})"
     return f"recorded against {what} on {datetime.date.today().isoformat()}"
 
 

@@ -42,13 +42,16 @@ if TYPE_CHECKING:
     from ..tape import Tape
     from .playback import Playback
 
-__all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
+__all__ = ["DOUBLE_HEADER", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
 
 #: path -> the API served there
 ROUTES = {spec.endpoint: spec.name for spec in API_SPECS.values()}
 _LISTS = ("/v1/models", "/api/tags")
 MiB = 1024 * 1024
 _SERVING: weakref.WeakSet[ApiDouble] = weakref.WeakSet()  # the doubles started in this process
+#: A header on every answer of the double, so a recording in another process (a lesson's
+#: kernel) can label its tape "recorded against the toolcall-lab API double".
+DOUBLE_HEADER = "x-toolcall-lab-double"
 
 
 class RecordedRequest(NamedTuple):
@@ -400,7 +403,7 @@ def _handler_for(double: ApiDouble) -> type:
             try:
                 self.send_response(status)
                 for name, value in {"content-type": "application/json", "content-length": str(len(data)),
-                                    **headers}.items():
+                                    DOUBLE_HEADER: "1", **headers}.items():
                     self.send_header(name, value)
                 self.end_headers()
                 if self.command != "HEAD":

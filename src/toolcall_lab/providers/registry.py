@@ -138,11 +138,20 @@ def provider_from_env(*, script: Any = None, environ: Mapping[str, str] | None =
                       **options: Any) -> Provider:
     """The provider `TOOLCALL_LAB_PROVIDER` names (default `scripted`, with `script`).
 
+    `TOOLCALL_LAB_MODEL` and `TOOLCALL_LAB_BASE_URL` set its model and server. For a class
+    (`toolcall_lab.tape`): `TOOLCALL_LAB_RECORD=PATH` records what a real provider exchanges
+    onto the tape at PATH, and `TOOLCALL_LAB_TAPE=PATH` (or a shipped tape's name) replays one
+    through the recording's own SDK, with no key, whatever else is set.
+
     >>> provider_from_env(environ={})
     ScriptedProvider(model='scripted-1', calls=0)
     """
     env = os.environ if environ is None else environ
     name = env.get("TOOLCALL_LAB_PROVIDER", "").strip() or "scripted"
+    if tape := env.get("TOOLCALL_LAB_TAPE", "").strip():
+        from ..tape import replay
+
+        return replay(tape)  # a recorded run, for a class: its own provider, model and settings
     if name != "scripted":
         if env.get("TOOLCALL_LAB_MODEL"):
             options.setdefault("model", env["TOOLCALL_LAB_MODEL"])
@@ -150,4 +159,12 @@ def provider_from_env(*, script: Any = None, environ: Mapping[str, str] | None =
             options.setdefault("base_url", env["TOOLCALL_LAB_BASE_URL"])
     if script is not None:
         options["script"] = script
-    return get_provider(name, **options)
+    provider = get_provider(name, **options)
+    if record := env.get("TOOLCALL_LAB_RECORD", "").strip():
+        if name == "scripted":
+            raise UsageError("TOOLCALL_LAB_RECORD records a real model's run; set TOOLCALL_LAB_PROVIDER "
+                             "(and its key) too, or unset TOOLCALL_LAB_RECORD.")
+        from ..tape import recording
+
+        provider = recording(provider, record)
+    return provider
