@@ -7,6 +7,8 @@
     python -m toolcall_lab figures [--out DIR] [--check]
                                     # regenerate the lesson figures (default: ./figures), or
                                     # with --check compare a fresh set with those in DIR
+    python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
+                                    # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -91,6 +93,22 @@ def _figures(out: str, *, check: bool) -> int:
     return 1 if failures else 0
 
 
+def _links(repo: str, *, hub: str | None, branch: str, lesson: str) -> int:
+    from .classroom import links
+    from .errors import UsageError
+
+    try:
+        found = links(repo, hub=hub, branch=branch, lesson=lesson)
+    except UsageError as exc:  # an unknown lesson: one sentence, no traceback
+        print(f"links: {exc}", file=sys.stderr)
+        return 2
+    for service, link in found.items():
+        print(f"{service + ':':<8}{link}")
+    if not hub:
+        print("(pass --hub https://your-hub to fill in the hub link)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -109,7 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures.add_argument("--check", action="store_true",
                          help="write nothing; compare a fresh set with the files in --out "
                               "(exit 1 if any differ)")
+    links = commands.add_parser("links",
+                                help="print a lesson's JupyterHub (nbgitpuller), Binder and Colab links")
+    links.add_argument("--repo", required=True, help="the kit's repository, e.g. https://github.com/OWNER/REPO")
+    links.add_argument("--hub", help="your JupyterHub's address, e.g. https://hub.example.edu")
+    links.add_argument("--branch", default="main", help="the branch learners get (default main)")
+    links.add_argument("--lesson", default="0", help="a lesson's number or file name (default 0, start here)")
     args = parser.parse_args(argv)
+    if args.command == "links":
+        return _links(args.repo, hub=args.hub, branch=args.branch, lesson=args.lesson)
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
