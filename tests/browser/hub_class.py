@@ -5,7 +5,8 @@
 
 What a teacher's hub does, on this machine and offline, in a temporary folder:
 
-1. a bare clone of this repository at HEAD stands in for GitHub (a `file://` URL, no network);
+1. a bare repository holding this repository's HEAD (so commit what you want tested) stands in
+   for GitHub (a `file://` URL, no network);
 2. JupyterHub (the `jupyterhub` package) starts on a free loopback port, behind the pure-Python
    `configurable-http-proxy`, with the `DummyAuthenticator` (one shared password) and the
    `SimpleLocalProcessSpawner` (each learner's home is a folder under the temporary folder;
@@ -47,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -95,6 +97,9 @@ class Learner:
     link: str = ""
     seconds_to_first_cell: float | None = None
     seconds_to_start_server: float | None = None  # what the hub's log says its server took
+    #: seconds from opening the link to the first page of each step: "git-pull" (the server is up,
+    #: nbgitpuller clones) and "lab" (JupyterLab loads, then opens the lesson)
+    arrived: dict[str, float] = field(default_factory=dict)
     seconds_to_run_all: float | None = None
     server_mib: float | None = None  # resident memory of the learner's server and its kernel
     problems: list[str] = field(default_factory=list)
@@ -323,6 +328,7 @@ async def _one_learner(browser, base_url: str, learner: Learner, *, run_timeout:
     try:
         # What a learner does: open the link, log in on the page it leads to, and land in the lesson.
         started = time.monotonic()
+        page.on("framenavigated", lambda frame: _arrive(learner, frame.url, time.monotonic() - started))
         await page.goto(learner.link)
         await page.fill("input[name=username]", learner.name)
         await page.fill("input[name=password]", PASSWORD)
@@ -337,6 +343,14 @@ async def _one_learner(browser, base_url: str, learner: Learner, *, run_timeout:
         learner.problems += check_lesson.cell_problems(state)
     finally:
         await context.close()
+
+
+def _arrive(learner: Learner, url: str, seconds: float) -> None:
+    """Note when the learner's tab first reached nbgitpuller's page, then JupyterLab."""
+    path = urllib.parse.urlsplit(url).path
+    for step, marker in (("git-pull", "/git-pull"), ("lab", "/lab")):
+        if f"/user/{learner.name}{marker}" in path:
+            learner.arrived.setdefault(step, seconds)
 
 
 def _harmless(message: str) -> bool:
@@ -382,11 +396,12 @@ def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = N
             workdir = Path(scratch)
             session.workdir = str(workdir)
             repo = workdir / "toolcall-lab"  # nbgitpuller names the learner's folder after the URL's end
-            _git("clone", "--quiet", "--bare", str(ROOT), str(repo), cwd=workdir)
-            branch = _git("rev-parse", "--abbrev-ref", "HEAD", cwd=ROOT).strip()
-            branch = branch if branch != "HEAD" else "main"
-            if branch == "main" and not _git("branch", "--list", "main", cwd=repo).strip():
-                _git("branch", "main", _git("rev-parse", "HEAD", cwd=ROOT).strip(), cwd=repo)
+            branch = "main"
+            # This repository's HEAD (a branch or a detached commit, as CI checks out) becomes the
+            # class's `main`. Pushing only reads this repository; nothing in it changes.
+            _git("init", "--quiet", "--bare", str(repo), cwd=workdir)
+            _git("symbolic-ref", "HEAD", f"refs/heads/{branch}", cwd=repo)
+            _git("push", "--quiet", str(repo), f"HEAD:refs/heads/{branch}", cwd=ROOT)
             for learner in learners:
                 _learner_settings(workdir / "home" / learner.name)
                 learner.double_port = doubles[learner.name].port
@@ -453,8 +468,9 @@ def report_lines(session: Session) -> list[str]:
     for learner in session.learners:
         apis = "/".join(sorted(set(learner.double_apis))) or "no"
         clone = "clean" if learner.clone_status == "" else f"changed: {learner.clone_status!r}"
+        steps = "".join(f", at {step} {_s(seconds)}" for step, seconds in learner.arrived.items())
         lines += [f"{learner.name}: link -> first cell {_s(learner.seconds_to_first_cell)} (server start "
-                  f"{_s(learner.seconds_to_start_server)}), run all {_s(learner.seconds_to_run_all)}, "
+                  f"{_s(learner.seconds_to_start_server)}{steps}), run all {_s(learner.seconds_to_run_all)}, "
                   f"server+kernel {_mib(learner.server_mib)}",
                   f"{learner.name}: its double answered {len(learner.double_apis)} {apis} request(s); "
                   f"its clone is {clone}"]
