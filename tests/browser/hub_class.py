@@ -115,7 +115,15 @@ class Hub:
     url: str
     process: subprocess.Popen
     log: Path
-    started: set[int] = field(default_factory=set)
+    started: dict[int, str] = field(default_factory=dict)  # pid -> its start time (see _birth)
+
+    def remember(self, pids: set[int]) -> None:
+        self.started.update({pid: _birth(pid) for pid in pids if pid not in self.started})
+
+    def still_running(self) -> list[int]:
+        """The remembered processes still running: the same pid *and* the same start time, so a pid
+        the system has since given to someone else's process is never counted, or stopped."""
+        return sorted(pid for pid, birth in self.started.items() if birth and _birth(pid) == birth)
 
 
 @dataclass
@@ -182,11 +190,17 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def _alive(pid: int) -> bool:
+def _birth(pid: int) -> str:
+    """When `pid` started (clock ticks since boot, /proc/PID/stat field 22); "" if it is gone or a zombie.
+
+    >>> _birth(os.getpid()) != ""
+    True
+    """
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return False
+        return ""
+    return "" if fields[0] == "Z" else fields[19]  # fields[0] is field 3, the state
 
 
 def _git(*args: str, cwd: Path) -> str:
@@ -273,7 +287,6 @@ def jupyterhub(workdir: Path, learner_env: dict[str, dict[str, str]], *,
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base_url = f"http://127.0.0.1:{port}"
     running = Hub(base_url, hub, log_path)
-    started = running.started
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -288,7 +301,7 @@ def jupyterhub(workdir: Path, learner_env: dict[str, dict[str, str]], *,
                 time.sleep(0.3)
         yield running
     finally:
-        started |= descendants(hub.pid)
+        running.remember(descendants(hub.pid))
         hub.terminate()  # cleanup_servers: it stops every learner's server, then the proxy
         try:
             hub.wait(timeout=60)
@@ -296,12 +309,11 @@ def jupyterhub(workdir: Path, learner_env: dict[str, dict[str, str]], *,
             hub.kill()
             hub.wait()
         deadline = time.monotonic() + 20
-        while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+        while running.still_running() and time.monotonic() < deadline:
             time.sleep(0.3)
-        for pid in started:  # subtle: a server or kernel the hub failed to stop, in a session of its own
-            if _alive(pid):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+        for pid in running.still_running():  # subtle: a server or kernel the hub failed to stop, in a
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # session of its own
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(hub.pid, signal.SIGKILL)
 
@@ -421,7 +433,7 @@ def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = N
                                         if (clone / ".git").exists() else None)
             if keep is not None:
                 shutil.copytree(workdir, keep, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.git"))
-        session.left_running = [f"{pid} {_cmdline(pid)[:80]}" for pid in sorted(hub.started) if _alive(pid)]
+        session.left_running = [f"{pid} {_cmdline(pid)[:80]}" for pid in hub.still_running()]
     finally:
         for learner in learners:
             double = doubles[learner.name]
@@ -435,7 +447,7 @@ def _measure(hub: Hub, session: Session) -> None:
     """Each learner's server memory and start time, and the memory of the hub and its proxy."""
     servers = learner_pids(hub.process.pid)
     in_servers = set().union(*servers.values())
-    hub.started |= in_servers
+    hub.remember(in_servers)
     for learner in session.learners:
         learner.server_mib = rss_mib(servers.get(learner.name, set())) or None
     # the hub's own log line, e.g. "User learner1 took 32.550 seconds to start"
