@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def processes_in(folder: str) -> list[str]:
         except OSError:
             continue
         if cwd.startswith(folder) and state != "Z":
-            found.append(f"{entry.name} {(entry / 'cmdline').read_bytes()[:80]!r}")
+            found.append(f"{entry.name} {(entry / 'cmdline').read_bytes()[:300]!r}")
     return found
 
 
@@ -109,3 +110,30 @@ def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub(tmp_path):
     # every process it started has stopped
     assert session["left_running"] == []
     assert processes_in(session["workdir"]) == []
+
+
+def test_a_stopped_class_leaves_no_hub_server_kernel_or_proxy_behind():
+    # What a timeout or a cancelled CI job does: SIGTERM while every learner's kernel runs.
+    require_hub()
+    script = subprocess.Popen([sys.executable, str(SCRIPT), "--users", "2"], cwd=ROOT, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        first = script.stdout.readline()  # "hub_class: working in /tmp/toolcall-lab-hub-..."
+        assert first.startswith("hub_class: working in "), first
+        workdir = first.split(" in ", 1)[1].strip()
+        deadline, seen = time.monotonic() + 300, []
+        while time.monotonic() < deadline and script.poll() is None:
+            seen = processes_in(workdir)
+            if sum("ipykernel" in line for line in seen) == 2:  # both learners' kernels run
+                break
+            time.sleep(1)
+        assert any("ipykernel" in line for line in seen), f"no kernel started: {seen}"
+        assert any("jupyterhub-singleuser" in line for line in seen)
+        script.terminate()
+        script.wait(timeout=120)
+    finally:
+        if script.poll() is None:
+            script.kill()
+        script.stdout.close()
+    time.sleep(1)
+    assert processes_in(workdir) == []

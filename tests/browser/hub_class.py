@@ -50,7 +50,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -389,10 +389,12 @@ async def _open_all(base_url: str, learners: list[Learner], *, run_timeout: floa
                                     f"{check_lesson.first_line(str(outcome))}")
 
 
-def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = None) -> Session:
+def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = None,
+              on_start: Callable[[Path], object] = lambda workdir: None) -> Session:
     """Run a class of `users` learners on lesson 1 through a real JupyterHub; see the module docstring.
 
     `keep`: a folder to copy the hub's log and the learners' homes into, for a human to read.
+    `on_start` is called with the temporary folder everything runs in, before anything starts.
     """
     from toolcall_lab import ApiDouble
     from toolcall_lab.classroom import nbgitpuller_link
@@ -407,6 +409,7 @@ def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = N
         with tempfile.TemporaryDirectory(prefix="toolcall-lab-hub-") as scratch:
             workdir = Path(scratch)
             session.workdir = str(workdir)
+            on_start(workdir)
             repo = workdir / "toolcall-lab"  # nbgitpuller names the learner's folder after the URL's end
             branch = "main"
             # This repository's HEAD (a branch or a detached commit, as CI checks out) becomes the
@@ -517,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     # subtle: a SIGTERM (a test's timeout, CI cancelling a job) becomes SystemExit, so the
     # `finally` blocks still stop the hub, the learners' servers, their kernels and Chromium.
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
-    session = run_class(args.users, keep=args.keep)
+    session = run_class(args.users, keep=args.keep,
+                        on_start=lambda workdir: print(f"hub_class: working in {workdir}", flush=True))
     for line in report_lines(session):
         print(f"hub_class: {line}")
     if args.json:
