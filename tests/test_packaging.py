@@ -112,8 +112,14 @@ def environment_requirements() -> set[str]:
     return {requirement_name(s) for s in specs if not s.endswith(":")} - {"python", "pip"}
 
 
-def test_environment_yml_lists_the_same_dependencies_as_pyproject():
-    assert environment_requirements() == pyproject_requirements()
+def test_environment_yml_lists_what_a_learner_needs_and_no_test_tool():
+    # Binder builds from it: the `lab` extra, not pytest, ruff, mypy, Playwright or JupyterHub
+    assert environment_requirements() == pyproject_requirements("lab")
+    assert not environment_requirements() & {"pytest", "playwright", "jupyterhub"}
+
+
+def test_the_dev_extra_brings_the_jupyterhub_check():
+    assert {"jupyterhub", "nbgitpuller", "configurable-http-proxy"} <= pyproject_requirements("dev")
 
 
 def test_versions_agree():

@@ -10,6 +10,8 @@
                                     # with --check compare a fresh set with those in DIR
     python -m toolcall_lab solutions [OUT] [--lessons notebooks] [--no-execute]
                                     # a teacher's solved copy of every lesson (default: ./solutions)
+    python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
+                                    # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -110,6 +112,22 @@ def _solutions(lessons: str, out: str, *, execute: bool) -> int:
     return 0
 
 
+def _links(repo: str, *, hub: str | None, branch: str, lesson: str) -> int:
+    from .classroom import links
+    from .errors import UsageError
+
+    try:
+        found = links(repo, hub=hub, branch=branch, lesson=lesson)
+    except UsageError as exc:  # an unknown lesson: one sentence, no traceback
+        print(f"links: {exc}", file=sys.stderr)
+        return 2
+    for service, link in found.items():
+        print(f"{service + ':':<8}{link}")
+    if not hub:
+        print("(pass --hub https://your-hub to fill in the hub link)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -138,9 +156,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                            help="folder that holds the lessons (default: notebooks)")
     solutions.add_argument("--no-execute", action="store_true",
                            help="write the solved cells without running them (no outputs)")
+    links = commands.add_parser("links",
+                                help="print a lesson's JupyterHub (nbgitpuller), Binder and Colab links")
+    links.add_argument("--repo", required=True, help="the kit's repository, e.g. https://github.com/OWNER/REPO")
+    links.add_argument("--hub", help="your JupyterHub's address, e.g. https://hub.example.edu")
+    links.add_argument("--branch", default="main", help="the branch learners get (default main)")
+    links.add_argument("--lesson", default="0", help="a lesson's number or file name (default 0, start here)")
     args = parser.parse_args(argv)
     if args.command == "solutions":
         return _solutions(args.lessons, args.out, execute=not args.no_execute)
+    if args.command == "links":
+        return _links(args.repo, hub=args.hub, branch=args.branch, lesson=args.lesson)
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
