@@ -10,6 +10,12 @@ hub's machine runs for everyone:
 
     "TOOLCALL_LAB_PROVIDER": "ollama", "TOOLCALL_LAB_BASE_URL": "http://127.0.0.1:11434",
 
+Or replay a run the teacher recorded once against a real model (`TOOLCALL_LAB_RECORD`, see
+docs/teaching.md): every learner gets that model's answers through the real SDK, with no key,
+no cost and no rate limit. The tape must be readable by every learner:
+
+    "TOOLCALL_LAB_TAPE": "/srv/toolcall-lab/class.tape.json",
+
 A value may also be a function of the spawner, evaluated per learner (for one server per
 group, say): `lambda spawner: URLS[spawner.user.name]`. Never put an API key here: every
 learner could read it from their kernel's environment.
