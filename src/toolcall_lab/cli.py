@@ -7,6 +7,12 @@
     python -m toolcall_lab figures [--out DIR] [--check]
                                     # regenerate the lesson figures (default: ./figures), or
                                     # with --check compare a fresh set with those in DIR
+    python -m toolcall_lab budget --students N [--lessons 1-6] [--provider P] [--model M]
+                                  [--reruns K] [--caching]
+                                    # tokens, dollars and requests per minute for a class,
+                                    # from the price table and the lessons' measured requests
+    python -m toolcall_lab budget --measure [--notebooks DIR]
+                                    # re-measure the lessons (maintainers: after a lesson changes)
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -19,7 +25,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 __all__ = ["main"]
 
@@ -91,6 +97,46 @@ def _figures(out: str, *, check: bool) -> int:
     return 1 if failures else 0
 
 
+def _add_budget(commands: Any) -> None:
+    budget = commands.add_parser("budget", help="what the lessons cost a class: tokens, dollars, requests/min")
+    budget.add_argument("--students", type=int, help="learners in the class")
+    budget.add_argument("--lessons", default="1-6", help="lesson numbers, e.g. 1-6 or 0,3 (default 1-6)")
+    budget.add_argument("--provider", default="anthropic",
+                        help="anthropic, openai, openai-chat or ollama (default anthropic)")
+    budget.add_argument("--model", help="model id from the price table (default: the provider's default)")
+    budget.add_argument("--reruns", type=int, default=0, help="extra runs of each lesson per learner (default 0)")
+    budget.add_argument("--caching", action="store_true",
+                        help="count the burst's input tokens with prompt caching (both costs are always shown)")
+    budget.add_argument("--measure", action="store_true",
+                        help="run every lesson under each provider against the API double and rewrite "
+                             "the measurement the budget reads (needs the dev extra; a few minutes)")
+    budget.add_argument("--notebooks", default="notebooks", help="lesson folder for --measure (default notebooks)")
+
+
+def _budget(args: argparse.Namespace) -> int:
+    from .errors import UsageError
+
+    try:
+        if args.measure:
+            from pathlib import Path
+
+            from .lesson_usage import LESSON_USAGE, measure, usage_text
+
+            LESSON_USAGE.write_text(usage_text(measure(Path(args.notebooks))), encoding="utf-8")
+            print(f"wrote {LESSON_USAGE}")
+            return 0
+        from .budget import class_budget
+
+        if args.students is None:
+            raise UsageError("budget needs --students N, the number of learners (or --measure).")
+        print(class_budget(students=args.students, lessons=args.lessons, provider=args.provider,
+                           model=args.model, reruns=args.reruns, caching=args.caching))
+    except UsageError as error:  # one line that says what to fix, no traceback
+        print(f"budget: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -109,7 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures.add_argument("--check", action="store_true",
                          help="write nothing; compare a fresh set with the files in --out "
                               "(exit 1 if any differ)")
+    _add_budget(commands)
     args = parser.parse_args(argv)
+    if args.command == "budget":
+        return _budget(args)
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
