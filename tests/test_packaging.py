@@ -44,6 +44,8 @@ MODULE_SOURCE = {
     "traitlets": "ipywidgets",     # the trait library ipywidgets is built on
     "PIL": "matplotlib",           # Pillow comes with matplotlib
     "IPython": "ipykernel",        # the kernel is IPython
+    "nbformat": "jupyterlab",      # jupyter_server's own; lesson_usage runs the lessons with them
+    "nbclient": "jupyterlab",      # ... through nbconvert
     "jsonschema": "jsonschema",
 }
 

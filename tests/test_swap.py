@@ -111,8 +111,10 @@ def test_the_committed_lesson_measurement_is_current(swap_runs, provider):
     stale = [f"{stem}: the file says {len(committed.get(stem, []))} requests, "
              f"{sum(r['input'] for r in committed.get(stem, []))} input tokens; the lessons now send "
              f"{len(sent)}, {sum(r['input'] for r in sent)}"
-             for (p, stem), sent in sorted(swap_runs.metered.items()) if p == provider and committed.get(stem) != sent]
+             for (p, stem), sent in sorted(swap_runs.metered.items())
+             if p == provider and committed.get(stem) != sent]
     stale += [f"{stem}: measured, but no such notebook any more" for stem in committed
               if (provider, stem) not in swap_runs.metered]
-    assert not stale, (f"src/toolcall_lab/data/lesson_usage.json is stale for {provider}:\n  " + "\n  ".join(stale)
+    assert not stale, (f"src/toolcall_lab/data/lesson_usage.json is stale for {provider}:\n  "
+                       + "\n  ".join(stale)
                        + "\nre-run `python -m toolcall_lab budget --measure` to refresh lesson_usage.json.")

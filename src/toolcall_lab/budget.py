@@ -38,8 +38,17 @@ from typing import Any
 from .cost import Cost, cost_of, dollars
 from .errors import UsageError
 from .lesson_usage import PROVIDERS, load_usage
-from .models import (PRICES, PRICES_CHECKED, Price, RateLimit, default_model, price_of, rate_limit_of,
-                     rules_of, tool_prompt_tokens)
+from .models import (
+    PRICES,
+    PRICES_CHECKED,
+    Price,
+    RateLimit,
+    default_model,
+    price_of,
+    rate_limit_of,
+    rules_of,
+    tool_prompt_tokens,
+)
 from .usage import Usage
 
 __all__ = ["ClassBudget", "LessonBill", "class_budget", "parse_lessons", "request_usages"]
@@ -255,12 +264,8 @@ def _report(budget: ClassBudget) -> list[str]:
         lines.append(_ROW.format(label, f"{calls * times:,}", f"{inputs * times:,}", f"{outputs * times:,}",
                                  dollars(budget.per_learner(caching=False) * times / budget.runs),
                                  dollars(budget.per_learner(caching=True) * times / budget.runs)))
-    lines.append("")
-    lines += _wrap(_prices_note(budget))
-    lines += _wrap(_tokens_note(budget))
-    lines += _wrap(_caching_note(budget))
-    lines.append("")
-    lines += _wrap(_burst_note(budget))
+    for note in (_prices_note, _tokens_note, _caching_note, _burst_note):
+        lines += ["", *_wrap(note(budget))]
     return lines
 
 
@@ -280,13 +285,15 @@ def _per_million(amount: float) -> str:
 def _prices_note(budget: ClassBudget) -> str:
     price = budget.price
     if price is None:
-        return (f"Prices: {budget.provider} runs the model on a local machine, which bills nothing per token: "
-                "$0 (the tokens still show how much work each lesson asks of it).")
+        return (f"Prices: {budget.provider} runs the model on a local machine, which bills nothing per "
+                "token: $0 (the tokens still show how much work each lesson asks of it).")
     write = price.input if price.cache_write is None else price.cache_write
     tier = ""
-    if price.long_context is not None and price.long_context_above is not None:
-        tier = (f"; a request whose prompt is over {price.long_context_above:,} tokens pays the higher tier "
-                f"on every token (none of these is)")
+    above = price.long_context_above
+    if price.long_context is not None and above is not None:
+        over = sum(1 for b in budget.lessons for u in b.usages if u.input_tokens > above)
+        tier = (f"; a request whose prompt is over {above:,} tokens pays the higher tier on every token "
+                f"({over or 'none'} of these)")
     return (f"Prices per million tokens: {_per_million(price.input)} input, {_per_million(price.output)} "
             f"output, {_per_million(price.cache_read)} cache read, {_per_million(write)} cache write "
             f"({price.label}; {price.source}; checked {price.checked}){tier}.")
@@ -299,8 +306,8 @@ def _tokens_note(budget: ClassBudget) -> str:
         swap = (f" Measured on {budget.measured_model} and priced on {budget.model}"
                 + (f", with its hidden tool prompt ({tool_prompt_tokens(budget.model)} tokens)"
                    if budget.api == "anthropic" else "") + ".")
-    return (f"Tokens: measured {data['measured']} (kit {data['kit']}, commit {data['commit']}) by running each "
-            f"lesson with TOOLCALL_LAB_PROVIDER={budget.provider} against the API double, "
+    return (f"Tokens: measured {data['measured']} (kit {data['kit']}, commit {data['commit']}) by running "
+            f"each lesson with TOOLCALL_LAB_PROVIDER={budget.provider} against the API double, "
             f"{data['tokens']}; a real tokenizer counts differently, so read them as \"about\". Requests a "
             f"lesson sends to its own double or scripted model are free and not counted.{swap}")
 
@@ -335,6 +342,6 @@ def _burst_note(budget: ClassBudget) -> str:
               ("output tokens", otpm, limit.output_tpm), ("tokens", itpm + otpm, limit.tpm)]
     said = [f"{what} {used:,} of {cap:,} ({used / cap:.0%})" for what, used, cap in checks if cap]
     over = [what for what, used, cap in checks if cap and used > cap]
-    verdict = (f"over the limit on {', '.join(over)}: expect 429s and retries" if over else "within the limits")
-    return (text + f"{limit.tier} limits per minute for {limit.model} ({limit.label}; {limit.source}; checked "
-            f"{limit.checked}; {limit.notes}): {'; '.join(said)}; {verdict}.")
+    verdict = f"over the limit on {', '.join(over)}: expect 429s and retries" if over else "within the limits"
+    return (text + f"{limit.tier} limits per minute for {limit.model} ({limit.label}; {limit.source}; "
+            f"checked {limit.checked}; {limit.notes}): {'; '.join(said)}; {verdict}.")

@@ -98,19 +98,20 @@ def _figures(out: str, *, check: bool) -> int:
 
 
 def _add_budget(commands: Any) -> None:
-    budget = commands.add_parser("budget", help="what the lessons cost a class: tokens, dollars, requests/min")
-    budget.add_argument("--students", type=int, help="learners in the class")
-    budget.add_argument("--lessons", default="1-6", help="lesson numbers, e.g. 1-6 or 0,3 (default 1-6)")
-    budget.add_argument("--provider", default="anthropic",
-                        help="anthropic, openai, openai-chat or ollama (default anthropic)")
-    budget.add_argument("--model", help="model id from the price table (default: the provider's default)")
-    budget.add_argument("--reruns", type=int, default=0, help="extra runs of each lesson per learner (default 0)")
-    budget.add_argument("--caching", action="store_true",
-                        help="count the burst's input tokens with prompt caching (both costs are always shown)")
-    budget.add_argument("--measure", action="store_true",
-                        help="run every lesson under each provider against the API double and rewrite "
-                             "the measurement the budget reads (needs the dev extra; a few minutes)")
-    budget.add_argument("--notebooks", default="notebooks", help="lesson folder for --measure (default notebooks)")
+    budget = commands.add_parser("budget", help="what the lessons cost a class (offline)")
+    add = budget.add_argument
+    add("--students", type=int, help="learners in the class")
+    add("--lessons", default="1-6", help="lesson numbers, e.g. 1-6 or 0,3 (default 1-6)")
+    add("--provider", default="anthropic",
+        help="anthropic, openai, openai-chat or ollama (default anthropic)")
+    add("--model", help="model id from the price table (default: the provider's default)")
+    add("--reruns", type=int, default=0, help="extra runs of each lesson per learner (default 0)")
+    add("--caching", action="store_true",
+        help="count the burst's input tokens with prompt caching (both costs are always shown)")
+    add("--measure", action="store_true",
+        help="run every lesson under each provider against the API double and rewrite the measurement "
+             "the budget reads (a few minutes)")
+    add("--notebooks", default="notebooks", help="lesson folder for --measure (default notebooks)")
 
 
 def _budget(args: argparse.Namespace) -> int:

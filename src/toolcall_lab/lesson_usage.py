@@ -156,15 +156,16 @@ def run_notebook(path: Path, env: Mapping[str, str]) -> list[str]:
     """Run one lesson top to bottom in a fresh kernel; one line per cell that failed.
 
     A line reads "cell 46 `first source line` -> InvalidRequestError: its first line", with
-    the cell's index in the notebook (from 0, markdown cells counted). Needs nbclient (the
-    `dev` extra).
+    the cell's index in the notebook (from 0, markdown cells counted). Needs nbclient and
+    nbformat, which come with JupyterLab (the `lab` extra).
     """
     try:
         import nbclient
         import nbformat
     except ImportError:
-        raise UsageError("running the lessons needs nbclient and nbformat: pip install -e '.[dev]'.") from None
-    notebook = nbformat.read(path, as_version=4)
+        raise UsageError("running the lessons needs nbclient and nbformat, which come with JupyterLab: "
+                         "pip install -e '.[lab]'.") from None
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT, allow_errors=True, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     failures = []

@@ -187,11 +187,14 @@ RATE_LIMITS: dict[str, RateLimit] = {r.model: r for r in (
 def rate_limit_of(model: str) -> RateLimit | None:
     """The lowest paid tier's limits for `model`, or None where the table has none.
 
+    Only the model itself or a dated snapshot of it matches: a sibling has limits of its own.
+
     >>> rate_limit_of("gpt-4o-2024-08-06").rpm, rate_limit_of("claude-haiku-5-5") is None
     (500, True)
+    >>> rate_limit_of("gpt-4o-mini") is None   # not gpt-4o's
+    True
     """
-    key = _table_key(RATE_LIMITS, model)
-    return RATE_LIMITS[key] if key else None
+    return next((row for name, row in RATE_LIMITS.items() if same_model(name, model)), None)
 
 
 #: Input tokens Anthropic adds (and bills) as a hidden system prompt whenever a request
