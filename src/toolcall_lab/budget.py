@@ -313,6 +313,8 @@ def _tokens_note(budget: ClassBudget) -> str:
 
 
 def _caching_note(budget: ClassBudget) -> str:
+    if budget.price is None:
+        return "Caching: a local server bills nothing per token, so caching saves no dollars."
     shortest = rules_of(budget.model).min_cache_tokens or 0
     requests = [r for b in budget.lessons for r in b.usages]
     short = sum(1 for r in requests if r.input_tokens < shortest)

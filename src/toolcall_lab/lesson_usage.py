@@ -214,7 +214,8 @@ def measure(notebooks: Path, *, providers: Iterable[str] = PROVIDERS, lessons: I
         "kit": _kit_version(),
         "commit": _commit(notebooks),
         "tokens": "as the API double counts them: about 4 characters per token of the kit's compact JSON "
-                  "of each request (tokens.estimate_tokens), plus Anthropic's hidden tool prompt",
+                  "of each request (tokens.estimate_tokens), plus, on the Anthropic API, the hidden tool "
+                  "prompt Anthropic bills",
         "providers": {p: {"api": PROVIDERS[p], "model": default_model(p),
                           "lessons": {stem: [asdict(r) for r in runs[p, stem][0]]
                                       for (q, stem) in runs if q == p}}
