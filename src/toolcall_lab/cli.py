@@ -12,6 +12,12 @@
                                     # a teacher's solved copy of every lesson (default: ./solutions)
     python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
                                     # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
+    python -m toolcall_lab budget --students N [--lessons 1-6] [--provider P] [--model M]
+                                  [--reruns K] [--caching]
+                                    # tokens, dollars and requests per minute for a class,
+                                    # from the price table and the lessons' measured requests
+    python -m toolcall_lab budget --measure [--notebooks DIR]
+                                    # re-measure the lessons (maintainers: after a lesson changes)
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -24,7 +30,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 __all__ = ["main"]
 
@@ -128,6 +134,47 @@ def _links(repo: str, *, hub: str | None, branch: str, lesson: str) -> int:
     return 0
 
 
+def _add_budget(commands: Any) -> None:
+    budget = commands.add_parser("budget", help="what the lessons cost a class (offline)")
+    add = budget.add_argument
+    add("--students", type=int, help="learners in the class")
+    add("--lessons", default="1-6", help="lesson numbers, e.g. 1-6 or 0,3 (default 1-6)")
+    add("--provider", default="anthropic",
+        help="anthropic, openai, openai-chat or ollama (default anthropic)")
+    add("--model", help="model id from the price table (default: the provider's default)")
+    add("--reruns", type=int, default=0, help="extra runs of each lesson per learner (default 0)")
+    add("--caching", action="store_true",
+        help="count the burst's input tokens with prompt caching (both costs are always shown)")
+    add("--measure", action="store_true",
+        help="run every lesson under each provider against the API double and rewrite the measurement "
+             "the budget reads (a few minutes)")
+    add("--notebooks", default="notebooks", help="lesson folder for --measure (default notebooks)")
+
+
+def _budget(args: argparse.Namespace) -> int:
+    from .errors import UsageError
+
+    try:
+        if args.measure:
+            from pathlib import Path
+
+            from .lesson_usage import LESSON_USAGE, measure, usage_text
+
+            LESSON_USAGE.write_text(usage_text(measure(Path(args.notebooks))), encoding="utf-8")
+            print(f"wrote {LESSON_USAGE}")
+            return 0
+        from .budget import class_budget
+
+        if args.students is None:
+            raise UsageError("budget needs --students N, the number of learners (or --measure).")
+        print(class_budget(students=args.students, lessons=args.lessons, provider=args.provider,
+                           model=args.model, reruns=args.reruns, caching=args.caching))
+    except UsageError as error:  # one line that says what to fix, no traceback
+        print(f"budget: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolcall_lab", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -162,7 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     links.add_argument("--hub", help="your JupyterHub's address, e.g. https://hub.example.edu")
     links.add_argument("--branch", default="main", help="the branch learners get (default main)")
     links.add_argument("--lesson", default="0", help="a lesson's number or file name (default 0, start here)")
+    _add_budget(commands)
     args = parser.parse_args(argv)
+    if args.command == "budget":
+        return _budget(args)
     if args.command == "solutions":
         return _solutions(args.lessons, args.out, execute=not args.no_execute)
     if args.command == "links":

@@ -25,6 +25,10 @@ token of that request, output included (`Price.for_prompt`).
 modes, sampling parameters, assistant prefill, forced tool use, reasoning effort); the
 codecs' `check_request` and the API double enforce them through `rules_of`.
 
+`RATE_LIMITS` holds the per-minute limits of the lowest paid tier where a published number
+could be read (`python -m toolcall_lab budget` compares a class's burst with them); a
+model without a row has no limit the kit will guess.
+
 Left out: batch, fast mode, regional processing, OpenAI's long-context rates (above 272K
 input tokens) and the rules of models not in the table (`rules_of` is permissive for
 them). Local servers cost nothing per token.
@@ -40,9 +44,9 @@ from typing import Literal
 
 from .errors import UsageError
 
-__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RULES", "TEACHING_MODEL",
-           "TOOL_PROMPT_TOKENS", "Price", "Rules", "default_model", "price_of", "require_price",
-           "rules_of", "same_model", "tool_prompt_tokens"]
+__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES", "TEACHING_MODEL",
+           "TOOL_PROMPT_TOKENS", "Price", "RateLimit", "Rules", "default_model", "price_of", "rate_limit_of",
+           "require_price", "rules_of", "same_model", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -142,6 +146,55 @@ DEFAULT_MODELS: dict[str, str] = {
     "llamacpp": "ggml-org/Qwen3-1.7B-GGUF:Q4_K_M",
     "lmstudio": "qwen2.5-7b-instruct",
 }
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """How much one model's API accepts per minute at its lowest paid tier; one row of `RATE_LIMITS`.
+
+    `rpm` is requests per minute. Anthropic limits input and output tokens separately
+    (`input_tpm`, `output_tpm`: ITPM and OTPM, cache reads not counted on current models);
+    OpenAI limits their sum (`tpm`). A limit the source does not give is None. `tier` names
+    the tier as the provider does; `source`, `checked` and `label` as for `Price`, and
+    `notes` says how old the evidence is.
+    """
+
+    model: str
+    provider: str
+    tier: str
+    rpm: int
+    input_tpm: int | None = None
+    output_tpm: int | None = None
+    tpm: int | None = None
+    source: str = ""
+    checked: str = PRICES_CHECKED.isoformat()
+    label: str = "official"
+    notes: str = ""
+
+
+# Anthropic's rate-limit page (platform.claude.com/docs/en/api/rate-limits) has per-model
+# tables for the Start, Build and Scale tiers, but no stored copy showed the rows of the
+# models above: no Claude row is given rather than one guessed (docs/sources.md §6).
+RATE_LIMITS: dict[str, RateLimit] = {r.model: r for r in (
+    RateLimit("gpt-4o", "openai", "Tier 1", rpm=500, tpm=30_000, label="quoted",
+              source="OpenAI's usage-tier table (platform.openai.com/docs/guides/rate-limits), "
+                     "quoted in community.openai.com/t/1028595",
+              notes="the quotation dates from 2024; the current model page was not stored "
+                    "(docs/sources.md §6)"),
+)}
+
+
+def rate_limit_of(model: str) -> RateLimit | None:
+    """The lowest paid tier's limits for `model`, or None where the table has none.
+
+    Only the model itself or a dated snapshot of it matches: a sibling has limits of its own.
+
+    >>> rate_limit_of("gpt-4o-2024-08-06").rpm, rate_limit_of("claude-haiku-5-5") is None
+    (500, True)
+    >>> rate_limit_of("gpt-4o-mini") is None   # not gpt-4o's
+    True
+    """
+    return next((row for name, row in RATE_LIMITS.items() if same_model(name, model)), None)
 
 
 #: Input tokens Anthropic adds (and bills) as a hidden system prompt whenever a request
