@@ -13,9 +13,10 @@ import json
 
 import pytest
 
-from test_swap import cell_errors, kernel_environment
+from test_swap import cell_errors
 from toolcall_lab import ApiDouble
 from toolcall_lab.examples import weather_policy
+from toolcall_lab.lesson_usage import kernel_environment
 from toolcall_lab.providers.registry import provider_from_env
 from toolcall_lab.tape import load
 

@@ -62,8 +62,8 @@ LESSON_USAGE = Path(__file__).with_name("data") / "lesson_usage.json"
 PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}
 #: Variables a shell might hold that would change which provider runs, or send a key: a
 #: measuring kernel starts without them.
-CLEARED = ("TOOLCALL_LAB_PROVIDER", "TOOLCALL_LAB_MODEL", "TOOLCALL_LAB_BASE_URL",
-           "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST")
+CLEARED = ("TOOLCALL_LAB_PROVIDER", "TOOLCALL_LAB_MODEL", "TOOLCALL_LAB_BASE_URL", "TOOLCALL_LAB_TAPE",
+           "TOOLCALL_LAB_RECORD", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST")
 CELL_TIMEOUT = 120  # seconds, as for nbval: a stalled cell fails, not hangs
 
 
