@@ -120,3 +120,14 @@ def test_every_source_the_table_cites_is_public_or_in_the_repository():
     assert not hasattr(models, "_SOURCE_NOTES")
     assert "shared/" not in text
     assert [m for m, r in RULES.items() if "pricing.md" in r.source + r.notes] == []
+
+
+def test_a_sibling_model_never_borrows_another_models_price_or_rules():
+    from toolcall_lab.models import price_of, rules_of, tool_prompt_tokens
+
+    assert price_of("gpt-4o-mini") is None          # not gpt-4o's $2.50 (the shipped tapes use it)
+    assert price_of("gpt-4o-2024-08-06") is price_of("gpt-4o")
+    assert price_of("claude-opus-5-5") is not price_of("claude-opus-5")
+    assert price_of("claude-opus-5-9") is None       # an unknown sibling is unknown, not Opus 5
+    assert tool_prompt_tokens("claude-haiku-5-5-20261007") == tool_prompt_tokens("claude-haiku-5-5")
+    assert rules_of("claude-opus-5-20260724") == rules_of("claude-opus-5")

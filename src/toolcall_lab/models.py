@@ -429,9 +429,15 @@ def same_model(a: str, b: str) -> bool:
 
 
 def _table_key(table: Mapping[str, object], model: str) -> str | None:
-    """The row of `table` for `model`: its own, or its family's for a dated snapshot id."""
+    """The row of `table` for `model`: its own, or, for a dated snapshot id, the model's.
+
+    subtle: APIs answer with dated snapshot ids ("gpt-4o-2024-08-06"), which take their
+    model's row; a sibling that merely starts the same ("gpt-4o-mini", "claude-opus-5-5"
+    against "claude-opus-5") has prices and rules of its own, so it never borrows a row.
+
+    >>> _table_key({"gpt-4o": 1}, "gpt-4o-2024-08-06"), _table_key({"gpt-4o": 1}, "gpt-4o-mini")
+    ('gpt-4o', None)
+    """
     if model in table:
         return model
-    # subtle: APIs answer with dated snapshot ids ("gpt-4o-2024-08-06"); match the family.
-    family = [m for m in table if model.startswith(m + "-")]
-    return max(family, key=len) if family else None
+    return next((m for m in table if same_model(m, model)), None)
