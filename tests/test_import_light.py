@@ -10,7 +10,7 @@ import sys
 import pytest
 
 HEAVY = ["anthropic", "openai", "ollama", "httpx", "httpx2", "pydantic", "matplotlib", "ipywidgets",
-         "IPython", "jsonschema", "http.server"]
+         "IPython", "jsonschema", "http.server", "jinja2"]
 
 
 def modules_after(code: str) -> set[str]:

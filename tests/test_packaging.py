@@ -47,6 +47,7 @@ MODULE_SOURCE = {
     "nbclient": "jupyterlab",      # runs a teacher's solved copies (jupyter-server -> nbconvert)
     "nbformat": "jupyterlab",
     "jsonschema": "jsonschema",
+    "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
 }
 
 

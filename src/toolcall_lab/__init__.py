@@ -80,7 +80,7 @@ __all__ = [
 ]
 
 _LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "misbehaving",
-                    "models", "parts_api", "plots", "report", "tape", "tools", "widgets", "wire"}
+                    "models", "parts_api", "plots", "report", "tape", "template", "tools", "widgets", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",

@@ -1,0 +1,164 @@
+# mypy: disable-error-code="no-untyped-def"
+# (the worked parser of the lesson's Your-turn cell is written as a learner writes it: unannotated)
+"""Answer keys and worked solutions of lesson 7, "Local models and the OpenAI-compatible spectrum".
+
+This module holds the keys of the lesson's section on what the model actually reads
+(`toolcall_lab.template`): the prompt a chat template renders, and a parser for the tool
+calls a model writes back as raw text.
+
+**The learner's parser.** The lesson asks for `read_tool_calls(text)`, returning
+`(calls, problems)`: the calls as `(name, arguments)` pairs in the order written, and one
+sentence per `<tool_call>` tag that could not be read. `your_parser` runs it over the six raw
+outputs of `RAW_OUTPUTS` (a clean call, a plain answer, and four drifts a real model makes)
+and names the first output it gets wrong. What is right for each output is what the kit's
+own `template.parse_tool_calls` reads there, so the key holds no answer of its own:
+
+    >>> your_parser(read_tool_calls)
+    read_tool_calls: correct.
+
+Left out, as in the lesson: an unclosed tag (the kit's parser reads it; the lesson only
+mentions it), streaming, and tag styles other than `<tool_call>{json}</tool_call>`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..selfcheck import check, word
+from ..template import parse_tool_calls, render
+from ._runs import raised as _raised
+from ._runs import template as _template
+
+__all__ = ["RAW_OUTPUTS", "SOLUTIONS", "predict_result_role", "read_tool_calls", "your_parser"]
+
+#: What a model wrote, six times: (what it shows, the raw text). The lesson prints them.
+RAW_OUTPUTS: tuple[tuple[str, str], ...] = (
+    ("one call", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'),
+    ("a plain answer", "It's 18°C and sunny in Paris."),
+    ("two calls", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
+                  '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>'),
+    ("prose around the tag", 'Let me look that up.\n<tool_call>\n{"name": "get_weather", "arguments": '
+                             '{"city": "Cairo"}}\n</tool_call>\nOne moment.'),
+    ("malformed JSON", '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>'),
+    ("arguments as a string", '<tool_call>\n{"name": "get_weather", '
+                              '"arguments": "{\\"city\\": \\"Lima\\"}"}\n</tool_call>'),
+)
+
+
+# -- the worked parser -------------------------------------------------------------------------------
+def read_tool_calls(text):
+    """The tool calls in a model's raw text: ([(name, arguments), ...], [problem, ...])."""
+    calls, problems = [], []
+    for number, inner in enumerate(re.findall(r"<tool_call>(.*?)(?:</tool_call>|$)", text, re.DOTALL), 1):
+        try:
+            call = json.loads(inner)
+            arguments = call["arguments"]
+            if isinstance(arguments, str):  # some models write the object as a string of JSON
+                arguments = json.loads(arguments)
+            if not isinstance(arguments, dict):
+                raise TypeError("the arguments are not an object")
+            calls.append((call["name"], arguments))
+        except (ValueError, KeyError, TypeError) as error:
+            problems.append(f"tool call {number} cannot be read ({error}): {inner.strip()[:60]}")
+    return calls, problems
+
+
+# -- what the key expects, from the kit's parser -------------------------------------------------------
+def _expected(text: str) -> tuple[list[tuple[str, dict[str, Any]]], int]:
+    """(the calls that can be read, as pairs; how many tags cannot be read), by the kit's parser."""
+    parsed = parse_tool_calls(text)
+    return [(c.name, dict(c.args)) for c in parsed.calls if not c.malformed], len(parsed.problems)
+
+
+def _as_pair(call: Any) -> tuple[Any, Any] | None:
+    if isinstance(call, Sequence) and not isinstance(call, str) and len(call) == 2:
+        return call[0], call[1]
+    return None
+
+
+def _wrong_on(what: str, got: Any, text: str) -> str | None:
+    """What is wrong with the parser's answer `got` for `text` (`what` names the output)."""
+    if not (isinstance(got, Sequence) and not isinstance(got, str) and len(got) == 2):
+        return (f"on {what}, it returned {type(got).__name__}; return (calls, problems): a list of "
+                "(name, arguments) pairs and a list of sentences")
+    calls, problems = got
+    if isinstance(calls, str) or not isinstance(calls, Sequence) or isinstance(problems, str) \
+            or not isinstance(problems, Sequence):
+        return f"on {what}, return two lists, (calls, problems)"
+    expected, unreadable = _expected(text)
+    pairs = [_as_pair(call) for call in calls]
+    if len(pairs) != len(expected):
+        return (f"on {what}, it found {len(pairs)} call(s) where the text holds {len(expected)} "
+                "that can be read")
+    for number, (pair, (name, arguments)) in enumerate(zip(pairs, expected, strict=True), start=1):
+        if pair is None:
+            return f"on {what}, call {number} is {calls[number - 1]!r}; give each call as (name, arguments)"
+        if pair[0] != name:
+            return f"on {what}, call {number} is named {pair[0]!r}; read the name from its JSON"
+        if not isinstance(pair[1], Mapping):
+            return (f"on {what}, call {number}'s arguments came back as a {type(pair[1]).__name__}; "
+                    "a tool takes a dict, so read a string of JSON into one")
+        if dict(pair[1]) != arguments:
+            return f"on {what}, call {number}'s arguments are {dict(pair[1])!r}; read the whole object"
+    if any(not isinstance(problem, str) for problem in problems):
+        return f"on {what}, each problem should be a sentence (a str)"
+    if unreadable and not problems:
+        return (f"on {what}, it reported no problem, but a tag there cannot be read; say so, so the "
+                "loop can tell the model instead of dropping its call")
+    if problems and not unreadable:
+        return f"on {what}, it reported a problem where there is none: {str(problems[0])[:60]!r}"
+    return None
+
+
+def _wrong_parser(function: Any) -> str | None:
+    if not callable(function) or isinstance(function, type):
+        return (f"expected the function itself (read_tool_calls, without brackets), "
+                f"got {type(function).__name__}")
+    for number, (label, text) in enumerate(RAW_OUTPUTS, start=1):
+        what = f"output {number} ({label})"
+        try:
+            got = function(text)
+        except Exception as exc:
+            return (f"on {what}, it raised {_raised(exc)}; a model's text is not to be trusted, so catch "
+                    "what cannot be read and report it as a problem")
+        found = _wrong_on(what, got, text)
+        if found:
+            return found
+    return None
+
+
+def your_parser(answer: Any) -> None:
+    """Your read_tool_calls, over the six raw outputs of `RAW_OUTPUTS`."""
+    check("read_tool_calls", ... if _template(answer) else answer, _wrong_parser,
+          hint="read the sentence before the hint: it names the output; print that output and your "
+               "parser's answer for it, and look for every <tool_call> tag, not only the first")
+
+
+# -- a prediction ---------------------------------------------------------------------------------------
+def _role_of_results() -> str:
+    """The role of the turn that carries a tool's result in the shipped template's prompt."""
+    from ..examples import PARIS_QUESTION, weather_policy
+    from ..loop import run_agent
+    from ..providers.scripted import ScriptedProvider
+    from ..tools.weather import get_weather
+
+    transcript = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather]).transcript
+    prompt = render(transcript, [get_weather])
+    before = prompt[: prompt.index("<tool_response>")]
+    return before[before.rindex("<|im_start|>") + len("<|im_start|>"):].split("\n", 1)[0]
+
+
+def predict_result_role(answer: Any) -> None:
+    """In the rendered prompt, the role of the turn that carries the tool's result."""
+    check("Prediction", answer, word(_role_of_results(), choices=("system", "user", "assistant", "tool")),
+          hint="look for <tool_response> in the rendered prompt, then for the <|im_start|> before it")
+
+
+SOLUTIONS: dict[str, str] = {
+    "read_tool_calls": inspect.getsource(read_tool_calls),
+    "predict_result_role": '"user"',
+}

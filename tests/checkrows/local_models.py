@@ -1,0 +1,91 @@
+"""Lesson 7's wrong answers: parsers that each break on one way a model drifts from the format."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from checkrows import Row
+from toolcall_lab.checks import local_models as key
+from toolcall_lab.checks.local_models import read_tool_calls
+
+
+def first_brace(text):
+    """A regex that stops at the first `}`: the arguments' own brace ends the match."""
+    calls, problems = [], []
+    for inner in re.findall(r"<tool_call>\s*(\{.*?\})", text, re.DOTALL):
+        try:
+            call = json.loads(inner)
+            calls.append((call["name"], call["arguments"]))
+        except ValueError as error:
+            problems.append(str(error))
+    return calls, problems
+
+
+def first_call_only(text):
+    """Reads the first tag and ignores the rest: a parallel call is lost."""
+    found = re.search(r"<tool_call>(.*?)</tool_call>", text, re.DOTALL)
+    if not found:
+        return [], []
+    try:
+        call = json.loads(found.group(1))
+    except ValueError as error:
+        return [], [str(error)]
+    arguments = call["arguments"]
+    return [(call["name"], json.loads(arguments) if isinstance(arguments, str) else arguments)], []
+
+
+def whole_text_is_json(text):
+    """Strips the tags and reads what is left as JSON: any prose, or a second call, breaks it."""
+    if "<tool_call>" not in text:
+        return [], []
+    call = json.loads(text.replace("<tool_call>", "").replace("</tool_call>", ""))
+    return [(call["name"], call["arguments"])], []
+
+
+def silent_on_bad_json(text):
+    """Skips a tag it cannot read without a word: the model's call vanishes."""
+    calls = []
+    for inner in re.findall(r"<tool_call>(.*?)</tool_call>", text, re.DOTALL):
+        try:
+            call = json.loads(inner)
+        except ValueError:
+            continue
+        arguments = call["arguments"]
+        calls.append((call["name"], json.loads(arguments) if isinstance(arguments, str) else arguments))
+    return calls, []
+
+
+def arguments_left_as_text(text):
+    """Keeps arguments written as a string of JSON as that string: the tool gets a str."""
+    calls, problems = [], []
+    for inner in re.findall(r"<tool_call>(.*?)</tool_call>", text, re.DOTALL):
+        try:
+            call = json.loads(inner)
+            calls.append((call["name"], call["arguments"]))
+        except ValueError as error:
+            problems.append(str(error))
+    return calls, problems
+
+
+def complains_always(text):
+    """Reports a problem for a plain answer, which holds no call and nothing wrong."""
+    calls, problems = read_tool_calls(text)
+    return calls, problems or ["no tool call found"]
+
+
+def returns_tool_calls(text):
+    """Returns the kit's ParsedOutput instead of the (calls, problems) pair the lesson asks for."""
+    from toolcall_lab.template import parse_tool_calls
+
+    return parse_tool_calls(text)
+
+
+ROWS = [
+    Row("7 your_parser", key.your_parser, (), lambda: read_tool_calls,
+        (lambda: first_brace, lambda: first_call_only, lambda: whole_text_is_json,
+         lambda: silent_on_bad_json, lambda: arguments_left_as_text, lambda: complains_always,
+         lambda: returns_tool_calls, lambda: "read_tool_calls")),
+    Row("7 predict_result_role", key.predict_result_role, (), lambda: "user",
+        (lambda: "tool", lambda: "system", lambda: "the user", lambda: "assistant", lambda: 1)),
+]
