@@ -56,14 +56,16 @@ def read_tool_calls(text):
     for number, inner in enumerate(re.findall(r"<tool_call>(.*?)(?:</tool_call>|$)", text, re.DOTALL), 1):
         try:
             call = json.loads(inner)
-            arguments = call["arguments"]
+            name, arguments = call["name"], call["arguments"]
             if isinstance(arguments, str):  # some models write the object as a string of JSON
                 arguments = json.loads(arguments)
-            if not isinstance(arguments, dict):
-                raise TypeError("the arguments are not an object")
-            calls.append((call["name"], arguments))
         except (ValueError, KeyError, TypeError) as error:
             problems.append(f"tool call {number} cannot be read ({error}): {inner.strip()[:60]}")
+            continue
+        if isinstance(arguments, dict):
+            calls.append((name, arguments))
+        else:
+            problems.append(f"tool call {number}'s arguments are not a JSON object: {arguments!r}")
     return calls, problems
 
 
