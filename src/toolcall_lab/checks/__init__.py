@@ -12,6 +12,7 @@ that a cell never shows its own answer.
     transcript_as_data          lesson 4, typed blocks, your own provider and adapter
     when_the_model_misbehaves   lesson 5, broken loops, tool choice, the permission gate
     reasoning_on_the_wire       lesson 6, reasoning in replies, bills and replays
+    local_models                lesson 7, local models; what the model reads, parsing its tool calls
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the
