@@ -20,6 +20,7 @@ from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
 from toolcall_lab.template import (
     TEMPLATES,
     ParsedOutput,
+    Span,
     chat_messages,
     parse_tool_calls,
     render,
@@ -193,6 +194,32 @@ def test_the_html_view_colours_the_parts_and_escapes_the_text():
     page = view(SECOND_CALL, [get_weather])._repr_html_()
     assert 'title="result"' in page and 'title="tools"' in page
     assert "&lt;|im_start|&gt;" in page and "<|im_start|>" not in page
+
+
+def test_words_the_template_also_uses_are_still_the_users():
+    talk = Transcript(messages=[Message.user("XML tags")])
+    spans = view(talk, [get_weather]).spans
+    assert [s.source for s in spans].count("user") == 1
+    user = next(i for i, s in enumerate(spans) if s.source == "user")
+    assert spans[user - 1].text.endswith("<|im_start|>user\n")  # not the instructions' "XML tags"
+
+
+def test_a_malformed_call_is_shown_as_the_quoted_text_it_was():
+    call = ToolCall("call_1", "get_weather", raw_args='{"city": "Par')
+    shown = view(Transcript(messages=[Message.user("Paris?"), Message.assistant(call)]), [get_weather],
+                 add_generation_prompt=False)
+    assert Span("call", json.dumps('{"city": "Par')) in shown.spans
+
+
+def test_a_template_that_reads_inside_the_strings_is_cut_by_searching(monkeypatch):
+    import toolcall_lab.template as module
+
+    peeking = ("{% for m in messages %}<{{ m.role }}>{% if m.content.startswith('W') %}!{% endif %}"
+               "{{ m.content }}{% endfor %}")
+    monkeypatch.setattr(module, "_read", lambda file: peeking)
+    shown = view(Transcript(messages=[Message.user("What now?")]))
+    assert shown.text == "<user>!What now?"
+    assert shown.spans == (Span("template", "<user>!"), Span("user", "What now?"))
 
 
 # -- parsing ------------------------------------------------------------------------------------------

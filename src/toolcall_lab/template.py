@@ -288,33 +288,82 @@ class PromptView:
                 f'<pre style="white-space:pre-wrap">{"".join(parts)}</pre></div>')
 
 
-def _pieces(messages: list[dict[str, Any]], schemas: list[dict[str, Any]] | None,
-            tojson: Any) -> list[tuple[Source, str]]:
-    """What the caller put in, in the order a template writes it: (source, text) to look for."""
-    pieces: list[tuple[Source, str]] = []
+#: A stand-in for the n-th string put into the template: private-use characters no text holds.
+_MARK = re.compile("\ue000(\\d+)\ue001")
+
+
+def _marked(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[tuple[Source, str]]]:
+    """`messages` with each string the caller wrote replaced by a numbered mark; what each mark stands for."""
+    stands: list[tuple[Source, str]] = []
+
+    def mark(source: Source, text: Any) -> Any:
+        if not isinstance(text, str) or not text:  # subtle: "" must stay falsy for the template's tests
+            return text
+        stands.append((source, text))
+        return f"\ue000{len(stands) - 1}\ue001"
+
+    marked = []
+    for index, message in enumerate(messages):
+        role = message["role"]
+        source: Source = ("system" if role == "system" and index == 0 else "result" if role == "tool"
+                          else "assistant" if role == "assistant" else "user")
+        copy = {**message, "content": mark(source, message.get("content"))}
+        if "tool_calls" in message:
+            copy["tool_calls"] = [{**call, "function": {**call["function"],
+                                                        "name": mark("call", call["function"]["name"])}}
+                                  for call in message["tool_calls"]]
+        marked.append(copy)
+    return marked, stands
+
+
+def _in_order(messages: list[dict[str, Any]], schemas: list[dict[str, Any]] | None,
+              tojson: Any) -> list[tuple[Source, str]]:
+    """Every part the caller put in, in the order the template writes it: (source, text)."""
+    parts: list[tuple[Source, str]] = []
     rest = messages
     if messages and messages[0]["role"] == "system":
-        pieces.append(("system", messages[0]["content"]))
+        parts.append(("system", messages[0]["content"]))
         rest = messages[1:]
-    pieces += [("tools", tojson(schema)) for schema in schemas or []]
+    parts += [("tools", tojson(schema)) for schema in schemas or []]
     for message in rest:
         role = message["role"]
-        if role == "tool":
-            pieces.append(("result", message["content"]))
-            continue
         if message.get("content"):
-            pieces.append(("assistant" if role == "assistant" else "user", message["content"]))
+            parts.append(("result" if role == "tool" else "assistant" if role == "assistant" else "user",
+                          message["content"]))
         for call in message.get("tool_calls", []):
-            pieces += [("call", call["function"]["name"]), ("call", tojson(call["function"]["arguments"]))]
-    return pieces
+            parts += [("call", call["function"]["name"]), ("call", tojson(call["function"]["arguments"]))]
+    return parts
+
+
+def _cut(text: str, needles: list[tuple[Source, str]], *,
+         skip_missing: bool) -> tuple[list[Span], list[tuple[Source, str]]]:
+    """`text` cut at each needle, found in order (what lies between is the template's), and the
+    needles left: none when a missing one is skipped, else the first not found and those after."""
+    spans: list[Span] = []
+    cursor = 0
+    for index, (source, needle) in enumerate(needles):
+        found = text.find(needle, cursor)
+        if found < 0:
+            if skip_missing:
+                continue  # this template does not write that part as given (or at all)
+            needles = needles[index:]
+            break
+        spans += [Span("template", text[cursor:found])] if found > cursor else []
+        spans.append(Span(source, needle))
+        cursor = found + len(needle)
+    else:
+        needles = []
+    return spans + ([Span("template", text[cursor:])] if cursor < len(text) else []), needles
 
 
 def view(transcript: Transcript, tools: Sequence[Tool] = (), *, template: str | ChatTemplate = "qwen2.5",
          add_generation_prompt: bool = True) -> PromptView:
     """`render`'s prompt, each part marked with where it came from (`PromptView`).
 
-    The parts are found in the rendered text in the order the template writes them; what is
-    left between them is the template's own (its special tokens, tags and instructions).
+    Each string you put in (system prompt, words, a call's name, a result) is rendered once more
+    as a numbered mark, so the marks show where the template wrote it; the tool schemas and a
+    call's arguments are found as the JSON `tojson` writes. What is left is the template's own:
+    its special tokens, tags and instructions.
 
     >>> from toolcall_lab import Message, Transcript
     >>> print(view(Transcript("Be brief.", [Message.user("Hi")])))
@@ -327,18 +376,24 @@ def view(transcript: Transcript, tools: Sequence[Tool] = (), *, template: str | 
     chosen = _chosen(template)
     messages, schemas = chat_messages(transcript), tool_schemas(tools) or None
     text = _render(messages, schemas, chosen, add_generation_prompt)
-    spans: list[Span] = []
-    cursor = 0
-    for source, needle in _pieces(messages, schemas, _compiled(chosen.text).environment.filters["tojson"]):
-        found = text.find(needle, cursor) if needle else -1
-        if found < 0:
-            continue  # this template does not write that part as given (or at all)
-        if found > cursor:
-            spans.append(Span("template", text[cursor:found]))
-        spans.append(Span(source, needle))
-        cursor = found + len(needle)
-    if cursor < len(text):
-        spans.append(Span("template", text[cursor:]))
+    tojson = _compiled(chosen.text).environment.filters["tojson"]
+    marked, stands = _marked(messages)
+    # the marked prompt split at its marks: the template's text, a mark's number, its text, ...
+    pieces = _MARK.split(_render(marked, schemas, chosen, add_generation_prompt))
+    if "".join(stands[int(p)][1] if i % 2 else p for i, p in enumerate(pieces)) != text:
+        # subtle: a template that looks inside a string renders a mark differently; search instead
+        spans, _ = _cut(text, _in_order(messages, schemas, tojson), skip_missing=True)
+        return PromptView(tuple(spans), chosen.name)
+    json_parts: list[tuple[Source, str]] = [("tools", tojson(schema)) for schema in schemas or []]
+    json_parts += [("call", tojson(call["function"]["arguments"]))
+                   for message in messages for call in message.get("tool_calls", [])]
+    spans = []
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            spans.append(Span(*stands[int(piece)]))
+        elif piece:
+            found, json_parts = _cut(piece, json_parts, skip_missing=False)
+            spans += found
     return PromptView(tuple(spans), chosen.name)
 
 
