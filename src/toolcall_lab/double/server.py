@@ -115,7 +115,8 @@ class ApiDouble(BackgroundServer):
     `toolcall_lab.wire.server.flavours`) the flavour's API is answered the way that local
     server answers: the output-limit field it reads, the `tool_choice` and parallel calls
     it honours, its tool-call ids, its error shapes, its answer to a model it does not have
-    (it has one: `double.flavour.model`). Its other quirks are its own, not OpenAI's: the
+    (it has one: `double.flavour.model`); `double.held_to` is the (tool_choice,
+    parallel_tool_calls) it last held the model to. Its other quirks are its own, not OpenAI's: the
     hosted API's conversation rules are not applied. The other APIs answer as without it.
     Without `flavour`, nothing changes.
     """
@@ -141,6 +142,8 @@ class ApiDouble(BackgroundServer):
         self._thread: threading.Thread | None = None
         self.playback: Playback | None = None
         self.flavour = None if flavour is None else flavours.flavour_of(flavour)
+        #: (tool_choice, parallel_tool_calls) the flavoured server last held the model to
+        self.held_to: tuple[str | None, bool | None] = (None, None)
         if tape is not None:
             from ..tape import load
             from .playback import Playback
@@ -338,8 +341,9 @@ class ApiDouble(BackgroundServer):
             ids.extend(minted)
             return turn
 
+        self.held_to = flavours.held_to(flavour, body)
         try:
-            answer = self._player.answer(api, body, held_to=flavours.held_to(flavour, body), adjust=adjust)
+            answer = self._player.answer(api, body, held_to=self.held_to, adjust=adjust)
         except Exception as exc:  # a policy that fails is the server failing: a 500
             text = f"the API double failed: {type(exc).__name__}: {exc}"
             return 500, flavours.error_body(flavour, text, status=500), {}

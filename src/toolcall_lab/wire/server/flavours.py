@@ -176,7 +176,9 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         ids="9 digits", arguments="string", unknown_model=400,
         error_shape='{"error": {"message", "type", "param", "code"}} or {"error": "<text>"}',
         sources={"limit_fields": _LMS_CHAT, "tool_choice": _LMS_CHANGELOG, "named_choice": _LMS_670,
-                 "parallel": _LMS_CHANGELOG, "parallel_honoured": _LMS_CHANGELOG, "ids": _LMS_TOOLS,
+                 "parallel": _LMS_CHANGELOG,
+                 "parallel_honoured": _LMS_CHANGELOG + " [not documented; the double honours it]",
+                 "ids": _LMS_TOOLS,
                  "arguments": _LMS_TOOLS, "unknown_model": _LMS_1556, "error_shape": _LMS_670,
                  "stream_default": _LMS_CHAT, "streamed_calls": _LMS_TOOLS,
                  "reasoning_field": _LMS_CHANGELOG}),
@@ -301,9 +303,10 @@ def refusal(flavour: Flavour, body: Mapping[str, Any], *, model_check: bool = Tr
         else:  # LM Studio, newer builds: 400 naming a model it has
             text = (f'Invalid model identifier "{model}". Please specify a valid downloaded model '
                     f"(e.g., {flavour.model}).")
-        problem = Problem(api, "model", text, param="model", code="model_not_found" if name == "lmstudio" else None)
-        return Refusal(status, problem, error_body(flavour, text, status=status, param="model",
-                                                   code=problem.code))
+        code = "model_not_found" if name == "lmstudio" else None
+        problem = Problem(api, "model", text, param="model", code=code)
+        param = "model" if name == "lmstudio" else None  # only LM Studio is seen to name it
+        return Refusal(status, problem, error_body(flavour, text, status=status, param=param, code=code))
     choice = body.get("tool_choice")
     if name == "lmstudio" and isinstance(choice, Mapping):
         text = "Invalid tool_choice type: 'object'. Supported string values: none, auto, required"
@@ -436,7 +439,8 @@ def spell_ids(flavour: Flavour, turn: Turn) -> tuple[Turn, list[str]]:
     return replace(turn, message=replace(turn.message, blocks=tuple(blocks))), ids
 
 
-def finish(flavour: Flavour, body: Mapping[str, Any], answer: dict[str, Any], ids: list[str]) -> dict[str, Any]:
+def finish(flavour: Flavour, body: Mapping[str, Any], answer: dict[str, Any],
+           ids: list[str]) -> dict[str, Any]:
     """The reply body as the server writes it, from the one the API's codec wrote.
 
     Ollama's native reply carries ids on its calls (the API's docs show none; `toolCallId`
