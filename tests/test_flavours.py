@@ -383,6 +383,35 @@ def test_flavour_table_runs_every_probe_on_every_flavour():
     assert flavour_table() + "\n" == FLAVOUR_TABLE.read_text(encoding="utf-8")
 
 
+def test_flavour_table_of_one_request():
+    pytest.importorskip("ollama")
+    from toolcall_lab.double import flavour_table
+
+    table = flavour_table({"messages": TWO_CITIES, "tools": [WEATHER], "tool_choice": "none"},
+                          flavours=["ollama", "ollama-openai", "vllm"])
+    assert table.splitlines() == [
+        "flavour        status  finish      calls                     first id       arguments  error",
+        "-" * 112,
+        "ollama         n/a" + " " * 69 + "a field /api/chat has not",
+        "ollama-openai  200     tool_calls  get_weather, get_weather  call_36g49wat  str        -",
+        "vllm           200     stop        -                         -              -          -"]
+
+
+def test_serve_says_which_server_it_plays(monkeypatch):
+    import io
+
+    from toolcall_lab.double import server
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt  # Ctrl-C, as soon as the banner is out
+
+    monkeypatch.setattr(server.time, "sleep", interrupted)
+    out = io.StringIO()
+    server.serve(port=0, out=out, flavour="vllm")
+    assert "  /v1/chat/completions answers like vLLM, which has one model: Qwen/Qwen3-0.6B" in out.getvalue()
+    assert out.getvalue().endswith("stopped.\n")
+
+
 def test_quirk_table_cites_every_source():
     from toolcall_lab.double import quirk_table
 

@@ -487,16 +487,17 @@ def _model_list(shape_: str, flavour: flavours.Flavour | None = None) -> dict[st
 
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
           out: TextIO | None = None, keep: int = 100, allow_remote: bool = False,
-          tape: Tape | str | Path | None = None) -> None:
+          tape: Tape | str | Path | None = None, flavour: str | None = None) -> None:
     """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
 
     Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
-    sentence) for an address that cannot be bound. With `tape`, it plays that tape.
+    sentence) for an address that cannot be bound. With `tape`, it plays that tape; with
+    `flavour`, its API answers the way that local server does.
     """
     out = out or sys.stdout
     write: Callable[..., None] = lambda text="": print(text, file=out, flush=True)
     double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
-                       log=lambda line: write("  " + line), tape=tape)
+                       log=lambda line: write("  " + line), tape=tape, flavour=flavour)
     warning = bind_warning(host)
     if warning:
         print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
@@ -509,6 +510,10 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
         write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
         write(f"  keeping the last {keep} requests in memory")
+        if double.flavour is not None:
+            server_ = double.flavour
+            write(f"  {API_SPECS[server_.api].endpoint} answers like {server_.title}, which has one model: "
+                  f"{server_.model}")
         if double.playback is not None:
             played = double.playback.tape
             options = "".join(f", {name}={value!r}" for name, value in played.settings.items())

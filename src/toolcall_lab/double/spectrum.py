@@ -25,7 +25,7 @@ documents instead, with the public page each quirk comes from.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..wire.server.flavours import FLAVOURS, Flavour
@@ -71,15 +71,42 @@ def _probe_policy(transcript: Any, tools: tuple[Any, ...]) -> Any:
     return weather_policy(transcript, tools)
 
 
-def flavour_table(flavours: Sequence[str] | None = None) -> str:
+def flavour_table(request: Mapping[str, Any] | None = None, *, flavours: Sequence[str] | None = None) -> str:
     """Every probe sent to every flavour through its real client; a plain-text table of the answers.
 
-    `flavours` picks and orders the columns (default: all five). Needs the `openai` and
-    `ollama` packages (the `sdk` extra).
+    With `request` (the keyword arguments of a chat call: `messages`, `tools`,
+    `tool_choice`, `max_tokens`, ...; `model` defaults to each server's own), only that
+    request is sent, and the table has one row per flavour: the status, the finish
+    reason, the calls, the first id, the arguments' type, the error. `flavours` picks and
+    orders the flavours (default: all five). Needs the `openai` and `ollama` packages.
     """
     names = list(flavours or FLAVOURS)
+    if request is not None:
+        return _one_request(dict(request), names)
     columns = {name: _run_probes(FLAVOURS[name]) for name in names}
-    rows = [["probe", *names], *([label, *(columns[n][label] for n in names)] for label in PROBES)]
+    return _table([["probe", *names], *([label, *(columns[n][label] for n in names)] for label in PROBES)])
+
+
+def _one_request(request: dict[str, Any], names: list[str]) -> str:
+    rows = [["flavour", "status", "finish", "calls", "first id", "arguments", "error"]]
+    for name in names:
+        flavour = FLAVOURS[name]
+        with ApiDouble(_probe_policy, flavour=flavour) as double:
+            send = _ollama_sender(double) if flavour.api == "ollama" else _openai_sender(double)
+            answer = send({"model": flavour.model, **request})
+        if answer is None:
+            rows.append([name, "n/a", "", "", "", "", "a field /api/chat has not"])
+            continue
+        status, finish, calls, error = answer
+        first = calls[0][1] if calls else None
+        rows.append([name, str(status), str(finish or "-"), ", ".join(c[0] for c in calls) or "-",
+                     "-" if not calls else "(not kept)" if not first else
+                     first if len(first) <= 18 else f"{first[:18]}...",
+                     type(calls[0][2]).__name__ if calls else "-", error or "-"])
+    return _table(rows)
+
+
+def _table(rows: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in rows) + 2 for i in range(len(rows[0]))]
     lines = ["".join(text.ljust(width) for text, width in zip(row, widths, strict=True)).rstrip()
              for row in rows]
