@@ -28,6 +28,11 @@ server streams a call), reasoning fields (`Flavour.reasoning_field`), server fla
 needs `--enable-auto-tool-choice`: the double plays a server started with the documented
 command), Ollama's "does not support tools" for a model without tools, and llama.cpp's
 router mode (several models; the double plays the single-model server, which ignores `model`).
+A misshapen body (`messages: 5`) gets a 400 in the server's error shape but OpenAI's words
+(each server's own validator words it differently; none is on record here), and the hosted
+API's conversation rules (every call answered, ...) are not applied: the local servers render
+whatever they are sent into the model's chat template [inference: no such check appears in
+their request handling].
 """
 
 from __future__ import annotations
