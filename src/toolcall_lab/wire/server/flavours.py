@@ -362,8 +362,9 @@ def ignored(flavour: Flavour, body: Mapping[str, Any]) -> list[Problem]:
     sent = _sent_choice(body)
     if sent is not None and not flavour.honours(sent) and not (flavour.named_choice == "400"
                                                                and sent not in MODES):
-        held = "auto" if flavour.named_choice == "auto" and sent not in MODES else "the model's own choice"
-        warn("tool_choice", f"tool_choice {sent!r}: the model is held to {held}")
+        held = ("the model is held to auto" if flavour.named_choice == "auto" and sent not in MODES
+                else "the model calls tools or not as it likes")
+        warn("tool_choice", f"tool_choice {sent!r}: {held}")
     if "parallel_tool_calls" in body and not flavour.parallel_honoured:
         warn("parallel_tool_calls", "`parallel_tool_calls`: the model makes as many calls as it likes")
     return found
