@@ -41,7 +41,13 @@ newest Claude models think when `thinking` is left out, the double only when it 
 The double is a package of small modules, read in this order: `server`
 (`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules),
 `play` (the model's reply, reasoning, stored Responses), `faults` (failures in each
-API's words) and `background` (serving from a thread, shared with `parts_api`).
+API's words), `background` (serving from a thread, shared with `parts_api`) and
+`spectrum` (`flavour_table`: the same requests sent to every local-server flavour).
+
+`ApiDouble(flavour="vllm")` (or "ollama", "ollama-openai", "llamacpp", "lmstudio")
+answers like that local server instead: its output-limit field, the `tool_choice` and
+parallel calls it honours, its tool-call ids and error shapes, its answer to an unknown
+model. The quirks are data, each with its source, in `toolcall_lab.wire.server.flavours`.
 
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,
@@ -56,6 +62,7 @@ from __future__ import annotations
 from .faults import FAULTS
 from .play import PROVIDER_FOR
 from .server import ROUTES, ApiDouble, RecordedRequest, RequestLog, bind_warning, serve
+from .spectrum import flavour_table, quirk_table
 
 __all__ = ["FAULTS", "PROVIDER_FOR", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog",
-           "bind_warning", "serve"]
+           "bind_warning", "flavour_table", "quirk_table", "serve"]

@@ -74,17 +74,25 @@ class Player:
                             f"Previous response with id '{previous}' not found.",
                             param="previous_response_id", code="previous_response_not_found")
 
-    def answer(self, api: str, body: dict[str, Any]) -> dict[str, Any]:
-        """The response body for a valid request `body` to `api`: the model's next reply."""
+    def answer(self, api: str, body: dict[str, Any], *, held_to: tuple[str | None, bool | None] | None = None,
+               adjust: Callable[[Turn], Turn] | None = None) -> dict[str, Any]:
+        """The response body for a valid request `body` to `api`: the model's next reply.
+
+        A server flavour (`wire.server.flavours`) passes `held_to`, the (tool_choice,
+        parallel_tool_calls) the server really holds the model to, and `adjust`, what the
+        server does to the reply (cut it at its limit, spell its ids) before it is written.
+        """
         wire = API_SPECS[api].codec
         full = self._with_history(body) if api == "responses" else body
         transcript, tools = wire.decode_request(full)
-        tool_choice, parallel_tool_calls = wire.decode_tool_choice(full)
+        tool_choice, parallel_tool_calls = held_to or wire.decode_tool_choice(full)
         with self._lock:
             turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
                                                  parallel_tool_calls=parallel_tool_calls)
             number = next(self._ids[api])
         turn = _spell_ids(replace(turn, model=body.get("model") or turn.model), api)
+        if adjust is not None:
+            turn = adjust(turn)
         if api == "anthropic" and tools:
             # Like the real API, bill the hidden tool-use system prompt the kit cannot see.
             hidden = tool_prompt_tokens(turn.model)

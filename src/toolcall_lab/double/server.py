@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS
+from ..wire.server import flavours
 from . import shape
 from .background import BackgroundServer
 from .faults import FAULTS, Fault, error, retry_headers
@@ -109,12 +110,22 @@ class ApiDouble(BackgroundServer):
     With `tape=` (a `toolcall_lab.tape.Tape`, a shipped tape's name or a path) the chat
     requests are answered from the tape instead, in order, and one that differs from the
     recording gets a 400 naming where (`double.playback`); `policy` is then not used.
+
+    With `flavour=` ("ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; see
+    `toolcall_lab.wire.server.flavours`) the flavour's API is answered the way that local
+    server answers: the output-limit field it reads, the `tool_choice` and parallel calls
+    it honours, its tool-call ids, its error shapes, its answer to a model it does not have
+    (it has one: `double.flavour.model`); `double.held_to` is the (tool_choice,
+    parallel_tool_calls) it last held the model to. Its other quirks are its own, not OpenAI's: the
+    hosted API's conversation rules are not applied. The other APIs answer as without it.
+    Without `flavour`, nothing changes.
     """
 
     def __init__(self, policy: Policy | Sequence[Reply] | None = None, *, host: str = "127.0.0.1",
                  port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
                  max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False,
-                 tape: Tape | str | Path | None = None) -> None:
+                 tape: Tape | str | Path | None = None,
+                 flavour: str | flavours.Flavour | None = None) -> None:
         if bind_warning(host) and not allow_remote:
             raise UsageError(f"the API double has no authentication, so it listens on loopback only "
                              f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
@@ -130,6 +141,9 @@ class ApiDouble(BackgroundServer):
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self.playback: Playback | None = None
+        self.flavour = None if flavour is None else flavours.flavour_of(flavour)
+        #: (tool_choice, parallel_tool_calls) the flavoured server last held the model to
+        self.held_to: tuple[str | None, bool | None] = (None, None)
         if tape is not None:
             from ..tape import load
             from .playback import Playback
@@ -201,7 +215,8 @@ class ApiDouble(BackgroundServer):
                 pass  # already closed by the client
 
     def __repr__(self) -> str:
-        return f"ApiDouble(url={self.url!r}, requests={len(self.requests)})"
+        shown = "" if self.flavour is None else f", flavour={self.flavour.name!r}"
+        return f"ApiDouble(url={self.url!r}, requests={len(self.requests)}{shown})"
 
     # -- faults ----------------------------------------------------------------------------
     def fail_next(self, kind: str, *, times: int = 1, retry_after: float | None = None,
@@ -272,7 +287,7 @@ class ApiDouble(BackgroundServer):
         elif fault and fault.kind != "malformed":
             return error(shape_, fault.kind, model=model) + (retry_headers(fault),)
         if path in _LISTS and method in ("GET", "HEAD"):
-            return 200, _model_list(shape_), {}
+            return 200, _model_list(shape_, self.flavour), {}
         if (api or path in _LISTS) and method != ("POST" if api else "GET"):
             allow = "POST" if api else "GET, HEAD"
             return error(shape_, "method", method=method, path=path) + ({"allow": allow},)
@@ -284,6 +299,8 @@ class ApiDouble(BackgroundServer):
             return error(shape_, "stream", param="stream") + ({},)
         if self.playback is not None:
             return self.playback.answer(api, path, body) + ({},)
+        if self.flavour is not None and api == self.flavour.api:
+            return self._flavoured(self.flavour, api, body)
         wire = API_SPECS[api].codec
         try:
             found = shape.first_problem(api, body) or _first(wire.check_request(body))
@@ -302,6 +319,35 @@ class ApiDouble(BackgroundServer):
             text = json.dumps(answer)
             return 200, text[: len(text) // 2], {}
         return 200, answer, {}
+
+
+    def _flavoured(self, flavour: flavours.Flavour, api: str, body: dict[str, Any]
+                   ) -> tuple[int, Any, dict[str, str]]:
+        """A request to `api` answered the way the local server `flavour` answers it."""
+        found = shape.first_problem(api, body)
+        if found is None and api == "ollama":  # Ollama's own few rules (Chat's are OpenAI's)
+            found = _first(API_SPECS[api].codec.check_request(body))
+        if found is not None:
+            return 400, flavours.error_body(flavour, found.text, param=found.param, code=found.code), {}
+        refused = flavours.refusal(flavour, body)
+        if refused is not None:
+            return refused.status, refused.body, {}
+        limit = flavours.output_limit(flavour, body)
+        ids: list[str] = []
+
+        def adjust(turn: Any) -> Any:
+            turn = flavours.cut_to_limit(turn, limit)
+            turn, minted = flavours.spell_ids(flavour, turn)
+            ids.extend(minted)
+            return turn
+
+        self.held_to = flavours.held_to(flavour, body)
+        try:
+            answer = self._player.answer(api, body, held_to=self.held_to, adjust=adjust)
+        except Exception as exc:  # a policy that fails is the server failing: a 500
+            text = f"the API double failed: {type(exc).__name__}: {exc}"
+            return 500, flavours.error_body(flavour, text, status=500), {}
+        return 200, flavours.finish(flavour, body, answer, ids), {}
 
 
 def _first(problems: list[Any]) -> Any:
@@ -414,9 +460,17 @@ def _handler_for(double: ApiDouble) -> type:
     return Handler
 
 
-def _model_list(shape_: str) -> dict[str, Any]:
+def _model_list(shape_: str, flavour: flavours.Flavour | None = None) -> dict[str, Any]:
     """A one-model list in the asker's shape, enough for a "test connection" button."""
     from ..models import default_model
+
+    if flavour is not None and (shape_ == "chat" or shape_ == "ollama" == flavour.api):  # its one model
+        model = flavour.model
+        if shape_ == "ollama":
+            return {"models": [{"name": model, "model": model, "modified_at": "2026-01-01T00:00:00Z",
+                                "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
+        return {"object": "list", "data": [{"id": model, "object": "model", "created": 0,
+                                            "owned_by": flavour.name}]}
 
     if shape_ == "anthropic":
         model = default_model("anthropic")
@@ -433,16 +487,17 @@ def _model_list(shape_: str) -> dict[str, Any]:
 
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
           out: TextIO | None = None, keep: int = 100, allow_remote: bool = False,
-          tape: Tape | str | Path | None = None) -> None:
+          tape: Tape | str | Path | None = None, flavour: str | None = None) -> None:
     """Run the double in the foreground, print where each API answers, and serve until Ctrl-C.
 
     Raises ValueError for a non-loopback `host` without `allow_remote`, and OSError (one
-    sentence) for an address that cannot be bound. With `tape`, it plays that tape.
+    sentence) for an address that cannot be bound. With `tape`, it plays that tape; with
+    `flavour`, its API answers the way that local server does.
     """
     out = out or sys.stdout
     write: Callable[..., None] = lambda text="": print(text, file=out, flush=True)
     double = ApiDouble(policy, host=host, port=port, keep=keep, allow_remote=allow_remote,
-                       log=lambda line: write("  " + line), tape=tape)
+                       log=lambda line: write("  " + line), tape=tape, flavour=flavour)
     warning = bind_warning(host)
     if warning:
         print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
@@ -455,6 +510,10 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
         write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
         write(f"  keeping the last {keep} requests in memory")
+        if double.flavour is not None:
+            server_ = double.flavour
+            write(f"  {API_SPECS[server_.api].endpoint} answers like {server_.title}, which has one model: "
+                  f"{server_.model}")
         if double.playback is not None:
             played = double.playback.tape
             options = "".join(f", {name}={value!r}" for name, value in played.settings.items())

@@ -151,11 +151,19 @@ def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:
 
 
 def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
-          model: str = "any-model", **options: Any) -> list[Problem]:
+          model: str = "any-model", server: str | None = None, **options: Any) -> list[Problem]:
     """What the real `api` would reject if this transcript were sent to it now.
 
     Options are the codec's (`thinking=` for Anthropic, say, since a tool loop with
-    thinking on has rules of its own).
+    thinking on has rules of its own). With `server` (a local server's flavour:
+    "ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; `server.flavours`), the
+    list is that server's instead: what it refuses, then warnings (`severity="warning"`)
+    for what it silently ignores, such as `max_completion_tokens` on Ollama's /v1:
+
+    >>> from toolcall_lab import Message, Transcript
+    >>> [(p.severity, p.path) for p in check(Transcript(messages=[Message.user("Hi")]), api="chat",
+    ...  server="ollama-openai", max_tokens_field="max_completion_tokens")]
+    [('warning', 'max_completion_tokens')]
 
     >>> from toolcall_lab import Message, ToolResult, Transcript
     >>> t = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
@@ -166,7 +174,17 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
     >>> print(problems[0].text[:86])
     messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9.
     """
-    return check_request(encode_request(transcript, tools, api=api, model=model, **options), api=api)
+    body = encode_request(transcript, tools, api=api, model=model, **options)
+    if server is None:
+        return check_request(body, api=api)
+    from .server import flavours
+
+    flavour = flavours.flavour_of(server)
+    if flavour.api != api:
+        raise UsageError(f"{flavour.title} speaks {flavour.api!r} in the double, not {api!r}; "
+                         f"pass api={flavour.api!r}.")
+    refused = flavours.refusal(flavour, body, model_check=False)
+    return ([refused.problem] if refused else []) + flavours.ignored(flavour, body)
 
 
 class Dropped(NamedTuple):
