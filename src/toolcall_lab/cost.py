@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ._summable import Summable
 from .errors import UsageError
-from .models import Price, require_price
+from .models import Price, require_price, server_tool_fee
 from .tokens import loop_input_tokens
 from .usage import Usage
 
@@ -85,10 +85,11 @@ class Cost(Summable):
     cache_read: float = 0.0
     cache_write: float = 0.0
     output: float = 0.0
+    server_tools: float = 0.0  # per-use fees of the provider's own tools (web searches)
 
     @property
     def total(self) -> float:
-        return self.input + self.cache_read + self.cache_write + self.output
+        return self.input + self.cache_read + self.cache_write + self.output + self.server_tools
 
     def __add__(self, other: Cost) -> Cost:
         if not isinstance(other, Cost):
@@ -102,6 +103,8 @@ class Cost(Summable):
         if self.cache_write:
             parts.append(f"cache write {dollars(self.cache_write)}")
         parts.append(f"output {dollars(self.output)}")
+        if self.server_tools:
+            parts.append(f"searches {dollars(self.server_tools)}")
         return f"Cost({dollars(self.total)}: {', '.join(parts)})"
 
 
@@ -148,14 +151,24 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
 
     >>> cost_of(Usage(input_tokens=150_000), "claude-haiku-5-5")
     Cost($0.0750: input $0.0750, output $0)
+
+    Searches the provider ran (`usage.web_search_requests`) add their per-use fee from
+    `models.SERVER_TOOL_FEES` ($10 per 1,000 on Anthropic): 2 searches -> $0.02. The
+    results they returned are already in the input tokens.
+
+    >>> cost_of(Usage(input_tokens=4_000, output_tokens=200, web_search_requests=2), "claude-opus-5")
+    Cost($0.0450: input $0.0200, output $0.0050, searches $0.0200)
     """
-    price = _price(model).for_prompt(usage.input_tokens)
+    base = _price(model)
+    price = base.for_prompt(usage.input_tokens)
     write = _write_price(price, cache_write_ttl)
-    # dollars = tokens / 1e6 * price_per_mtok
+    fee = server_tool_fee(base.provider, "web_search") if usage.web_search_requests else None
+    # dollars = tokens / 1e6 * price_per_mtok; a search's fee = searches * per_1000 / 1000
     return Cost(input=usage.uncached_input_tokens * price.input / MILLION,
                 cache_read=usage.cache_read_tokens * price.cache_read / MILLION,
                 cache_write=usage.cache_write_tokens * write / MILLION,
-                output=usage.output_tokens * price.output / MILLION)
+                output=usage.output_tokens * price.output / MILLION,
+                server_tools=usage.web_search_requests * fee.per_use if fee else 0.0)
 
 
 def run_cost(run: Run, *, model: str | Price | None = None) -> Cost:
