@@ -46,8 +46,8 @@ from .errors import UsageError
 
 __all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES",
            "SERVER_TOOL_FEES", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "Price", "RateLimit", "Rules",
-           "ServerToolFee", "default_model", "price_of", "rate_limit_of", "require_price", "rules_of", "same_model", "server_tool_fee",
-           "tool_prompt_tokens"]
+           "ServerToolFee", "default_model", "price_of", "rate_limit_of", "require_price", "rules_of",
+           "same_model", "server_tool_fee", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)

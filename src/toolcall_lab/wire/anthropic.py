@@ -40,7 +40,8 @@ a top-level `container`. The callers and the container have no block of their ow
 they ride in the one provider-scoped home the transcript has, `ReasoningBlock.opaque`
 (text "", provider "anthropic"), in a block of their own at the end of the message.
 `encode_request` puts them back: the blocks as they came, each `caller` on its
-tool_use, and the latest container's id as the request's `container`. Other APIs drop them, as they drop Anthropic's thinking.
+tool_use, and the latest container's id as the request's `container`. Other APIs drop
+them, as they drop Anthropic's thinking.
 
 Thinking goes back only to the model that wrote it. A thinking block is tied to its
 model: each Claude model reads its own blocks and those of a fixed set of others, and
