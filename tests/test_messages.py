@@ -20,7 +20,9 @@ def test_messages_still_exports_every_name_it_did_before_the_split():
 
     assert set(messages.__all__) == {
         "Block", "Message", "ReasoningBlock", "Role", "TRANSCRIPT_FORMAT_VERSION", "TextBlock",
-        "ToolCall", "ToolResult", "Transcript", "block_from_dict", "block_to_dict"}
+        "ToolCall", "ToolResult", "Transcript", "block_from_dict", "block_to_dict",
+        # issue 13: the provider's own tool use (a web search) has block kinds of its own
+        "ServerToolCall", "ServerToolResult"}
     for name in messages.__all__:
         home = next((m for m in (blocks, transcript) if name in m.__all__), messages)
         assert getattr(messages, name) is getattr(home, name), name

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from schemas import anthropic_request_errors, fixture
 from toolcall_lab import Message, ReasoningBlock, StopReason, TextBlock, ToolCall, ToolResult, Transcript
+from toolcall_lab.blocks import ServerToolCall
 from toolcall_lab.errors import UsageError
 from toolcall_lab.tools import get_weather
 from toolcall_lab.turn import Turn
@@ -92,12 +93,18 @@ def test_redacted_thinking_and_unknown_blocks():
     body = {"model": MODEL, "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1},
             "content": [{"type": "redacted_thinking", "data": "EmwKAhgBEgy3va=="},
                         {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
+                        {"type": "container_upload", "file_id": "file_1"},
                         text("Done.")]}
-    redacted, server, done = wire.decode_response(body).message.blocks
+    redacted, server, other, done = wire.decode_response(body).message.blocks
     assert redacted == ReasoningBlock("", "anthropic", MODEL, {"redacted": "EmwKAhgBEgy3va=="})
-    # issue 9: the server tool block is kept verbatim, so the turn replays as it came.
-    assert server == ReasoningBlock("", "anthropic", MODEL, {"block": body["content"][1]})
+    # issue 9: the server tool block is kept verbatim, so the turn replays as it came; issue 13
+    # gives it a kind of its own (a tool the provider ran), still carrying the block verbatim.
+    assert server == ServerToolCall("srvtoolu_1", "web_search", {}, "anthropic", body["content"][1])
+    # a block the kit has no kind for still rides verbatim in a ReasoningBlock
+    assert other == ReasoningBlock("", "anthropic", MODEL, {"block": body["content"][2]})
     assert done == TextBlock("Done.")
+    t = Transcript(messages=[Message.user("Go"), wire.decode_response(body).message, Message.user("More")])
+    assert wire.encode_request(t, model=MODEL)["messages"][1]["content"] == body["content"]
 
 
 @pytest.mark.parametrize(("wire_reason", "kit"), [

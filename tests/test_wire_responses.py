@@ -426,10 +426,11 @@ def test_decode_request_reads_the_other_spellings():
 
 
 def test_decode_request_names_what_it_cannot_read():
-    with pytest.raises(ValueError, match="'web_search_call'"):
-        responses.decode_request({"model": "m", "input": [{"type": "web_search_call", "id": "ws_1"}]})
+    # issue 13: web_search_call items and the web_search tool are read now; file search is not
+    with pytest.raises(ValueError, match="'file_search_call'"):
+        responses.decode_request({"model": "m", "input": [{"type": "file_search_call", "id": "fs_1"}]})
     with pytest.raises(ValueError, match="function tools only"):
-        responses.decode_request({"model": "m", "input": "Hi", "tools": [{"type": "web_search"}]})
+        responses.decode_request({"model": "m", "input": "Hi", "tools": [{"type": "file_search"}]})
 
 
 @pytest.mark.parametrize(("status", "error_type"), [(400, "invalid_request_error"),

@@ -1,9 +1,11 @@
-"""The four kinds of block a message is made of, and their JSON.
+"""The kinds of block a message is made of, and their JSON.
 
 - `TextBlock`: words, from the user or the model;
 - `ToolCall`: the model asking your code to run a tool, with the arguments it sent;
 - `ToolResult`: your code's answer to one call, matched by the call's id;
-- `ReasoningBlock`: the model's reasoning, with whatever a provider needs to get it back.
+- `ReasoningBlock`: the model's reasoning, with whatever a provider needs to get it back;
+- `ServerToolCall` and `ServerToolResult`: a tool the *provider* ran (a web search, say)
+  and what it found, both reported in the model's reply. Your code never runs them.
 
 Each is a small frozen dataclass with a `kind` discriminator, so code that handles
 blocks can `match` on them and end with `assert_never` (a new kind then fails loudly
@@ -16,9 +18,9 @@ so it would make every later save and every provider call fail. Blocks replace e
 with U+FFFD (the replacement character, "�") when they are built or loaded; a proper
 pair becomes the one character it stands for.
 
-Left out on purpose: images, documents and server-side tools. Blocks carry text, tool
-calls, tool results and reasoning, which is all the lessons need. Who may send which
-block is `Message`'s business (`messages.py`).
+Left out on purpose: images, documents and citations. Blocks carry text, tool calls,
+tool results, reasoning and the provider's own tool use, which is all the lessons need.
+Who may send which block is `Message`'s business (`messages.py`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from .errors import TranscriptFormatError, UsageError
 __all__ = [
     "Block",
     "ReasoningBlock",
+    "ServerBlock",
+    "ServerToolCall",
+    "ServerToolResult",
     "TextBlock",
     "ToolCall",
     "ToolResult",
@@ -200,7 +205,75 @@ class ReasoningBlock:
         return f"ReasoningBlock({', '.join(parts)})"
 
 
-Block = TextBlock | ToolCall | ToolResult | ReasoningBlock
+@dataclass(frozen=True)
+class ServerToolCall:
+    """A tool the provider ran on its own side (a web search, say), as the model called it.
+
+    Not a request to your code: the provider has already run it, in the same reply, so a
+    loop must never look it up among its own tools (`Message.tool_calls` leaves it out).
+    `name` and `args` say what was run ("web_search", {"query": ...}); `opaque` is the
+    wire item exactly as it came, replayed byte for byte, and only to the `provider` that
+    made it (any other API gets nothing: it could not continue a search it never ran).
+
+    >>> ServerToolCall("srvtoolu_01", "web_search", {"query": "Paris weather"}, "anthropic")
+    ServerToolCall('srvtoolu_01', 'web_search', {'query': 'Paris weather'}, provider='anthropic')
+    """
+
+    id: str
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    provider: str | None = None
+    opaque: Mapping[str, Any] = field(default_factory=dict)
+    kind: Literal["server_tool_call"] = "server_tool_call"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.args, Mapping):  # `opaque` is replayed byte for byte, so never touched
+            _set(self, "args", _clean_json(self.args))
+
+    def replayable_to(self, provider: str) -> bool:
+        """Whether this block may be sent back to `provider` (only the one that ran it)."""
+        return self.provider is not None and self.provider == provider
+
+    def __repr__(self) -> str:
+        provider = f", provider={self.provider!r}" if self.provider else ""
+        return f"ServerToolCall({self.id!r}, {self.name!r}, {dict(self.args)!r}{provider})"
+
+
+@dataclass(frozen=True)
+class ServerToolResult:
+    """What a tool the provider ran returned, matched to its `ServerToolCall` by `call_id`.
+
+    It sits in the model's own reply, next to the call: nobody on your side wrote it.
+    `content` is a readable digest (each search result's title and address, say);
+    `opaque` is the wire block as it came (with the encrypted page text the model reads
+    on the next call), replayed byte for byte to the `provider` that made it.
+    `is_error` is True when the provider's tool failed (e.g. too many searches).
+    """
+
+    call_id: str
+    content: str
+    is_error: bool = False
+    provider: str | None = None
+    opaque: Mapping[str, Any] = field(default_factory=dict)
+    kind: Literal["server_tool_result"] = "server_tool_result"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.content, str):
+            _set(self, "content", clean_text(self.content))
+
+    def replayable_to(self, provider: str) -> bool:
+        """Whether this block may be sent back to `provider` (only the one that ran it)."""
+        return self.provider is not None and self.provider == provider
+
+    def __repr__(self) -> str:
+        error = ", is_error=True" if self.is_error else ""
+        provider = f", provider={self.provider!r}" if self.provider else ""
+        return f"ServerToolResult({self.call_id!r}, {_short(self.content)!r}{error}{provider})"
+
+
+Block = TextBlock | ToolCall | ToolResult | ReasoningBlock | ServerToolCall | ServerToolResult
+#: The blocks a provider's own tools leave in a reply (never run by your code).
+ServerBlock = ServerToolCall | ServerToolResult
 
 
 def block_to_dict(block: Block) -> dict[str, Any]:
@@ -225,6 +298,13 @@ def block_to_dict(block: Block) -> dict[str, Any]:
         case ReasoningBlock(text=text, provider=provider, model=model, opaque=opaque):
             return {"kind": "reasoning", "text": text, "provider": provider, "model": model,
                     "opaque": dict(opaque)}
+        case ServerToolCall(id=id_, name=name, args=args, provider=provider, opaque=opaque):
+            return {"kind": "server_tool_call", "id": id_, "name": name, "args": dict(args),
+                    "provider": provider, "opaque": dict(opaque)}
+        case ServerToolResult(call_id=call_id, content=content, is_error=is_error, provider=provider,
+                              opaque=opaque):
+            return {"kind": "server_tool_result", "call_id": call_id, "content": content,
+                    "is_error": is_error, "provider": provider, "opaque": dict(opaque)}
         case _:
             assert_never(block)
 
@@ -246,7 +326,7 @@ def block_from_dict(data: Mapping[str, Any], path: str = "block") -> Block:
 
 def _block_from_checked(data: Mapping[str, Any], path: str) -> Block:
     text = "a string"
-    match read_field(data, "kind", str, path, "'text', 'tool_call', 'tool_result' or 'reasoning'"):
+    match read_field(data, "kind", str, path, _KINDS):
         case "text":
             return TextBlock(read_field(data, "text", str, path, text))
         case "tool_call":
@@ -264,6 +344,21 @@ def _block_from_checked(data: Mapping[str, Any], path: str) -> Block:
                                   read_field(data, "provider", str | None, path, "a string or null"),
                                   read_field(data, "model", str | None, path, "a string or null"),
                                   read_field(data, "opaque", dict, path, "a JSON object"))
+        case "server_tool_call":
+            return ServerToolCall(read_field(data, "id", str, path, text),
+                                  read_field(data, "name", str, path, text),
+                                  read_field(data, "args", dict, path, "a JSON object (the arguments)"),
+                                  read_field(data, "provider", str | None, path, "a string or null"),
+                                  read_field(data, "opaque", dict, path, "a JSON object"))
+        case "server_tool_result":
+            return ServerToolResult(read_field(data, "call_id", str, path, text),
+                                    read_field(data, "content", str, path, text),
+                                    read_field(data, "is_error", bool, path, "true or false"),
+                                    read_field(data, "provider", str | None, path, "a string or null"),
+                                    read_field(data, "opaque", dict, path, "a JSON object"))
         case other:
-            raise TranscriptFormatError(f"{path}.kind is {other!r}; expected 'text', 'tool_call', "
-                                        "'tool_result' or 'reasoning'.")
+            raise TranscriptFormatError(f"{path}.kind is {other!r}; expected {_KINDS}.")
+
+
+_KINDS = ("'text', 'tool_call', 'tool_result', 'reasoning', 'server_tool_call' or "
+          "'server_tool_result'")

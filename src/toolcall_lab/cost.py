@@ -41,15 +41,15 @@ from typing import TYPE_CHECKING, Literal
 
 from ._summable import Summable
 from .errors import UsageError
-from .models import Price, require_price
+from .models import Price, require_price, server_tool_fee
 from .tokens import loop_input_tokens
 from .usage import Usage
 
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["CompactionEffect", "Cost", "LoopBill", "compaction_effect", "cost_of", "dollars",
-           "loop_bill", "run_cost"]
+__all__ = ["CompactionEffect", "Cost", "LoopBill", "compaction_effect", "compaction_in_loop", "cost_of",
+           "dollars", "loop_bill", "run_cost"]
 
 MILLION = 1_000_000
 
@@ -85,10 +85,11 @@ class Cost(Summable):
     cache_read: float = 0.0
     cache_write: float = 0.0
     output: float = 0.0
+    server_tools: float = 0.0  # per-use fees of the provider's own tools (web searches)
 
     @property
     def total(self) -> float:
-        return self.input + self.cache_read + self.cache_write + self.output
+        return self.input + self.cache_read + self.cache_write + self.output + self.server_tools
 
     def __add__(self, other: Cost) -> Cost:
         if not isinstance(other, Cost):
@@ -102,6 +103,8 @@ class Cost(Summable):
         if self.cache_write:
             parts.append(f"cache write {dollars(self.cache_write)}")
         parts.append(f"output {dollars(self.output)}")
+        if self.server_tools:
+            parts.append(f"searches {dollars(self.server_tools)}")
         return f"Cost({dollars(self.total)}: {', '.join(parts)})"
 
 
@@ -148,14 +151,24 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
 
     >>> cost_of(Usage(input_tokens=150_000), "claude-haiku-5-5")
     Cost($0.0750: input $0.0750, output $0)
+
+    Searches the provider ran (`usage.web_search_requests`) add their per-use fee from
+    `models.SERVER_TOOL_FEES` ($10 per 1,000 on Anthropic): 2 searches -> $0.02. The
+    results they returned are already in the input tokens.
+
+    >>> cost_of(Usage(input_tokens=4_000, output_tokens=200, web_search_requests=2), "claude-opus-5")
+    Cost($0.0450: input $0.0200, output $0.0050, searches $0.0200)
     """
-    price = _price(model).for_prompt(usage.input_tokens)
+    base = _price(model)
+    price = base.for_prompt(usage.input_tokens)
     write = _write_price(price, cache_write_ttl)
-    # dollars = tokens / 1e6 * price_per_mtok
+    fee = server_tool_fee(base.provider, "web_search") if usage.web_search_requests else None
+    # dollars = tokens / 1e6 * price_per_mtok; a search's fee = searches * per_1000 / 1000
     return Cost(input=usage.uncached_input_tokens * price.input / MILLION,
                 cache_read=usage.cache_read_tokens * price.cache_read / MILLION,
                 cache_write=usage.cache_write_tokens * write / MILLION,
-                output=usage.output_tokens * price.output / MILLION)
+                output=usage.output_tokens * price.output / MILLION,
+                server_tools=usage.web_search_requests * fee.per_use if fee else 0.0)
 
 
 def run_cost(run: Run, *, model: str | Price | None = None) -> Cost:
@@ -316,13 +329,14 @@ class CompactionEffect:
         if self.pays_back_after is None:
             payback = "never pays back"
         else:
-            payback = f"pays back after {self.pays_back_after} calls"
+            calls = "call" if self.pays_back_after == 1 else "calls"
+            payback = f"pays back after {self.pays_back_after} {calls}"
         return (f"CompactionEffect(next call {dollars(self.before.total)} -> "
                 f"{dollars(self.after.total)}, {payback})")
 
 
 def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tokens: int,
-                      model: str | Price) -> CompactionEffect:
+                      model: str | Price, caching: bool = True) -> CompactionEffect:
     """What a compaction that rewrites the middle of a history does to the next call's bill.
 
     The history is `history` tokens long and fully cached (the last call wrote it). A
@@ -352,6 +366,16 @@ def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tok
     >>> print(effect.explanation)  # one line, wrapped here
     Compaction rewrote everything after token 5,000, so the next call reads 5,000 cached tokens
     instead of 100,000 and writes 15,500 instead of 500: $0.0531 -> $0.0994.
+
+    With `caching=False` every call pays plain input for all it sends, so a shorter
+    history is cheaper at once and the compaction pays back immediately (0 calls):
+
+        without: 100,500 * $5 = $0.5025; with: 20,500 * $5 = $0.1025; later calls save
+        80,000 * $5 = $0.40 each
+
+    >>> compaction_effect(100_000, kept_prefix=5_000, compacted=20_000, new_tokens=500,
+    ...                   model="claude-opus-5", caching=False)
+    CompactionEffect(next call $0.5025 -> $0.1025, pays back after 0 calls)
     """
     if not 0 <= kept_prefix <= compacted:
         raise UsageError(f"kept_prefix must be between 0 and compacted ({compacted}), got {kept_prefix}")
@@ -360,15 +384,21 @@ def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tok
     if new_tokens < 0:
         raise UsageError(f"new_tokens must be >= 0, got {new_tokens}")
     price = _price(model)
-    before_usage = Usage(input_tokens=history + new_tokens, cache_read_tokens=history,
-                         cache_write_tokens=new_tokens)
     rewritten = compacted - kept_prefix + new_tokens
-    after_usage = Usage(input_tokens=compacted + new_tokens, cache_read_tokens=kept_prefix,
-                        cache_write_tokens=rewritten)
+    if caching:
+        before_usage = Usage(input_tokens=history + new_tokens, cache_read_tokens=history,
+                             cache_write_tokens=new_tokens)
+        after_usage = Usage(input_tokens=compacted + new_tokens, cache_read_tokens=kept_prefix,
+                            cache_write_tokens=rewritten)
+    else:
+        before_usage = Usage(input_tokens=history + new_tokens)
+        after_usage = Usage(input_tokens=compacted + new_tokens)
     before, after = cost_of(before_usage, price), cost_of(after_usage, price)
-    # each side's reads at the rates of its own tier (the same rates below a threshold)
-    later_saving = (history * price.for_prompt(before_usage.input_tokens).cache_read
-                    - compacted * price.for_prompt(after_usage.input_tokens).cache_read) / MILLION
+    # each side's history at the rates of its own tier (the same rates below a threshold):
+    # read from the cache when caching, sent as plain input when not
+    rate = "cache_read" if caching else "input"
+    later_saving = (history * getattr(price.for_prompt(before_usage.input_tokens), rate)
+                    - compacted * getattr(price.for_prompt(after_usage.input_tokens), rate)) / MILLION
     extra = after.total - before.total
     pays_back: int | None
     if extra <= 0:
@@ -377,9 +407,41 @@ def compaction_effect(history: int, *, kept_prefix: int, compacted: int, new_tok
         pays_back = None  # the compaction made nothing shorter, so nothing is won back
     else:
         pays_back = math.ceil(extra / later_saving)
-    explanation = (
-        f"Compaction rewrote everything after token {kept_prefix:,}, so the next call reads "
-        f"{kept_prefix:,} cached tokens instead of {history:,} and writes {rewritten:,} instead of "
-        f"{new_tokens:,}: {dollars(before.total)} -> {dollars(after.total)}.")
+    if caching:
+        explanation = (
+            f"Compaction rewrote everything after token {kept_prefix:,}, so the next call reads "
+            f"{kept_prefix:,} cached tokens instead of {history:,} and writes {rewritten:,} instead "
+            f"of {new_tokens:,}: {dollars(before.total)} -> {dollars(after.total)}.")
+    else:
+        explanation = (
+            f"With no cache, the next call sends {compacted + new_tokens:,} tokens instead of "
+            f"{history + new_tokens:,}: {dollars(before.total)} -> {dollars(after.total)}.")
     return CompactionEffect(before, after, before_usage, after_usage, later_saving, pays_back,
                             explanation)
+
+
+def compaction_in_loop(after_call: int, h0: int, t: int, *, kept_prefix: int, compacted: int,
+                       model: str | Price, caching: bool = True) -> CompactionEffect:
+    """`compaction_effect` for a loop of `loop_bill`'s shape, compacted after call `after_call`.
+
+    Call k of the loop sends h0 + (k-1)*t tokens, and with caching that whole request is
+    in the cache for call k+1 (`loop_bill`). So compacting after call k rewrites a cached
+    history of h0 + (k-1)*t tokens, and the next call adds t (the last reply and its tool
+    result): `compaction_effect(h0 + (k-1)*t, ..., new_tokens=t)`.
+
+    Worked example on Claude Opus 5 ($5 input, $0.50 read, $6.25 write per million): a loop
+    that starts at 2,000 tokens and adds 500 a step is compacted after call 40 (history
+    2,000 + 39 * 500 = 21,500 tokens), keeping the first 2,000 and shrinking to 4,000.
+
+        without: read 21,500 ($0.01075) + write 500 ($0.003125)    = $0.013875
+        with:    read 2,000 ($0.001) + write 2,500 ($0.015625)     = $0.016625
+        extra $0.00275; each later call reads 17,500 fewer tokens ($0.00875): pays back in 1
+
+    >>> compaction_in_loop(40, 2_000, 500, kept_prefix=2_000, compacted=4_000, model="claude-opus-5")
+    CompactionEffect(next call $0.0139 -> $0.0166, pays back after 1 call)
+    """
+    if after_call < 1:
+        raise UsageError(f"after_call is the call the compaction follows (1 or more), got {after_call}")
+    history = loop_input_tokens(after_call, h0, t)[-1]
+    return compaction_effect(history, kept_prefix=kept_prefix, compacted=compacted, new_tokens=t,
+                             model=model, caching=caching)

@@ -3,8 +3,9 @@
 Every provider spells a conversation differently on the wire. Inside the kit there is
 one spelling, and adapters translate to and from it:
 
-- four kinds of block: `TextBlock`, `ToolCall`, `ToolResult`, `ReasoningBlock`, each a
-  small frozen dataclass with a `kind` discriminator (`blocks.py`);
+- the kinds of block: `TextBlock`, `ToolCall`, `ToolResult`, `ReasoningBlock`, and the
+  provider's own tool use, `ServerToolCall` and `ServerToolResult`, each a small frozen
+  dataclass with a `kind` discriminator (`blocks.py`);
 - `Message`: a role ("user" or "assistant") and a tuple of blocks, plus an id, a
   creation time and a `synthetic` flag for messages your code made up (a summary
   written by compaction, say) rather than anyone said (this module);
@@ -21,8 +22,9 @@ is built: a role other than user or assistant, or a block its role cannot send (
 never sends a tool call), is refused with one sentence saying what belongs there.
 
 Left out on purpose: a "system" role and a "tool" role (the system prompt lives on the
-`Transcript`, tool results in user messages), and images, documents and server-side
-tools (see `blocks.py`).
+`Transcript`, tool results in user messages), and images and documents (see `blocks.py`).
+A server-side tool's call *and* its result sit in the assistant's message: the provider
+ran it inside the same reply.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from ._checked import expect, read_field
 from .blocks import (
     Block,
     ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
     TextBlock,
     ToolCall,
     ToolResult,
@@ -54,6 +58,8 @@ __all__ = [
     "Message",
     "ReasoningBlock",
     "Role",
+    "ServerToolCall",
+    "ServerToolResult",
     "TextBlock",
     "ToolCall",
     "ToolResult",
@@ -65,9 +71,10 @@ __all__ = [
 Role = Literal["user", "assistant"]
 
 _ALLOWED_KINDS: dict[str, frozenset[str]] = {
-    # The model makes calls and reasoning; only your side sends results back.
+    # The model makes calls and reasoning; only your side sends results back. A provider's
+    # own tool (web search) runs inside the reply, so its call and result are the model's.
     "user": frozenset({"text", "tool_result"}),
-    "assistant": frozenset({"text", "tool_call", "reasoning"}),
+    "assistant": frozenset({"text", "tool_call", "reasoning", "server_tool_call", "server_tool_result"}),
 }
 
 
@@ -113,10 +120,12 @@ class Message:
         # subtle: a frozen dataclass cannot assign in __post_init__ the usual way.
         object.__setattr__(self, "blocks", tuple(self.blocks))
         for position, block in enumerate(self.blocks):
-            if not isinstance(block, TextBlock | ToolCall | ToolResult | ReasoningBlock):
+            if not isinstance(block, TextBlock | ToolCall | ToolResult | ReasoningBlock
+                              | ServerToolCall | ServerToolResult):
                 raise UsageTypeError(
                     f"block {position} of a {self.role} message is a {type(block).__name__}; "
-                    "use TextBlock, ToolCall, ToolResult or ReasoningBlock (or a plain str)."
+                    "use TextBlock, ToolCall, ToolResult or ReasoningBlock (or a plain str; a "
+                    "provider's own tool use is a ServerToolCall or a ServerToolResult)."
                 )
             if block.kind not in _ALLOWED_KINDS[self.role]:
                 allowed = ", ".join(sorted(_ALLOWED_KINDS[self.role]))
@@ -149,7 +158,13 @@ class Message:
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The calls your code must run (a provider's own `ServerToolCall`s are not among them)."""
         return tuple(b for b in self.blocks if isinstance(b, ToolCall))
+
+    @property
+    def server_tool_calls(self) -> tuple[ServerToolCall, ...]:
+        """The tools the provider ran itself in this reply (never yours to run)."""
+        return tuple(b for b in self.blocks if isinstance(b, ServerToolCall))
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:

@@ -44,9 +44,10 @@ from typing import Literal
 
 from .errors import UsageError
 
-__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES", "TEACHING_MODEL",
-           "TOOL_PROMPT_TOKENS", "Price", "RateLimit", "Rules", "default_model", "price_of", "rate_limit_of",
-           "require_price", "rules_of", "same_model", "tool_prompt_tokens"]
+__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES",
+           "SERVER_TOOL_FEES", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "Price", "RateLimit", "Rules",
+           "ServerToolFee", "default_model", "price_of", "rate_limit_of", "require_price", "rules_of",
+           "same_model", "server_tool_fee", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -132,6 +133,50 @@ PRICES: dict[str, Price] = {p.model: p for p in (
           "openai.com/index/api-prompt-caching"),
 )}
 # fmt: on
+
+@dataclass(frozen=True)
+class ServerToolFee:
+    """What one use of a provider's own tool costs, on top of tokens; one row of `SERVER_TOOL_FEES`.
+
+    `per_1000` is dollars per 1,000 uses (searches), so one use costs `per_1000 / 1000`.
+    The results the tool returns are billed as tokens too, at the model's rates (they are
+    in the usage's input tokens already). `source`, `label` and `checked` as for `Price`.
+    """
+
+    provider: str
+    tool: str
+    per_1000: float
+    source: str = ""
+    label: str = "official"
+    checked: str = PRICES_CHECKED.isoformat()
+
+    @property
+    def per_use(self) -> float:
+        """Dollars one use costs ($10 per 1,000 -> $0.01)."""
+        return self.per_1000 / 1000
+
+
+#: Per-use fees of the provider-side tools the kit decodes, by (provider, tool). The
+#: evidence for each row, with its date, is in docs/sources.md §7.
+SERVER_TOOL_FEES: dict[tuple[str, str], ServerToolFee] = {(f.provider, f.tool): f for f in (
+    ServerToolFee("anthropic", "web_search", 10.00,
+                  "platform.claude.com/docs/en/about-claude/pricing ('Web search: $10 per 1,000 "
+                  "searches plus the tokens of the results'), quoted by third parties", "quoted"),
+    ServerToolFee("openai", "web_search", 10.00,
+                  "developers.openai.com/api/docs/pricing ('Web search (all models): $10 / 1k calls "
+                  "+ search content tokens billed at model rates'), quoted in community.openai.com/t/1363698",
+                  "quoted"),
+)}
+
+
+def server_tool_fee(provider: str, tool: str = "web_search") -> ServerToolFee | None:
+    """The per-use fee of `provider`'s own `tool`, or None where the table has none.
+
+    >>> server_tool_fee("anthropic").per_use, server_tool_fee("ollama")
+    (0.01, None)
+    """
+    return SERVER_TOOL_FEES.get((provider, tool))
+
 
 #: The model each provider uses when you name none. Local defaults are the small
 #: tool-capable models their docs use; pull or download them first.

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ._text import shorten
-from .blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
+from .blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from .messages import Message
 from .tokens import loop_input_tokens
 from .transcript import Transcript
@@ -48,6 +48,10 @@ def _describe(block: Block) -> tuple[str, str]:
             return call_id, f"{'ERROR: ' if is_error else ''}{content}"
         case ReasoningBlock(text=text):
             return "", f"(reasoning) {text}"
+        case ServerToolCall(id=id_, name=name, args=args):
+            return id_, f"(ran by the provider) {name} {json.dumps(dict(args), ensure_ascii=False)}"
+        case ServerToolResult(call_id=call_id, content=content, is_error=is_error):
+            return call_id, f"(provider's result) {'ERROR: ' if is_error else ''}{content}"
         case _:
             assert_never(block)
 

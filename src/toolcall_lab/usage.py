@@ -9,6 +9,9 @@ The convention (providers disagree, so adapters convert into this):
   its `input_tokens`, so its adapter adds them together.)
 - `output_tokens` is every generated token; `reasoning_tokens` is the part of it spent
   on reasoning (both OpenAI and Anthropic count reasoning inside output).
+- `web_search_requests` counts the searches the provider ran for this call (a server
+  tool, billed per search on top of the tokens; Anthropic reports it in
+  `usage.server_tool_use`, the Responses API as one `web_search_call` item per search).
 - `estimated` is True when the numbers were worked out by the kit (the scripted
   provider's four-characters-per-token rule) rather than reported by a provider.
 
@@ -39,6 +42,7 @@ class Usage(Summable):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     reasoning_tokens: int = 0
+    web_search_requests: int = 0
     estimated: bool = False
 
     def __post_init__(self) -> None:
@@ -76,6 +80,7 @@ class Usage(Summable):
             cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,
             cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            web_search_requests=self.web_search_requests + other.web_search_requests,
             estimated=self.estimated or other.estimated,
         )
 

@@ -57,7 +57,17 @@ from ..errors import (
 )
 from ..examples import PARIS_QUESTION, weather_policy
 from ..loop import run_agent
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..providers.base import Provider, SentRequest
 from ..providers.scripted import ScriptedProvider
 from ..selfcheck import check, equal, number, word
@@ -116,8 +126,8 @@ def _part(block: Block, names: Mapping[str, str]) -> dict[str, Any] | None:
             # the API wants an object; "error" is how it tells a failure from a result
             response = {"error": content} if is_error else {"output": content}
             return {"functionResponse": {"id": call_id, "name": names.get(call_id, ""), "response": response}}
-        case ReasoningBlock():
-            return None  # the Parts API has no reasoning to send back
+        case ReasoningBlock() | ServerToolCall() | ServerToolResult():
+            return None  # the Parts API has no reasoning, nor another provider's tools, to send back
         case _:
             assert_never(block)
 

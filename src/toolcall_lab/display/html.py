@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, assert_never
 
-from ..blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
+from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ..messages import Message
 from ..palette import OKABE_ITO, rgb
 from ..report import producer_labels
@@ -196,6 +196,16 @@ def _block_html(block: Block, pairs: Mapping[str, int]) -> str:
                 shown += f"<div>opaque parts, kept for replay and not shown: {names}</div>"
             summary = _el("summary", "summary", f"reasoning ({escape(provider or 'unknown')})")
             return _el("div", "card", f"<details>{summary}{shown}</details>")
+        case ServerToolCall(id=call_id, name=name, args=args, provider=provider):
+            classes, style, head = _pair(call_id, pairs, f"run by {provider or 'the provider'}")
+            args_html = _el("pre", "pre", escape(json.dumps(dict(args), ensure_ascii=False, indent=2)))
+            return _el("div", classes, f'{head} {_el("span", "name", escape(name))}{args_html}',
+                       style=style)
+        case ServerToolResult(call_id=call_id, content=content, is_error=is_error, provider=provider):
+            classes, style, head = _pair(call_id, pairs, f"{provider or 'the provider'}'s result")
+            if is_error:
+                head += " " + _el("span", "badge error-badge", "ERROR")
+            return _el("div", classes, head + _el("pre", "pre", escape(content)), style=style)
         case _:
             assert_never(block)
 

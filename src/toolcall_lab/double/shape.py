@@ -91,7 +91,14 @@ def _anthropic(body: dict[str, Any]) -> Problem | None:
 _ANTHROPIC_BLOCKS = {"text": (("text", str),), "tool_use": (("id", str), ("name", str), ("input", dict)),
                      "tool_result": (("tool_use_id", str),), "redacted_thinking": (("data", str),),
                      "thinking": (("thinking", str), ("signature", str)), "image": (), "document": (),
-                     "search_result": (), "server_tool_use": ()}
+                     "search_result": (), "server_tool_use": (("id", str), ("name", str), ("input", dict)),
+                     # the results of Anthropic's own tools, replayed as they came (SDK 2.14)
+                     "web_search_tool_result": (("tool_use_id", str),),
+                     "web_fetch_tool_result": (("tool_use_id", str),),
+                     "code_execution_tool_result": (("tool_use_id", str),),
+                     "bash_code_execution_tool_result": (("tool_use_id", str),),
+                     "text_editor_code_execution_tool_result": (("tool_use_id", str),),
+                     "tool_search_tool_result": (("tool_use_id", str),), "container_upload": ()}
 
 
 def _anthropic_block(block: Any, path: str, bad: Callable[..., Problem],
@@ -137,7 +144,8 @@ def _openai(api: str) -> tuple[Callable[..., Problem | None], Callable[..., Prob
 
 
 _ITEM_FIELDS = {"function_call": (("call_id", str), ("name", str), ("arguments", str)),
-                "function_call_output": (("call_id", str),), "reasoning": (("id", str), ("summary", list))}
+                "function_call_output": (("call_id", str),), "reasoning": (("id", str), ("summary", list)),
+                "web_search_call": (("id", str),)}
 
 
 def _responses(body: dict[str, Any]) -> Problem | None:

@@ -37,7 +37,17 @@ from ..double import RecordedRequest, RequestLog
 from ..double.background import BackgroundServer
 from ..double.play import policy_of
 from ..errors import UsageError
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..providers.scripted import Policy, Reply, ScriptedProvider
 from ..tool import Tool
 from ..turn import StopReason, Turn
@@ -113,8 +123,8 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
                 parts.append({"text": text})
             case ToolCall(id=call_id, name=name, args=args):
                 parts.append({"functionCall": {"id": call_id, "name": name, "args": dict(args)}})
-            case ReasoningBlock():
-                pass  # the Parts API has no place for reasoning
+            case ReasoningBlock() | ServerToolCall() | ServerToolResult():
+                pass  # the Parts API has no place for reasoning or server tools
             case ToolResult():
                 raise UsageError("a model's reply cannot hold a tool result")
     usage = turn.usage

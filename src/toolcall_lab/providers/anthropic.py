@@ -20,15 +20,20 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
 - `effort`: "low", "medium", "high", "xhigh" or "max", sent as `output_config.effort`
   (how hard adaptive thinking works; None leaves the model's default).
 
+- `server_tools`: definitions of Anthropic's own tools, sent as given after yours, e.g.
+  `[{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]`. Anthropic runs
+  them inside the reply; the loop never does (`toolcall_lab.server_tools`).
+
 `complete()` also takes `tool_choice=` and `parallel_tool_calls=` per call (the kit's
 vocabulary, `toolcall_lab.tool_choice`); a forced choice with thinking on is refused before
 sending, in the API's words.
 
-Left out: streaming, prompt-cache breakpoints, and server tools.
+Left out: streaming and prompt-cache breakpoints.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import anthropic
@@ -56,12 +61,14 @@ class AnthropicProvider(WireProvider):
     sdk_client: ClassVar[str] = "anthropic.Anthropic"
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
-                 effort: str | None = None, **kwargs: Any) -> None:
+                 effort: str | None = None, server_tools: Sequence[Mapping[str, Any]] = (),
+                 **kwargs: Any) -> None:
         if thinking is not None:
             anthropic.thinking_config(thinking)  # a bad value fails now, not at the first call
         if effort is not None:
             anthropic.check_effort(effort)
         self.thinking = thinking
+        self.server_tools = tuple(server_tools)
         self.effort = effort
         base_url = kwargs.get("base_url")
         if base_url:
@@ -79,7 +86,7 @@ class AnthropicProvider(WireProvider):
         return shown + ")"
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return {"thinking": self.thinking, "effort": self.effort}
+        return {"thinking": self.thinking, "effort": self.effort, "server_tools": self.server_tools}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)

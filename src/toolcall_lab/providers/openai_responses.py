@@ -15,6 +15,8 @@ max_retries, check, client):
 - `reasoning_effort`: "none", "minimal", "low", "medium", "high", ... for reasoning
   models; None leaves it to the model (and sends no `reasoning` at all, which
   non-reasoning models such as gpt-4o require).
+- `server_tools`: OpenAI's built-in tool definitions, sent as given after yours, e.g.
+  `[{"type": "web_search"}]`. OpenAI runs them inside the reply; the loop never does.
 - `store`: whether OpenAI keeps the response on its side (default False: the kit
   sends the whole transcript every time, and reasoning travels as `encrypted_content`).
 
@@ -23,6 +25,7 @@ Left out: streaming, background responses, built-in tools, `previous_response_id
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
@@ -46,13 +49,16 @@ class OpenAIResponsesProvider(WireProvider):
     sdk_client: ClassVar[str] = "openai.OpenAI"
 
     def __init__(self, model: str | None = None, *, reasoning_effort: str | None = None,
-                 store: bool = False, **kwargs: Any) -> None:
+                 store: bool = False, server_tools: Sequence[Mapping[str, Any]] = (),
+                 **kwargs: Any) -> None:
         self.reasoning_effort = reasoning_effort
+        self.server_tools = tuple(server_tools)
         self.store = store
         super().__init__(model, **kwargs)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return {"reasoning_effort": self.reasoning_effort, "store": self.store}
+        return {"reasoning_effort": self.reasoning_effort, "store": self.store,
+                "server_tools": self.server_tools}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.responses, request)

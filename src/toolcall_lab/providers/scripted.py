@@ -13,6 +13,8 @@ returns the next reply, or with a list of replies used in order. A reply may be:
 - a `ToolCall` (see `call`): the model asks for one tool (stop reason tool_use);
 - a list of `str` / blocks: text and calls together, or several calls at once;
 - `stage(...)`: any content with a stop reason you choose (refusal, max_tokens, ...);
+- a list holding `server_tools.web_search(...)`: a search "the provider" ran inside the
+  reply, before the text that uses it (counted in `usage.web_search_requests`);
 - a `Turn`: used exactly as given.
 
 It honours `tool_choice` and `parallel_tool_calls` (`toolcall_lab.tool_choice`) the way an
@@ -27,7 +29,8 @@ API holds a real model to them, so a scripted run teaches what a real one does:
   reply to change: a script cannot be made to obey, it has to be written to.
 
 What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
-`toolu_02`, ...) and usage is estimated from characters and marked `estimated=True`.
+`toolu_02`, ...; a provider-side search's `srvtoolu_01`, ...) and usage is estimated
+from characters and marked `estimated=True`.
 It records every call that succeeded in `provider.requests` (a `SentRequest` each, the
 same record the real providers keep), so you can see what each call sent.
 """
@@ -40,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ScriptError, ScriptExhaustedError, UsageTypeError
-from ..messages import Block, Message, TextBlock, ToolCall, Transcript
+from ..messages import Block, Message, ServerToolCall, ServerToolResult, TextBlock, ToolCall, Transcript
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
 from ..tool_choice import callable_tools, check_tool_choice, forces_a_call
@@ -131,6 +134,7 @@ class ScriptedProvider:
         self.model = model
         self.requests: list[SentRequest] = []
         self._ids = itertools.count(1)
+        self._server_ids = itertools.count(1)
 
     def __repr__(self) -> str:
         return f"ScriptedProvider(model={self.model!r}, calls={len(self.requests)})"
@@ -168,9 +172,10 @@ class ScriptedProvider:
             has_calls = any(isinstance(b, ToolCall) for b in blocks)
             stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
         blocks = _held_to(blocks, stop_reason, tool_choice, parallel_tool_calls)
-        blocks = tuple(self._with_id(b) for b in blocks)
+        blocks = self._with_ids(blocks)
+        searches = sum(isinstance(b, ServerToolCall) and b.name == "web_search" for b in blocks)
         usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(blocks_text(blocks)),
-                      estimated=True)
+                      web_search_requests=searches, estimated=True)
         return Turn(Message("assistant", blocks), stop_reason, usage, self.model)
 
     @staticmethod
@@ -188,10 +193,21 @@ class ScriptedProvider:
                     "ToolCall (call(...)), a list of them, stage(...), or a Turn."
                 )
 
-    def _with_id(self, block: Block) -> Block:
-        if isinstance(block, ToolCall) and not block.id:
-            return replace(block, id=f"toolu_{next(self._ids):02d}")
-        return block
+    def _with_ids(self, blocks: Sequence[Block]) -> tuple[Block, ...]:
+        """Each call without an id numbered; a server result takes the id of the call before it."""
+        out: list[Block] = []
+        server_id = ""
+        for block in blocks:
+            if isinstance(block, ToolCall) and not block.id:
+                block = replace(block, id=f"toolu_{next(self._ids):02d}")
+            elif isinstance(block, ServerToolCall):
+                if not block.id:
+                    block = replace(block, id=f"srvtoolu_{next(self._server_ids):02d}")
+                server_id = block.id
+            elif isinstance(block, ServerToolResult) and not block.call_id:
+                block = replace(block, call_id=server_id)
+            out.append(block)
+        return tuple(out)
 
 
 def _held_to(blocks: Sequence[Block], stop_reason: StopReason, tool_choice: str | None,

@@ -9,12 +9,18 @@ What maps to what:
     ToolResult (user)                    {"type": "tool_result", "tool_use_id", "content", "is_error"?}
     ReasoningBlock, opaque {"signature"} {"type": "thinking", "thinking", "signature"}
     ReasoningBlock, opaque {"redacted"}  {"type": "redacted_thinking", "data"}
-    ReasoningBlock, opaque {"block"}     any other block of a reply (server_tool_use, a server
-                                         tool's result), verbatim
+    ServerToolCall                       {"type": "server_tool_use", "id", "name", "input"}, verbatim
+    ServerToolResult                     {"type": "web_search_tool_result" (or another server
+                                         tool's result), "tool_use_id", "content"}, verbatim
+    ReasoningBlock, opaque {"block"}     any other block of a reply the kit has no kind for,
+                                         verbatim
     ReasoningBlock, opaque {"callers",   what a programmatic tool call needs to be replayed:
                             "container"} each tool_use's `caller`, the reply's `container`
     Usage.input_tokens                   input_tokens + cache_read_input_tokens
                                          + cache_creation_input_tokens
+    Usage.web_search_requests            usage.server_tool_use.web_search_requests
+    server_tools=[{...}] (an option)     appended to "tools" as given, e.g.
+                                         {"type": "web_search_20250305", "name": "web_search"}
 
 This module is the client half. The server half the API double plays
 (`decode_request`, `encode_response`, `error_body`) is in `wire/server/anthropic.py`,
@@ -23,14 +29,19 @@ and the API's rules (`check_request`, its own validator in its own words) are in
 invents (`sign_thinking`, from `wire.signing`), so the rules can catch a thinking block
 someone edited.
 
+Server tools (web search, code execution) run on Anthropic's side inside the reply: a
+`server_tool_use` block and its `..._tool_result` become a `ServerToolCall` and a
+`ServerToolResult` (see `toolcall_lab.server_tools`), each keeping the wire block
+verbatim in `opaque` and replayed as it came, to Anthropic only.
+
 Programmatic tool calls (Claude's code, run in a container, calls your tools) come
 back as a `server_tool_use` block, `tool_use` blocks whose `caller` names that code, and
-a top-level `container`. The kit's blocks have no place for them, so they ride in the
-one provider-scoped home the transcript has, `ReasoningBlock.opaque` (text "", provider
-"anthropic"): the server block verbatim where it stood, and the callers and container
-in a block of their own at the end of the message. `encode_request` puts them back:
-the blocks as they came, each `caller` on its tool_use, and the latest container's id
-as the request's `container`. Other APIs drop them, as they drop Anthropic's thinking.
+a top-level `container`. The callers and the container have no block of their own, so
+they ride in the one provider-scoped home the transcript has, `ReasoningBlock.opaque`
+(text "", provider "anthropic"), in a block of their own at the end of the message.
+`encode_request` puts them back: the blocks as they came, each `caller` on its
+tool_use, and the latest container's id as the request's `container`. Other APIs drop
+them, as they drop Anthropic's thinking.
 
 Thinking goes back only to the model that wrote it. A thinking block is tied to its
 model: each Claude model reads its own blocks and those of a fixed set of others, and
@@ -46,8 +57,8 @@ spelled Anthropic's way by `tool_choice_config`: "required" is `{"type": "any"}`
 name `{"type": "tool", "name": ...}`, and parallel off is `disable_parallel_tool_use` inside
 the same object. A tool's `strict` is not sent: Anthropic's own strict tool use is left out.
 
-Left out: images, documents, citations, prompt-cache breakpoints, asking for server
-tools, streaming, and strict tools.
+Left out: images, documents, citations, prompt-cache breakpoints, streaming, and strict
+tools. Server tools are asked for by passing their definitions as given (`server_tools=`).
 """
 
 from __future__ import annotations
@@ -57,8 +68,19 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from ..errors import UsageError
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..models import EFFORTS, same_model
+from ..server_tools import results_of, search_digest
 from ..tool import Tool
 from ..tool_choice import check_tool_choice
 from ..turn import StopReason, Turn
@@ -116,7 +138,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    effort: str | None = None,
                    stop_sequences: Sequence[str] | None = None,
                    tool_choice: str | None = None,
-                   parallel_tool_calls: bool | None = None) -> dict[str, Any]:
+                   parallel_tool_calls: bool | None = None,
+                   server_tools: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
     `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
@@ -126,7 +149,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     `output_config.effort`, which is how adaptive thinking is tuned. Every message is
     sent as a list of blocks, and same-role neighbours are *not* merged (the API merges
     them; `check_request` does too). `tool_choice` and `parallel_tool_calls` go out as
-    `tool_choice` (see `tool_choice_config`), and only beside tools.
+    `tool_choice` (see `tool_choice_config`), and only beside tools. `server_tools` are
+    definitions of Anthropic's own tools, sent after yours as given (e.g.
+    `{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}`).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
@@ -139,9 +164,11 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["system"] = transcript.system
     body["messages"] = [{"role": m.role, "content": _encode_content(m.blocks, model=model)}
                         for m in transcript.messages]
-    if tools:
+    if tools or server_tools:
         body["tools"] = [{"name": t.name, "description": t.description,
                           "input_schema": dict(t.input_schema)} for t in tools]
+        body["tools"] += [plain_json(spec) for spec in server_tools]
+    if tools:
         choice = tool_choice_config(tool_choice, parallel_tool_calls)
         if choice is not None:
             body["tool_choice"] = choice
@@ -175,6 +202,8 @@ def _encode_content(blocks: Sequence[Block], *, sign: bool = False,
         if isinstance(block, ReasoningBlock):
             dropped = not sign and why_dropped(block, model=model) is not None
             wire = None if dropped else _encode_reasoning(block, sign=sign)
+        elif isinstance(block, ServerToolCall | ServerToolResult) and sign and block.provider is None:
+            wire = _spell_server_block(block)  # a scripted search, spelled Anthropic's way
         else:
             wire = _encode_block(block)
         if wire is None:
@@ -259,8 +288,28 @@ def _encode_block(block: Block) -> dict[str, Any] | None:
             if why_dropped(block) is not None:
                 return None  # another provider's reasoning: Anthropic could not verify it
             return _encode_reasoning(block, sign=False)
+        case ServerToolCall() | ServerToolResult():
+            # Only Anthropic's own: it cannot continue a search another provider ran.
+            if not block.replayable_to(PROVIDER_NAME):
+                return None
+            return cast(dict[str, Any], plain_json(block.opaque))
         case _:
             assert_never(block)
+
+
+def _spell_server_block(block: ServerToolCall | ServerToolResult) -> dict[str, Any]:
+    """A scripted server block (`server_tools.web_search`) as Anthropic would send it.
+
+    e.g. ServerToolCall("srvtoolu_01", "web_search", {"query": "q"}) ->
+    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "q"}}.
+    Each result's `encrypted_content` is the double's stand-in for the page text.
+    """
+    if isinstance(block, ServerToolCall):
+        return {"type": "server_tool_use", "id": block.id, "name": block.name, "input": dict(block.args)}
+    content = [{"type": "web_search_result", "title": item["title"], "url": item["url"],
+                "encrypted_content": sign_thinking(item["url"]), "page_age": None}
+               for item in results_of(block)]
+    return {"type": "web_search_tool_result", "tool_use_id": block.call_id, "content": content}
 
 
 def why_dropped(block: ReasoningBlock, *, model: str | None = None, **options: Any) -> str | None:
@@ -344,10 +393,12 @@ def _decode_usage(usage: Mapping[str, Any]) -> Usage:
     read = usage.get("cache_read_input_tokens") or 0
     write = usage.get("cache_creation_input_tokens") or 0
     details = usage.get("output_tokens_details") or {}
+    server = usage.get("server_tool_use") or {}
     return Usage(input_tokens=(usage.get("input_tokens") or 0) + read + write,
                  output_tokens=usage.get("output_tokens") or 0,
                  cache_read_tokens=read, cache_write_tokens=write,
-                 reasoning_tokens=details.get("thinking_tokens") or 0)
+                 reasoning_tokens=details.get("thinking_tokens") or 0,
+                 web_search_requests=server.get("web_search_requests") or 0)
 
 
 def _programmatic_extras(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -370,9 +421,11 @@ def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None,
                    keep_others: bool = False) -> Iterator[Block]:
     """Kit blocks from Anthropic content blocks, in order.
 
-    Kinds the kit has no block for (server_tool_use, a server tool's result) are kept
-    verbatim in a ReasoningBlock when `keep_others` (a reply, which must replay as it
-    came), and skipped otherwise (a request's user turn cannot hold reasoning).
+    A server tool's call and result (`server_tool_use`, `web_search_tool_result`, ...)
+    become `ServerToolCall` and `ServerToolResult`, the wire block kept verbatim. Other
+    kinds the kit has no block for are kept verbatim in a ReasoningBlock when
+    `keep_others` (a reply, which must replay as it came), and skipped otherwise (a
+    request's user turn cannot hold reasoning).
     """
     for item in content:
         match item.get("type"):
@@ -388,12 +441,36 @@ def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None,
                                      {"signature": item.get("signature", "")})
             case "redacted_thinking":
                 yield ReasoningBlock("", PROVIDER_NAME, model, {"redacted": item.get("data", "")})
+            case "server_tool_use":
+                args = item.get("input")
+                yield ServerToolCall(item.get("id", ""), item.get("name", ""),
+                                     args if isinstance(args, dict) else {}, PROVIDER_NAME, plain_json(item))
+            case str(kind) if kind.endswith("_tool_result") and "tool_use_id" in item:
+                text, failed = _server_result_text(item.get("content"))
+                yield ServerToolResult(item["tool_use_id"], text, failed, PROVIDER_NAME, plain_json(item))
             case _ if keep_others:
                 # server_tool_use, code_execution_tool_result, ...: turning them into text would
                 # put words in the model's mouth, and dropping them would break the replay.
                 yield ReasoningBlock("", PROVIDER_NAME, model, {"block": plain_json(item)})
             case _:
                 continue  # image, document, ... in a request: the kit sends no media
+
+
+def _server_result_text(content: object) -> tuple[str, bool]:
+    """(readable text, failed) of a server tool's result content.
+
+    e.g. [{"type": "web_search_result", "title": "T", "url": "https://t.example", ...}]
+    -> ("T <https://t.example>", False); {"type": "web_search_tool_result_error",
+    "error_code": "max_uses_exceeded"} -> ("max_uses_exceeded", True); a code run's
+    {"stdout": "West", ...} -> ("West", False).
+    """
+    if isinstance(content, list):
+        return search_digest([c for c in content if isinstance(c, Mapping)]), False
+    if isinstance(content, Mapping):
+        if "error_code" in content:
+            return str(content["error_code"]), True
+        return str(content.get("stdout") or ""), False
+    return "", False
 
 
 def _decode_call(item: Mapping[str, Any]) -> ToolCall:

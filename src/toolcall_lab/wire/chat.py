@@ -42,7 +42,17 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ..errors import UsageError
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..tool import Tool
 from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
@@ -157,7 +167,7 @@ def _encode_message(message: Message) -> list[dict[str, Any]]:
                               "function": {"name": block.name, "arguments": arguments_json(block)}})
             case ToolResult(call_id=call_id):
                 results.append({"role": "tool", "tool_call_id": call_id, "content": result_text(block)})
-            case ReasoningBlock():
+            case ReasoningBlock() | ServerToolCall() | ServerToolResult():
                 pass  # never replayed: see the module docstring
             case _:
                 assert_never(block)

@@ -40,7 +40,16 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from ..errors import UsageError
-from ..messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..tool import Tool
 from ..tool_choice import check_tool_choice, forces_a_call
 from ..turn import StopReason, Turn
@@ -154,7 +163,7 @@ def _encode_user(message: Message, names: Mapping[str, str]) -> list[dict[str, A
                     tool_message["tool_name"] = names[call_id]
                 tool_message["tool_call_id"] = call_id
                 out.append(tool_message)
-            case ToolCall() | ReasoningBlock():
+            case ToolCall() | ReasoningBlock() | ServerToolCall() | ServerToolResult():
                 raise UsageError(f"a user message cannot hold a {block.kind} block")
             case _:
                 assert_never(block)
@@ -194,6 +203,8 @@ def _encode_assistant(message: Message) -> dict[str, Any]:
                 if call_id:
                     call = {"id": call_id, **call}
                 calls.append(call)
+            case ServerToolCall() | ServerToolResult():
+                pass  # another provider's own tool: Ollama could not continue it
             case ToolResult():
                 raise UsageError("an assistant message cannot hold a tool_result block")
             case _:

@@ -12,6 +12,9 @@ tool calls and their results are items of their own, not parts of a message:
                                          "arguments": "<JSON text>"}
     ToolResult                          {"type": "function_call_output", "call_id", "output"}
     ReasoningBlock (made by "openai")   the reasoning item it came from, verbatim
+    ServerToolCall (made by "openai")   the web_search_call item it came from, verbatim
+    Usage.web_search_requests           the number of web_search_call items in a reply
+    server_tools=[{...}] (an option)    appended to "tools" as given, e.g. {"type": "web_search"}
 
     >>> from toolcall_lab import Message, ToolCall, ToolResult, Transcript
     >>> t = Transcript(messages=[Message.user("Weather in Paris?"),
@@ -53,7 +56,12 @@ the double mints `encrypted_content` with `seal_reasoning` (from `wire.signing`)
 `check_request` (the API's rules, in `wire/rules/responses.py`) refuses a sealed value
 that was altered, as the real API does. Both are re-exported here.
 
-Left out: images and files, built-in tools (web search, ...), streaming, and
+A web search OpenAI ran inside the reply comes back as a `web_search_call` item (its
+`action` says what was searched; the results themselves are not an item, only the
+answer's citations). It becomes a `ServerToolCall` (see `toolcall_lab.server_tools`),
+replayed as the item it was, to OpenAI only; the loop never runs it.
+
+Left out: images and files, built-in tools other than web search, streaming, and
 `previous_response_id` conversations (the pairing rules are then not checked, since the
 earlier items live on OpenAI's servers).
 """
@@ -64,7 +72,17 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
 from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ..tool import Tool
 from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
@@ -77,7 +95,7 @@ if TYPE_CHECKING:
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
-           "seal_reasoning", "unseal_reasoning", "why_dropped"]
+           "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME: API = "responses"
@@ -89,14 +107,16 @@ PROVIDER_NAME = "openai"
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    store: bool = False, tool_choice: str | None = None,
-                   parallel_tool_calls: bool | None = None) -> dict[str, Any]:
+                   parallel_tool_calls: bool | None = None,
+                   server_tools: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
     is whether OpenAI keeps the response (the kit sends everything each time, so False).
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
     `parallel_tool_calls` are sent beside tools only; a tool's name becomes
-    `{"type": "function", "name": ...}`.
+    `{"type": "function", "name": ...}`. `server_tools` are OpenAI's built-in tool
+    definitions, sent after yours as given (e.g. `{"type": "web_search"}`).
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -110,7 +130,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if transcript.system is not None:
         body["instructions"] = transcript.system
     body["input"] = [item for message in transcript for item in _items(message, store=store)]
-    body["tools"] = [_tool_spec(t) for t in tools]
+    body["tools"] = [_tool_spec(t) for t in tools] + [plain_json(spec) for spec in server_tools]
     if tools and tool_choice is not None:
         named = {"type": "function", "name": tool_choice}
         body["tool_choice"] = tool_choice if tool_choice in MODES else named
@@ -147,6 +167,10 @@ def _items(message: Message, *, store: bool = False) -> list[dict[str, Any]]:
             case ReasoningBlock(opaque=opaque):
                 if why_dropped(block, store=store) is None:
                     items.append(plain_json(opaque))  # verbatim: encrypted_content is checked
+            case ServerToolCall(opaque=opaque) if block.replayable_to(PROVIDER_NAME) and opaque:
+                items.append(plain_json(opaque))  # the web_search_call item, as it came
+            case ServerToolCall() | ServerToolResult():
+                pass  # another provider's search (or a result, which Responses has no item for)
             case _:
                 assert_never(block)
     return items
@@ -192,7 +216,9 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     max_tokens (or refusal, for `content_filter`); a refusal part means refusal. A
     "failed" response raises the kit's error for its `error.code` (server_error ->
     `ServerError`, rate_limit_exceeded -> `RateLimitError`, invalid_* ->
-    `InvalidRequestError`). Output items of built-in tools are skipped.
+    `InvalidRequestError`). A `web_search_call` item (a search OpenAI ran) becomes a
+    `ServerToolCall`, and counts in `usage.web_search_requests`; other built-in tools'
+    items are skipped.
 
     >>> turn = decode_response({"model": "gpt-6-luna", "status": "completed", "output": [
     ...     {"type": "function_call", "call_id": "call_1", "name": "get_weather",
@@ -222,11 +248,30 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
                     blocks.append(TextBlock(_part_text(part)))
             case "function_call":
                 blocks.append(_call(item["call_id"], item["name"], item["arguments"]))
+            case "web_search_call":
+                blocks.append(web_search_call(item))
             case _:
-                continue  # built-in tool items (web_search_call, ...): not in the kit's vocabulary
+                continue  # other built-in tools' items (file_search_call, ...): not in the kit's vocabulary
     has_calls = any(isinstance(b, ToolCall) for b in blocks)
     stop = _stop_reason(status, body.get("incomplete_details"), has_calls=has_calls, refused=refused)
-    return Turn(Message("assistant", tuple(blocks)), stop, _decode_usage(body.get("usage")), model)
+    usage = _decode_usage(body.get("usage"))
+    searches = sum(isinstance(b, ServerToolCall) for b in blocks)
+    if searches:
+        # subtle: the usage object has no search count; each web_search_call item is one billed call.
+        usage = Usage(**{**vars(usage), "web_search_requests": searches})
+    return Turn(Message("assistant", tuple(blocks)), stop, usage, model)
+
+
+def web_search_call(item: Mapping[str, Any]) -> ServerToolCall:
+    """A `web_search_call` item as a ServerToolCall: its `action` as the arguments, the item kept.
+
+    >>> web_search_call({"type": "web_search_call", "id": "ws_1", "status": "completed",
+    ...                  "action": {"type": "search", "query": "weather Paris"}})
+    ServerToolCall('ws_1', 'web_search', {'type': 'search', 'query': 'weather Paris'}, provider='openai')
+    """
+    action = item.get("action")
+    return ServerToolCall(str(item.get("id", "")), "web_search", action if isinstance(action, dict) else {},
+                          PROVIDER_NAME, plain_json(item))
 
 
 def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: bool,

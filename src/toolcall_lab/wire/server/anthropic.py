@@ -68,8 +68,10 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
         except (TypeError, ValueError) as exc:
             raise UsageError(f"messages.{position}: {exc}") from None
+    # subtle: a tool with a `type` other than "custom" (web_search_20250305, ...) is one
+    # Anthropic runs itself; it is offered to the model, but it is not a tool of your code.
     tools = tuple(request_tool(t["name"], t.get("description"), t.get("input_schema"))
-                  for t in body.get("tools") or [])
+                  for t in body.get("tools") or [] if t.get("type", "custom") == "custom")
     return Transcript(system, messages), tools
 
 
@@ -110,6 +112,9 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     }
     if usage.reasoning_tokens:
         wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
+    if usage.web_search_requests:
+        wire_usage["server_tool_use"] = {"web_search_requests": usage.web_search_requests,
+                                         "web_fetch_requests": 0}
     return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
             "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
             "usage": wire_usage}

@@ -16,12 +16,22 @@ from collections.abc import Mapping
 from typing import Any, Literal, assert_never, cast
 
 from ...errors import UsageError
-from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ...messages import (
+    Block,
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from .._shared import arguments_json, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
-from ..responses import PROVIDER_NAME, _call, _part_text, _summary
+from ..responses import PROVIDER_NAME, _call, _part_text, _summary, web_search_call
 from ..signing import seal_reasoning
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
@@ -61,7 +71,8 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             messages[-1] = Message(role, messages[-1].blocks + blocks)
         elif blocks:
             messages.append(Message(role, blocks))
-    tools = tuple(_read_tool(spec, index) for index, spec in enumerate(body.get("tools") or []))
+    tools = tuple(_read_tool(spec, index) for index, spec in enumerate(body.get("tools") or [])
+                  if spec.get("type") not in _BUILT_IN)
     return Transcript("\n\n".join(system) if system else None, messages), tools
 
 
@@ -83,9 +94,15 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[_ItemRole, tuple[Bl
             return "user", (ToolResult(item["call_id"], content, is_error),)
         case "reasoning":
             return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
+        case "web_search_call":
+            return "assistant", (web_search_call(item),)
         case other:
             raise UsageError(f"input item {index} has type {other!r}, which the kit does not "
                              "model; it reads messages, function calls, their outputs and reasoning")
+
+
+#: Built-in tools OpenAI runs itself: offered to the model, but not tools of your code.
+_BUILT_IN = ("web_search", "web_search_preview")
 
 
 def _read_tool(spec: Mapping[str, Any], index: int) -> Tool:
@@ -150,6 +167,14 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                 output.append({"type": "function_call", "id": f"fc_{suffix}_{index}",
                                "call_id": call_id, "name": name, "arguments": arguments_json(block),
                                "status": item_status})
+            case ServerToolCall(opaque=opaque) if block.replayable_to(PROVIDER_NAME) and opaque:
+                output.append(plain_json(opaque))
+            case ServerToolCall(args=args):
+                # a scripted search: one web_search_call item, as OpenAI reports a search it ran
+                output.append({"type": "web_search_call", "id": f"ws_{suffix}_{index}", "status": "completed",
+                               "action": {"type": "search", "query": str(args.get("query", ""))}})
+            case ServerToolResult():
+                pass  # Responses returns no item for a search's results
             case ToolResult():
                 raise UsageError("a reply cannot hold a ToolResult")  # Message forbids it too
             case _:
