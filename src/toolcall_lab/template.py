@@ -50,7 +50,16 @@ from importlib import resources
 from typing import Any, Literal, assert_never
 
 from .errors import UsageError, UsageTypeError
-from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from .messages import (
+    Message,
+    ReasoningBlock,
+    ServerToolCall,
+    ServerToolResult,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+)
 from .palette import OKABE_ITO
 from .tool import Tool
 from .wire._shared import parse_arguments, result_text
@@ -144,8 +153,8 @@ def _message(message: Message) -> list[dict[str, Any]]:
                               "function": {"name": name, "arguments": arguments}})
             case ToolResult(call_id=call_id):
                 results.append({"role": "tool", "tool_call_id": call_id, "content": result_text(block)})
-            case ReasoningBlock():
-                pass  # the template has no place for it, as Chat's wire has none
+            case ReasoningBlock() | ServerToolCall() | ServerToolResult():
+                pass  # the template has no place for them, as Chat's wire has none
             case _:
                 assert_never(block)
     text = "\n\n".join(texts)
