@@ -88,4 +88,25 @@ ROWS = [
          lambda: returns_tool_calls, lambda: "read_tool_calls")),
     Row("7 predict_result_role", key.predict_result_role, (), lambda: "user",
         (lambda: "tool", lambda: "system", lambda: "the user", lambda: "assistant", lambda: 1)),
+    Row("7 predict_limit", key.predict_limit, (), lambda: {"vllm", "llamacpp"},
+        (lambda: {"vllm"}, lambda: {"vllm", "llamacpp", "lmstudio", "ollama-openai"}, lambda: set(),
+         lambda: "vllm, llamacpp", lambda: {"vllm", "llama.cpp"}, lambda: {"vllm", "llamacpp", "ollama"})),
+    Row("7 q1", key.q1, (), lambda: "llamacpp",
+        (lambda: "lmstudio", lambda: "vllm", lambda: "llamacpp server", lambda: 200, lambda: "ollama")),
+    Row("7 q2", key.q2, (), lambda: 1, (lambda: 2, lambda: "1", lambda: 0, lambda: True)),
+    Row("7 q3", key.q3, (), lambda: 1, (lambda: 2, lambda: 0, lambda: "1", lambda: 1.5)),
+    Row("7 exercise_1", key.exercise_1, (), lambda: {"max_tokens": 50},
+        (lambda: {"max_completion_tokens": 50}, lambda: {},
+         lambda: {"max_tokens": 50, "tool_choice": "required"},
+         lambda: {"max_tokens": 50, "parallel_tool_calls": False}, lambda: "max_tokens=50",
+         lambda: {"max_tokens": "50"}, lambda: {"max_tokens": 0})),
+    Row("7 exercise_2", key.exercise_2, (),
+        lambda: ('I will look up both.\n<tool_call>\n{"name": "get_weather", "arguments": '
+                 '{"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", '
+                 '"arguments": {"city": "Tokyo"}}\n</tool_call>'),
+        (lambda: key.RAW_OUTPUTS[2][1],  # Paris and Tokyo, but no sentence before them
+         lambda: key.RAW_OUTPUTS[3][1],  # one call
+         lambda: 'Both:\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>',
+         lambda: ['<tool_call>...</tool_call>'],
+         lambda: 'Paris and Tokyo, please.')),
 ]

@@ -29,11 +29,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..selfcheck import check, word
+from ..selfcheck import number as a_number
 from ..template import parse_tool_calls, render
+from ..wire.server.flavours import FLAVOURS, ignored, refusal
 from ._runs import raised as _raised
 from ._runs import template as _template
 
-__all__ = ["RAW_OUTPUTS", "SOLUTIONS", "predict_result_role", "read_tool_calls", "your_parser"]
+__all__ = ["RAW_OUTPUTS", "SOLUTIONS", "TWO_TAGS", "exercise_1", "exercise_2", "predict_limit",
+           "predict_result_role", "q1", "q2", "q3", "read_tool_calls", "your_parser"]
 
 #: What a model wrote, six times: (what it shows, the raw text). The lesson prints them.
 RAW_OUTPUTS: tuple[tuple[str, str], ...] = (
@@ -160,7 +163,121 @@ def predict_result_role(answer: Any) -> None:
           hint="look for <tool_response> in the rendered prompt, then for the <|im_start|> before it")
 
 
+# -- the spectrum: predictions and questions, answered from the flavours' data -----------------------
+def _chat_servers() -> list[str]:
+    return [name for name, flavour in FLAVOURS.items() if flavour.api == "chat"]
+
+
+def _wrong_server_set(answer: Any, expected: set[str]) -> str | None:
+    names = list(FLAVOURS)
+    if isinstance(answer, str):
+        return 'expected a set of server names, like {"vllm"} (or set() for none), not one string'
+    if not isinstance(answer, (set, frozenset, list, tuple)):
+        return f"expected a set of server names, got {type(answer).__name__}"
+    said = {str(a).strip().casefold() for a in answer}
+    unknown = said - set(names)
+    if unknown:
+        return f"{', '.join(sorted(unknown))} is not one of {', '.join(names)}"
+    return None if said == expected else "that is not the set of servers the table shows"
+
+
+def predict_limit(answer: Any) -> None:
+    """Which Chat servers stop a reply at 5 tokens when the request says `max_completion_tokens: 5`."""
+    expected = {name for name in _chat_servers() if FLAVOURS[name].reads_limit("max_completion_tokens")}
+    check("Prediction", answer, lambda a: _wrong_server_set(a, expected),
+          hint="the row max_completion_tokens: 5 of the table says, per server, whether the reply "
+               "stopped for length")
+
+
+def q1(answer: Any) -> None:
+    """The one server that answers a request for a model it does not have with 200."""
+    # subtle: None is "the server does not check the model"; it answers 200 with its own
+    expected = next(name for name, flavour in FLAVOURS.items() if flavour.unknown_model is None)
+    check("Q1", answer, word(expected, choices=tuple(FLAVOURS)),
+          hint="look at the unknown model row: four servers refuse; what does the fifth do, and why "
+               "can it (how many models does it serve)?")
+
+
+def q2(answer: Any) -> None:
+    """Calls in llama.cpp's reply when the model wants two and the request leaves parallel calls unset."""
+    expected = 1 if FLAVOURS["llamacpp"].parallel is False else 2
+    check("Q2", answer, a_number(expected),
+          hint="the row parallel_tool_calls not sent, in the llamacpp column")
+
+
+#: A model's reply with two tags, the second of which drifted.
+TWO_TAGS = ('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>\n'
+            '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Bergen"}\n</tool_call>')
+
+
+def q3(answer: Any) -> None:
+    """How many of TWO_TAGS's calls the kit's parser can read (and so run)."""
+    expected = sum(not call.malformed for call in parse_tool_calls(TWO_TAGS).calls)
+    check("Q3", answer, a_number(expected),
+          hint="count the braces of each tag's JSON: a call whose JSON does not close cannot run")
+
+
+# -- exercises ------------------------------------------------------------------------------------------
+_LIMITS = ("max_tokens", "max_completion_tokens")
+
+
+def _wrong_portable(options: Any) -> str | None:
+    if not isinstance(options, Mapping):
+        return f"expected a dict of request options, got {type(options).__name__}"
+    if not any(isinstance(options.get(name), int) and not isinstance(options.get(name), bool)
+               and options[name] > 0 for name in _LIMITS):
+        return "it sets no output limit: give one of max_tokens or max_completion_tokens a whole number"
+    body = {"model": "a-model", "messages": [{"role": "user", "content": "Hi"}],
+            "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+                "type": "object", "properties": {"city": {"type": "string"}}}}}], **options}
+    for name in _chat_servers():
+        refused = refusal(FLAVOURS[name], body, model_check=False)
+        if refused is not None:
+            return f"{name} answers {refused.status}: {refused.problem.text[:70]}"
+        warned = ignored(FLAVOURS[name], body)
+        if warned:
+            return f"{name} would ignore it: {warned[0].text[:80]}"
+    return None
+
+
+def exercise_1(answer: Any) -> None:
+    """Request options every Chat server honours: an output limit, and nothing any of them ignores."""
+    check("Exercise 1", answer, _wrong_portable,
+          hint="wire.check(transcript, api='chat', server=name, ...) lists what each server would "
+               "ignore; keep an output limit that none of the four ignores, and nothing else")
+
+
+def _wrong_drift(text: Any) -> str | None:
+    if not isinstance(text, str):
+        return f"expected the model's raw text (a str), got {type(text).__name__}"
+    parsed = parse_tool_calls(text)
+    if parsed.problems:
+        return f"the kit's parser cannot read it: {parsed.problems[0]}"
+    cities = [dict(call.args).get("city") for call in parsed.calls if call.name == "get_weather"]
+    if len(parsed.calls) != 2 or sorted(map(str, cities)) != ["Paris", "Tokyo"]:
+        return (f"the parser reads {len(parsed.calls)} call(s) ({', '.join(map(str, cities)) or 'none'}); "
+                "write two get_weather calls, for Paris and Tokyo")
+    if not parsed.text.strip():
+        return "it has no prose: put a sentence before the first <tool_call>"
+    return None
+
+
+def exercise_2(answer: Any) -> None:
+    """A raw reply with a sentence and two get_weather calls (Paris, Tokyo) the kit's parser reads."""
+    check("Exercise 2", answer, _wrong_drift,
+          hint="copy the two-call output of RAW_OUTPUTS, change one city and add a sentence before it; "
+               "template.parse_tool_calls(exercise_2) shows what a loop would get")
+
+
 SOLUTIONS: dict[str, str] = {
     "read_tool_calls": inspect.getsource(read_tool_calls),
     "predict_result_role": '"user"',
+    "predict_limit": '{"vllm", "llamacpp"}',
+    "q1": '"llamacpp"',
+    "q2": "1",
+    "q3": "1",
+    "exercise_1": '{"max_tokens": 50}',
+    "exercise_2": ("'I will look up both cities.\\n<tool_call>\\n{\"name\": \"get_weather\", \"arguments\": "
+                   "{\"city\": \"Paris\"}}\\n</tool_call>\\n<tool_call>\\n{\"name\": \"get_weather\", "
+                   "\"arguments\": {\"city\": \"Tokyo\"}}\\n</tool_call>'"),
 }
