@@ -26,7 +26,8 @@ from toolcall_lab.wire import check_request, encode_request
 
 HI = Transcript("Be brief.", [Message.user("Hi")])
 #: One model per API that takes a temperature (Claude Haiku 5.5, the default, takes only its own).
-MODELS = {"anthropic": "claude-haiku-4-5", "responses": "gpt-4o-mini", "chat": "gpt-4o-mini", "ollama": "qwen3:4b"}
+MODELS = {"anthropic": "claude-haiku-4-5", "responses": "gpt-4o-mini", "chat": "gpt-4o-mini",
+          "ollama": "qwen3:4b"}
 
 
 def body_for(api: str, **options):
@@ -95,14 +96,16 @@ def test_a_seed_where_the_api_has_none_is_refused_with_the_way_out():
 
 def test_the_scripted_provider_takes_the_same_cell():
     # the determinism lesson swaps a real provider for the scripted one in one line
-    assert repr(get_provider("scripted", temperature=0, seed=42)) == "ScriptedProvider(model='scripted-1', calls=0)"
+    scripted = get_provider("scripted", temperature=0, seed=42)
+    assert repr(scripted) == "ScriptedProvider(model='scripted-1', calls=0)"
 
 
 def test_reprs_show_what_is_set_and_hide_the_defaults():
     assert repr(get_provider("vllm")) == "OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B')"
     assert repr(get_provider("vllm", temperature=0, seed=42)) == (
         "OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B', temperature=0, seed=42)")
-    assert repr(get_provider("ollama", temperature=0.5)) == "OllamaProvider(model='qwen3:4b', temperature=0.5)"
+    assert repr(get_provider("ollama", temperature=0.5)) == (
+        "OllamaProvider(model='qwen3:4b', temperature=0.5)")
 
 
 # -- the per-model rule: a model that takes only its default sampling -------------------------

@@ -163,9 +163,9 @@ class WireProvider:
                  max_retries: int = 2, check: bool = True, temperature: float | None = None,
                  seed: int | None = None) -> None:
         if seed is not None and not self.takes_seed:
-            raise UsageError(f"the {API_SPECS[self.api].title} API has no seed, so {type(self).__name__} cannot send "
-                             f"seed={seed!r}; leave seed out (temperature=0 is the closest it has), or "
-                             "use a provider whose API has one (openai-chat, ollama).")
+            raise UsageError(f"the {API_SPECS[self.api].title} API has no seed, so {type(self).__name__} "
+                             f"cannot send seed={seed!r}; leave seed out (temperature=0 is the closest it "
+                             "has), or use a provider whose API has one (openai-chat, ollama).")
         sampling(temperature, seed)  # a bad value fails now, not at the first call
         self.temperature = temperature
         self.seed = seed

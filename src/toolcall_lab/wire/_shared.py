@@ -264,10 +264,12 @@ def sampling(temperature: float | None = None, seed: int | None = None) -> dict[
     the API to refuse; a negative or non-numeric value is no temperature anywhere.
     """
     # subtle: True is an int to Python, never a temperature or a seed to an API.
-    if temperature is not None and (isinstance(temperature, bool) or not isinstance(temperature, int | float)):
+    if temperature is not None and (isinstance(temperature, bool)
+                                    or not isinstance(temperature, int | float)):
         raise UsageTypeError(f"temperature must be a number such as 0 or 0.7, not {temperature!r}.")
-    if temperature is not None and not 0 <= temperature < float("inf"):
-        raise UsageError(f"temperature must be 0 or more (0: always the likeliest token), not {temperature!r}.")
+    if temperature is not None and not 0 <= temperature < float("inf"):  # subtle: NaN fails both
+        raise UsageError(f"temperature must be 0 or more (0: always the likeliest token), "
+                         f"not {temperature!r}.")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise UsageTypeError(f"seed must be a whole number such as 42, not {seed!r}.")
     options: dict[str, Any] = {}

@@ -84,9 +84,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     """The `/api/chat` body for this conversation.
 
     `max_tokens` becomes `options.num_predict`, and `temperature` and `seed` (when given)
-    `options.temperature` and `options.seed`, where Ollama reads its sampling; `think` (True, False or a level such as
-    "high") is sent only when given, since Ollama switches thinking on by itself for
-    models that can think.
+    `options.temperature` and `options.seed`, where Ollama reads its sampling; `think`
+    (True, False or a level such as "high") is sent only when given, since Ollama switches
+    thinking on by itself for models that can think.
 
     Ollama's API has no `tool_choice` and no parallel switch (`toolcall_lab.tool_choice`).
     "none" is kept by offering no tools at all; "auto" is what Ollama does anyway; a forced
@@ -118,8 +118,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
             messages.extend(_encode_user(message, names))
     # `tools` is sent even when empty, as the official client does; `stream` must be said:
     # Ollama streams unless told not to.
+    options = {"num_predict": max_tokens, **sampling(temperature, seed)}
     body: dict[str, Any] = {"model": model, "messages": messages, "tools": [_encode_tool(t) for t in tools],
-                            "stream": False, "options": {"num_predict": max_tokens, **sampling(temperature, seed)}}
+                            "stream": False, "options": options}
     if think is not None:
         body["think"] = think
     return body
