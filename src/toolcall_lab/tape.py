@@ -59,7 +59,7 @@ __all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record"
 #: The tape format this module writes and reads.
 FORMAT = 1
 #: The provider options a recording keeps, so a replay sends the very same requests.
-_SETTINGS = ("max_tokens", "thinking", "effort", "think", "reasoning_effort", "store")
+_SETTINGS = ("max_tokens", "thinking", "effort", "think", "reasoning_effort", "store", "temperature", "seed")
 #: How the vendors' keys are spelled (Anthropic "sk-ant-...", OpenAI "sk-..." and "sk-proj-..."),
 #: masked ones ("sk-proj-****abcd") too: never written to a tape.
 KEYLIKE = re.compile(r"\bsk-[A-Za-z0-9*_-]{6,}")

@@ -20,6 +20,12 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
 - `effort`: "low", "medium", "high", "xhigh" or "max", sent as `output_config.effort`
   (how hard adaptive thinking works; None leaves the model's default).
 
+- `temperature` (a `WireProvider` option): sent as `temperature` when given. Claude Haiku
+  5.5 and the other newest models take only their default sampling, so on them
+  `temperature=0` is refused before sending, in the API's words; Claude Haiku 4.5 takes
+  it (without thinking). The `anthropic` SDK 1.0 and later has no `temperature` argument,
+  so it travels in the SDK's `extra_body`. There is no `seed`.
+
 - `server_tools`: definitions of Anthropic's own tools, sent as given after yours, e.g.
   `[{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]`. Anthropic runs
   them inside the reply; the loop never does (`toolcall_lab.server_tools`).

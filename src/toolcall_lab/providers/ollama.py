@@ -51,7 +51,9 @@ class OllamaProvider(WireProvider):
 
     Options besides `WireProvider`'s: `think` (True, False, or a level such as "high"),
     sent only when given; Ollama switches thinking on by itself for models that can
-    think, and answers 400 if you ask a model that cannot.
+    think, and answers 400 if you ask a model that cannot. `temperature` and `seed`
+    travel inside `options` (`options.temperature`, `options.seed`), each only when given;
+    left out, the model's Modelfile defaults apply.
 
     >>> OllamaProvider(model="llama3.2", base_url="http://127.0.0.1:11435")
     OllamaProvider(model='llama3.2', base_url='http://127.0.0.1:11435')
@@ -63,6 +65,7 @@ class OllamaProvider(WireProvider):
     key_env: ClassVar[str | None] = None
     default_base_url: ClassVar[str] = "http://localhost:11434"
     sdk_client: ClassVar[str] = "ollama.Client"
+    takes_seed: ClassVar[bool] = True
     start_hint: ClassVar[str] = (f"start Ollama with `ollama serve` and fetch a model with "
                                  f"`ollama pull {default_model('ollama')}`.")
 

@@ -117,7 +117,12 @@ class OpenAIChatProvider(WireProvider):
     - `reasoning_effort`: "none", "minimal", "low", "medium", "high", ... (reasoning models);
     - `parallel_tool_calls`: allow (True) or forbid (False) several calls in one reply;
     - `max_tokens_field`: "max_completion_tokens" (OpenAI) or "max_tokens" (older
-      servers), when a server you point `base_url` at needs the other one.
+      servers), when a server you point `base_url` at needs the other one;
+    - `temperature`, `seed`: sent as `temperature` and `seed` when given (OpenAI marks
+      `seed` deprecated, best effort; local servers pass both to their sampler).
+
+    >>> OpenAIChatProvider(preset="vllm", temperature=0, seed=42)
+    OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B', temperature=0, seed=42)
     """
 
     name: ClassVar[str] = "openai-chat"
@@ -126,6 +131,7 @@ class OpenAIChatProvider(WireProvider):
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"
+    takes_seed: ClassVar[bool] = True
 
     def __init__(self, model: str | None = None, *, preset: str | None = None,
                  reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
@@ -157,7 +163,7 @@ class OpenAIChatProvider(WireProvider):
         shown = f"preset={self.preset.name!r}, model={self.model!r}"
         if self.base_url != self.preset.base_url:
             shown += f", base_url={self.base_url!r}"
-        return f"{type(self).__name__}({shown})"
+        return f"{type(self).__name__}({shown}{self._shown_sampling()})"
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         effort = self.reasoning_effort

@@ -17,6 +17,8 @@ max_retries, check, client):
   non-reasoning models such as gpt-4o require).
 - `server_tools`: OpenAI's built-in tool definitions, sent as given after yours, e.g.
   `[{"type": "web_search"}]`. OpenAI runs them inside the reply; the loop never does.
+- `temperature` (a `WireProvider` option): sent as `temperature` when given. The
+  Responses API has no `seed`, so `seed=` is refused.
 - `store`: whether OpenAI keeps the response on its side (default False: the kit
   sends the whole transcript every time, and reasoning travels as `encrypted_content`).
 

@@ -51,9 +51,12 @@ from ..errors import (
     ProviderUnreachableError,
     RateLimitError,
     ServerError,
+    UsageError,
     redact,
 )
 from ..models import default_model
+from ..wire import API_SPECS
+from ..wire._shared import sampling
 from .base import SentRequest
 
 if TYPE_CHECKING:
@@ -131,7 +134,13 @@ class WireProvider:
     - `timeout` (seconds) and `max_retries`: passed to the SDK, whose own retries (with
       backoff, honouring retry-after) are kept;
     - `check`: run the codec's `check_request` before sending and raise
-      `InvalidRequestError` with the API's wording instead of spending a call (default on).
+      `InvalidRequestError` with the API's wording instead of spending a call (default on);
+    - `temperature`: the sampling temperature sent with every request (0: always the
+      likeliest token); None (the default) sends none, so the API's own default applies.
+      Some models take only their default (Claude Haiku 5.5): `check` refuses 0 for them
+      before sending, in the API's words;
+    - `seed`: a sampling seed, on the APIs that have one (`takes_seed`: Chat Completions
+      and Ollama); None sends none. Neither setting promises the same reply twice.
 
     `requests` lists a `SentRequest` for every call that succeeded, as on the scripted
     provider, with `body` the exact dict that crossed the wire.
@@ -146,10 +155,20 @@ class WireProvider:
     sdk_client: ClassVar[str]            # "anthropic.Anthropic", "openai.OpenAI", "ollama.Client"
     #: One sentence on how to start the server, for "nothing answers at <url>".
     start_hint: ClassVar[str] = "check your network connection and the base_url."
+    #: Whether the API takes a sampling `seed` (Chat Completions, Ollama); Messages and Responses have none.
+    takes_seed: ClassVar[bool] = False
 
     def __init__(self, model: str | None = None, *, client: Any = None, api_key: str | None = None,
                  base_url: str | None = None, max_tokens: int = 1024, timeout: float = 60.0,
-                 max_retries: int = 2, check: bool = True) -> None:
+                 max_retries: int = 2, check: bool = True, temperature: float | None = None,
+                 seed: int | None = None) -> None:
+        if seed is not None and not self.takes_seed:
+            raise UsageError(f"the {API_SPECS[self.api].title} API has no seed, so {type(self).__name__} "
+                             f"cannot send seed={seed!r}; leave seed out (temperature=0 is the closest it "
+                             "has), or use a provider whose API has one (openai-chat, ollama).")
+        sampling(temperature, seed)  # a bad value fails now, not at the first call
+        self.temperature = temperature
+        self.seed = seed
         self.model = model or default_model(self.name)
         self.max_tokens = max_tokens
         self.timeout = timeout
@@ -202,7 +221,7 @@ class WireProvider:
         (`toolcall_lab.tool_choice`); the codec spells them the API's way.
         """
         tools = tuple(tools)
-        options = self._options(tools)
+        options = {**sampling(self.temperature, self.seed), **self._options(tools)}
         if tool_choice is not None:
             options["tool_choice"] = tool_choice
         if parallel_tool_calls is not None:  # subtle: a per-call choice wins over the provider's own
@@ -248,7 +267,11 @@ class WireProvider:
         shown = f"model={self.model!r}"
         if self.base_url and self.base_url != self.default_base_url.rstrip("/"):
             shown += f", base_url={self.base_url!r}"
-        return f"{type(self).__name__}({shown})"
+        return f"{type(self).__name__}({shown}{self._shown_sampling()})"
+
+    def _shown_sampling(self) -> str:
+        """", temperature=0, seed=42" for what is set, "" when both are left to the API."""
+        return "".join(f", {name}={value!r}" for name, value in sampling(self.temperature, self.seed).items())
 
     # -- keys -------------------------------------------------------------------------------
     def _resolve_key(self, api_key: str | None) -> str:

@@ -18,6 +18,8 @@
 - Both OpenAI APIs answer an error in one shape (`openai_error_body`).
 - Every codec sends reasoning back only to the provider that made it (`made_elsewhere`
   says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
+- Every codec sends a sampling `temperature` (and, where its API has one, a `seed`) only
+  when asked; `sampling` checks both values once, the same way for all four.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, UsageTypeError
 from ..messages import ReasoningBlock, ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
@@ -34,7 +36,7 @@ from .problem import Problem
 
 __all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "made_elsewhere",
            "openai_error_body", "parse_arguments", "plain_json", "read_result_text", "request_tool",
-           "result_text", "strict_schema_problems", "unsupported_reasoning"]
+           "result_text", "sampling", "strict_schema_problems", "unsupported_reasoning"]
 
 ERROR_PREFIX = "Error: "
 #: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
@@ -248,3 +250,31 @@ def openai_error_body(message: str, *, status: int = 400, param: str | None = No
         error_type = ("requests" if status == 429 else
                       "server_error" if status >= 500 else "invalid_request_error")
     return {"error": {"message": message, "type": error_type, "param": param, "code": code}}
+
+
+def sampling(temperature: float | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The sampling options that were set, checked: `temperature` a number >= 0, `seed` an integer.
+
+    None means "not sent" (the API's own default), so the result leaves it out:
+
+    >>> sampling(0), sampling(), sampling(0.7, seed=42)
+    ({'temperature': 0}, {}, {'temperature': 0.7, 'seed': 42})
+
+    The upper bound differs by API (Anthropic 1, OpenAI 2, Ollama none), so it is left to
+    the API to refuse; a negative or non-numeric value is no temperature anywhere.
+    """
+    # subtle: True is an int to Python, never a temperature or a seed to an API.
+    if temperature is not None and (isinstance(temperature, bool)
+                                    or not isinstance(temperature, int | float)):
+        raise UsageTypeError(f"temperature must be a number such as 0 or 0.7, not {temperature!r}.")
+    if temperature is not None and not 0 <= temperature < float("inf"):  # subtle: NaN fails both
+        raise UsageError(f"temperature must be 0 or more (0: always the likeliest token), "
+                         f"not {temperature!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise UsageTypeError(f"seed must be a whole number such as 42, not {seed!r}.")
+    options: dict[str, Any] = {}
+    if temperature is not None:
+        options["temperature"] = temperature
+    if seed is not None:
+        options["seed"] = seed
+    return options

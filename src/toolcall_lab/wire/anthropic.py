@@ -85,7 +85,7 @@ from ..tool import Tool
 from ..tool_choice import check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import made_elsewhere, parse_arguments, plain_json
+from ._shared import made_elsewhere, parse_arguments, plain_json, sampling
 from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
@@ -139,7 +139,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    stop_sequences: Sequence[str] | None = None,
                    tool_choice: str | None = None,
                    parallel_tool_calls: bool | None = None,
-                   server_tools: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                   server_tools: Sequence[Mapping[str, Any]] = (),
+                   temperature: float | None = None) -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
     `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
@@ -151,7 +152,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     them; `check_request` does too). `tool_choice` and `parallel_tool_calls` go out as
     `tool_choice` (see `tool_choice_config`), and only beside tools. `server_tools` are
     definitions of Anthropic's own tools, sent after yours as given (e.g.
-    `{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}`).
+    `{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}`). `temperature`
+    goes out as `temperature` when given (the API has no seed); models that take only the
+    default sampling refuse any other value (`check_request` says so before sending).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
@@ -178,6 +181,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["output_config"] = {"effort": check_effort(effort)}
     if stop_sequences:
         body["stop_sequences"] = list(stop_sequences)
+    body.update(sampling(temperature))
     container = _latest_container(transcript.messages)
     if container is not None:
         body["container"] = container

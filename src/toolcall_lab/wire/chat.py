@@ -63,6 +63,7 @@ from ._shared import (
     made_elsewhere,
     parse_arguments,
     result_text,
+    sampling,
 )
 
 if TYPE_CHECKING:
@@ -99,12 +100,14 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    parallel_tool_calls: bool | None = None,
                    max_tokens_field: str = "max_completion_tokens",
-                   tool_choice: str | None = None) -> dict[str, Any]:
+                   tool_choice: str | None = None, temperature: float | None = None,
+                   seed: int | None = None) -> dict[str, Any]:
     """The Chat Completions request body for this conversation.
 
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
     `parallel_tool_calls` are sent beside tools only; a tool's name becomes
     `{"type": "function", "function": {"name": ...}}`, and a strict tool carries `strict: true`.
+    `temperature` and `seed` go out under those names, each only when given.
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="gpt-6-luna", max_tokens=50, max_tokens_field="max_tokens")
@@ -130,6 +133,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
             # subtle: only beside tools; without them the API rejects the flag.
             body["parallel_tool_calls"] = parallel_tool_calls
     body[max_tokens_field] = max_tokens
+    body.update(sampling(temperature, seed))
     if reasoning_effort is not None:
         body["reasoning_effort"] = reasoning_effort
     return body

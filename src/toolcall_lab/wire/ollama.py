@@ -54,7 +54,7 @@ from ..tool import Tool
 from ..tool_choice import check_tool_choice, forces_a_call
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, made_elsewhere, parse_arguments, result_text
+from ._shared import ERROR_PREFIX, made_elsewhere, parse_arguments, result_text, sampling
 
 if TYPE_CHECKING:
     from . import API
@@ -79,12 +79,14 @@ _DONE_REASONS: dict[str, StopReason] = {
 # -- client side -----------------------------------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, think: bool | str | None = None,
-                   tool_choice: str | None = None, parallel_tool_calls: bool | None = None) -> dict[str, Any]:
+                   tool_choice: str | None = None, parallel_tool_calls: bool | None = None,
+                   temperature: float | None = None, seed: int | None = None) -> dict[str, Any]:
     """The `/api/chat` body for this conversation.
 
-    `max_tokens` becomes `options.num_predict`; `think` (True, False or a level such as
-    "high") is sent only when given, since Ollama switches thinking on by itself for
-    models that can think.
+    `max_tokens` becomes `options.num_predict`, and `temperature` and `seed` (when given)
+    `options.temperature` and `options.seed`, where Ollama reads its sampling; `think`
+    (True, False or a level such as "high") is sent only when given, since Ollama switches
+    thinking on by itself for models that can think.
 
     Ollama's API has no `tool_choice` and no parallel switch (`toolcall_lab.tool_choice`).
     "none" is kept by offering no tools at all; "auto" is what Ollama does anyway; a forced
@@ -116,8 +118,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
             messages.extend(_encode_user(message, names))
     # `tools` is sent even when empty, as the official client does; `stream` must be said:
     # Ollama streams unless told not to.
+    options = {"num_predict": max_tokens, **sampling(temperature, seed)}
     body: dict[str, Any] = {"model": model, "messages": messages, "tools": [_encode_tool(t) for t in tools],
-                            "stream": False, "options": {"num_predict": max_tokens}}
+                            "stream": False, "options": options}
     if think is not None:
         body["think"] = think
     return body

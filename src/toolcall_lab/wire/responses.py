@@ -87,7 +87,15 @@ from ..tool import Tool
 from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, arguments_json, made_elsewhere, parse_arguments, plain_json, result_text
+from ._shared import (
+    ERROR_PREFIX,
+    arguments_json,
+    made_elsewhere,
+    parse_arguments,
+    plain_json,
+    result_text,
+    sampling,
+)
 from .signing import seal_reasoning, unseal_reasoning
 
 if TYPE_CHECKING:
@@ -108,7 +116,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    store: bool = False, tool_choice: str | None = None,
                    parallel_tool_calls: bool | None = None,
-                   server_tools: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                   server_tools: Sequence[Mapping[str, Any]] = (),
+                   temperature: float | None = None) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
@@ -116,7 +125,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
     `parallel_tool_calls` are sent beside tools only; a tool's name becomes
     `{"type": "function", "name": ...}`. `server_tools` are OpenAI's built-in tool
-    definitions, sent after yours as given (e.g. `{"type": "web_search"}`).
+    definitions, sent after yours as given (e.g. `{"type": "web_search"}`). `temperature`
+    is sent as `temperature` when given; the Responses API has no seed.
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -137,6 +147,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if tools and parallel_tool_calls is not None:
         body["parallel_tool_calls"] = parallel_tool_calls
     body["max_output_tokens"] = max_tokens
+    body.update(sampling(temperature))
     body["store"] = store
     if reasoning_effort is not None:
         body["reasoning"] = {"effort": reasoning_effort}
