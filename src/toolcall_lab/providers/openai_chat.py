@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
+from ..wire._shared import prompt_cache_fields
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
@@ -117,7 +118,9 @@ class OpenAIChatProvider(WireProvider):
     - `reasoning_effort`: "none", "minimal", "low", "medium", "high", ... (reasoning models);
     - `parallel_tool_calls`: allow (True) or forbid (False) several calls in one reply;
     - `max_tokens_field`: "max_completion_tokens" (OpenAI) or "max_tokens" (older
-      servers), when a server you point `base_url` at needs the other one.
+      servers), when a server you point `base_url` at needs the other one;
+    - `prompt_cache_key`, `prompt_cache_retention` ("in_memory" or "24h"): sent as they
+      are; OpenAI caches long prompts by itself and reports reads as `cached_tokens`.
     """
 
     name: ClassVar[str] = "openai-chat"
@@ -129,7 +132,11 @@ class OpenAIChatProvider(WireProvider):
 
     def __init__(self, model: str | None = None, *, preset: str | None = None,
                  reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
-                 max_tokens_field: str | None = None, **kwargs: Any) -> None:
+                 max_tokens_field: str | None = None, prompt_cache_key: str | None = None,
+                 prompt_cache_retention: str | None = None, **kwargs: Any) -> None:
+        prompt_cache_fields(prompt_cache_key, prompt_cache_retention)  # a bad value fails now
+        self.prompt_cache_key = prompt_cache_key
+        self.prompt_cache_retention = prompt_cache_retention
         server: LocalServer | None = None
         if preset is not None:
             if preset not in LOCAL_SERVERS:
@@ -166,7 +173,8 @@ class OpenAIChatProvider(WireProvider):
             # default is another; ask for that one rather than be refused (see models.Rules).
             effort = rules_of(self.model).chat_tools_effort
         return {"reasoning_effort": effort, "parallel_tool_calls": self.parallel_tool_calls,
-                "max_tokens_field": self.max_tokens_field}
+                "max_tokens_field": self.max_tokens_field, "prompt_cache_key": self.prompt_cache_key,
+                "prompt_cache_retention": self.prompt_cache_retention}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.chat.completions, request)

@@ -69,7 +69,15 @@ from ..tool import Tool
 from ..tool_choice import MODES, check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, arguments_json, made_elsewhere, parse_arguments, plain_json, result_text
+from ._shared import (
+    ERROR_PREFIX,
+    arguments_json,
+    made_elsewhere,
+    parse_arguments,
+    plain_json,
+    prompt_cache_fields,
+    result_text,
+)
 from .signing import seal_reasoning, unseal_reasoning
 
 if TYPE_CHECKING:
@@ -89,14 +97,17 @@ PROVIDER_NAME = "openai"
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    store: bool = False, tool_choice: str | None = None,
-                   parallel_tool_calls: bool | None = None) -> dict[str, Any]:
+                   parallel_tool_calls: bool | None = None,
+                   prompt_cache_key: str | None = None,
+                   prompt_cache_retention: str | None = None) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
     is whether OpenAI keeps the response (the kit sends everything each time, so False).
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
     `parallel_tool_calls` are sent beside tools only; a tool's name becomes
-    `{"type": "function", "name": ...}`.
+    `{"type": "function", "name": ...}`. `prompt_cache_key` and `prompt_cache_retention`
+    go out as they are (caching itself is automatic; see `_shared.prompt_cache_fields`).
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -122,6 +133,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["reasoning"] = {"effort": reasoning_effort}
         if not store:
             body["include"] = ["reasoning.encrypted_content"]
+    body.update(prompt_cache_fields(prompt_cache_key, prompt_cache_retention))  # caching is automatic
     return body
 
 

@@ -17,6 +17,7 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     loop, budget below 1024,          (github.com/anthropics/claude-cookbooks, extended_thinking/)
     temperature with thinking
     tool name pattern                 modelcontextprotocol#1345
+    more than four cache breakpoints  tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176
 
 Texts from elsewhere carry their source beside them, and the few written here in the
 API's style say so.
@@ -44,7 +45,7 @@ from ..anthropic import _MIN_BUDGET, API_NAME
 from ..problem import Problem
 from ..signing import signature_is_ours, verify_thinking
 
-__all__ = ["check_request"]
+__all__ = ["MAX_BREAKPOINTS", "breakpoints", "check_request"]
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 
@@ -96,7 +97,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     ['messages.0.content.1']
     """
     merged = _merge(body.get("messages") or [])
-    problems = _check_tools(body) + _check_thinking_config(body) + _check_model_rules(body, merged)
+    problems = _check_tools(body) + _check_cache_control(body) + _check_thinking_config(body)
+    problems += _check_model_rules(body, merged)
     problems += _check_content(merged)
     for index, message in enumerate(merged):
         if message.role == "user":
@@ -119,6 +121,50 @@ def _check_tools(body: Mapping[str, Any]) -> list[Problem]:
             path = f"tools.{index}.custom.name"
             problems.append(_problem(path, f"{path}: String should match pattern '{_TOOL_NAME.pattern}'"))
     return problems
+
+
+#: The most `cache_control` breakpoints one request may carry.
+MAX_BREAKPOINTS = 4
+
+
+def _check_cache_control(body: Mapping[str, Any]) -> list[Problem]:
+    """At most four breakpoints: on tools, system blocks, message blocks, and the top level.
+
+    The API's words, from a recorded 400 (tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176); it
+    names no path. Counting the top-level (automatic) `cache_control` as one of the four is
+    the kit's reading of the prompt-caching page, which gives automatic caching one slot.
+    """
+    found = len(breakpoints(body))
+    if found <= MAX_BREAKPOINTS:
+        return []
+    return [_problem("cache_control", f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be "
+                     f"provided. Found {found}.")]
+
+
+def breakpoints(body: Mapping[str, Any]) -> list[str]:
+    """The paths of every `cache_control` in a request body, in the order of the prompt.
+
+    >>> breakpoints({"tools": [{"name": "t", "cache_control": {"type": "ephemeral"}}],
+    ...              "messages": [{"role": "user", "content": [
+    ...                  {"type": "text", "text": "Hi", "cache_control": {"type": "ephemeral"}}]}]})
+    ['tools.0', 'messages.0.content.0']
+    """
+    def marked(blocks: object, path: str) -> list[str]:
+        found = []
+        for index, block in enumerate(blocks if isinstance(blocks, list) else []):
+            if isinstance(block, Mapping):
+                if block.get("cache_control") is not None:
+                    found.append(f"{path}.{index}")
+                found += marked(block.get("content"), f"{path}.{index}.content")  # inside a tool_result
+        return found
+
+    paths = marked(body.get("tools"), "tools") + marked(body.get("system"), "system")
+    for index, message in enumerate(body.get("messages") or []):
+        if isinstance(message, Mapping):
+            paths += marked(message.get("content"), f"messages.{index}.content")
+    if body.get("cache_control") is not None:
+        paths.append("cache_control")
+    return paths
 
 
 def _check_thinking_config(body: Mapping[str, Any]) -> list[Problem]:
