@@ -51,7 +51,8 @@ def loop(double, *, caching="moving", cache_ttl="5m", system=LONG, question=FIVE
                                      ("auto", "tools", "system", "moving")])
 @pytest.mark.parametrize("ttl", anthropic.CACHE_TTLS)
 def test_every_strategy_is_a_body_the_sdks_request_type_accepts_strictly(caching, ttl):
-    body = anthropic.encode_request(ASK, [get_weather, calculator], model=OPUS, caching=caching, cache_ttl=ttl)
+    body = anthropic.encode_request(ASK, [get_weather, calculator], model=OPUS, caching=caching,
+                                    cache_ttl=ttl)
     assert anthropic_request_errors(body) == []
     assert wire.check_request(body, api="anthropic") == []
     mark = {"type": "ephemeral", "ttl": ttl}
@@ -75,8 +76,8 @@ def test_caching_is_off_unless_asked_and_a_wrong_strategy_or_ttl_says_what_would
 
 
 def test_the_moving_breakpoint_skips_thinking_which_cannot_carry_one():
-    body = {"messages": [{"role": "assistant", "content": [{"type": "text", "text": "Hi"},
-                                                           {"type": "thinking", "thinking": "t", "signature": "s"}]}]}
+    thinking = {"type": "thinking", "thinking": "t", "signature": "s"}
+    body = {"messages": [{"role": "assistant", "content": [{"type": "text", "text": "Hi"}, thinking]}]}
     anthropic.place_breakpoints(body, "moving")
     assert [("cache_control" in block) for block in body["messages"][0]["content"]] == [True, False]
 
@@ -167,7 +168,8 @@ def test_a_5_minute_entry_expires_on_a_slow_tool_and_a_1_hour_one_does_not(make_
         double = make_double()
         provider = real_provider("anthropic", double, model=OPUS, caching="moving", cache_ttl=ttl)
         transcript = Transcript(LONG, [Message.user(FIVE)])
-        transcript.append(provider.complete(transcript, tools=[get_weather], parallel_tool_calls=False).message)
+        first = provider.complete(transcript, tools=[get_weather], parallel_tool_calls=False)
+        transcript.append(first.message)
         call = transcript.messages[-1].tool_calls[0]
         double.clock.advance(minutes=6)          # the tool takes six minutes
         transcript.append(Message.results([execute(call, {"get_weather": get_weather})]))
@@ -237,12 +239,12 @@ THREE = "What's the weather in Paris, London and Tokyo?"
 def test_openai_caches_by_itself_and_reports_cached_tokens_inside_input(double, name, model, expected):
     provider = real_provider(name, double, model=model)
     run = run_agent(provider, THREE, tools=[get_weather], system=OPENAI_LONG, parallel_tool_calls=False)
-    assert [(s.usage.input_tokens, s.usage.cache_read_tokens, s.usage.cache_write_tokens) for s in run.steps] \
-        == expected
+    found = [(s.usage.input_tokens, s.usage.cache_read_tokens, s.usage.cache_write_tokens) for s in run.steps]
+    assert found == expected
     body = run.steps[-1].turn.response["usage"]
     if name == "openai-chat":
-        assert body["prompt_tokens"] == expected[-1][0] and body["prompt_tokens_details"]["cached_tokens"] == \
-            expected[-1][1]
+        assert body["prompt_tokens"] == expected[-1][0]
+        assert body["prompt_tokens_details"]["cached_tokens"] == expected[-1][1]
     else:
         assert body["input_tokens"] == expected[-1][0]
         assert body["input_tokens_details"]["cached_tokens"] == expected[-1][1]
@@ -281,10 +283,11 @@ def test_the_clock_moves_only_when_told_and_a_real_one_only_when_asked():
 
 def test_anthropic_usage_decodes_the_one_hour_part_of_the_writes():
     turn = anthropic.decode_response({"model": OPUS, "stop_reason": "end_turn", "content": [], "usage": {
-        "input_tokens": 10, "output_tokens": 3, "cache_read_input_tokens": 300, "cache_creation_input_tokens": 50,
+        "input_tokens": 10, "output_tokens": 3, "cache_read_input_tokens": 300,
+        "cache_creation_input_tokens": 50,
         "cache_creation": {"ephemeral_5m_input_tokens": 10, "ephemeral_1h_input_tokens": 40}}})
-    assert turn.usage == Usage(input_tokens=360, output_tokens=3, cache_read_tokens=300, cache_write_tokens=50,
-                               cache_write_1h_tokens=40)
+    assert turn.usage == Usage(input_tokens=360, output_tokens=3, cache_read_tokens=300,
+                               cache_write_tokens=50, cache_write_1h_tokens=40)
     assert Usage(input_tokens=9, cache_write_tokens=5, cache_write_1h_tokens=5) + Usage(
         input_tokens=1, cache_write_tokens=1) == Usage(input_tokens=10, cache_write_tokens=6,
                                                        cache_write_1h_tokens=5)
