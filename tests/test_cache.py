@@ -297,3 +297,11 @@ def test_anthropic_usage_decodes_the_one_hour_part_of_the_writes():
     assert PRICES["gpt-6-luna"].cache_write_1h is None
     with pytest.raises(UsageError, match="1-hour"):
         cost_of(Usage(input_tokens=5, cache_write_tokens=5, cache_write_1h_tokens=5), "gpt-6-luna")
+
+
+def test_a_long_serve_keeps_the_cache_bounded(double):
+    double.cache.max_entries = 4
+    for city in ("Paris", "London", "Tokyo"):
+        real_provider("openai-chat", double, model="gpt-6-luna").complete(
+            Transcript(OPENAI_LONG, [Message.user(f"Weather in {city}?")]), tools=[get_weather])
+    assert len(double.cache) <= 4

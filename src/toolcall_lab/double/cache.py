@@ -40,7 +40,9 @@ OpenAI's 5 to 10; "24h"), else 30 minutes from GPT-5.6 on and 10 minutes before;
 starts the lifetime again. A model the table does not know (a local one) caches nothing,
 and neither does Ollama.
 
-Left out: a cache shared between APIs or doubles, eviction under load, OpenAI's explicit
+Past `max_entries` prefixes (a long `serve`), the ones expiring first are dropped.
+
+Left out: a cache shared between APIs or doubles, eviction as a real provider does it, OpenAI's explicit
 `prompt_cache_breakpoint`s, and the ordering rule for mixed lifetimes on Anthropic (a
 1-hour breakpoint after a 5-minute one is accepted here).
 """
@@ -269,8 +271,9 @@ class PromptCache:
     convention: both are parts of `input_tokens`).
     """
 
-    def __init__(self, clock: FakeClock | RealClock) -> None:
+    def __init__(self, clock: FakeClock | RealClock, *, max_entries: int = 100_000) -> None:
         self.clock = clock
+        self.max_entries = max_entries
         self._spaces: dict[tuple[str, ...], dict[str, tuple[float, float]]] = {}
         self._lock = threading.Lock()
 
@@ -292,10 +295,23 @@ class PromptCache:
         """`usage` with the cache reads and writes this request makes (unchanged if it makes none)."""
         with self._lock:
             if api == "anthropic":
-                return self._anthropic(body, transcript, tools, usage)
-            if api in ("responses", "chat"):
-                return self._openai(api, body, transcript, tools, usage)
-            return usage  # Ollama keeps its KV cache to itself and bills nothing
+                usage = self._anthropic(body, transcript, tools, usage)
+            elif api in ("responses", "chat"):
+                usage = self._openai(api, body, transcript, tools, usage)
+            # else Ollama, which keeps its KV cache to itself and bills nothing
+            self._evict()
+            return usage
+
+    def _evict(self) -> None:
+        """Past `max_entries` (a long `serve`), drop the expired entries, then those expiring first."""
+        held = sum(map(len, self._spaces.values()))
+        if held <= self.max_entries:
+            return
+        # subtle: sorted by expiry, the expired entries come first; half the room is freed at once
+        entries = sorted((expires, key, name) for key, space in self._spaces.items()
+                         for name, (expires, _) in space.items())
+        for _, key, name in entries[: held - self.max_entries // 2]:
+            del self._spaces[key][name]
 
     def _live(self, space: dict[str, tuple[float, float]], key: str) -> bool:
         entry = space.get(key)
