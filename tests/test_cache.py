@@ -305,3 +305,17 @@ def test_a_long_serve_keeps_the_cache_bounded(double):
         real_provider("openai-chat", double, model="gpt-6-luna").complete(
             Transcript(OPENAI_LONG, [Message.user(f"Weather in {city}?")]), tools=[get_weather])
     assert len(double.cache) <= 4
+
+
+def test_the_providers_show_their_cache_options_and_hide_the_defaults():
+    from toolcall_lab import AnthropicProvider, OpenAIChatProvider, OpenAIResponsesProvider
+
+    assert repr(AnthropicProvider(api_key="sk-test", caching=["tools", "moving"], cache_ttl="1h")) == (
+        "AnthropicProvider(model='claude-haiku-5-5', caching=('tools', 'moving'), cache_ttl='1h')")
+    assert repr(AnthropicProvider(api_key="sk-test", caching="off")) == "AnthropicProvider(model='claude-haiku-5-5')"
+    assert repr(OpenAIResponsesProvider(api_key="sk-test", prompt_cache_key="lesson-8")) == (
+        "OpenAIResponsesProvider(model='gpt-6-luna', prompt_cache_key='lesson-8')")
+    assert repr(OpenAIChatProvider(api_key="sk-test", prompt_cache_retention="24h")) == (
+        "OpenAIChatProvider(model='gpt-6-luna', prompt_cache_retention='24h')")
+    with pytest.raises(UsageError, match="caching must be"):
+        AnthropicProvider(api_key="sk-test", caching="sometimes")

@@ -160,7 +160,11 @@ class OpenAIChatProvider(WireProvider):
 
     def __repr__(self) -> str:
         if self.preset is None:
-            return super().__repr__()
+            shown = super().__repr__()[:-1]
+            for name in ("prompt_cache_key", "prompt_cache_retention"):
+                if getattr(self, name) is not None:
+                    shown += f", {name}={getattr(self, name)!r}"
+            return shown + ")"
         shown = f"preset={self.preset.name!r}, model={self.model!r}"
         if self.base_url != self.preset.base_url:
             shown += f", base_url={self.base_url!r}"
