@@ -312,7 +312,8 @@ def test_the_providers_show_their_cache_options_and_hide_the_defaults():
 
     assert repr(AnthropicProvider(api_key="sk-test", caching=["tools", "moving"], cache_ttl="1h")) == (
         "AnthropicProvider(model='claude-haiku-5-5', caching=('tools', 'moving'), cache_ttl='1h')")
-    assert repr(AnthropicProvider(api_key="sk-test", caching="off")) == "AnthropicProvider(model='claude-haiku-5-5')"
+    plain = AnthropicProvider(api_key="sk-test", caching="off")
+    assert repr(plain) == "AnthropicProvider(model='claude-haiku-5-5')"
     assert repr(OpenAIResponsesProvider(api_key="sk-test", prompt_cache_key="lesson-8")) == (
         "OpenAIResponsesProvider(model='gpt-6-luna', prompt_cache_key='lesson-8')")
     assert repr(OpenAIChatProvider(api_key="sk-test", prompt_cache_retention="24h")) == (
