@@ -320,3 +320,14 @@ def test_the_providers_show_their_cache_options_and_hide_the_defaults():
         "OpenAIChatProvider(model='gpt-6-luna', prompt_cache_retention='24h')")
     with pytest.raises(UsageError, match="caching must be"):
         AnthropicProvider(api_key="sk-test", caching="sometimes")
+
+
+def test_a_one_hour_breakpoint_after_a_five_minute_one_is_refused_in_the_apis_words():
+    body = anthropic.encode_request(ASK, [get_weather], model=OPUS, caching=("tools", "system"),
+                                    cache_ttl="1h")
+    assert wire.check_request(body, api="anthropic") == []
+    body["tools"][0]["cache_control"] = {"type": "ephemeral"}       # no ttl: a 5-minute one, processed first
+    [problem] = wire.check_request(body, api="anthropic")
+    assert problem.text == ("system.0.cache_control.ttl: a ttl='1h' cache_control block must not come "
+                            "after a ttl='5m' cache_control block. Note that blocks are processed in the "
+                            "following order: `tools`, `system`, `messages`.")

@@ -43,8 +43,8 @@ and neither does Ollama.
 Past `max_entries` prefixes (a long `serve`), the ones expiring first are dropped.
 
 Left out: a cache shared between APIs or doubles, eviction as a real provider does it, OpenAI's explicit
-`prompt_cache_breakpoint`s, and the ordering rule for mixed lifetimes on Anthropic (a
-1-hour breakpoint after a 5-minute one is accepted here).
+`prompt_cache_breakpoint`s. (A 1-hour breakpoint after a 5-minute one never gets here:
+the rules refuse it first, `wire.rules.anthropic`.)
 """
 
 from __future__ import annotations

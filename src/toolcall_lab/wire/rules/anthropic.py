@@ -18,6 +18,7 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     temperature with thinking
     tool name pattern                 modelcontextprotocol#1345
     more than four cache breakpoints  tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176
+    a 1h breakpoint after a 5m one    cnighswonger/claude-code-cache-fix#44
 
 Texts from elsewhere carry their source beside them, and the few written here in the
 API's style say so.
@@ -134,11 +135,23 @@ def _check_cache_control(body: Mapping[str, Any]) -> list[Problem]:
     names no path. Counting the top-level (automatic) `cache_control` as one of the four is
     the kit's reading of the prompt-caching page, which gives automatic caching one slot.
     """
-    found = len(breakpoints(body))
-    if found <= MAX_BREAKPOINTS:
-        return []
-    return [_problem("cache_control", f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be "
-                     f"provided. Found {found}.")]
+    marks = _marks(body)
+    if len(marks) > MAX_BREAKPOINTS:
+        return [_problem("cache_control", f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be "
+                         f"provided. Found {len(marks)}.")]
+    # A 1-hour breakpoint may not follow a 5-minute one (a mark without a ttl is a 5-minute one).
+    # The API's words as recorded in cnighswonger/claude-code-cache-fix#44 (the full 400 body)
+    # and headroomlabs-ai/headroom#2939.
+    seen_5m = False
+    for path, control in marks:
+        ttl = str(control.get("ttl") or "5m")
+        seen_5m = seen_5m or ttl == "5m"
+        if ttl == "1h" and seen_5m:
+            where = f"{path}.cache_control.ttl" if path != "cache_control" else "cache_control.ttl"
+            return [_problem(where, f"{where}: a ttl='1h' cache_control block must not come after a ttl='5m' "
+                             "cache_control block. Note that blocks are processed in the following order: "
+                             "`tools`, `system`, `messages`.")]
+    return []
 
 
 def breakpoints(body: Mapping[str, Any]) -> list[str]:
@@ -149,22 +162,29 @@ def breakpoints(body: Mapping[str, Any]) -> list[str]:
     ...                  {"type": "text", "text": "Hi", "cache_control": {"type": "ephemeral"}}]}]})
     ['tools.0', 'messages.0.content.0']
     """
-    def marked(blocks: object, path: str) -> list[str]:
-        found = []
+    return [path for path, _ in _marks(body)]
+
+
+def _marks(body: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(path, its cache_control) for every breakpoint, in the order the API processes them."""
+    def marked(blocks: object, path: str) -> list[tuple[str, Mapping[str, Any]]]:
+        found: list[tuple[str, Mapping[str, Any]]] = []
         for index, block in enumerate(blocks if isinstance(blocks, list) else []):
             if isinstance(block, Mapping):
-                if block.get("cache_control") is not None:
-                    found.append(f"{path}.{index}")
+                control = block.get("cache_control")
+                if control is not None:
+                    found.append((f"{path}.{index}", control if isinstance(control, Mapping) else {}))
                 found += marked(block.get("content"), f"{path}.{index}.content")  # inside a tool_result
         return found
 
-    paths = marked(body.get("tools"), "tools") + marked(body.get("system"), "system")
+    marks = marked(body.get("tools"), "tools") + marked(body.get("system"), "system")
     for index, message in enumerate(body.get("messages") or []):
         if isinstance(message, Mapping):
-            paths += marked(message.get("content"), f"messages.{index}.content")
-    if body.get("cache_control") is not None:
-        paths.append("cache_control")
-    return paths
+            marks += marked(message.get("content"), f"messages.{index}.content")
+    control = body.get("cache_control")
+    if control is not None:  # automatic caching: on the last block, so processed last
+        marks.append(("cache_control", control if isinstance(control, Mapping) else {}))
+    return marks
 
 
 def _check_thinking_config(body: Mapping[str, Any]) -> list[Problem]:
