@@ -331,3 +331,20 @@ def test_a_one_hour_breakpoint_after_a_five_minute_one_is_refused_in_the_apis_wo
     assert problem.text == ("system.0.cache_control.ttl: a ttl='1h' cache_control block must not come "
                             "after a ttl='5m' cache_control block. Note that blocks are processed in the "
                             "following order: `tools`, `system`, `messages`.")
+
+
+def test_automatic_caching_moves_its_breakpoint_like_the_moving_one(make_double):
+    _, moving = loop(make_double())
+    _, auto = loop(make_double(), caching="auto")
+    assert auto.steps[0].turn.request["cache_control"] == {"type": "ephemeral", "ttl": "5m"}
+    assert [usage_of(step) for step in auto.steps] == [usage_of(step) for step in moving.steps]
+
+
+def test_a_breakpoint_on_the_tools_alone_is_too_short_to_cache_on_opus_5(double):
+    # the prefix up to the tools: 286 hidden tokens + (34 characters of punctuation + the tools'
+    # 298-character JSON) / 4 -> 286 + 83 = 369 tokens, under Opus 5's 512: silently not cached
+    _, run = loop(double, caching="tools")
+    assert double.requests[-1].body["tools"][0]["cache_control"] == {"type": "ephemeral", "ttl": "5m"}
+    assert usage_of(run.steps[0]) == (0, 0, 766)
+    _, both = loop(double, caching=("tools", "system", "moving"))
+    assert usage_of(both.steps[0]) == (0, 766, 0)        # the system breakpoint is past 512: all written
