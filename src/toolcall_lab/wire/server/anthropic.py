@@ -98,7 +98,7 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     (`sign_thinking`), so a later request can show whether it came back unchanged.
     Usage is split back into Anthropic's shape, where cache reads and writes sit beside
     `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10), and the
-    writes are split into 5-minute and 1-hour ones in `cache_creation` when the cache was used.
+    writes are split into 5-minute and 1-hour ones in `cache_creation` when there are any.
     """
     if turn.message.tool_results:
         raise UsageError("an assistant turn cannot hold a tool result")  # Message forbids it
@@ -110,8 +110,9 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
         "cache_read_input_tokens": usage.cache_read_tokens,
         "output_tokens": usage.output_tokens,
     }
-    if usage.cache_read_tokens or usage.cache_write_tokens:
-        # subtle: only when the cache was used, so bodies of runs without caching stay as they were
+    if usage.cache_write_tokens:
+        # subtle: only when something was written, so the bodies the kit wrote before it knew the
+        # split stay as they were (the double adds zeros itself to a request with breakpoints)
         wire_usage["cache_creation"] = cache_creation(usage)
     if usage.reasoning_tokens:
         wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
