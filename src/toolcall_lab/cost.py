@@ -130,7 +130,10 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
     """The list-price dollars of `usage` on `model` (a model id from the table, or a `Price`).
 
     `cache_write_ttl` picks Anthropic's write price: "5m" (1.25x input) or "1h" (2x).
-    OpenAI rows have one write price (their 30-minute write), used for "5m". A model with
+    OpenAI rows have one write price (their 30-minute write), used for "5m". Writes the
+    usage itself reports as 1-hour ones (`Usage.cache_write_1h_tokens`, read from
+    Anthropic's `cache_creation.ephemeral_1h_input_tokens`) are priced at the 1-hour
+    price whatever `cache_write_ttl` says, so a real run prices itself. A model with
     a long-context tier is priced at the tier of this call's prompt (`usage.input_tokens`,
     which in the kit's convention holds the cache reads and writes too).
 
@@ -158,15 +161,26 @@ def cost_of(usage: Usage, model: str | Price, *, cache_write_ttl: Literal["5m", 
 
     >>> cost_of(Usage(input_tokens=4_000, output_tokens=200, web_search_requests=2), "claude-opus-5")
     Cost($0.0450: input $0.0200, output $0.0050, searches $0.0200)
+
+    A run with 1-hour breakpoints on Claude Opus 5 ($10 per million for a 1-hour write):
+    1,000 tokens written, 800 of them for an hour: 200 * 6.25 + 800 * 10 = 9,250 -> $0.00925.
+
+    >>> cost_of(Usage(input_tokens=1_000, cache_write_tokens=1_000, cache_write_1h_tokens=800),
+    ...         "claude-opus-5").cache_write
+    0.00925
     """
     base = _price(model)
     price = base.for_prompt(usage.input_tokens)
     write = _write_price(price, cache_write_ttl)
     fee = server_tool_fee(base.provider, "web_search") if usage.web_search_requests else None
-    # dollars = tokens / 1e6 * price_per_mtok; a search's fee = searches * per_1000 / 1000
+    hour_writes = usage.cache_write_1h_tokens
+    hour_price = _write_price(price, "1h") if hour_writes else 0.0
+    # dollars = tokens / 1e6 * price_per_mtok, the 1-hour writes at their own price;
+    # a search's fee = searches * per_use
     return Cost(input=usage.uncached_input_tokens * price.input / MILLION,
                 cache_read=usage.cache_read_tokens * price.cache_read / MILLION,
-                cache_write=usage.cache_write_tokens * write / MILLION,
+                cache_write=((usage.cache_write_tokens - hour_writes) * write + hour_writes * hour_price)
+                / MILLION,
                 output=usage.output_tokens * price.output / MILLION,
                 server_tools=usage.web_search_requests * fee.per_use if fee else 0.0)
 
@@ -177,7 +191,8 @@ def run_cost(run: Run, *, model: str | Price | None = None) -> Cost:
     Pass `model=` to price the same tokens on another model ("what would this run have
     cost on ..."), or when the run was made by the scripted provider, which is free.
     Usage from the scripted provider is an estimate (4 characters per token), so its
-    price is an estimate too.
+    price is an estimate too. Cache reads and writes are priced as each call reported
+    them, 1-hour writes at the 1-hour price (`cost_of`).
     """
     return sum((cost_of(step.usage, model or step.turn.model) for step in run.steps), Cost())
 

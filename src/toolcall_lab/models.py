@@ -300,7 +300,10 @@ class Rules:
 
     OpenAI: `reasons` says whether the model is a reasoning model, which is what accepts
     `reasoning.effort` (Responses) or `reasoning_effort` (Chat); `chat_tools_effort`, where
-    set, is the only `reasoning_effort` with which Chat Completions accepts function tools.
+    set, is the only `reasoning_effort` with which Chat Completions accepts function tools;
+    `cache_increment` is the step its automatic cache reports `cached_tokens` in (128 before
+    the GPT-5.6 family: 1,024, 1,152, ...; 1 from GPT-5.6 on, which reports the exact
+    boundary).
 
     Every row names its `source`, the day it was `checked` and its evidence `label`
     ("official", "quoted" or "third-party"); `notes` says where sources disagree.
@@ -317,6 +320,7 @@ class Rules:
     min_cache_tokens: int | None = None
     reasons: bool | None = None
     chat_tools_effort: str | None = None
+    cache_increment: int = 1
     source: str = ""
     checked: str = PRICES_CHECKED.isoformat()  # the day the whole table was checked
     label: str = "official"
@@ -331,6 +335,10 @@ class Rules:
 _NEWER = frozenset({"adaptive", "disabled"})
 _THINKING_PAGE = "platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting"
 _CACHE_PAGE = "platform.claude.com/docs/en/build-with-claude/prompt-caching, as quoted (docs/sources.md §2)"
+#: OpenAI's automatic caching before GPT-5.6: "starting at 1024 tokens and increasing in 128-token
+#: increments" (openai.com/index/api-prompt-caching); GPT-5.6 and later report the exact boundary
+#: (developers.openai.com/api/docs/guides/prompt-caching, as quoted).
+_OPENAI_STEP = 128
 
 # fmt: off
 RULES: dict[str, Rules] = {r.model: r for r in (
@@ -377,14 +385,17 @@ RULES: dict[str, Rules] = {r.model: r for r in (
           notes="OpenAIChatProvider sends reasoning_effort 'none' with tools on this model."),
     Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
           source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5)"),
-    Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, reasons=True, label="third-party",
+    Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
+          reasons=True, label="third-party",
           source="GPT-5 family reasoning models (third-party price lists: APIYI, adk-model; "
                  "docs/sources.md §5)"),
-    Rules("gpt-4o", "openai", min_cache_tokens=1024, reasons=False, label="quoted",
+    Rules("gpt-4o", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
+          reasons=False, label="quoted",
           source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
                  "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "
                  "BoundaryML/baml#2708)"),
-    Rules("gpt-4o-mini", "openai", min_cache_tokens=1024, reasons=False, label="quoted",
+    Rules("gpt-4o-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
+          reasons=False, label="quoted",
           source="not a reasoning model (the GPT-4o family): a live gpt-4o-mini Responses reply carries "
                  "no reasoning item and 0 reasoning tokens (issue 9, 2026-11-30); effort refused like "
                  "gpt-4o's (BoundaryML/baml#2708)"),

@@ -7,6 +7,9 @@ The convention (providers disagree, so adapters convert into this):
   the full input price are `input_tokens - cache_read_tokens - cache_write_tokens`.
   (OpenAI already counts this way. Anthropic reports cache reads and writes *beside*
   its `input_tokens`, so its adapter adds them together.)
+- `cache_write_1h_tokens` is the part of `cache_write_tokens` written for an hour
+  (Anthropic's `ttl: "1h"`, `cache_creation.ephemeral_1h_input_tokens`), priced at the
+  1-hour write price; the rest of the writes are 5-minute ones (OpenAI's: 30-minute).
 - `output_tokens` is every generated token; `reasoning_tokens` is the part of it spent
   on reasoning (both OpenAI and Anthropic count reasoning inside output).
 - `web_search_requests` counts the searches the provider ran for this call (a server
@@ -16,7 +19,7 @@ The convention (providers disagree, so adapters convert into this):
   provider's four-characters-per-token rule) rather than reported by a provider.
 
 Usage values add up with `+` (and `sum(usages)`, through `Summable`), so a loop's total is one line.
-Left out: audio and image tokens, and the 5-minute / 1-hour split of cache writes.
+Left out: audio and image tokens, and OpenAI's 12-hour writes (priced as its 30-minute ones).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class Usage(Summable):
     reasoning_tokens: int = 0
     web_search_requests: int = 0
     estimated: bool = False
+    cache_write_1h_tokens: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -55,6 +59,11 @@ class Usage(Summable):
                 "cache_read_tokens + cache_write_tokens are parts of input_tokens and cannot "
                 f"exceed it ({self.cache_read_tokens} + {self.cache_write_tokens} > "
                 f"{self.input_tokens}); for Anthropic, add its cache counts to input_tokens."
+            )
+        if self.cache_write_1h_tokens > self.cache_write_tokens:
+            raise UsageError(
+                f"cache_write_1h_tokens ({self.cache_write_1h_tokens}) are part of cache_write_tokens "
+                f"({self.cache_write_tokens}) and cannot exceed it."
             )
         if self.reasoning_tokens > self.output_tokens:
             raise UsageError(
@@ -82,6 +91,7 @@ class Usage(Summable):
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             web_search_requests=self.web_search_requests + other.web_search_requests,
             estimated=self.estimated or other.estimated,
+            cache_write_1h_tokens=self.cache_write_1h_tokens + other.cache_write_1h_tokens,
         )
 
     def __repr__(self) -> str:

@@ -40,7 +40,8 @@ newest Claude models think when `thinking` is left out, the double only when it 
 
 The double is a package of small modules, read in this order: `server`
 (`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules),
-`play` (the model's reply, reasoning, stored Responses), `faults` (failures in each
+`play` (the model's reply, reasoning, stored Responses), `cache` (the prompt cache and
+its clock), `faults` (failures in each
 API's words), `background` (serving from a thread, shared with `parts_api`) and
 `spectrum` (`flavour_table`: the same requests sent to every local-server flavour).
 
@@ -53,16 +54,18 @@ Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is acce
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,
 and none is ever logged), real token counts (usage is the scripted 4-characters-per-token
 estimate, plus, on the Anthropic side, the hidden tool-use system prompt Anthropic bills
-whenever tools are offered: `models.tool_prompt_tokens`), and every endpoint but the four
+whenever tools are offered: `models.tool_prompt_tokens`; the cache reads and writes are
+worked out on those counts, `double/cache.py`), and every endpoint but the four
 chat endpoints and the two model lists.
 """
 
 from __future__ import annotations
 
+from .cache import FakeClock
 from .faults import FAULTS
 from .play import PROVIDER_FOR
 from .server import ROUTES, ApiDouble, RecordedRequest, RequestLog, bind_warning, serve
 from .spectrum import flavour_table, quirk_table
 
-__all__ = ["FAULTS", "PROVIDER_FOR", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog",
+__all__ = ["FAULTS", "PROVIDER_FOR", "ROUTES", "ApiDouble", "FakeClock", "RecordedRequest", "RequestLog",
            "bind_warning", "flavour_table", "quirk_table", "serve"]

@@ -38,6 +38,7 @@ from ..tokens import estimate_tokens
 from ..tool import Tool
 from ..turn import Turn
 from ..wire import API_SPECS, Problem
+from .cache import PromptCache
 
 __all__ = ["PROVIDER_FOR", "Player", "responses_effort"]
 
@@ -56,7 +57,9 @@ class Player:
     requests; `play` is called with the lock held (a script is not thread-safe).
     """
 
-    def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000) -> None:
+    def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000,
+                 cache: PromptCache | None = None) -> None:
+        self.cache = cache
         self._providers = {api: ScriptedProvider(play) for api in PROVIDER_FOR}
         self._ids = {api: itertools.count(1) for api in PROVIDER_FOR}
         self._lock = threading.Lock()
@@ -97,9 +100,13 @@ class Player:
             # Like the real API, bill the hidden tool-use system prompt the kit cannot see.
             hidden = tool_prompt_tokens(turn.model)
             turn = replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
+        if self.cache is not None:
+            turn = replace(turn, usage=self.cache.usage(api, full, transcript, tools, turn.usage))
         if _wants_reasoning(api, body, transcript) and not turn.message.reasoning:
             turn = _with_reasoning(turn, api, transcript)
         response_id = f"{API_SPECS[api].response_id}{number:04d}"
+        if api == "anthropic":
+            return _with_cache_creation(wire.encode_response(turn, response_id=response_id), body)
         if api != "responses":
             return cast(dict[str, Any], wire.encode_response(turn, response_id=response_id))
         reasoning = {**(body.get("reasoning") or {}), "effort": responses_effort(body)}
@@ -127,6 +134,19 @@ class Player:
             self.stored[response_id] = [*items, *reply["output"]]
             while len(self.stored) > self.keep:
                 self.stored.popitem(last=False)  # the oldest goes first
+
+
+def _with_cache_creation(reply: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """An Anthropic reply to a request with breakpoints says how much it wrote, even when nothing.
+
+    (The codec writes `cache_creation` only when the cache was used; a request below the
+    minimum asked for caching all the same, and the API answers it with zeros.)
+    """
+    from ..wire.rules.anthropic import breakpoints
+
+    if breakpoints(body) and "cache_creation" not in reply["usage"]:
+        reply["usage"]["cache_creation"] = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+    return reply
 
 
 def responses_effort(body: dict[str, Any]) -> str | None:

@@ -36,6 +36,7 @@ from ..wire import API_SPECS
 from ..wire.server import flavours
 from . import shape
 from .background import BackgroundServer
+from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, Fault, error, retry_headers
 from .play import PROVIDER_FOR, Player, policy_of
 
@@ -107,6 +108,12 @@ class ApiDouble(BackgroundServer):
     a body over `max_recorded` bytes is recorded as a note. A body over `max_body`
     bytes gets a 413. `host` must be loopback unless `allow_remote=True`.
 
+    The double caches prompts the way the APIs do (`double/cache.py`): Anthropic where a
+    request puts `cache_control` breakpoints, OpenAI by itself from 1,024 tokens; entries
+    expire by `double.clock`, a `FakeClock` that moves only when told
+    (`double.clock.advance(minutes=6)`; `clock="real"` for the machine's clock), and
+    `double.cache.clear()` forgets them all.
+
     With `tape=` (a `toolcall_lab.tape.Tape`, a shipped tape's name or a path) the chat
     requests are answered from the tape instead, in order, and one that differs from the
     recording gets a 400 naming where (`double.playback`); `policy` is then not used.
@@ -125,7 +132,8 @@ class ApiDouble(BackgroundServer):
                  port: int = 0, log: Callable[[str], object] | None = None, keep: int = 1000,
                  max_body: int = 32 * MiB, max_recorded: int = 1 * MiB, allow_remote: bool = False,
                  tape: Tape | str | Path | None = None,
-                 flavour: str | flavours.Flavour | None = None) -> None:
+                 flavour: str | flavours.Flavour | None = None,
+                 clock: FakeClock | RealClock | str | None = None) -> None:
         if bind_warning(host) and not allow_remote:
             raise UsageError(f"the API double has no authentication, so it listens on loopback only "
                              f"(127.0.0.1 or ::1); {host!r} would let anyone on your network use it: "
@@ -134,7 +142,18 @@ class ApiDouble(BackgroundServer):
         self.host, self.port, self.log = host, port, log
         self.max_body, self.max_recorded, self.allow_remote = max_body, max_recorded, allow_remote
         self.requests: RequestLog = RequestLog(maxlen=keep)
-        self._player = Player(self._play, keep=keep)
+        if clock is None or clock == "fake":
+            clock = FakeClock()
+        elif clock == "real":
+            clock = RealClock()
+        elif not isinstance(clock, FakeClock | RealClock):
+            raise UsageError(f"clock must be a FakeClock, 'fake' or 'real', got {clock!r}.")
+        #: The time the prompt cache goes by: a `FakeClock` at 0 that moves only with
+        #: `double.clock.advance(minutes=6)`, unless the double was made with clock="real".
+        self.clock: FakeClock | RealClock = clock
+        #: The prompts this double holds, per API and model (see `double.cache`'s module).
+        self.cache = PromptCache(clock)
+        self._player = Player(self._play, keep=keep, cache=self.cache)
         self._faults: collections.deque[Fault] = collections.deque()
         self._connections: set[Any] = set()  # open client sockets, hung up by stop()
         self._connections_lock = threading.Lock()

@@ -19,6 +19,16 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
   A budget on a model that refuses it is caught before sending, in the API's words.
 - `effort`: "low", "medium", "high", "xhigh" or "max", sent as `output_config.effort`
   (how hard adaptive thinking works; None leaves the model's default).
+- `caching`: where to put prompt-cache breakpoints (`cache_control`): None or "off" (none,
+  the default), "moving" (on the last message, so each call of a loop reads what the one
+  before wrote), "system", "tools", "auto" (Anthropic's automatic caching, one top-level
+  `cache_control`), or several of them, say ("tools", "system", "moving"); see
+  `wire.anthropic.place_breakpoints`.
+- `cache_ttl`: how long an unused cache entry lives, "5m" (writes at 1.25x input) or "1h"
+  (2x); every read refreshes it.
+
+    >>> AnthropicProvider(api_key="sk-ant-example", caching="moving", cache_ttl="1h")
+    AnthropicProvider(model='claude-haiku-5-5', caching='moving', cache_ttl='1h')
 
 - `temperature` (a `WireProvider` option): sent as `temperature` when given. Claude Haiku
   5.5 and the other newest models take only their default sampling, so on them
@@ -34,7 +44,7 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
 vocabulary, `toolcall_lab.tool_choice`); a forced choice with thinking on is refused before
 sending, in the API's words.
 
-Left out: streaming and prompt-cache breakpoints.
+Left out: streaming.
 """
 
 from __future__ import annotations
@@ -46,6 +56,8 @@ from ..wire import anthropic
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..tool import Tool
     from ..wire import Codec
 
@@ -68,7 +80,11 @@ class AnthropicProvider(WireProvider):
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
                  effort: str | None = None, server_tools: Sequence[Mapping[str, Any]] = (),
+                 caching: str | Sequence[str] | None = None, cache_ttl: str = "5m",
                  **kwargs: Any) -> None:
+        anthropic.place_breakpoints({}, caching, ttl=cache_ttl)  # a bad value fails now
+        self.caching = caching if caching is None or isinstance(caching, str) else tuple(caching)
+        self.cache_ttl = cache_ttl
         if thinking is not None:
             anthropic.thinking_config(thinking)  # a bad value fails now, not at the first call
         if effort is not None:
@@ -89,10 +105,15 @@ class AnthropicProvider(WireProvider):
             shown += f", thinking={self.thinking!r}"
         if self.effort is not None:
             shown += f", effort={self.effort!r}"
+        if self.caching not in (None, "off"):
+            shown += f", caching={self.caching!r}"
+        if self.cache_ttl != "5m":
+            shown += f", cache_ttl={self.cache_ttl!r}"
         return shown + ")"
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
-        return {"thinking": self.thinking, "effort": self.effort, "server_tools": self.server_tools}
+        return {"thinking": self.thinking, "effort": self.effort, "server_tools": self.server_tools,
+                "caching": self.caching, "cache_ttl": self.cache_ttl}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
+from ..wire._shared import prompt_cache_fields
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
@@ -120,6 +121,8 @@ class OpenAIChatProvider(WireProvider):
       servers), when a server you point `base_url` at needs the other one;
     - `temperature`, `seed`: sent as `temperature` and `seed` when given (OpenAI marks
       `seed` deprecated, best effort; local servers pass both to their sampler).
+    - `prompt_cache_key`, `prompt_cache_retention` ("in_memory" or "24h"): sent as they
+      are; OpenAI caches long prompts by itself and reports reads as `cached_tokens`.
 
     >>> OpenAIChatProvider(preset="vllm", temperature=0, seed=42)
     OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B', temperature=0, seed=42)
@@ -135,7 +138,11 @@ class OpenAIChatProvider(WireProvider):
 
     def __init__(self, model: str | None = None, *, preset: str | None = None,
                  reasoning_effort: str | None = None, parallel_tool_calls: bool | None = None,
-                 max_tokens_field: str | None = None, **kwargs: Any) -> None:
+                 max_tokens_field: str | None = None, prompt_cache_key: str | None = None,
+                 prompt_cache_retention: str | None = None, **kwargs: Any) -> None:
+        prompt_cache_fields(prompt_cache_key, prompt_cache_retention)  # a bad value fails now
+        self.prompt_cache_key = prompt_cache_key
+        self.prompt_cache_retention = prompt_cache_retention
         server: LocalServer | None = None
         if preset is not None:
             if preset not in LOCAL_SERVERS:
@@ -159,7 +166,11 @@ class OpenAIChatProvider(WireProvider):
 
     def __repr__(self) -> str:
         if self.preset is None:
-            return super().__repr__()
+            shown = super().__repr__()[:-1]
+            for name in ("prompt_cache_key", "prompt_cache_retention"):
+                if getattr(self, name) is not None:
+                    shown += f", {name}={getattr(self, name)!r}"
+            return shown + ")"
         shown = f"preset={self.preset.name!r}, model={self.model!r}"
         if self.base_url != self.preset.base_url:
             shown += f", base_url={self.base_url!r}"
@@ -172,7 +183,8 @@ class OpenAIChatProvider(WireProvider):
             # default is another; ask for that one rather than be refused (see models.Rules).
             effort = rules_of(self.model).chat_tools_effort
         return {"reasoning_effort": effort, "parallel_tool_calls": self.parallel_tool_calls,
-                "max_tokens_field": self.max_tokens_field}
+                "max_tokens_field": self.max_tokens_field, "prompt_cache_key": self.prompt_cache_key,
+                "prompt_cache_retention": self.prompt_cache_retention}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.chat.completions, request)

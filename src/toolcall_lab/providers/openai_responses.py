@@ -21,6 +21,9 @@ max_retries, check, client):
   Responses API has no `seed`, so `seed=` is refused.
 - `store`: whether OpenAI keeps the response on its side (default False: the kit
   sends the whole transcript every time, and reasoning travels as `encrypted_content`).
+- `prompt_cache_key`, `prompt_cache_retention` ("in_memory" or "24h"): sent as they are.
+  OpenAI caches a long prompt's prefix by itself (1,024 tokens or more); the key keeps
+  requests that share a prefix on one cache. Usage reports the reads as `cached_tokens`.
 
 Left out: streaming, background responses, built-in tools, `previous_response_id`.
 """
@@ -31,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
+from ..wire._shared import prompt_cache_fields
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
@@ -52,15 +56,20 @@ class OpenAIResponsesProvider(WireProvider):
 
     def __init__(self, model: str | None = None, *, reasoning_effort: str | None = None,
                  store: bool = False, server_tools: Sequence[Mapping[str, Any]] = (),
+                 prompt_cache_key: str | None = None, prompt_cache_retention: str | None = None,
                  **kwargs: Any) -> None:
+        prompt_cache_fields(prompt_cache_key, prompt_cache_retention)  # a bad value fails now
         self.reasoning_effort = reasoning_effort
         self.server_tools = tuple(server_tools)
         self.store = store
+        self.prompt_cache_key = prompt_cache_key
+        self.prompt_cache_retention = prompt_cache_retention
         super().__init__(model, **kwargs)
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"reasoning_effort": self.reasoning_effort, "store": self.store,
-                "server_tools": self.server_tools}
+                "server_tools": self.server_tools, "prompt_cache_key": self.prompt_cache_key,
+                "prompt_cache_retention": self.prompt_cache_retention}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.responses, request)
@@ -71,4 +80,8 @@ class OpenAIResponsesProvider(WireProvider):
             shown += f", reasoning_effort={self.reasoning_effort!r}"
         if self.store:
             shown += ", store=True"
+        if self.prompt_cache_key is not None:
+            shown += f", prompt_cache_key={self.prompt_cache_key!r}"
+        if self.prompt_cache_retention is not None:
+            shown += f", prompt_cache_retention={self.prompt_cache_retention!r}"
         return shown + ")"

@@ -34,9 +34,23 @@ from ..models import rules_of
 from ..tool import Tool
 from .problem import Problem
 
-__all__ = ["ERROR_PREFIX", "OPENAI_EFFORTS", "arguments_json", "invalid_effort", "made_elsewhere",
-           "openai_error_body", "parse_arguments", "plain_json", "read_result_text", "request_tool",
-           "result_text", "sampling", "strict_schema_problems", "unsupported_reasoning"]
+__all__ = [
+    "ERROR_PREFIX",
+    "OPENAI_EFFORTS",
+    "arguments_json",
+    "invalid_effort",
+    "made_elsewhere",
+    "openai_error_body",
+    "parse_arguments",
+    "plain_json",
+    "prompt_cache_fields",
+    "read_result_text",
+    "request_tool",
+    "result_text",
+    "sampling",
+    "strict_schema_problems",
+    "unsupported_reasoning",
+]
 
 ERROR_PREFIX = "Error: "
 #: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
@@ -278,3 +292,28 @@ def sampling(temperature: float | None = None, seed: int | None = None) -> dict[
     if seed is not None:
         options["seed"] = seed
     return options
+
+
+#: OpenAI's `prompt_cache_retention` values (openai 3.57 `ResponseCreateParams`, which marks the
+#: field deprecated in favour of `prompt_cache_options.ttl`; both APIs still take it).
+CACHE_RETENTIONS = ("in_memory", "24h")
+
+
+def prompt_cache_fields(prompt_cache_key: str | None, prompt_cache_retention: str | None) -> dict[str, Any]:
+    """The OpenAI request fields for prompt caching, which is automatic: only what was asked.
+
+    `prompt_cache_key` groups requests that share a prefix, so they land on the same cache;
+    `prompt_cache_retention` is how long the cache may keep them ("in_memory" or "24h").
+
+    >>> prompt_cache_fields("weather-lesson", None), prompt_cache_fields(None, None)
+    ({'prompt_cache_key': 'weather-lesson'}, {})
+    """
+    fields: dict[str, Any] = {}
+    if prompt_cache_key is not None:
+        fields["prompt_cache_key"] = prompt_cache_key
+    if prompt_cache_retention is not None:
+        if prompt_cache_retention not in CACHE_RETENTIONS:
+            raise UsageError("prompt_cache_retention must be 'in_memory' or '24h', "
+                             f"got {prompt_cache_retention!r}.")
+        fields["prompt_cache_retention"] = prompt_cache_retention
+    return fields

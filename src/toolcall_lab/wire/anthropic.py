@@ -57,8 +57,12 @@ spelled Anthropic's way by `tool_choice_config`: "required" is `{"type": "any"}`
 name `{"type": "tool", "name": ...}`, and parallel off is `disable_parallel_tool_use` inside
 the same object. A tool's `strict` is not sent: Anthropic's own strict tool use is left out.
 
-Left out: images, documents, citations, prompt-cache breakpoints, streaming, and strict
-tools. Server tools are asked for by passing their definitions as given (`server_tools=`).
+Prompt caching is asked for with `caching=` ("tools", "system", "moving", "auto", or
+several) and `cache_ttl=` ("5m", "1h"): `place_breakpoints` puts the `cache_control`
+breakpoints in the body, and `check_request` refuses more than four. Server tools are asked
+for by passing their definitions as given (`server_tools=`).
+
+Left out: images, documents, citations, streaming, and strict tools.
 """
 
 from __future__ import annotations
@@ -95,8 +99,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "API_NAME",
+    "CACHE_TTLS",
+    "CACHING",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
+    "caching_strategies",
     "check_effort",
     "check_request",
     "decode_request",
@@ -105,6 +112,7 @@ __all__ = [
     "encode_request",
     "encode_response",
     "error_body",
+    "place_breakpoints",
     "sign_thinking",
     "signature_is_ours",
     "thinking_config",
@@ -140,7 +148,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    tool_choice: str | None = None,
                    parallel_tool_calls: bool | None = None,
                    server_tools: Sequence[Mapping[str, Any]] = (),
-                   temperature: float | None = None) -> dict[str, Any]:
+                   temperature: float | None = None,
+                   caching: str | Sequence[str] | None = None,
+                   cache_ttl: str = "5m") -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
     `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
@@ -155,6 +165,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     `{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}`). `temperature`
     goes out as `temperature` when given (the API has no seed); models that take only the
     default sampling refuse any other value (`check_request` says so before sending).
+    `caching` and `cache_ttl` place prompt-cache breakpoints (see `place_breakpoints`; None
+    sends none).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
@@ -185,7 +197,85 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     container = _latest_container(transcript.messages)
     if container is not None:
         body["container"] = container
+    return place_breakpoints(body, caching, ttl=cache_ttl)
+
+
+# -- prompt caching: where the breakpoints go ------------------------------------------------
+#: The kit's caching strategies, each a place for a `cache_control` breakpoint.
+CACHING = ("auto", "tools", "system", "moving")
+#: How long a cache entry lives after its last use: Anthropic's two lifetimes.
+CACHE_TTLS = ("5m", "1h")
+
+
+def caching_strategies(caching: str | Sequence[str] | None) -> tuple[str, ...]:
+    """`caching` as a tuple of strategies from `CACHING`; () for None or "off".
+
+    >>> caching_strategies("moving"), caching_strategies(["moving", "tools"]), caching_strategies("off")
+    (('moving',), ('tools', 'moving'), ())
+    """
+    if caching is None or caching == "off":
+        return ()
+    asked = (caching,) if isinstance(caching, str) else tuple(caching)
+    unknown = [name for name in asked if name not in CACHING]
+    if unknown or not all(isinstance(name, str) for name in asked):
+        raise UsageError(f"caching must be None, 'off', or one or more of {', '.join(map(repr, CACHING))} "
+                         f"(say ('tools', 'system', 'moving')), got {caching!r}.")
+    return tuple(name for name in CACHING if name in asked)  # in the order of the prompt
+
+
+def place_breakpoints(body: dict[str, Any], caching: str | Sequence[str] | None, *,
+                      ttl: str = "5m") -> dict[str, Any]:
+    """`body` with `cache_control` breakpoints where `caching` says; the same dict, changed.
+
+    A breakpoint caches the prompt up to and including its block, and the prompt is read
+    in the order tools -> system -> messages. The strategies, any of which combine:
+
+    - "tools": on the last tool (the tool definitions are cached);
+    - "system": on the system prompt, which goes out as one text block to carry it;
+    - "moving": on the last block of the last message, so each call of a loop caches the
+      whole conversation and the next one reads it back (thinking blocks cannot carry one);
+    - "auto": Anthropic's automatic caching, one top-level `cache_control` that the API
+      puts on the last cacheable block itself (the same place as "moving").
+
+    `ttl` is "5m" (the API's default, refreshed by every read) or "1h" (writes cost 2x
+    input instead of 1.25x). A prompt shorter than the model's minimum (`models.Rules.
+    min_cache_tokens`) is not cached, and the API says nothing: both cache counts read 0.
+
+    >>> body = {"model": "m", "max_tokens": 64, "system": "Be brief.",
+    ...         "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}
+    >>> place_breakpoints(body, ("system", "moving"), ttl="1h")
+    {'model': 'm', 'max_tokens': 64,
+     'system': [{'type': 'text', 'text': 'Be brief.', 'cache_control': {'type': 'ephemeral', 'ttl': '1h'}}],
+     'messages': [{'role': 'user', 'content': [{'type': 'text', 'text': 'Hi',
+                   'cache_control': {'type': 'ephemeral', 'ttl': '1h'}}]}]}
+    """
+    strategies = caching_strategies(caching)
+    if ttl not in CACHE_TTLS:
+        raise UsageError(f"cache_ttl must be '5m' or '1h', got {ttl!r}.")
+
+    def mark() -> dict[str, str]:
+        return {"type": "ephemeral", "ttl": ttl}
+
+    if "tools" in strategies and body.get("tools"):
+        body["tools"][-1]["cache_control"] = mark()
+    if "system" in strategies and isinstance(body.get("system"), str) and body["system"]:
+        body["system"] = [{"type": "text", "text": body["system"], "cache_control": mark()}]
+    if "moving" in strategies:
+        block = _last_cacheable(body.get("messages") or [])
+        if block is not None:
+            block["cache_control"] = mark()
+    if "auto" in strategies:
+        body["cache_control"] = mark()
     return body
+
+
+def _last_cacheable(messages: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last content block of the last message that can carry a breakpoint, if any."""
+    content = messages[-1].get("content") if messages else None
+    for block in reversed(content if isinstance(content, list) else []):
+        if block.get("type") not in ("thinking", "redacted_thinking"):  # these take no cache_control
+            return cast(dict[str, Any], block)
+    return None
 
 
 def _encode_content(blocks: Sequence[Block], *, sign: bool = False,
@@ -392,15 +482,19 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
 def _decode_usage(usage: Mapping[str, Any]) -> Usage:
     """Anthropic's usage in the kit's convention: cache reads and writes join input_tokens.
 
-    e.g. input 10 + cache read 300 + cache write 50 -> input_tokens=360.
+    e.g. input 10 + cache read 300 + cache write 50 -> input_tokens=360; of the 50 written,
+    `cache_creation.ephemeral_1h_input_tokens` (say 40) were 1-hour writes.
     """
     read = usage.get("cache_read_input_tokens") or 0
     write = usage.get("cache_creation_input_tokens") or 0
+    split = usage.get("cache_creation") or {}
     details = usage.get("output_tokens_details") or {}
     server = usage.get("server_tool_use") or {}
     return Usage(input_tokens=(usage.get("input_tokens") or 0) + read + write,
                  output_tokens=usage.get("output_tokens") or 0,
                  cache_read_tokens=read, cache_write_tokens=write,
+                 # subtle: a proxy may report the split without the total; never more than the total
+                 cache_write_1h_tokens=min(split.get("ephemeral_1h_input_tokens") or 0, write),
                  reasoning_tokens=details.get("thinking_tokens") or 0,
                  web_search_requests=server.get("web_search_requests") or 0)
 

@@ -62,6 +62,7 @@ from ._shared import (
     arguments_json,
     made_elsewhere,
     parse_arguments,
+    prompt_cache_fields,
     result_text,
     sampling,
 )
@@ -101,13 +102,15 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    parallel_tool_calls: bool | None = None,
                    max_tokens_field: str = "max_completion_tokens",
                    tool_choice: str | None = None, temperature: float | None = None,
-                   seed: int | None = None) -> dict[str, Any]:
+                   seed: int | None = None, prompt_cache_key: str | None = None,
+                   prompt_cache_retention: str | None = None) -> dict[str, Any]:
     """The Chat Completions request body for this conversation.
 
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
     `parallel_tool_calls` are sent beside tools only; a tool's name becomes
     `{"type": "function", "function": {"name": ...}}`, and a strict tool carries `strict: true`.
     `temperature` and `seed` go out under those names, each only when given.
+    `prompt_cache_key` and `prompt_cache_retention` go out as they are (OpenAI caches by itself).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="gpt-6-luna", max_tokens=50, max_tokens_field="max_tokens")
@@ -136,6 +139,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     body.update(sampling(temperature, seed))
     if reasoning_effort is not None:
         body["reasoning_effort"] = reasoning_effort
+    body.update(prompt_cache_fields(prompt_cache_key, prompt_cache_retention))  # caching is automatic
     return body
 
 

@@ -93,6 +93,7 @@ from ._shared import (
     made_elsewhere,
     parse_arguments,
     plain_json,
+    prompt_cache_fields,
     result_text,
     sampling,
 )
@@ -117,7 +118,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    store: bool = False, tool_choice: str | None = None,
                    parallel_tool_calls: bool | None = None,
                    server_tools: Sequence[Mapping[str, Any]] = (),
-                   temperature: float | None = None) -> dict[str, Any]:
+                   temperature: float | None = None,
+                   prompt_cache_key: str | None = None,
+                   prompt_cache_retention: str | None = None) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
@@ -127,6 +130,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     `{"type": "function", "name": ...}`. `server_tools` are OpenAI's built-in tool
     definitions, sent after yours as given (e.g. `{"type": "web_search"}`). `temperature`
     is sent as `temperature` when given; the Responses API has no seed.
+    `prompt_cache_key` and `prompt_cache_retention` go out as they are (caching itself is
+    automatic; see `_shared.prompt_cache_fields`).
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -153,6 +158,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["reasoning"] = {"effort": reasoning_effort}
         if not store:
             body["include"] = ["reasoning.encrypted_content"]
+    body.update(prompt_cache_fields(prompt_cache_key, prompt_cache_retention))  # caching is automatic
     return body
 
 

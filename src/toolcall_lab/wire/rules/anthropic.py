@@ -17,6 +17,8 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     loop, budget below 1024,          (github.com/anthropics/claude-cookbooks, extended_thinking/)
     temperature with thinking
     tool name pattern                 modelcontextprotocol#1345
+    more than four cache breakpoints  tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176
+    a 1h breakpoint after a 5m one    cnighswonger/claude-code-cache-fix#44
 
 Texts from elsewhere carry their source beside them, and the few written here in the
 API's style say so.
@@ -44,7 +46,7 @@ from ..anthropic import _MIN_BUDGET, API_NAME
 from ..problem import Problem
 from ..signing import signature_is_ours, verify_thinking
 
-__all__ = ["check_request"]
+__all__ = ["MAX_BREAKPOINTS", "breakpoints", "check_request"]
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 
@@ -96,7 +98,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     ['messages.0.content.1']
     """
     merged = _merge(body.get("messages") or [])
-    problems = _check_tools(body) + _check_thinking_config(body) + _check_model_rules(body, merged)
+    problems = _check_tools(body) + _check_cache_control(body) + _check_thinking_config(body)
+    problems += _check_model_rules(body, merged)
     problems += _check_content(merged)
     for index, message in enumerate(merged):
         if message.role == "user":
@@ -119,6 +122,69 @@ def _check_tools(body: Mapping[str, Any]) -> list[Problem]:
             path = f"tools.{index}.custom.name"
             problems.append(_problem(path, f"{path}: String should match pattern '{_TOOL_NAME.pattern}'"))
     return problems
+
+
+#: The most `cache_control` breakpoints one request may carry.
+MAX_BREAKPOINTS = 4
+
+
+def _check_cache_control(body: Mapping[str, Any]) -> list[Problem]:
+    """At most four breakpoints: on tools, system blocks, message blocks, and the top level.
+
+    The API's words, from a recorded 400 (tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176); it
+    names no path. Counting the top-level (automatic) `cache_control` as one of the four is
+    the kit's reading of the prompt-caching page, which gives automatic caching one slot.
+    """
+    marks = _marks(body)
+    if len(marks) > MAX_BREAKPOINTS:
+        return [_problem("cache_control", f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be "
+                         f"provided. Found {len(marks)}.")]
+    # A 1-hour breakpoint may not follow a 5-minute one (a mark without a ttl is a 5-minute one).
+    # The API's words as recorded in cnighswonger/claude-code-cache-fix#44 (the full 400 body)
+    # and headroomlabs-ai/headroom#2939.
+    seen_5m = False
+    for path, control in marks:
+        ttl = str(control.get("ttl") or "5m")
+        seen_5m = seen_5m or ttl == "5m"
+        if ttl == "1h" and seen_5m:
+            where = f"{path}.cache_control.ttl" if path != "cache_control" else "cache_control.ttl"
+            return [_problem(where, f"{where}: a ttl='1h' cache_control block must not come after a ttl='5m' "
+                             "cache_control block. Note that blocks are processed in the following order: "
+                             "`tools`, `system`, `messages`.")]
+    return []
+
+
+def breakpoints(body: Mapping[str, Any]) -> list[str]:
+    """The paths of every `cache_control` in a request body, in the order of the prompt.
+
+    >>> breakpoints({"tools": [{"name": "t", "cache_control": {"type": "ephemeral"}}],
+    ...              "messages": [{"role": "user", "content": [
+    ...                  {"type": "text", "text": "Hi", "cache_control": {"type": "ephemeral"}}]}]})
+    ['tools.0', 'messages.0.content.0']
+    """
+    return [path for path, _ in _marks(body)]
+
+
+def _marks(body: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(path, its cache_control) for every breakpoint, in the order the API processes them."""
+    def marked(blocks: object, path: str) -> list[tuple[str, Mapping[str, Any]]]:
+        found: list[tuple[str, Mapping[str, Any]]] = []
+        for index, block in enumerate(blocks if isinstance(blocks, list) else []):
+            if isinstance(block, Mapping):
+                control = block.get("cache_control")
+                if control is not None:
+                    found.append((f"{path}.{index}", control if isinstance(control, Mapping) else {}))
+                found += marked(block.get("content"), f"{path}.{index}.content")  # inside a tool_result
+        return found
+
+    marks = marked(body.get("tools"), "tools") + marked(body.get("system"), "system")
+    for index, message in enumerate(body.get("messages") or []):
+        if isinstance(message, Mapping):
+            marks += marked(message.get("content"), f"messages.{index}.content")
+    control = body.get("cache_control")
+    if control is not None:  # automatic caching: on the last block, so processed last
+        marks.append(("cache_control", control if isinstance(control, Mapping) else {}))
+    return marks
 
 
 def _check_thinking_config(body: Mapping[str, Any]) -> list[Problem]:

@@ -20,10 +20,11 @@ from ...errors import UsageError
 from ...messages import Message, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
+from ...usage import Usage
 from .._shared import request_tool
 from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
 
-__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
+__all__ = ["cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
 
@@ -98,7 +99,8 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     Reasoning becomes thinking blocks; one without a signature is signed by the double
     (`sign_thinking`), so a later request can show whether it came back unchanged.
     Usage is split back into Anthropic's shape, where cache reads and writes sit beside
-    `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10).
+    `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10), and the
+    writes are split into 5-minute and 1-hour ones in `cache_creation` when there are any.
     """
     if turn.message.tool_results:
         raise UsageError("an assistant turn cannot hold a tool result")  # Message forbids it
@@ -110,6 +112,10 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
         "cache_read_input_tokens": usage.cache_read_tokens,
         "output_tokens": usage.output_tokens,
     }
+    if usage.cache_write_tokens:
+        # subtle: only when something was written, so the bodies the kit wrote before it knew the
+        # split stay as they were (the double adds zeros itself to a request with breakpoints)
+        wire_usage["cache_creation"] = cache_creation(usage)
     if usage.reasoning_tokens:
         wire_usage["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
     if usage.web_search_requests:
@@ -118,6 +124,16 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
             "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
             "usage": wire_usage}
+
+
+def cache_creation(usage: Usage) -> dict[str, int]:
+    """The `usage.cache_creation` object: the writes split by lifetime.
+
+    >>> cache_creation(Usage(input_tokens=900, cache_write_tokens=800, cache_write_1h_tokens=600))
+    {'ephemeral_5m_input_tokens': 200, 'ephemeral_1h_input_tokens': 600}
+    """
+    return {"ephemeral_5m_input_tokens": usage.cache_write_tokens - usage.cache_write_1h_tokens,
+            "ephemeral_1h_input_tokens": usage.cache_write_1h_tokens}
 
 
 def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
