@@ -1,0 +1,99 @@
+"""Answer keys and worked solutions of lesson 8, "Caching for real, compaction, and tools you don't run".
+
+Every key computes its answer from what the lesson's cell passes in (a run through the API
+double, the model table, a compaction), so no answer is written here:
+
+    >>> from toolcall_lab.checks.caching_for_real import q3
+    >>> q3(0.40)
+    Q3: correct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cost import compaction_in_loop, cost_of
+from ..loop import Run
+from ..models import SERVER_TOOL_FEES, rules_of
+from ..selfcheck import check, word
+from ..selfcheck import number as a_number
+
+__all__ = ["SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read", "predict_slow",
+           "q1", "q2", "q3"]
+
+
+def predict_read(answer: Any, cached: Run) -> None:
+    """How many input tokens call 2 of the cached loop read from the cache."""
+    check("Prediction", answer, a_number(cached.steps[1].usage.cache_read_tokens),
+          hint="the moving breakpoint sits on the last block of call 1's request: how much of "
+               "call 1's prompt did it write, and how much of it does call 2 repeat?")
+
+
+def call_2_input(answer: Any, cached: Run) -> None:
+    """What call 2's input cost in dollars with caching: reads, writes and the uncached rest."""
+    usage = cached.steps[1].usage
+    expected = cost_of(usage, cached.steps[1].turn.model or "").total - cost_of(
+        usage, cached.steps[1].turn.model or "").output
+    check("Your turn", answer, a_number(expected, tolerance=expected * 0.01),
+          hint="three parts at three prices: tokens read x the read price, tokens written x the write "
+               "price, tokens after the breakpoint x the input price; each per million")
+
+
+def predict_slow(answer: Any, slow: Run) -> None:
+    """Tokens call 2 read from a 5-minute cache after a tool that took `SLOW_TOOL_MINUTES`."""
+    check("Prediction", answer, a_number(slow.steps[1].usage.cache_read_tokens),
+          hint="how long does a 5-minute entry live, and how long did the tool take?")
+
+
+#: How long the lesson's slow tool takes, in minutes of the double's clock.
+SLOW_TOOL_MINUTES = 7
+
+
+def exercise_1(answer: Any, try_plan: Any) -> None:
+    """Provider options whose cache survives the slow tool: `try_plan(options)` -> tokens read by call 2."""
+    def wrong(options: Any) -> str | None:
+        if not isinstance(options, dict):
+            return f"expected a dict of AnthropicProvider options, got {type(options).__name__}"
+        unknown = set(options) - {"caching", "cache_ttl"}
+        if unknown:
+            return f"use only caching and cache_ttl, not {', '.join(sorted(unknown))}"
+        try:
+            read = try_plan(options)
+        except Exception as exc:  # a bad option value: say which, in one line
+            return f"the provider refused it: {str(exc).splitlines()[0][:100]}"
+        return None if read > 0 else "call 2 still read nothing from the cache"
+
+    check("Exercise 1", answer, wrong,
+          hint="a cache entry lives for its ttl; which ttl outlasts a 7-minute tool?")
+
+
+def q1(answer: Any) -> None:
+    """Whether a 3,000-token prompt on Claude Haiku 4.5 is cached with a breakpoint on its last block."""
+    minimum = rules_of("claude-haiku-4-5").min_cache_tokens or 0
+    check("Q1", answer, word("yes" if 3_000 >= minimum else "no", choices=("yes", "no")),
+          hint="the model table's cache minimum for claude-haiku-4-5 (section 4 printed Opus 5's)")
+
+
+def q2(answer: Any) -> None:
+    """After how many calls compacting at call 30 pays back, with caching, on Claude Opus 5."""
+    effect = compaction_in_loop(30, 2_000, 500, kept_prefix=2_000, compacted=6_000, model="claude-opus-5")
+    check("Q2", answer, a_number(effect.pays_back_after),
+          hint="compaction_in_loop(...) with the numbers of the question, and read pays_back_after")
+
+
+def q3(answer: Any) -> None:
+    """The per-search fee of 40 web searches on Anthropic, in dollars (not the result tokens)."""
+    fee = SERVER_TOOL_FEES[("anthropic", "web_search")]
+    check("Q3", answer, a_number(40 * fee.per_use, tolerance=1e-9),
+          hint="models.SERVER_TOOL_FEES holds the price per 1,000 searches")
+
+
+SOLUTIONS: dict[str, str] = {
+    "predict_read": "766",
+    "call_2_input": "(766 * 0.50 + 57 * 6.25) / 1_000_000",
+    "predict_slow": "0",
+    "exercise_1": '{"caching": "moving", "cache_ttl": "1h"}',
+    "q1": '"no"',
+    "q2": "4",
+    "q3": "0.40",
+}

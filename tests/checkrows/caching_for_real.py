@@ -1,0 +1,68 @@
+"""Lesson 8's wrong answers: each check is fed the runs the lesson makes, through the API double."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from checkrows import Row
+from toolcall_lab import ApiDouble, get_provider, run_agent
+from toolcall_lab.checks import caching_for_real as key
+from toolcall_lab.tools import get_weather
+
+MODEL = "claude-opus-5"
+POLICY = ("You are a weather assistant for a travel agency. " * 30).strip()
+FIVE = "What's the weather in Paris, London, Tokyo, New York and Cairo?"
+
+
+def _loop(double, tools=(get_weather,), **options):
+    agent = get_provider("anthropic", base_url=double.base_url("anthropic"), model=MODEL, **options)
+    return run_agent(agent, FIVE, tools=tools, system=POLICY, parallel_tool_calls=False)
+
+
+@cache
+def cached_run():
+    with ApiDouble() as double:
+        return _loop(double, caching="moving")
+
+
+def _slow(double, minutes):
+    waited = []
+
+    def look_up(**args):
+        if not waited:
+            double.clock.advance(minutes=minutes)
+            waited.append(minutes)
+        return get_weather.function(**args)
+    return replace(get_weather, function=look_up)
+
+
+@cache
+def slow_run():
+    with ApiDouble() as double:
+        return _loop(double, tools=[_slow(double, key.SLOW_TOOL_MINUTES)], caching="moving")
+
+
+def try_plan(options):
+    with ApiDouble() as double:
+        run = _loop(double, tools=[_slow(double, key.SLOW_TOOL_MINUTES)], **options)
+    return run.steps[1].usage.cache_read_tokens
+
+
+ROWS = [
+    Row("8 predict_read", lambda answer: key.predict_read(answer, cached_run()), (), lambda: 766,
+        (lambda: 823, lambda: 0, lambda: "766", lambda: 57)),
+    Row("8 call_2_input", lambda answer: key.call_2_input(answer, cached_run()), (),
+        lambda: (766 * 0.50 + 57 * 6.25) / 1_000_000,
+        (lambda: 823 * 5 / 1_000_000, lambda: 766 * 0.50 + 57 * 6.25, lambda: (766 + 57) * 0.50 / 1_000_000,
+         lambda: "0.000739")),
+    Row("8 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
+        (lambda: 766, lambda: 823, lambda: "0", lambda: None)),
+    Row("8 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
+        lambda: {"caching": "moving", "cache_ttl": "1h"},
+        (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
+         lambda: {"cache_ttl": "1h"}, lambda: "1h", lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"})),
+    Row("8 q1", key.q1, (), lambda: "no", (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
+    Row("8 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
+    Row("8 q3", key.q3, (), lambda: 0.40, (lambda: 10, lambda: 0.01, lambda: "0.40", lambda: 400)),
+]
