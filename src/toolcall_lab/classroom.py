@@ -46,6 +46,8 @@ LESSONS = (
     "04_transcript_as_data.ipynb",
     "05_when_the_model_misbehaves.ipynb",
     "06_reasoning_on_the_wire.ipynb",
+    "07_local_models.ipynb",
+    "08_caching_for_real.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 

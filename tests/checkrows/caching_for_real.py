@@ -61,8 +61,10 @@ ROWS = [
     Row("8 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
         lambda: {"caching": "moving", "cache_ttl": "1h"},
         (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
-         lambda: {"cache_ttl": "1h"}, lambda: "1h", lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"})),
-    Row("8 q1", key.q1, (), lambda: "no", (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
+         lambda: {"cache_ttl": "1h"}, lambda: "1h",
+         lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"})),
+    Row("8 q1", key.q1, (), lambda: "no",
+        (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
     Row("8 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
     Row("8 q3", key.q3, (), lambda: 0.40, (lambda: 10, lambda: 0.01, lambda: "0.40", lambda: 400)),
 ]
