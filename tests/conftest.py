@@ -14,6 +14,16 @@ REAL_PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}
 SECRET = "sk-test-SECRET-123"
 
 
+@pytest.fixture(autouse=True)
+def strict_checks():
+    """In tests a wrong answer raises `WrongAnswer` (in a notebook it prints its line and
+    returns): the wrong-answer table asserts each rejection with `pytest.raises`."""
+    from toolcall_lab.selfcheck import strict
+
+    with strict():
+        yield
+
+
 @pytest.fixture
 def make_double():
     """Start API doubles (`make_double(policy)`); all are stopped when the test ends."""

@@ -233,17 +233,44 @@ def test_each_comparison_says_what_is_wrong(compare, answer, says):
     assert says in compare(answer)
 
 
-def test_a_notebook_shows_a_wrong_answer_as_one_line_without_paths():
+def test_a_notebook_shows_a_wrong_answer_as_one_line_and_goes_on():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell(
         "from toolcall_lab.checks import one_tool_call as checks\nchecks.q1('2')"))
-    nbclient.NotebookClient(nb, timeout=60, allow_errors=True).execute()
-    [error] = [o for o in nb.cells[0].outputs if o.output_type == "error"]
-    assert len(error.traceback) == 1
-    assert error.traceback[0].startswith("✗ Q1: '2' is not it")
-    assert ".py" not in error.traceback[0]
+    nb.cells.append(nbformat.v4.new_code_cell("print('the next cell ran')"))
+    nbclient.NotebookClient(nb, timeout=60).execute()  # errors not allowed: none may happen
+    [verdict] = nb.cells[0].outputs
+    assert verdict.output_type == "stream" and verdict.name == "stdout"
+    assert verdict.text.count("\n") == 1 and verdict.text.startswith("✗ Q1: '2' is not it")
+    assert ".py" not in verdict.text and "Hint:" in verdict.text
+    assert nb.cells[1].outputs[0].text == "the next cell ran\n"
+
+
+def test_outside_strict_a_wrong_answer_prints_its_line_and_returns(capsys):
+    from toolcall_lab.selfcheck import STRICT_VARIABLE, _STRICT
+
+    token = _STRICT.set(False)
+    try:
+        assert check("A", "tool", word("user"), hint="look") is None
+    finally:
+        _STRICT.reset(token)
+    assert capsys.readouterr().out == "✗ A: 'tool' is not it: that is not the right one. Hint: look\n"
+    assert STRICT_VARIABLE == "TOOLCALL_LAB_STRICT_CHECKS"
+
+
+@pytest.mark.parametrize(("answer", "shown"), [
+    (print, "your function print()"),
+    (lambda text: text, "your function"),
+    (Transcript, "your class Transcript"),
+    ("It is minus 291 degrees today, or so the tool said when it was asked", "'It is minus 291 degrees today, or so the tool said when…"),
+])
+def test_a_verdict_names_a_definition_and_cuts_text_at_a_word(answer, shown):
+    from toolcall_lab.selfcheck import _show
+
+    assert _show(answer) == shown
+    assert "0x" not in _show(answer)
 
 
 def test_a_check_returns_nothing_so_a_cell_shows_only_its_line(capsys):

@@ -6,12 +6,16 @@ A learner's cell holds only their answer and a call to the lesson's check:
     checks.q2(q2, run)             # the key lives in toolcall_lab.checks, not on the page
 
 The check computes the expected value from the lesson's own data (the `run` above), so it
-cannot drift from what the lesson shows, and prints one of three things:
+cannot drift from what the lesson shows, and prints one of three verdicts, each one line:
 
-- unanswered (`...`): says so and moves on, so **Run All** still reaches the end;
+- unanswered (`...`): says so and moves on;
 - right: "correct." and, sometimes, why;
-- wrong: raises `WrongAnswer`, which a notebook shows as **one line** (what kind of
-  answer was expected and a hint), never a traceback through the kit's files.
+- wrong: "✗", what kind of answer was expected, and a hint that points at where to look.
+
+A check never raises in a notebook, whatever the answer: **Run All** (and Restart Kernel and
+Run All) always reaches the end of a lesson, and no later cell depends on an answer being
+right. Tests want the opposite, so inside `with strict():` (or with the environment variable
+`TOOLCALL_LAB_STRICT_CHECKS=1`) a wrong answer raises `WrongAnswer` with the same line.
 
 How an answer is compared is part of the question, and says so when it matters:
 
@@ -24,51 +28,103 @@ How an answer is compared is part of the question, and says so when it matters:
 Q1: not answered yet. Replace ... with your answer and run this cell again.
 >>> check("Q1", "User", word("user"), hint="look at message 3's role")
 Q1: correct.
->>> check("Q2", "TOOLU_01", exact("toolu_01"), hint="copy it from message 2")
+>>> check("Q2", "TOOLU_01", exact("toolu_01"), hint="look at message 2")
+✗ Q2: 'TOOLU_01' is not it: ids are compared exactly, and the case differs. Hint: look at message 2
+>>> with strict():
+...     check("Q2", "TOOLU_01", exact("toolu_01"), hint="look at message 2")
 Traceback (most recent call last):
 ...
 toolcall_lab.selfcheck.WrongAnswer: ✗ Q2: 'TOOLU_01' is not it: ids are compared exactly, and the case...
+
+A function or a class is named, not shown as `<function ... at 0x...>`, and long text is cut
+at a word:
+
+>>> def read_calls(text): ...
+>>> check("Exercise", read_calls, equal(()), hint="h")
+✗ Exercise: your function read_calls() is not it: expected a tuple, got function. Hint: h
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import contextlib
+import os
+from collections.abc import Callable, Collection, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import ToolcallLabError
 
-__all__ = ["Compare", "WrongAnswer", "check", "equal", "exact", "number", "word"]
+__all__ = ["STRICT_VARIABLE", "Compare", "WrongAnswer", "check", "equal", "exact", "number", "strict", "word"]
 
 #: A comparison: `None` when the answer is right, else what is wrong with it (a clause).
 Compare = Callable[[Any], "str | None"]
 
 
 class WrongAnswer(ToolcallLabError, AssertionError):
-    """Raised by a check when an answer is wrong; a notebook shows it as one line."""
+    """Raised by a check on a wrong answer under `strict()` only (tests); shown as one line."""
 
     def _render_traceback_(self) -> list[str]:
         # IPython shows these lines instead of a traceback (see IPython's showtraceback).
         return [str(self)]
 
 
-def check(label: str, answer: Any, compare: Compare, *, hint: str, why: str = "") -> None:
-    """Print whether `answer` is right; raise `WrongAnswer` (one line, with `hint`) when not.
+#: Set to 1 and a wrong answer raises `WrongAnswer` instead of printing its line (for tests).
+STRICT_VARIABLE = "TOOLCALL_LAB_STRICT_CHECKS"
+_STRICT: ContextVar[bool] = ContextVar("toolcall_lab_strict_checks", default=False)
 
-    Returns nothing, so a check as a cell's last line adds no `True` or `None` to the page.
+
+@contextlib.contextmanager
+def strict() -> Iterator[None]:
+    """Within this block a wrong answer raises `WrongAnswer`: how tests assert a rejection."""
+    token = _STRICT.set(True)
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def _is_strict() -> bool:
+    return _STRICT.get() or os.environ.get(STRICT_VARIABLE, "") not in ("", "0")
+
+
+def check(label: str, answer: Any, compare: Compare, *, hint: str, why: str = "") -> None:
+    """Print whether `answer` is right, in one line; a wrong one gets "✗" and `hint`.
+
+    Returns nothing and never raises in a notebook, so Run All goes on past a wrong answer
+    and a check as a cell's last line adds no `True` or `None` to the page. Under `strict()`
+    a wrong answer raises `WrongAnswer` with the same line instead.
     """
     if answer is Ellipsis:
         print(f"{label}: not answered yet. Replace ... with your answer and run this cell again.")
         return
     problem = compare(answer)
     if problem is not None:
-        raise WrongAnswer(f"✗ {label}: {_show(answer)} is not it: {problem}. Hint: {hint}")
+        line = f"✗ {label}: {_show(answer)} is not it: {problem}. Hint: {hint}"
+        if _is_strict():
+            raise WrongAnswer(line)
+        print(line)
+        return
     print(f"{label}: correct." + (f" {why}" if why else ""))
 
 
 def _show(answer: Any, limit: int = 60) -> str:
+    """How a verdict quotes an answer: a definition by name, other values by repr cut at a word.
+
+    _show("It is 18°C and sunny in Paris", limit=20) -> "'It is 18°C and…"
+    """
+    if isinstance(answer, type):
+        return f"your class {answer.__name__}"
+    if callable(answer) and isinstance(getattr(answer, "__name__", None), str):
+        name = answer.__name__
+        return "your function" if name == "<lambda>" else f"your function {name}()"
     text = repr(answer)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    # subtle: cut at the last space, unless that throws away more than half (one long word)
+    return (cut[:space] if space > limit // 2 else cut).rstrip() + "…"
 
 
 def _type_hint(answer: Any, expected: Any) -> str | None:

@@ -127,13 +127,18 @@ def solved_code(notebook: Path, answers: Mapping[str, str]) -> list[str]:
             for c in nb["cells"] if c["cell_type"] == "code"]
 
 
-def solve_notebook(notebook: Path) -> dict[str, Any]:
-    """The lesson at `notebook` as a solved copy: answers filled in, outputs cleared, a note on top."""
+def solve_notebook(notebook: Path, answers: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The lesson at `notebook` as a solved copy: answers filled in, outputs cleared, a note on top.
+
+    `answers` defaults to the key's `SOLUTIONS`; the tests pass wrong ones, to see that a lesson
+    with every answer wrong still runs to its end.
+    """
     key = answer_key(notebook)
     if key is None:
         raise UsageError(f"{notebook.name} has no answer key in toolcall_lab.checks; "
                          "only a lesson's own notebook can be solved.")
-    answers: Mapping[str, str] = key.SOLUTIONS
+    if answers is None:
+        answers = key.SOLUTIONS
     nb: dict[str, Any] = json.loads(notebook.read_text(encoding="utf-8"))
     solved = copy.deepcopy(nb)
     for cell in solved["cells"]:
