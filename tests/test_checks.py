@@ -249,7 +249,7 @@ def test_a_notebook_shows_a_wrong_answer_as_one_line_and_goes_on():
 
 
 def test_outside_strict_a_wrong_answer_prints_its_line_and_returns(capsys):
-    from toolcall_lab.selfcheck import STRICT_VARIABLE, _STRICT
+    from toolcall_lab.selfcheck import _STRICT, STRICT_VARIABLE
 
     token = _STRICT.set(False)
     try:

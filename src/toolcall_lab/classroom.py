@@ -44,10 +44,12 @@ LESSONS = (
     "02_on_the_wire.ipynb",
     "03_the_bill.ipynb",
     "04_transcript_as_data.ipynb",
-    "05_when_the_model_misbehaves.ipynb",
-    "06_reasoning_on_the_wire.ipynb",
-    "07_local_models.ipynb",
-    "08_caching_for_real.ipynb",
+    "05_your_own_provider.ipynb",
+    "06_when_the_model_misbehaves.ipynb",
+    "07_steering_and_guarding.ipynb",
+    "08_reasoning_on_the_wire.ipynb",
+    "09_local_models.ipynb",
+    "10_caching_for_real.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 

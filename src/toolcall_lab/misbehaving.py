@@ -1,4 +1,4 @@
-"""Scripted models that misbehave on cue: what real models do now and then, staged for lesson 5.
+"""Scripted models that misbehave on cue: what real models do now and then, staged for lesson 6.
 
 Real models rarely misbehave when you are watching. Each policy here plays one mistake,
 reproducibly, around the lessons' weather question, and then (where a real model would)

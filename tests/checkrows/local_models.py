@@ -1,4 +1,4 @@
-"""Lesson 7's wrong answers: parsers that each break on one way a model drifts from the format."""
+"""Lesson 9's wrong answers: parsers that each break on one way a model drifts from the format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 6's wrong answers: values, replay rules that get one case wrong, and stateful loops
+"""Lesson 8's wrong answers: values, replay rules that get one case wrong, and stateful loops
 that break one promise each."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ that a cell never shows its own answer.
     on_the_wire     lesson 2, one conversation on four wires
     the_bill        lesson 3, what a loop costs
     transcript_as_data          lesson 4, typed blocks, your own provider and adapter
-    when_the_model_misbehaves   lesson 5, broken loops, tool choice, the permission gate
-    reasoning_on_the_wire       lesson 6, reasoning in replies, bills and replays
-    local_models                lesson 7, local models; what the model reads, parsing its tool calls
+    when_the_model_misbehaves   lesson 6, broken loops, tool choice, the permission gate
+    reasoning_on_the_wire       lesson 8, reasoning in replies, bills and replays
+    local_models                lesson 9, local models; what the model reads, parsing its tool calls
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the

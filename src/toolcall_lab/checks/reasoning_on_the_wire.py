@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked functions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 6, "Reasoning on the wire".
+"""Answer keys and worked solutions of lesson 8, "Reasoning on the wire".
 
 Most answers are values, checked as in every lesson, and each expected value is worked out
 from the lesson's own data: the reply the API double gave, the versions of call 2 the
