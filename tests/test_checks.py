@@ -264,7 +264,8 @@ def test_outside_strict_a_wrong_answer_prints_its_line_and_returns(capsys):
     (print, "your function print()"),
     (lambda text: text, "your function"),
     (Transcript, "your class Transcript"),
-    ("It is minus 291 degrees today, or so the tool said when it was asked", "'It is minus 291 degrees today, or so the tool said when…"),
+    ("It is minus 291 degrees today, or so the tool said when it was asked",
+     "'It is minus 291 degrees today, or so the tool said when…"),
 ])
 def test_a_verdict_names_a_definition_and_cuts_text_at_a_word(answer, shown):
     from toolcall_lab.selfcheck import _show

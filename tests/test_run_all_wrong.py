@@ -45,6 +45,6 @@ def test_run_all_with_every_answer_wrong_reaches_the_end(path, monkeypatch):
         text = "".join(o.get("text", "") for o in cell["outputs"] if o["output_type"] == "stream")
         for name in re.findall(r"\bchecks\.\w+\(\s*(\w+)", cell["source"]):  # its first argument
             if name in wrong:
-                assert re.search(r"^✗ ", text, re.M), f"{path.name}: the check of {name} did not say ✗:\n{text}"
+                assert re.search(r"^✗ ", text, re.M), f"{path.name}: {name}'s check did not say ✗:\n{text}"
                 shown.add(name)
     assert shown == set(wrong), f"{path.name}: never checked: {sorted(set(wrong) - shown)}"
