@@ -585,6 +585,15 @@ def test_assistant_prefill_is_refused_where_the_model_refuses_it():
     assert wire.check_request({**body, "model": OLD}) == []
 
 
+def test_a_paused_turn_sent_back_to_continue_is_not_a_prefill():
+    # pause_turn: "Send the assistant content back to continue" (handling-stop-reasons), so a
+    # conversation ending in the paused reply, server tool blocks and all, is not refused.
+    search = {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search",
+              "input": {"query": "weather Paris"}}
+    body = body_of(user(text("Weather in Paris?")), assistant(text("Let me search."), search))
+    assert wire.check_request(body) == []
+
+
 @pytest.mark.parametrize(("model", "thinking", "refused"), [
     (OLD, {"type": "enabled", "budget_tokens": 1024}, True), (OLD, None, False),
     (MODEL, {"type": "adaptive"}, True), (MODEL, None, False),

@@ -256,6 +256,12 @@ def test_a_cut_off_reply_says_length_and_zero_metrics_are_left_out():
     assert wire.decode_response(body).stop_reason is StopReason.MAX_TOKENS
 
 
+def test_a_reply_the_context_window_cut_off_says_length_too():
+    turn = Turn(Message.assistant("It is"), StopReason.CONTEXT_WINDOW_EXCEEDED, Usage(output_tokens=2), MODEL)
+    assert wire.encode_response(turn)["done_reason"] == "length"
+    assert wire.decode_response(wire.encode_response(turn)).stop_reason is StopReason.MAX_TOKENS
+
+
 def test_stop_reasons_ollama_cannot_say_come_back_as_end_turn():
     turn = Turn(Message.assistant("No."), StopReason.REFUSAL, Usage(), MODEL)
     assert wire.decode_response(wire.encode_response(turn)).stop_reason is StopReason.END_TURN

@@ -256,7 +256,7 @@ def _check_model_rules(body: Mapping[str, Any], merged: Sequence[_Merged]) -> li
             "`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation "
             "at https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
             "#important-considerations-when-using-extended-thinking")))
-    if not rules.prefill and merged and merged[-1].role == "assistant":
+    if not rules.prefill and merged and merged[-1].role == "assistant" and not _paused(merged[-1]):
         problems.append(_problem(f"messages.{len(merged) - 1}", "This model does not support assistant "
                                  "message prefill. The conversation must end with a user message."))
     choice = body.get("tool_choice") or {}
@@ -269,6 +269,18 @@ def _check_model_rules(body: Mapping[str, Any], merged: Sequence[_Merged]) -> li
         problems.append(_problem("tool_choice",
                                  "Thinking may not be enabled when tool_choice forces tool use."))
     return problems
+
+
+def _paused(last: _Merged) -> bool:
+    """Whether a conversation's last, assistant turn is a paused one sent back to go on.
+
+    subtle: `pause_turn` ends a reply whose server-tool loop hit its limit, and the way on
+    is to send that reply back as the last message ("Send the assistant content back to
+    continue", https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons).
+    That is not a prefill, so a model that refuses prefill takes it. The reply is known by
+    the provider's own tool blocks in it (`server_tool_use`), which no prefill holds.
+    """
+    return any(b.get("type") == "server_tool_use" for b in last.blocks)
 
 
 def _check_content(merged: Sequence[_Merged]) -> list[Problem]:

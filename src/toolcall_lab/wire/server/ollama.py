@@ -99,7 +99,8 @@ def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
     Ollama replies have no id, so `response_id` is not used; tool calls carry no ids
     either (as in Ollama's docs), so `decode_response` mints new ones. Everything else
     comes back equal: blocks, stop reason (end_turn, tool_use or max_tokens: the only
-    ones Ollama can say) and token counts. Durations are made up but deterministic, in
+    ones Ollama can say; a reply the context window cut off goes out as max_tokens does)
+    and token counts. Durations are made up but deterministic, in
     nanoseconds; like Ollama, zero metrics are left out.
     """
     texts = [b.text for b in turn.message.blocks if isinstance(b, TextBlock)]
@@ -120,7 +121,9 @@ def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:
         "eval_count": usage.output_tokens,
         "eval_duration": usage.output_tokens * 10_000_000,    # 10 ms per generated token
     }
-    done_reason = "length" if turn.stop_reason is StopReason.MAX_TOKENS else "stop"
+    # subtle: "length" is Ollama's only word for a cut-off reply, whichever limit cut it
+    cut = turn.stop_reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED)
+    done_reason = "length" if cut else "stop"
     return {"model": turn.model, "created_at": _CREATED_AT, "message": message, "done": True,
             "done_reason": done_reason, **{k: v for k, v in metrics.items() if v}}
 

@@ -136,7 +136,9 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
     ReasoningBlock with its item is sent back as that item; any other reasoning gets a
     new item whose `encrypted_content` is `seal_reasoning(text)`. The stop reasons the
     API can say come back from `decode_response` unchanged: end_turn, tool_use,
-    max_tokens, refusal (others are sent as "completed").
+    max_tokens, refusal. A reply cut off because the context window filled goes out as
+    max_tokens does ("incomplete", reason "max_output_tokens": the only reasons OpenAI has
+    are that one and "content_filter"); the others are sent as "completed".
 
     >>> from toolcall_lab import Message, StopReason, Turn, Usage
     >>> from toolcall_lab.wire.responses import decode_response
@@ -148,7 +150,8 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
     suffix = response_id.removeprefix("resp_")
     refusal = turn.stop_reason is StopReason.REFUSAL
     has_text = any(isinstance(b, TextBlock) for b in turn.message.blocks)
-    incomplete = turn.stop_reason is StopReason.MAX_TOKENS or (refusal and not has_text)
+    cut = turn.stop_reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED)
+    incomplete = cut or (refusal and not has_text)
     item_status = "incomplete" if incomplete else "completed"
     output: list[dict[str, Any]] = []
     for index, block in enumerate(turn.message.blocks):
@@ -179,7 +182,7 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                 raise UsageError("a reply cannot hold a ToolResult")  # Message forbids it too
             case _:
                 assert_never(block)
-    reason = "max_output_tokens" if turn.stop_reason is StopReason.MAX_TOKENS else "content_filter"
+    reason = "max_output_tokens" if cut else "content_filter"
     asked = request or {}
     usage = turn.usage
     return {
