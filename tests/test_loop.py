@@ -574,3 +574,13 @@ def test_the_events_live_in_events_py_and_still_import_from_loop():
 
     for name in events.__all__:
         assert getattr(loop, name) is getattr(events, name) and name in loop.__all__
+
+
+def test_each_step_records_the_tools_its_call_offered():
+    # what lesson 7's forced-call exercise reads: which tools the forced call had to choose from
+    from toolcall_lab.tools import calculator
+
+    run = run_agent(ScriptedProvider([call("calculator", expression="1 + 1"), "2."]), "1 + 1?",
+                    tools=[get_weather, calculator], tool_choice="calculator")
+    assert [step.tools for step in run.steps] == [("get_weather", "calculator")] * 2
+    assert run_agent(ScriptedProvider(["Hi."]), "Hi").steps[0].tools == ()

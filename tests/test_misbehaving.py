@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from toolcall_lab import MaxStepsExceeded, ScriptedProvider, run_agent
+from toolcall_lab import ApiDouble, MaxStepsExceeded, ScriptedProvider, StopReason, Tool, get_provider, run_agent
 from toolcall_lab.approval import REFUSED
 from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.misbehaving import (
+    fills_the_window,
     guesses_the_city,
     invents_a_tool,
     keeps_checking,
     obeys_injection,
+    pauses_a_search,
+    picks_by_description,
     sends_bad_arguments,
     sends_broken_json,
 )
@@ -73,3 +76,36 @@ def test_it_only_calls_what_is_offered_and_the_file_holds_the_instruction():
     assert INJECTED in FILES["inbox/supplier-update.txt"] and "delete_files" in INJECTED
     assert run_agent(ScriptedProvider(obeys_injection), "Read my mail.", tools=[read_file]).answer == (
         "Which file should I read?")
+
+
+def test_a_paused_search_goes_back_unchanged_through_the_real_sdk_and_finishes():
+    # the teaching model refuses an assistant prefill; a paused turn sent back is not one
+    with ApiDouble(pauses_a_search) as double:
+        searcher = get_provider("anthropic", base_url=double.base_url("anthropic"), max_retries=0)
+        run = run_agent(searcher, PARIS_QUESTION)
+        sent = [request.body["messages"] for request in double.requests]
+    assert [s.stop_reason for s in run.steps] == [StopReason.PAUSE_TURN, StopReason.END_TURN]
+    assert [[m["role"] for m in messages] for messages in sent] == [["user"], ["user", "assistant"]]
+    assert [b["type"] for b in sent[1][1]["content"]] == ["text", "server_tool_use", "web_search_tool_result"]
+    assert run.answer == "The Paris forecast I found says 18°C and sunny."
+
+
+def test_a_full_window_cuts_the_answer_and_the_run_stops_keeping_the_text():
+    run = run_agent(ScriptedProvider(fills_the_window), PARIS_QUESTION, tools=[get_weather])
+    assert run.stop_reason is StopReason.CONTEXT_WINDOW_EXCEEDED and len(run.steps) == 2
+    assert run.answer == "It's 18°C and sunny i" and "shorten or summarise" in run.note
+
+
+def test_the_chooser_reads_only_the_description():
+    def weather_for(city):
+        return get_weather(city=city)
+
+    def offered(description):
+        return [Tool("lookup", description, get_weather.input_schema, weather_for)]
+
+    vague = run_agent(ScriptedProvider(picks_by_description), PARIS_QUESTION, tools=offered("Looks it up."))
+    precise = run_agent(ScriptedProvider(picks_by_description), PARIS_QUESTION,
+                        tools=offered("The current weather in one city."))
+    assert vague.transcript.tool_calls() == [] and "cannot" in vague.answer
+    assert [c.args for c in precise.transcript.tool_calls()] == [{"city": "Paris"}]
+    assert precise.answer == "It's 18°C, sunny."

@@ -79,13 +79,15 @@ DEFAULT_MAX_STEPS = 10
 @dataclass(frozen=True, repr=False)
 class Step:
     """One model call of a run: the reply, how many messages were sent, the results run,
-    and the `tool_choice` the call was sent with (None when it left the model free)."""
+    the `tool_choice` the call was sent with (None when it left the model free), and the
+    names of the tools it offered."""
 
     index: int
     turn: Turn
     messages_sent: int
     results: tuple[ToolResult, ...] = ()
     tool_choice: str | None = None
+    tools: tuple[str, ...] = ()
 
     @property
     def usage(self) -> Usage:
@@ -385,7 +387,8 @@ def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bo
             pass
         case _:
             assert_never(decision)
-    run.steps.append(Step(index, turn, sent, tuple(answered), choice))
+    offered = tuple(t.name for t in setup.tools)
+    run.steps.append(Step(index, turn, sent, tuple(answered), choice, offered))
     answered.clear()
     if not isinstance(decision, Stop):
         return False

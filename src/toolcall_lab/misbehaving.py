@@ -1,4 +1,4 @@
-"""Scripted models that misbehave on cue: what real models do now and then, staged for lesson 6.
+"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 6 and 7.
 
 Real models rarely misbehave when you are watching. Each policy here plays one mistake,
 reproducibly, around the lessons' weather question, and then (where a real model would)
@@ -13,6 +13,12 @@ reads the error it gets back and recovers:
                           asking: a call that is valid, and wrong
     obeys_injection       reads the file the user names, and does what the file says, including
                           an instruction to call `delete_files` hidden in it (`tools.files`)
+    pauses_a_search       searches the web on the provider's side and is paused there (stop
+                          reason pause_turn); sent the paused reply back, it finishes the answer
+    fills_the_window      calls get_weather, then its answer is cut off because the conversation
+                          filled the context window (context_window_exceeded), staged on cue
+    picks_by_description  chooses a tool by nothing but its description: the one sharing the most
+                          words with the question, or none; a stand-in for how a model chooses
 
 Each is a policy function for `ScriptedProvider` (or `ApiDouble`), so it sees the
 transcript and the tools on offer and decides its next reply. The model that behaves is
@@ -32,12 +38,14 @@ import re
 
 from .examples import _cities_in, weather_policy
 from .messages import Message, ToolCall, Transcript
-from .providers.scripted import Reply, call
+from .providers.scripted import Reply, call, stage
+from .server_tools import web_search
 from .tool import Tool
 from .tools.files import FILES
+from .tools.weather import WEATHER
 
-__all__ = ["guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection", "sends_bad_arguments",
-           "sends_broken_json"]
+__all__ = ["fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
+           "pauses_a_search", "picks_by_description", "sends_bad_arguments", "sends_broken_json"]
 
 
 def _question(transcript: Transcript) -> tuple[Message, list[Message]]:
@@ -138,3 +146,62 @@ def obeys_injection(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
         return summary
     return summary + (" I was also going to clear out old files, but that was refused." if extra.is_error
                       else " I also cleared out old files.")
+
+
+def pauses_a_search(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Searches the web inside its reply, and the provider pauses it there (pause_turn).
+
+    The paused reply holds the search (a server tool's call and result, `server_tools`),
+    and words that stop mid-thought. Sent back unchanged as the last message, the way
+    Anthropic documents continuing a paused turn, it finishes the answer from the search.
+    """
+    city = _city(transcript)
+    _, since = _question(transcript)
+    if not since:
+        search, found = web_search(f"weather {city} today",
+                                   [(f"{city} forecast", f"https://example.com/{city.lower()}")])
+        return stage("Let me look that up.", search, found, stop_reason="pause_turn")
+    temperature, _, sky = WEATHER.get(city, "no forecast, found").partition(", ")
+    return f"The {city} forecast I found says {temperature} and {sky}."
+
+
+def fills_the_window(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Calls get_weather, then its answer is cut off: the context window is full.
+
+    A staged full window (the stop reason context_window_exceeded, however short the
+    conversation really is): the reply so far is text, cut mid-word.
+    """
+    if _first_try(transcript) and any(t.name == "get_weather" for t in tools):
+        return call("get_weather", city=_city(transcript))
+    answer = weather_policy(transcript, tools)
+    text = answer if isinstance(answer, str) else "I have the weather now."
+    return stage(text[: len(text) * 3 // 4], stop_reason="context_window_exceeded")
+
+
+_WORD = re.compile(r"[a-z]+")
+_COMMON = {"a", "an", "and", "for", "in", "is", "it", "of", "one", "s", "the", "to", "what", "whats"}
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold())) - _COMMON
+
+
+def picks_by_description(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+    """Chooses a tool by its description alone, the only words a model has about a tool.
+
+    It calls the offered tool whose description shares the most words with the question
+    (common words aside), putting the question's city in the tool's first parameter; with
+    no tool sharing a word, it answers without one. After a result, it reports it. A crude
+    reader, but it reads what a real model reads: the names, descriptions and schemas sent.
+    """
+    question, since = _question(transcript)
+    results = [r for m in since for r in m.tool_results]
+    if results:
+        return f"It's {results[-1].content}." if not results[-1].is_error else "The tool failed."
+    asked = _words(question.text)
+    shared, chosen = max(((len(asked & _words(t.description)), t) for t in tools),
+                         key=lambda pair: pair[0], default=(0, None))
+    if chosen is None or shared == 0:
+        return "None of my tools says it can help with that, so I cannot tell you."
+    first = next(iter(chosen.input_schema.get("properties", {})), "query")
+    return call(chosen.name, **{first: _city(transcript)})

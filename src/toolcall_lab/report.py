@@ -21,8 +21,8 @@ from .transcript import Transcript
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["calls_table", "loop_table", "price_table", "producer_labels", "rules_table", "trace_table",
-           "wire_json"]
+__all__ = ["calls_table", "loop_table", "price_table", "producer_labels", "rules_table", "stop_table",
+           "trace_table", "wire_json"]
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int = 2) -> str:
@@ -162,6 +162,48 @@ def wire_json(body: Mapping[str, Any], *, hide: Sequence[str] = ("tools",)) -> s
         else:
             shown[key] = value
     return json.dumps(shown, ensure_ascii=False, indent=2)
+
+
+def _said(body: Mapping[str, Any], api: str) -> str:
+    """The field of a response body that says why the reply ended, as `api` spells it."""
+    match api:
+        case "anthropic":
+            return str(body["stop_reason"])
+        case "responses":
+            details = body.get("incomplete_details") or {}
+            return f"{body['status']}/{details['reason']}" if details else str(body["status"])
+        case "chat":
+            return str(body["choices"][0]["finish_reason"])
+        case _:
+            return str(body.get("done_reason"))
+
+
+def stop_table(*reasons: str) -> str:
+    """How each API says a reply ended for each of `reasons` (the kit's stop reasons).
+
+    One row per API, one column per reason: the word its response body carries, as the
+    API double writes it (a Responses body says `status/incomplete_details.reason`).
+
+    >>> print(stop_table("end_turn", "max_tokens"))
+    api        end_turn   max_tokens
+    ---------  ---------  ----------------------------
+    anthropic  end_turn   max_tokens
+    responses  completed  incomplete/max_output_tokens
+    chat       stop       length
+    ollama     stop       length
+    """
+    from .turn import StopReason, Turn
+    from .usage import Usage
+    from .wire import APIS, codec
+
+    rows = []
+    for api in APIS:
+        row = [api]
+        for reason in reasons:
+            turn = Turn(Message.assistant("It's 18°C and sunny in Pa"), StopReason(reason), Usage(), "m")
+            row.append(_said(codec(api).encode_response(turn, response_id="resp_1"), api))
+        rows.append(row)
+    return _table(["api", *reasons], rows, right=set())
 
 
 # -- the dated model table ---------------------------------------------------------------

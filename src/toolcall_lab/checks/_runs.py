@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import dis
 import re
-from types import SimpleNamespace
+from types import CodeType, SimpleNamespace
 from typing import Any
 
 from ..loop import Run
 from ..messages import ToolCall, ToolResult
 
-__all__ = ["mentions_number", "raised", "template", "tool_exchanges", "unwritten"]
+__all__ = ["hands_off", "mentions_number", "raised", "template", "tool_exchanges", "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -23,12 +23,48 @@ def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
 
 
 def mentions_number(text: str, value: str) -> bool:
-    """True when `value` stands in `text` as a whole number ("291", not "2910" or "29.1").
+    """True when `value` stands in `text` as a whole number ("291", not "2910", "29.1" or "-291").
 
     >>> mentions_number("17 * 23 - 100 = 291.", "291"), mentions_number("2910", "291")
     (True, False)
+    >>> mentions_number("It is -291.", "291"), mentions_number("It is \u2212291.", "291")
+    (False, False)
     """
-    return re.search(rf"(?<![\d.,]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
+    # subtle: a minus sign (ASCII or U+2212) right before the digits makes it another number
+    return re.search(rf"(?<![\d.,\-\u2212]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
+
+
+def hands_off(function: Any, kit: Any) -> bool:
+    """True when a learner's `function` is the kit's own `kit`, or hands the work to it.
+
+    That is `kit` itself, a `functools.partial` of it, or code that calls it, by any name
+    it was imported as or as an attribute (`tool.execute(...)`): an answer the check must
+    refuse with "write it yourself", since it shows nothing the learner wrote.
+
+    >>> from toolcall_lab.tool import execute
+    >>> hands_off(execute, execute), hands_off(lambda c, t: execute(c, t), execute)
+    (True, True)
+    >>> hands_off(lambda c, t: None, execute)
+    False
+    """
+    while hasattr(function, "func"):  # functools.partial
+        function = function.func
+    if function is kit:
+        return True
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, CodeType):
+        return False
+    scope = getattr(function, "__globals__", {})
+    codes = [code]
+    while codes:
+        current = codes.pop()
+        codes += [c for c in current.co_consts if isinstance(c, CodeType)]  # nested functions, lambdas
+        for step in dis.get_instructions(current):
+            if step.opname in ("LOAD_GLOBAL", "LOAD_NAME") and scope.get(str(step.argval)) is kit:
+                return True
+            if step.opname in ("LOAD_ATTR", "LOAD_METHOD") and step.argval == kit.__name__:
+                return True
+    return False
 
 
 def unwritten(cls: Any, method: str = "complete") -> bool:
