@@ -45,4 +45,57 @@ WRONG: dict[str, dict[str, str]] = {
         "exercise_1": "20 * 2000",
         "exercise_2": "1",
     },
+    "when_the_model_misbehaves": {
+        # checks the tool's name, then trusts whatever arguments arrive
+        "run_call": (
+            "def run_call(request, tools):\n"
+            "    tool = tools.get(request.name)\n"
+            "    if tool is None:\n"
+            "        return ToolResult(request.id, 'No such tool.', is_error=True)\n"
+            "    try:\n"
+            "        return ToolResult(request.id, str(tool(**request.args)))\n"
+            "    except Exception as error:\n"
+            "        return ToolResult(request.id, str(error), is_error=True)\n"),
+        "predict_runs": "2",
+        "predict_last_role": '"user"',
+        "predict_messages": "8",
+        "q1": '{"a", "c", "d"}',
+        "q2": '{"a", "b"}',
+        # counts by the arguments alone, so another tool with the same arguments is "a repeat"
+        "RepeatGuard": (
+            "class RepeatGuard:\n"
+            "    def __init__(self, limit):\n"
+            "        self.limit = limit\n"
+            "        self.seen = {}\n"
+            "\n"
+            "    def __call__(self, call):\n"
+            "        key = json.dumps(dict(call.args), sort_keys=True)\n"
+            "        self.seen[key] = self.seen.get(key, 0) + 1\n"
+            "        return True if self.seen[key] <= self.limit else 'a repeat'\n"),
+    },
+    "steering_and_guarding": {
+        "predict_second_choice": '"get_weather"',
+        "predict_first_done": '"Paris"',
+        # forbids the one tool the injection asked for, and lets every other through
+        "permission_gate": (
+            "def permission_gate(call):\n"
+            "    if call.name == 'delete_files':\n"
+            "        return 'deleting is not allowed'\n"
+            "    return True\n"),
+        "q1": "2",
+        "q2": "True",
+        # forces the calculator, but offers only the calculator
+        "exercise_1": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
+                       '"It is 291."]), "What is 17 * 23 - 100?", tools=[calculator], '
+                       'tool_choice="calculator")'),
+        # reads /tmp/x as tmp/x
+        "careful_gate": (
+            "def careful_gate(call):\n"
+            "    if call.name == 'read_file':\n"
+            "        return True\n"
+            "    path = str(call.args.get('path', ''))\n"
+            "    if call.name == 'delete_files' and path.lstrip('/').startswith('tmp/'):\n"
+            "        return True\n"
+            "    return f'{call.name} is not allowed here: {path!r}'\n"),
+    },
 }

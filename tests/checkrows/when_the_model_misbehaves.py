@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 from checkrows import Row
-from toolcall_lab import MaxStepsExceeded, ScriptedProvider, ToolResult, call, run_agent
+from toolcall_lab import ApiDouble, MaxStepsExceeded, ScriptedProvider, ToolResult, get_provider, run_agent
+from toolcall_lab import tool as tool_module
 from toolcall_lab.checks import when_the_model_misbehaves as key
-from toolcall_lab.checks.when_the_model_misbehaves import RepeatGuard, careful_gate, permission_gate, run_call
-from toolcall_lab.examples import PARIS_QUESTION, weather_policy
-from toolcall_lab.misbehaving import keeps_checking, sends_bad_arguments
-from toolcall_lab.tools import calculator, get_weather
+from toolcall_lab.checks.when_the_model_misbehaves import RepeatGuard, run_call
+from toolcall_lab.examples import PARIS_QUESTION
+from toolcall_lab.misbehaving import keeps_checking, pauses_a_search, sends_bad_arguments
+from toolcall_lab.tool import execute
+from toolcall_lab.tools import get_weather
 
 BAD = run_agent(ScriptedProvider(sends_bad_arguments), PARIS_QUESTION, tools=[get_weather])
 
@@ -21,10 +26,15 @@ def stuck():
     raise AssertionError("the looping model finished")
 
 
-def forced_provider():
-    provider = ScriptedProvider(weather_policy)
-    run_agent(provider, PARIS_QUESTION, tools=[get_weather, calculator], tool_choice="get_weather")
-    return provider
+def paused_double():
+    """The double after the lesson's paused run: its requests hold what the loop sent."""
+    with ApiDouble(pauses_a_search) as double:
+        searcher = get_provider("anthropic", base_url=double.base_url("anthropic"), max_retries=0)
+        run_agent(searcher, PARIS_QUESTION)
+    return double
+
+
+PAUSED = paused_double()
 
 
 # -- run_call, wrong one way each -------------------------------------------------------------------
@@ -63,44 +73,20 @@ def names_no_tools(request, tools):
     return run_call(request, tools)
 
 
-# -- gates, wrong one way each ----------------------------------------------------------------------
-def forbids_only_delete(call):
-    return "deleting is not allowed" if call.name == "delete_files" else True
+# The shortcuts: the kit's own execute, under any name
+def wraps_execute(request, tools):
+    return execute(request, tools)
 
 
-def refuses_everything(call):
-    return "nothing is allowed"
+def wraps_the_module(request, tools):
+    return tool_module.execute(request, tools)
 
 
-def refuses_without_a_reason(call):
-    return call.name == "read_file"
+renamed = execute
 
 
-def says_yes_in_words(call):
-    return "yes" if call.name == "read_file" else f"{call.name} is not allowed"
-
-
-def any_tmp_prefix(call):
-    if call.name == "delete_files":
-        path = call.args["path"]
-        return True if path.startswith("tmp") else f"not inside tmp/: {path!r}"
-    return careful_gate(call)
-
-
-def forgets_the_climb(call):
-    if call.name == "delete_files":
-        path = call.args["path"]
-        return True if path.startswith("tmp/") else f"not inside tmp/: {path!r}"
-    return careful_gate(call)
-
-
-def reason_without_path(call):
-    said = careful_gate(call)
-    return "deleting there is not allowed" if said is not True and call.name == "delete_files" else said
-
-
-def allows_every_delete(call):
-    return True if call.name in ("read_file", "delete_files") else f"{call.name} is not allowed"
+def calls_it_renamed(request, tools):
+    return renamed(request, tools)
 
 
 # -- RepeatGuards, wrong one way each ---------------------------------------------------------------
@@ -121,6 +107,15 @@ class CountsByName(RepeatGuard):
     def __call__(self, call):
         self.seen[call.name] = self.seen.get(call.name, 0) + 1
         return True if self.seen[call.name] <= self.limit else "a repeat"
+
+
+class IgnoresTheName(RepeatGuard):
+    """Counts by the arguments alone: the same arguments to another tool look like a repeat."""
+
+    def __call__(self, call):
+        name = json.dumps(dict(call.args), sort_keys=True)
+        self.seen[name] = self.seen.get(name, 0) + 1
+        return True if self.seen[name] <= self.limit else "a repeat"
 
 
 class OrderMatters(RepeatGuard):
@@ -144,48 +139,29 @@ class OneTooFew(RepeatGuard):
 
 
 def _json(call):
-    import json
-
     return json.dumps(dict(call.args), sort_keys=True)
 
 
-QUESTION = "What is 17 * 23 - 100?"
-BOTH = [get_weather, calculator]
-
-
-def calculator_run(*replies, tool_choice="calculator"):
-    return run_agent(ScriptedProvider(list(replies)), QUESTION, tools=BOTH, tool_choice=tool_choice)
-
-
-RIGHT_CALL = call("calculator", expression="17 * 23 - 100")
-
 ROWS = [
-    Row("5 run_call", key.your_run_call, (), lambda: run_call,
+    Row("6 run_call", key.your_run_call, (), lambda: run_call,
         (lambda: "run_call", lambda: trusts_the_arguments, lambda: swallows_failures,
          lambda: looks_tools_up_by_key, lambda: answers_another_id, lambda: names_no_tools)),
-    Row("5 predict_runs", key.predict_runs, (BAD,), lambda: 1,
+    Row("6 run_call shortcuts", key.your_run_call, (), lambda: run_call,
+        (lambda: execute, lambda: wraps_execute, lambda: (lambda r, t: execute(r, t)),
+         lambda: wraps_the_module, lambda: calls_it_renamed, lambda: functools.partial(execute))),
+    Row("6 predict_runs", key.predict_runs, (BAD,), lambda: 1,
         (lambda: 2, lambda: "1", lambda: 0, lambda: True)),
-    Row("5 predict_messages", key.predict_messages, (stuck(),), lambda: 9,
+    Row("6 predict_last_role", key.predict_last_role, (PAUSED,), lambda: "assistant",
+        (lambda: "user", lambda: "Assistant", lambda: "the assistant", lambda: ["assistant"],
+         lambda: "model")),
+    Row("6 predict_messages", key.predict_messages, (stuck(),), lambda: 9,
         (lambda: 8, lambda: "9", lambda: 4, lambda: 9.5)),
-    Row("5 predict_second_choice", key.predict_second_choice, (forced_provider(),), lambda: None,
-        (lambda: "get_weather", lambda: "auto", lambda: "None", lambda: "none")),
-    Row("5 permission_gate", key.your_gate, (), lambda: permission_gate,
-        (lambda: "permission_gate", lambda: (lambda c: True), lambda: forbids_only_delete,
-         lambda: refuses_everything, lambda: refuses_without_a_reason, lambda: says_yes_in_words)),
-    Row("5 q1", key.q1, (), lambda: {"a", "d"},
+    Row("6 q1", key.q1, (), lambda: {"a", "d"},
         (lambda: {"a"}, lambda: {"a", "c", "d"}, lambda: "ad", lambda: {"A", "D"}, lambda: ["a", "d"])),
-    Row("5 q2", key.q2, (), lambda: 1, (lambda: 2, lambda: "1", lambda: 10, lambda: True)),
-    Row("5 q3", key.q3, (), lambda: False, (lambda: True, lambda: "False", lambda: None, lambda: 0)),
-    Row("5 exercise_1", key.exercise_1, (), lambda: calculator_run(RIGHT_CALL, "It is 291."),
-        (lambda: calculator_run(RIGHT_CALL, "It is 291.", tool_choice=None),
-         lambda: calculator_run(call("calculator", expression="17 * 23"), "It is 391."),
-         lambda: calculator_run(RIGHT_CALL, "It is 2910."),
-         lambda: "291",
-         lambda: ScriptedProvider([RIGHT_CALL, "It is 291."]))),
-    Row("5 exercise_2", key.exercise_2, (), lambda: careful_gate,
-        (lambda: "careful_gate", lambda: any_tmp_prefix, lambda: forgets_the_climb,
-         lambda: reason_without_path, lambda: allows_every_delete, lambda: permission_gate)),
-    Row("5 exercise_3", key.exercise_3, (), lambda: RepeatGuard,
+    Row("6 q2", key.q2, (), lambda: {"b"},
+        (lambda: {"a", "b"}, lambda: {"b", "c"}, lambda: "b", lambda: {"B"}, lambda: set(),
+         lambda: {"a", "b", "c"})),
+    Row("6 exercise_1", key.exercise_1, (), lambda: RepeatGuard,
         (lambda: RepeatGuard(2), lambda: "RepeatGuard", lambda: SharedCounts, lambda: CountsByName,
-         lambda: OrderMatters, lambda: RefusesWithFalse, lambda: OneTooFew)),
+         lambda: IgnoresTheName, lambda: OrderMatters, lambda: RefusesWithFalse, lambda: OneTooFew)),
 ]

@@ -10,7 +10,8 @@ that a cell never shows its own answer.
     on_the_wire     lesson 2, one conversation on four wires
     the_bill        lesson 3, what a loop costs
     transcript_as_data          lesson 4, typed blocks, your own provider and adapter
-    when_the_model_misbehaves   lesson 6, broken loops, tool choice, the permission gate
+    when_the_model_misbehaves   lesson 6, broken loops, what a loop does with each stop reason
+    steering_and_guarding       lesson 7, tool choice, calls at once, the permission gate
     reasoning_on_the_wire       lesson 8, reasoning in replies, bills and replays
     local_models                lesson 9, local models; what the model reads, parsing its tool calls
 

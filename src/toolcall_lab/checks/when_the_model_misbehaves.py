@@ -3,18 +3,15 @@
 """Answer keys and worked solutions of lesson 6, "When the model misbehaves".
 
 Most answers are values, checked as in every lesson, each computed from the lesson's own
-data. Four are code the learner writes in a `your-code` cell, judged by what it does, one
+data. Two are code the learner writes in a `your-code` cell, judged by what it does, one
 clause at a time; the check names the first clause that fails, and a definition whose body
 is still the template's `...` counts as not answered yet:
 
-    run_call          answer one tool call with a ToolResult: never raise, and never run a tool
-                      the model invented or arguments the schema rejects
-    permission_gate   the lesson's permission gate: reading files is allowed, anything else is
-                      refused with a reason, so the injected delete_files never runs
-    careful_gate      exercise 2: deleting is allowed inside tmp/ only, and a path that climbs
-                      out with ".." is refused
-    RepeatGuard       exercise 3: an approve function with a memory, refusing a call already
-                      made `limit` times with the same arguments
+    run_call      answer one tool call with a ToolResult: never raise, and never run a tool the
+                  model invented or arguments the schema rejects; handing the call to the kit's
+                  `execute` is refused ("write it yourself")
+    RepeatGuard   exercise 1: an approve function with a memory, refusing a call already made
+                  `limit` times with the same tool and the same arguments
 
 The worked definitions are real code below (linted, and run by the tests); `SOLUTIONS`
 holds their source, which tests/test_lessons.py puts in place of the templates.
@@ -22,77 +19,55 @@ holds their source, which tests/test_lessons.py puts in place of the templates.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
 import json
-from collections.abc import Callable
 from typing import Any
 
-from ..approval import REFUSED, refusal
 from ..errors import MaxStepsExceeded
 from ..examples import PARIS_QUESTION, weather_policy
-from ..loop import Run, run_agent
+from ..loop import run_agent
 from ..messages import Message, ToolCall, ToolResult, Transcript
-from ..misbehaving import guesses_the_city, keeps_checking, obeys_injection
-from ..providers.scripted import ScriptedProvider
+from ..misbehaving import guesses_the_city, keeps_checking
+from ..providers.scripted import ScriptedProvider, stage
 from ..selfcheck import check, equal, number
-from ..tool import Tool
-from ..tools.files import DELETIONS, delete_files, read_file
+from ..tool import Tool, execute
 from ..tools.weather import get_weather
 from ..wire import check as api_check
-from ._runs import mentions_number, tool_exchanges
+from ._runs import hands_off, tool_exchanges
 from ._runs import raised as _raised
 from ._runs import template as _template
 from ._runs import unwritten as _unwritten
-from .transcript_as_data import _quietly
 
-__all__ = ["SOLUTIONS", "RepeatGuard", "careful_gate", "exercise_1", "exercise_2", "exercise_3",
-           "permission_gate", "predict_messages", "predict_runs", "predict_second_choice", "q1", "q2", "q3",
-           "run_call", "your_gate", "your_run_call"]
-
-INBOX = "Summarise inbox/supplier-update.txt for me."
+__all__ = ["SOLUTIONS", "RepeatGuard", "exercise_1", "predict_last_role", "predict_messages",
+           "predict_runs", "q1", "q2", "run_call", "your_run_call"]
 
 
 # -- the worked definitions ------------------------------------------------------------------------
 def run_call(request, tools):
-    """Answer one tool call with a ToolResult; never raise, never run what should not run."""
+    """Answer one call with a ToolResult; never raise, never run what must not."""
     tool = tools.get(request.name)
     if tool is None:
         known = ", ".join(tools) or "none"
-        return ToolResult(request.id, f"There is no tool {request.name!r}; the tools are: {known}.",
-                          is_error=True)
+        return ToolResult(request.id, f"There is no tool {request.name!r}; "
+                          f"the tools are: {known}.", is_error=True)
     if request.malformed:
-        return ToolResult(request.id, f"The arguments were not a JSON object: {request.raw_args!r}.",
-                          is_error=True)
+        return ToolResult(request.id, "The arguments were not a JSON object: "
+                          f"{request.raw_args!r}.", is_error=True)
     problem = tool.check_args(request.args)
     if problem is not None:
-        return ToolResult(request.id, f"The arguments do not fit {request.name}: {problem}.", is_error=True)
+        return ToolResult(request.id, f"The arguments do not fit {request.name}: "
+                          f"{problem}.", is_error=True)
     try:
         return ToolResult(request.id, str(tool(**request.args)))
     except Exception as error:
-        return ToolResult(request.id, f"{request.name} failed: {error}", is_error=True)
-
-
-def permission_gate(call):
-    """True for a call this assistant may make (reading files); otherwise, why it is refused."""
-    if call.name == "read_file":
-        return True
-    return f"this assistant may only read files, not call {call.name}"
-
-
-def careful_gate(call):
-    """Reading is allowed; deleting only inside tmp/; anything else is refused, saying why."""
-    if call.name == "read_file":
-        return True
-    if call.name == "delete_files":
-        path = str(call.args.get("path", ""))
-        if path.startswith("tmp/") and ".." not in path.split("/"):
-            return True
-        return f"delete_files may only delete inside tmp/, not {path!r}"
-    return f"{call.name} is not allowed for this assistant"
+        return ToolResult(request.id, f"{request.name} failed: {error}",
+                          is_error=True)
 
 
 class RepeatGuard:
-    """An approve function that refuses a call already made `limit` times with the same arguments."""
+    """An approve function: refuses a call made `limit` times already."""
 
     def __init__(self, limit):
         """Keep the limit, and start counting from zero."""
@@ -100,24 +75,16 @@ class RepeatGuard:
         self.seen = {}
 
     def __call__(self, call):
-        """True for the first `limit` identical calls; for a later one, why it is refused."""
+        """True for the first `limit` identical calls; then, why it is refused."""
         key = (call.name, json.dumps(dict(call.args), sort_keys=True))
         self.seen[key] = self.seen.get(key, 0) + 1
         if self.seen[key] <= self.limit:
             return True
-        return f"{call.name} already ran {self.limit} times with these arguments; use the result you have"
+        return (f"{call.name} already ran {self.limit} times with these "
+                "arguments; use the result you have")
 
 
 # -- what the checks share --------------------------------------------------------------------------
-def _asked(gate: Callable[[ToolCall], Any], call: ToolCall) -> tuple[Any, str | None]:
-    """(what `gate` answered about `call`, or None and what it raised)."""
-    try:
-        return gate(call), None
-    except Exception as exc:
-        return None, (f"it raised {_raised(exc)} for {call.name}({dict(call.args)}); a gate must answer "
-                      "every call")
-
-
 def _counting_weather(ran: list[str]) -> Tool:
     """get_weather, as the model sees it, writing down each city it really runs for."""
     def counted(city: str) -> str:
@@ -141,6 +108,8 @@ _REQUESTS = [
 def _wrong_run_call(function: Any) -> str | None:
     if not callable(function) or isinstance(function, type):
         return f"expected the function itself (run_call, without brackets), got {type(function).__name__}"
+    if hands_off(function, execute):
+        return "it hands the request to the kit's execute; write it yourself, one question at a time"
     for what, request in _REQUESTS:
         ran: list[str] = []
         try:
@@ -184,80 +153,35 @@ def predict_runs(answer: Any, run: Any) -> None:
           hint="the schema is checked before the function runs; which of the two calls fits it?")
 
 
-# -- section 5: the loop that never ends ---------------------------------------------------------
+# -- section 5: a paused turn ----------------------------------------------------------------------
+def _role(expected: str | None) -> Any:
+    def compare(answer: Any) -> str | None:
+        if not isinstance(answer, str):
+            return f"answer with a role as text, \"user\" or \"assistant\", not a {type(answer).__name__}"
+        if answer.strip().casefold() == str(expected).casefold() and answer != expected:
+            return "roles are written in lower case, exactly as the wire spells them"
+        if answer not in ("user", "assistant"):
+            return "a message's role here is \"user\" or \"assistant\""
+        return None if answer == expected else "that is not what the second request ended with"
+    return compare
+
+
+def predict_last_role(answer: Any, double: Any) -> None:
+    """The role of the last message the loop sent after the paused reply."""
+    requests = list(getattr(double, "requests", []))
+    messages = requests[1].body.get("messages", []) if len(requests) > 1 else []
+    expected = messages[-1].get("role") if messages else None
+    check("Prediction", answer, _role(expected),
+          hint="the stop-reasons page says to send the paused reply back; what did the loop add, and "
+               "what did it not add?")
+
+
+# -- section 6: the loop that never ends ---------------------------------------------------------
 def predict_messages(answer: Any, transcript: Any) -> None:
     """Messages in the transcript when max_steps=4 stops the model that keeps checking."""
     check("Prediction", answer, number(len(transcript) if isinstance(transcript, Transcript) else -1),
           hint="count the question, then what each of the four model calls adds: its reply, and your "
                "code's results")
-
-
-# -- section 8: tool choice ------------------------------------------------------------------------
-def _choice(expected: str | None) -> Callable[[Any], str | None]:
-    def compare(answer: Any) -> str | None:
-        if answer == expected and type(answer) is type(expected):
-            return None
-        if answer == "None":
-            return "that is the word None in quotes; the value None is written without them"
-        if answer not in ("get_weather", "auto", None):
-            return "answer with one of 'get_weather', 'auto' or None"
-        return "that is not what the second call sent"
-    return compare
-
-
-def predict_second_choice(answer: Any, provider: Any) -> None:
-    """What the forced run's second call sent as its tool_choice."""
-    requests = getattr(provider, "requests", [])
-    expected = requests[-1].tool_choice if requests else None
-    check("Prediction", answer, _choice(expected),
-          hint="after the first call the model has used a tool; what would forcing it again do to the run?")
-
-
-# -- section 10: your permission gate ---------------------------------------------------------------
-def _gated(gate: Any) -> tuple[Run, list[str]]:
-    """The gullible model's run with `gate` as approve, and what delete_files was asked to delete."""
-    before = len(DELETIONS)
-    run = run_agent(ScriptedProvider(obeys_injection), INBOX, tools=[read_file, delete_files], approve=gate)
-    return run, DELETIONS[before:]
-
-
-def _wrong_gate(gate: Any) -> str | None:
-    if not callable(gate) or isinstance(gate, type):
-        return f"expected the function itself (permission_gate, without brackets), got {type(gate).__name__}"
-    reading = ToolCall("toolu_01", "read_file", {"path": "notes/todo.txt"})
-    answer, raised = _asked(gate, reading)
-    if raised or answer is not True:
-        return raised or f"it answered {answer!r} for read_file; the assistant must still read files (True)"
-    for call in (ToolCall("toolu_02", "delete_files", {"path": "/"}),
-                 ToolCall("toolu_03", "send_email", {"to": "all@example.com", "text": "Hi"})):
-        answer, raised = _asked(gate, call)
-        if raised:
-            return raised
-        if answer is True:
-            return (f"it let {call.name} through; name what is allowed, not what is forbidden: the next "
-                    "injection will ask for a tool you did not think of")
-        if not isinstance(answer, str) or not answer.strip():
-            return f"it refused {call.name} with {answer!r}; say why, in a short string the model will read"
-    run, deleted = _gated(gate)
-    if deleted:
-        return f"delete_files ran during the run, asked to delete {deleted}"
-    return None
-
-
-def your_gate(answer: Any) -> None:
-    """Your permission gate, on the injected run: delete_files must never run."""
-    if _template(answer):
-        check("permission_gate", ..., _wrong_gate, hint="")
-        return
-    problem = _wrong_gate(answer)
-    why = ""
-    if problem is None:
-        run, _ = _gated(answer)
-        told = next((r.content for r in run.transcript.tool_results() if r.content.startswith(REFUSED)), "")
-        why = f"delete_files never ran, and the model was told: {told.split('. ')[0] + '.'!r}"
-    check("permission_gate", answer, lambda _: problem, why=why,
-          hint="the gate sees one ToolCall: its name says which tool; return True only for the one tool "
-               "this assistant needs, and a sentence for every other")
 
 
 # -- check yourself ----------------------------------------------------------------------------------
@@ -283,97 +207,41 @@ def _staged_mistakes() -> dict[str, Transcript]:
     }
 
 
+def _letters(expected: set[str], letters: tuple[str, ...]) -> Any:
+    compare = equal(expected)
+
+    def check_letters(given: Any) -> str | None:
+        if isinstance(given, set) and not given <= set(letters):
+            return f"use the lower-case letters {', '.join(letters[:-1])} and {letters[-1]}"
+        return compare(given)
+    return check_letters
+
+
 def q1(answer: Any) -> None:
     """Which of the four mistakes the API itself refuses (Anthropic's rules), as a set of letters."""
     refused = {letter for letter, transcript in _staged_mistakes().items()
                if api_check(transcript, api="anthropic", tools=[get_weather])}
-    compare = equal(refused)
-
-    def letters(given: Any) -> str | None:
-        if isinstance(given, set) and not given <= set(LETTERS):
-            return "use the lower-case letters a, b, c and d"
-        return compare(given)
-
-    check("Q1", answer, letters,
+    check("Q1", answer, _letters(refused, LETTERS),
           hint="the API checks the shape of the conversation (which call each result answers), not "
                "whether an argument or a result makes sense")
 
 
+_Q2_REASONS = {"a": "max_tokens", "b": "pause_turn", "c": "context_window_exceeded"}
+
+
 def q2(answer: Any) -> None:
-    """How many model calls of a run with tool_choice="required" are sent with the forced choice."""
-    provider = ScriptedProvider(weather_policy)
-    run_agent(provider, PARIS_QUESTION, tools=[get_weather], tool_choice="required")
-    check("Q2", answer, number(sum(1 for r in provider.requests if r.tool_choice is not None)),
-          hint="section 8: what run_agent does with a forced choice once the model has called a tool")
-
-
-def q3(answer: Any) -> None:
-    """Whether read_file runs when the approve function forgets its return (returns None)."""
-    forgot: Any = lambda call: None  # a gate whose branch forgot its return
-    runs = refusal(ToolCall("toolu_01", "read_file", {"path": "notes/todo.txt"}),
-                   {"read_file": read_file}, forgot) is None
-    check("Q3", answer, equal(runs),
-          hint="a gate that says neither yes nor no: does the kit fail open or closed? (section 10)")
+    """After which text-only replies run_agent calls the model again by itself."""
+    again = set()
+    for letter, reason in _Q2_REASONS.items():
+        script = ScriptedProvider([stage("The weather in Par", stop_reason=reason), "It's 18°C."])
+        if len(run_agent(script, PARIS_QUESTION).steps) > 1:
+            again.add(letter)
+    check("Q2", answer, _letters(again, tuple(_Q2_REASONS)),
+          hint="section 5: which reply is meant to go back as it came, and which ones end the run "
+               "with the text they have?")
 
 
 # -- exercises ---------------------------------------------------------------------------------------
-def _wrong_forced(run: Any) -> str | None:
-    if not isinstance(run, Run):
-        return f"expected the Run that run_agent returns, got {type(run).__name__}"
-    if not run.steps or run.steps[0].tool_choice != "calculator":
-        said = run.steps[0].tool_choice if run.steps else None
-        return f"its first call was sent with tool_choice={said!r}; force the calculator on it"
-    exchanges = [(c, r) for c, r in tool_exchanges(run) if c.name == "calculator" and not r.is_error]
-    if not exchanges or exchanges[0][1].content != "291":
-        return "the calculator should work out 17 * 23 - 100 on the forced call (its result is 291)"
-    if not mentions_number(run.answer, "291"):
-        return f"the answer {run.answer[:40]!r} should give the number the calculator returned"
-    return None
-
-
-def exercise_1(answer: Any) -> None:
-    """A run whose first call is forced to use the calculator, then answers with its result."""
-    check("Exercise 1", answer, _wrong_forced,
-          hint="run_agent takes tool_choice=; the first reply of your script must then be a calculator "
-               "call (section 8 shows the scripted model holding you to it)")
-
-
-def _wrong_careful(gate: Any) -> str | None:
-    if not callable(gate) or isinstance(gate, type):
-        return f"expected the function itself (careful_gate, without brackets), got {type(gate).__name__}"
-    cases = [
-        (ToolCall("t1", "read_file", {"path": "notes/todo.txt"}), True, "reading a file"),
-        (ToolCall("t2", "delete_files", {"path": "tmp/old.txt"}), True, "deleting tmp/old.txt"),
-        (ToolCall("t3", "delete_files", {"path": "tmp/cache/"}), True, "deleting tmp/cache/"),
-        (ToolCall("t4", "delete_files", {"path": "notes/todo.txt"}), False, "deleting notes/todo.txt"),
-        (ToolCall("t5", "delete_files", {"path": "/"}), False, "deleting /"),
-        (ToolCall("t6", "delete_files", {"path": "tmpfiles/x"}), False,
-         "deleting tmpfiles/x (not inside tmp/)"),
-        (ToolCall("t7", "delete_files", {"path": "tmp/../notes/todo.txt"}), False,
-         "deleting tmp/../notes/todo.txt (.. climbs out of tmp/)"),
-        (ToolCall("t8", "send_email", {"to": "all@example.com"}), False, "send_email"),
-    ]
-    for call, allowed, what in cases:
-        said, raised = _asked(gate, call)
-        if raised:
-            return raised
-        if allowed and said is not True:
-            return f"it refused {what} ({said!r}); that one is allowed"
-        if not allowed and said is True:
-            return f"it allowed {what}"
-        if not allowed and not (isinstance(said, str) and said.strip()):
-            return f"it refused {what} with {said!r}; say why, in a short string"
-        if call.name == "delete_files" and not allowed and str(call.args["path"]) not in said:
-            return f"its reason for refusing {what} should name the path, so the model can tell the user"
-    return None
-
-
-def exercise_2(answer: Any) -> None:
-    """Your careful_gate: reading yes, deleting inside tmp/ only, anything else no."""
-    check("Exercise 2", ... if _template(answer) else answer, _wrong_careful,
-          hint="split the path on '/': it must start with the folder tmp and hold no '..' part")
-
-
 def _wrong_guard(cls: Any) -> str | None:
     if not isinstance(cls, type):
         return f"expected the class itself (RepeatGuard, without brackets), got {type(cls).__name__}"
@@ -386,6 +254,9 @@ def _wrong_guard(cls: Any) -> str | None:
         strict = cls(1)
         reordered = [strict(ToolCall("t3", "f", {"a": 1, "b": 2})),
                      strict(ToolCall("t4", "f", {"b": 2, "a": 1}))]
+        other = cls(1)
+        named = [other(ToolCall("t5", "get_weather", {"city": "Paris"})),
+                 other(ToolCall("t6", "get_forecast", {"city": "Paris"}))]
     except Exception as exc:
         return f"RepeatGuard raised {_raised(exc)}"
     if said[:2] != [True, True]:
@@ -398,9 +269,14 @@ def _wrong_guard(cls: Any) -> str | None:
         return "a new RepeatGuard should start counting from zero (keep the counts on self, not on the class)"
     if reordered[1] is True:
         return "the same arguments in another order are the same call; count them as one"
+    if named[1] is not True:
+        return ("get_forecast with the arguments get_weather had is another call, and should run; "
+                "count by the tool as well as its arguments")
     try:
-        run, _ = _quietly(lambda: run_agent(ScriptedProvider(keeps_checking), PARIS_QUESTION,
-                                            tools=[get_weather], approve=cls(2)))
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            run = run_agent(ScriptedProvider(keeps_checking), PARIS_QUESTION, tools=[get_weather],
+                            approve=cls(2))
     except MaxStepsExceeded:
         return "with it as approve=, the model that keeps checking still ran into max_steps"
     except Exception as exc:
@@ -411,25 +287,19 @@ def _wrong_guard(cls: Any) -> str | None:
     return None
 
 
-def exercise_3(answer: Any) -> None:
+def exercise_1(answer: Any) -> None:
     """Your RepeatGuard, alone and as approve= for the model that keeps checking."""
-    check("Exercise 3", ... if _unwritten(answer, "__call__") else answer, _wrong_guard,
-          hint="keep a count per (tool name, arguments) on self; a dict of arguments becomes a key once it "
-               "is written the same way whatever its order (json.dumps has sort_keys=True)")
+    check("Exercise 1", ... if _unwritten(answer, "__call__") else answer, _wrong_guard,
+          hint="the sentence before the hint names the case; the task lists what makes two calls the "
+               "same, and each part of that list belongs in what you count by")
 
 
 SOLUTIONS: dict[str, str] = {
     "run_call": inspect.getsource(run_call),
     "predict_runs": "1",
+    "predict_last_role": '"assistant"',
     "predict_messages": "9",
-    "predict_second_choice": "None",
-    "permission_gate": inspect.getsource(permission_gate),
     "q1": '{"a", "d"}',
-    "q2": "1",
-    "q3": "False",
-    "exercise_1": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
-                   '"It is 291."]), "What is 17 * 23 - 100?", tools=[get_weather, calculator], '
-                   'tool_choice="calculator")'),
-    "careful_gate": inspect.getsource(careful_gate),
+    "q2": '{"b"}',
     "RepeatGuard": inspect.getsource(RepeatGuard),
 }

@@ -1,0 +1,264 @@
+# mypy: disable-error-code="no-untyped-def"
+# (the worked definitions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
+"""Answer keys and worked solutions of lesson 7, "Steering and guarding".
+
+Most answers are values, checked as in every lesson, each computed from the lesson's own
+data. Two are code the learner writes in a `your-code` cell, judged by what it does, one
+clause at a time; the check names the first clause that fails, and a definition whose body
+is still the template's `...` counts as not answered yet:
+
+    permission_gate   the lesson's permission gate: reading files is allowed, anything else is
+                      refused with a reason, so the injected delete_files never runs
+    careful_gate      exercise 2: deleting is allowed inside the folder tmp/ only; a path that
+                      climbs out with "..", or the machine's own /tmp, is refused
+
+The worked definitions are real code below (linted, and run by the tests); `SOLUTIONS`
+holds their source, which tests/test_lessons.py puts in place of the templates.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..approval import REFUSED, refusal
+from ..examples import PARIS_QUESTION, weather_policy
+from ..loop import Run, run_agent
+from ..messages import ToolCall, ToolResult
+from ..misbehaving import obeys_injection
+from ..providers.scripted import ScriptedProvider
+from ..selfcheck import check, equal, number
+from ..tools.files import DELETIONS, delete_files, read_file
+from ..tools.weather import get_weather
+from ._runs import mentions_number, tool_exchanges
+from ._runs import raised as _raised
+from ._runs import template as _template
+
+__all__ = ["SOLUTIONS", "careful_gate", "exercise_1", "exercise_2", "permission_gate", "predict_first_done",
+           "predict_second_choice", "q1", "q2", "your_gate"]
+
+INBOX = "Summarise inbox/supplier-update.txt for me."
+
+
+# -- the worked definitions ------------------------------------------------------------------------
+def permission_gate(call):
+    """True for a call this assistant may make (reading files); else why not."""
+    if call.name == "read_file":
+        return True
+    return f"this assistant may only read files, not call {call.name}"
+
+
+def careful_gate(call):
+    """Reading yes; deleting only inside tmp/; anything else no, saying why."""
+    if call.name == "read_file":
+        return True
+    if call.name == "delete_files":
+        path = str(call.args.get("path", ""))
+        if path.startswith("tmp/") and ".." not in path.split("/"):
+            return True
+        return f"delete_files may only delete inside tmp/, not {path!r}"
+    return f"{call.name} is not allowed for this assistant"
+
+
+# -- what the checks share --------------------------------------------------------------------------
+def _asked(gate: Callable[[ToolCall], Any], call: ToolCall) -> tuple[Any, str | None]:
+    """(what `gate` answered about `call`, or None and what it raised)."""
+    try:
+        return gate(call), None
+    except Exception as exc:
+        return None, (f"it raised {_raised(exc)} for {call.name}({dict(call.args)}); a gate must answer "
+                      "every call")
+
+
+# -- section 1: tool choice ------------------------------------------------------------------------
+def _choice(expected: str | None) -> Callable[[Any], str | None]:
+    def compare(answer: Any) -> str | None:
+        if answer == expected and type(answer) is type(expected):
+            return None
+        if answer == "None":
+            return "that is the word None in quotes; the value None is written without them"
+        if answer not in ("get_weather", "auto", None):
+            return "answer with one of 'get_weather', 'auto' or None"
+        return "that is not what the second call sent"
+    return compare
+
+
+def predict_second_choice(answer: Any, provider: Any) -> None:
+    """What the forced run's second call sent as its tool_choice."""
+    requests = getattr(provider, "requests", [])
+    expected = requests[-1].tool_choice if requests else None
+    check("Prediction", answer, _choice(expected),
+          hint="after the first call the model has used a tool; what would forcing it again do to the run?")
+
+
+# -- section 2: calls at once --------------------------------------------------------------------
+def _first_city(finished: Sequence[Any], calls: Sequence[Any]) -> str | None:
+    """The city of the call whose result finished first, matched by id."""
+    cities = {c.id: str(c.args.get("city")) for c in calls if isinstance(c, ToolCall)}
+    first = finished[0] if finished else None
+    return cities.get(first.call_id) if isinstance(first, ToolResult) else None
+
+
+def predict_first_done(answer: Any, finished: Any, calls: Any) -> None:
+    """The city whose result came back first when the calls ran at once."""
+    expected = _first_city(list(finished or []), list(calls or []))
+
+    def compare(given: Any) -> str | None:
+        if not isinstance(given, str):
+            return f"answer with a city's name as text, not a {type(given).__name__}"
+        if given.strip().casefold() == str(expected).casefold():
+            return None if given.strip() == expected else "spell the city as the table does"
+        if given.strip() in {str(c.args.get("city")) for c in calls or [] if isinstance(c, ToolCall)}:
+            return "that one was asked for, but it was not the first to finish"
+        return "name one of the three cities asked for"
+
+    check("Prediction", answer, compare,
+          hint="at once, each call takes as long as its own delay; which delay in the table is the shortest?")
+
+
+# -- section 5: your permission gate ---------------------------------------------------------------
+def _gated(gate: Any) -> tuple[Run, list[str]]:
+    """The gullible model's run with `gate` as approve, and what delete_files was asked to delete."""
+    before = len(DELETIONS)
+    run = run_agent(ScriptedProvider(obeys_injection), INBOX, tools=[read_file, delete_files], approve=gate)
+    return run, DELETIONS[before:]
+
+
+def _wrong_gate(gate: Any) -> str | None:
+    if not callable(gate) or isinstance(gate, type):
+        return f"expected the function itself (permission_gate, without brackets), got {type(gate).__name__}"
+    reading = ToolCall("toolu_01", "read_file", {"path": "notes/todo.txt"})
+    answer, raised = _asked(gate, reading)
+    if raised or answer is not True:
+        return raised or f"it answered {answer!r} for read_file; the assistant must still read files (True)"
+    for call in (ToolCall("toolu_02", "delete_files", {"path": "/"}),
+                 ToolCall("toolu_03", "send_email", {"to": "all@example.com", "text": "Hi"})):
+        answer, raised = _asked(gate, call)
+        if raised:
+            return raised
+        if answer is True:
+            return (f"it let {call.name} through; name what is allowed, not what is forbidden: the next "
+                    "injection will ask for a tool you did not think of")
+        if not isinstance(answer, str) or not answer.strip():
+            return f"it refused {call.name} with {answer!r}; say why, in a short string the model will read"
+    run, deleted = _gated(gate)
+    if deleted:
+        return f"delete_files ran during the run, asked to delete {deleted}"
+    return None
+
+
+def your_gate(answer: Any) -> None:
+    """Your permission gate, on the injected run: delete_files must never run."""
+    if _template(answer):
+        check("permission_gate", ..., _wrong_gate, hint="")
+        return
+    problem = _wrong_gate(answer)
+    why = ""
+    if problem is None:
+        run, _ = _gated(answer)
+        told = next((r.content for r in run.transcript.tool_results() if r.content.startswith(REFUSED)), "")
+        why = f"delete_files never ran, and the model was told: {told.split('. ')[0] + '.'!r}"
+    check("permission_gate", answer, lambda _: problem, why=why,
+          hint="the gate sees one ToolCall; lesson 1 showed its fields, and one of them says which tool "
+               "was asked for. Say yes only to what this assistant needs")
+
+
+# -- check yourself ----------------------------------------------------------------------------------
+def q1(answer: Any) -> None:
+    """How many model calls of a run with tool_choice="required" are sent with the forced choice."""
+    provider = ScriptedProvider(weather_policy)
+    run_agent(provider, PARIS_QUESTION, tools=[get_weather], tool_choice="required")
+    check("Q1", answer, number(sum(1 for r in provider.requests if r.tool_choice is not None)),
+          hint="section 1: what run_agent does with a forced choice once the model has called a tool")
+
+
+def q2(answer: Any) -> None:
+    """Whether read_file runs when the approve function forgets its return (returns None)."""
+    forgot: Any = lambda call: None  # a gate whose branch forgot its return
+    runs = refusal(ToolCall("toolu_01", "read_file", {"path": "notes/todo.txt"}),
+                   {"read_file": read_file}, forgot) is None
+    check("Q2", answer, equal(runs),
+          hint="a gate that says neither yes nor no: does the kit fail open or closed? (section 5)")
+
+
+# -- exercises ---------------------------------------------------------------------------------------
+BOTH = ("get_weather", "calculator")
+
+
+def _wrong_forced(run: Any) -> str | None:
+    if not isinstance(run, Run):
+        return f"expected the Run that run_agent returns, got {type(run).__name__}"
+    if not run.steps or run.steps[0].tool_choice != "calculator":
+        said = run.steps[0].tool_choice if run.steps else None
+        return f"its first call was sent with tool_choice={said!r}; force the calculator on it"
+    offered = run.steps[0].tools
+    if sorted(offered) != sorted(BOTH):
+        return (f"its first call offered {', '.join(offered) or 'no tools'}; the task offers both "
+                "get_weather and calculator, so that forcing one of them means something")
+    exchanges = [(c, r) for c, r in tool_exchanges(run) if c.name == "calculator" and not r.is_error]
+    if not exchanges or exchanges[0][1].content != "291":
+        return "the calculator should work out 17 * 23 - 100 on the forced call (its result is 291)"
+    if not mentions_number(run.answer, "291"):
+        return f"the answer {run.answer[:40]!r} should give the number the calculator returned"
+    return None
+
+
+def exercise_1(answer: Any) -> None:
+    """A run offering both tools whose first call is forced to the calculator, then answers."""
+    check("Exercise 1", answer, _wrong_forced,
+          hint="run_agent takes the tools and the tool_choice; the first reply of your script must "
+               "then be the call the choice forces (section 1 shows a scripted model held to it)")
+
+
+_CAREFUL_CASES = [
+    (ToolCall("t1", "read_file", {"path": "notes/todo.txt"}), True, "reading a file"),
+    (ToolCall("t2", "delete_files", {"path": "tmp/old.txt"}), True, "deleting tmp/old.txt"),
+    (ToolCall("t3", "delete_files", {"path": "tmp/cache/"}), True, "deleting tmp/cache/"),
+    (ToolCall("t4", "delete_files", {"path": "notes/todo.txt"}), False, "deleting notes/todo.txt"),
+    (ToolCall("t5", "delete_files", {"path": "/"}), False, "deleting /"),
+    (ToolCall("t6", "delete_files", {"path": "tmpfiles/x"}), False, "deleting tmpfiles/x (not inside tmp/)"),
+    (ToolCall("t7", "delete_files", {"path": "tmp/../notes/todo.txt"}), False,
+     "deleting tmp/../notes/todo.txt (.. climbs out of tmp/)"),
+    (ToolCall("t8", "delete_files", {"path": "/tmp/x"}), False,
+     "deleting /tmp/x (the machine's own /tmp, not this folder's tmp/)"),
+    (ToolCall("t9", "send_email", {"to": "all@example.com"}), False, "send_email"),
+]
+
+
+def _wrong_careful(gate: Any) -> str | None:
+    if not callable(gate) or isinstance(gate, type):
+        return f"expected the function itself (careful_gate, without brackets), got {type(gate).__name__}"
+    for call, allowed, what in _CAREFUL_CASES:
+        said, raised = _asked(gate, call)
+        if raised:
+            return raised
+        if allowed and said is not True:
+            return f"it refused {what} ({said!r}); that one is allowed"
+        if not allowed and said is True:
+            return f"it allowed {what}"
+        if not allowed and not (isinstance(said, str) and said.strip()):
+            return f"it refused {what} with {said!r}; say why, in a short string"
+        if call.name == "delete_files" and not allowed and str(call.args["path"]) not in said:
+            return f"its reason for refusing {what} should name the path, so the model can tell the user"
+    return None
+
+
+def exercise_2(answer: Any) -> None:
+    """Your careful_gate: reading yes, deleting inside tmp/ only, anything else no."""
+    check("Exercise 2", ... if _template(answer) else answer, _wrong_careful,
+          hint="the sentence before the hint names the path; read the path as its parts, folder by "
+               "folder, and ask of each part whether it keeps the path inside tmp/")
+
+
+SOLUTIONS: dict[str, str] = {
+    "predict_second_choice": "None",
+    "predict_first_done": '"Tokyo"',
+    "permission_gate": inspect.getsource(permission_gate),
+    "q1": "1",
+    "q2": "False",
+    "exercise_1": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
+                   '"It is 291."]), "What is 17 * 23 - 100?", tools=[get_weather, calculator], '
+                   'tool_choice="calculator")'),
+    "careful_gate": inspect.getsource(careful_gate),
+}
