@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from toolcall_lab import ApiDouble, MaxStepsExceeded, ScriptedProvider, StopReason, Tool, get_provider, run_agent
+from toolcall_lab import (
+    ApiDouble,
+    MaxStepsExceeded,
+    ScriptedProvider,
+    StopReason,
+    Tool,
+    get_provider,
+    run_agent,
+)
 from toolcall_lab.approval import REFUSED
 from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.misbehaving import (

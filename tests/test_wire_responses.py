@@ -120,7 +120,8 @@ def test_stop_reason_comes_from_status(status, details, expected):
 def test_a_reply_the_context_window_cut_off_is_sent_as_incomplete_not_completed():
     # OpenAI has no reason of its own for a full window (incomplete_details.reason is
     # max_output_tokens or content_filter, per the spec), so the double says the nearer one.
-    turn = Turn(Message.assistant("It's 18°C and sun"), StopReason.CONTEXT_WINDOW_EXCEEDED, Usage(), "gpt-6-luna")
+    turn = Turn(Message.assistant("It's 18°C and sun"), StopReason.CONTEXT_WINDOW_EXCEEDED, Usage(),
+                "gpt-6-luna")
     body = responses.encode_response(turn, response_id="resp_1")
     assert (body["status"], body["incomplete_details"]) == ("incomplete", {"reason": "max_output_tokens"})
     assert responses.decode_response(body).stop_reason is StopReason.MAX_TOKENS

@@ -196,9 +196,9 @@ def stop_table(*reasons: str) -> str:
     from .usage import Usage
     from .wire import APIS, codec
 
-    rows = []
+    rows: list[list[str]] = []
     for api in APIS:
-        row = [api]
+        row: list[str] = [api]
         for reason in reasons:
             turn = Turn(Message.assistant("It's 18°C and sunny in Pa"), StopReason(reason), Usage(), "m")
             row.append(_said(codec(api).encode_response(turn, response_id="resp_1"), api))
