@@ -4,8 +4,9 @@ JupyterHub reads this file as configuration after the authenticator has been cho
 sees what the hub is about to run with:
 
 - TLJH: `classroom/tljh/install.sh` copies it to /opt/tljh/config/jupyterhub_config.d/;
-- Zero to JupyterHub: `helm upgrade ... --set-file hub.extraConfig.zz-toolcall-lab-guard=classroom/hub_guard.py`
-  (the chart runs `hub.extraConfig` at the end of its own configuration, in key order).
+- Zero to JupyterHub: `helm upgrade ... --set-file
+  hub.extraConfig.zz-toolcall-lab-guard=classroom/hub_guard.py` (the chart runs
+  `hub.extraConfig` at the end of its own configuration, in key order).
 
 A login is *open* when anyone who can reach the hub gets in: the dummy authenticator (any
 name, any password), the temporary authenticator (a new user per visit), or first-use
