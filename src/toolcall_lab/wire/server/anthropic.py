@@ -21,7 +21,7 @@ from ...messages import Message, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
-from .._shared import request_tool
+from .._shared import from_the_wire, request_tool
 from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
 
 __all__ = ["cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body"]
@@ -41,6 +41,7 @@ _ERROR_TYPES: dict[int, str] = {
 }
 
 
+@from_the_wire
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools in a request body (the inverse of `encode_request`).
 
