@@ -686,3 +686,15 @@ def test_each_factory_is_the_only_public_name_of_its_module():
         module = importlib.import_module(f"toolcall_lab.widgets._{name}")
         assert getattr(widgets, name) is getattr(module, name) and callable(getattr(widgets, name))
         assert module.__all__ == [name]
+
+
+def test_each_widget_reads_as_what_it_is_before_its_cell_runs():
+    # issue 18 §5: a committed widget output showed `VBox(children=(HBox(...` until run
+    made = {"step-through": step_through(paris_run(), tools=[get_weather]), "cost explorer": cost_explorer(),
+            "provider picker": pick_provider(environ={}), "wire view": wire_view(paris_run().transcript)}
+    for name, widget in made.items():
+        text = widget._repr_mimebundle_()["text/plain"]
+        assert text.lower().startswith(name) and text.endswith("(run the cell to use it)"), text
+        assert len(repr(widget)) <= 110 and "children=" not in text  # ipywidgets cuts at 110
+        assert type(widget).__name__ in ("VBox", "Tab", "ProviderPicker")
+    assert "4 messages" in repr(made["step-through"])

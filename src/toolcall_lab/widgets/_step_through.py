@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
-from ._common import API_TITLES, FONT, pre, wire_body
+from ._common import API_TITLES, FONT, described, pre, wire_body
 
 if TYPE_CHECKING:
     from ..loop import Run
@@ -273,8 +273,10 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     left = widgets.VBox([diagram], layout=widgets.Layout(flex="3 1 26em", min_width="0"))
     right = widgets.VBox([message, tokens, api_box, wire],
                          layout=widgets.Layout(flex="2 1 20em", min_width="0", grid_gap="6px"))
-    box = widgets.VBox([controls, widgets.HBox([left, right], layout=widgets.Layout(
-        flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))])
+    below = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                               grid_gap="12px"))
+    text = f"Step-through of {total} messages: Previous / Next, the diagram, the wire, the tokens"
+    box = described(widgets.VBox, text, [controls, below])
     for name, part in dict(previous_button=previous_button, next_button=next_button, slider=slider,
                            position=position, message=message, diagram=diagram, api=api_box,
                            wire=wire, tokens=tokens).items():
