@@ -74,8 +74,11 @@ LESSON_LINK = re.compile(r"\]\(((?:\.\./)?(?:notebooks/)?(\d\d_[\w-]+)\.ipynb)(#
 
 def _documents():
     root = Path(__file__).parents[1]
-    found = [(path, "".join("".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
-                            if c["cell_type"] == "markdown")) for path in NOTEBOOKS]
+    def markdown(path):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+    found = [(path, markdown(path)) for path in NOTEBOOKS]
     for path in [root / "README.md", *sorted((root / "docs").glob("*.md")), root / "classroom" / "README.md"]:
         found.append((path, path.read_text(encoding="utf-8")))
     return found
