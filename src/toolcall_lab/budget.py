@@ -198,7 +198,8 @@ def class_budget(*, students: int, lessons: str | Sequence[int] | None = None, p
     model = model or default_model(provider)
     price = _price_for(provider, model)
     if lessons is None:
-        numbers = sorted(int(stem[:2]) for stem in entry["lessons"] if stem[:2].isdigit() and int(stem[:2]) >= 1)
+        measured = (int(stem[:2]) for stem in entry["lessons"] if stem[:2].isdigit())
+        numbers = sorted(n for n in measured if n >= 1)  # the start page (0) calls no model
     else:
         numbers = parse_lessons(lessons) if isinstance(lessons, str) else list(lessons)
     stems = _stems(entry["lessons"], numbers, data["measured"])
