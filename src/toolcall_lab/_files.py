@@ -97,7 +97,10 @@ def save_atomically(path: str | os.PathLike[str], data: bytes, *, what: str,
     path = Path(path)
     target = Path(os.path.realpath(path))  # subtle: through a link to its target; the link stays
     try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+        found = os.stat(target)
+        if stat.S_ISDIR(found.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        mode: int | None = stat.S_IMODE(found.st_mode)
     except FileNotFoundError:
         mode = None  # a new file: the umask decides
     except OSError as exc:

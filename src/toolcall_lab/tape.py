@@ -46,11 +46,12 @@ results that were errors (`tools()` replays their text as a plain result).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, cast
@@ -94,8 +95,9 @@ KEYLIKE: re.Pattern[str] = TOKENLIKE
 _STATUS = "a whole number from 200 to 599 (not 204, 205 or 304: a recorded answer has a body)"
 _TAPE_KEYS = ("format", "label", "api", "provider", "model", "settings", "source", "exchanges")
 _EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response")
-#: What a codec's server half raises on a body that is not what a client sends (a hand-edited
-#: tape is no client): `Tape.question`, `system` and `tools()` turn it into a `TapeError`.
+#: What a codec raises on a body that is not what a client sends or an API answers (a
+#: hand-edited tape is neither): `Tape.question`, `system`, `answer` and `tools()` turn it into
+#: a `TapeError` (the kit's own errors among them are `ValueError`s).
 _UNREADABLE = (LookupError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -243,39 +245,42 @@ class Tape:
     # -- what a lesson needs to run it again --------------------------------------------------
     def _transcript(self, index: int) -> tuple[Transcript, tuple[Tool, ...]]:
         """The conversation and tools exchange `index` sent (decoded by its API's server half)."""
-        if not self.exchanges:
-            raise TapeError("this tape has no exchanges, so it holds no run; record one first.")
-        exchange = self.exchanges[index]
-        try:
-            decoded: tuple[Transcript, tuple[Tool, ...]] = _codec(exchange.api).decode_request(
-                exchange.request)
-        except _UNREADABLE as exc:
-            raise TapeError(f"exchange {index % len(self.exchanges) + 1} of the tape holds a request the "
-                            f"kit cannot read ({type(exc).__name__}: {exc}); record the tape again.",
-                            ) from None
+        decoded: tuple[Transcript, tuple[Tool, ...]] = _codec(self.exchanges[index].api).decode_request(
+            self.exchanges[index].request)
         return decoded
+
+    @contextlib.contextmanager
+    def _reading(self, what: str) -> Iterator[None]:
+        """Read `what` from the recorded bodies; what the codecs raise on a body no client would
+        send (a hand-edited tape is no client) becomes one `TapeError` naming `what`."""
+        if not self.exchanges:
+            raise TapeError(f"this tape has no exchanges, so it holds no {what}; record one first.")
+        try:
+            yield
+        except TapeError:
+            raise
+        except _UNREADABLE as exc:
+            raise TapeError(f"the {what} on this tape cannot be read ({type(exc).__name__}: {exc}); "
+                            "record the tape again.") from None
 
     @property
     def question(self) -> str:
         """The user's question that started the run (the first request's last user text)."""
-        return self._transcript(0)[0].last_user_text()
+        with self._reading("question"):
+            return self._transcript(0)[0].last_user_text()
 
     @property
     def system(self) -> str | None:
         """The system prompt the run was sent with (None when there was none)."""
-        return self._transcript(0)[0].system
+        with self._reading("system prompt"):
+            return self._transcript(0)[0].system
 
     @property
     def answer(self) -> str:
         """The text of the last recorded response: what the model finally said."""
-        if not self.exchanges:
-            raise TapeError("this tape has no exchanges, so it holds no answer; record one first.")
-        last = self.exchanges[-1]
-        try:
+        with self._reading("answer"):
+            last = self.exchanges[-1]
             return str(_codec(last.api).decode_response(last.response).message.text)
-        except _UNREADABLE as exc:
-            raise TapeError(f"the last exchange of the tape holds a response the kit cannot read "
-                            f"({type(exc).__name__}: {exc}); record the tape again.") from None
 
     def tools(self) -> list[Tool]:
         """The run's tools, rebuilt from the first request, each answering as it did then.
@@ -284,6 +289,10 @@ class Tape:
         the result the run sent back; arguments the run never used raise, and the loop
         sends that as an error result, which the replay then refuses (naming the path).
         """
+        with self._reading("tools"):
+            return self._tools()
+
+    def _tools(self) -> list[Tool]:
         from .tool import Tool
 
         results: dict[str, list[tuple[Mapping[str, Any], str]]] = {}
