@@ -24,7 +24,10 @@ character inside is refused at once with `MissingKeyError`, naming the variable,
 the key. The key is handed to the SDK client and kept nowhere else readable: the copy
 used to redact messages sits in a `SealedKeys`, whose repr hides it and which has no
 `__dict__`, so `vars(provider)` in a notebook shows no key. Reprs, errors and saved
-turns never show it (`Turn.request` / `Turn.response` are bodies, not headers).
+turns never show it (`Turn.request` / `Turn.response` are bodies, not headers). A user
+name or password inside `base_url` (`http://user:PASSWORD@host/v1`) is kept for the SDK,
+sealed for redacting like a key, and shown nowhere: every repr and message names the URL
+as `shown_url` (`_redact.redact_url`: `http://[redacted]@host/v1`).
 """
 
 from __future__ import annotations
