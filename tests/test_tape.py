@@ -518,7 +518,8 @@ def mutated(draw, name):
     return document
 
 
-_FILES = Path(tempfile.mkdtemp(prefix="mutated-"))
+_FOLDER = tempfile.TemporaryDirectory(prefix="mutated-")  # removed when the test run ends
+_FILES = Path(_FOLDER.name)
 
 
 @settings(max_examples=800)
