@@ -140,7 +140,8 @@ class ScriptedProvider:
                  latency_s: float = 0.0) -> None:
         if isinstance(latency_s, bool) or not isinstance(latency_s, (int, float)):
             raise UsageTypeError(f"latency_s is the seconds each reply takes, a number; got "
-                                 f"{type(latency_s).__name__} {latency_s!r}. Pass, for example, latency_s=1.2.")
+                                 f"{type(latency_s).__name__} {latency_s!r}. Pass, for example, "
+                                 "latency_s=1.2.")
         if latency_s < 0:
             raise UsageError(f"latency_s is the seconds each reply takes, got {latency_s!r}; "
                              "pass 0 or more, for example latency_s=1.2.")
