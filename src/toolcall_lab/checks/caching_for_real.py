@@ -79,7 +79,8 @@ def q2(answer: Any) -> None:
     effect = compaction_in_loop(30, 2_000, 500, kept_prefix=2_000, compacted=6_000, model="claude-opus-5")
     # subtle: None would mean "never"; with these numbers it pays back, which the lesson needs
     check("Q2", answer, a_number(effect.pays_back_after if effect.pays_back_after is not None else -1),
-          hint="compaction_in_loop(...) with the numbers of the question, and read pays_back_after")
+          hint="section 7's last cell works out when a compaction in a growing loop pays back; "
+               "ask the same of the question's loop")
 
 
 #: Q3's search: (tokens of results, calls after it that re-send them, model), on Anthropic.

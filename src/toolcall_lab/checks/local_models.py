@@ -291,8 +291,9 @@ def _wrong_portable(options: Any) -> str | None:
 def exercise_1(answer: Any) -> None:
     """Request options every Chat server honours: an output limit, and nothing any of them ignores."""
     check("Exercise 1", answer, _wrong_portable,
-          hint="wire.check(transcript, api='chat', server=name, ...) lists what each server would "
-               "ignore; keep an output limit that none of the four ignores, and nothing else")
+          hint="section 3's checker warns about what one server ignores, and section 2's table "
+               "shows which limit field each server reads; keep a limit none of the four ignores, "
+               "and nothing else")
 
 
 #: The cities of Exercise 2: not those of section 5's outputs, so a copy of one does not pass.
