@@ -131,3 +131,17 @@ def test_a_sibling_model_never_borrows_another_models_price_or_rules():
     assert price_of("claude-opus-5-9") is None       # an unknown sibling is unknown, not Opus 5
     assert tool_prompt_tokens("claude-haiku-5-5-20261007") == tool_prompt_tokens("claude-haiku-5-5")
     assert rules_of("claude-opus-5-20260724") == rules_of("claude-opus-5")
+
+
+@pytest.mark.parametrize("model", sorted(RULES))
+def test_openai_breakpoints_and_write_fees_came_together_with_gpt_5_6(model):
+    """OpenAI's guide: writes cost 1.25x and explicit breakpoints exist from the GPT-5.6 family on."""
+    rules, price = RULES[model], PRICES.get(model)
+    assert rules.cache_breakpoints is not None, f"{model}: say whether it takes cache breakpoints"
+    if rules.provider == "anthropic":
+        assert rules.cache_breakpoints  # cache_control on any model with a cache minimum
+    elif price is not None:
+        assert rules.cache_breakpoints == (price.cache_write is not None)
+        if price.cache_write is not None:
+            assert price.cache_write == pytest.approx(1.25 * price.input)
+        assert rules.cache_breakpoints == (rules.cache_increment == 1)  # exact boundaries since 5.6

@@ -298,12 +298,19 @@ class Rules:
     - `min_cache_tokens`: the shortest prompt a cache breakpoint caches (shorter: silently
       not cached, no error).
 
+    Both: `cache_breakpoints` says whether a request may mark where its cached prefix ends
+    (Anthropic's `cache_control` on a block; OpenAI's `prompt_cache_breakpoint` on a content
+    block, from the GPT-5.6 family on; before it OpenAI only caches automatically).
+
     OpenAI: `reasons` says whether the model is a reasoning model, which is what accepts
     `reasoning.effort` (Responses) or `reasoning_effort` (Chat); `chat_tools_effort`, where
     set, is the only `reasoning_effort` with which Chat Completions accepts function tools;
     `cache_increment` is the step its automatic cache reports `cached_tokens` in (128 before
     the GPT-5.6 family: 1,024, 1,152, ...; 1 from GPT-5.6 on, which reports the exact
     boundary).
+
+    >>> rules_of("gpt-6-luna").cache_breakpoints, rules_of("gpt-4o").cache_breakpoints
+    (True, False)
 
     Every row names its `source`, the day it was `checked` and its evidence `label`
     ("official", "quoted" or "third-party"); `notes` says where sources disagree.
@@ -321,6 +328,7 @@ class Rules:
     reasons: bool | None = None
     chat_tools_effort: str | None = None
     cache_increment: int = 1
+    cache_breakpoints: bool | None = None
     source: str = ""
     checked: str = PRICES_CHECKED.isoformat()  # the day the whole table was checked
     label: str = "official"
@@ -339,11 +347,16 @@ _CACHE_PAGE = "platform.claude.com/docs/en/build-with-claude/prompt-caching, as 
 #: increments" (openai.com/index/api-prompt-caching); GPT-5.6 and later report the exact boundary
 #: (developers.openai.com/api/docs/guides/prompt-caching, as quoted).
 _OPENAI_STEP = 128
+#: OpenAI's guide on writes and breakpoints, in its words: "Cache writes have no additional fee on
+#: models before the GPT-5.6 family. For GPT-5.6 models and later model families, cache writes
+#: cost 1.25× the uncached input token rate. [...] You can also use explicit cache breakpoints to
+#: control exactly which prompt prefixes OpenAI caches." (read 2026-12-01)
+_OPENAI_CACHE = "developers.openai.com/api/docs/guides/prompt-caching"
 
 # fmt: off
 RULES: dict[str, Rules] = {r.model: r for r in (
     Rules("claude-haiku-5-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
-          "without_thinking", 512,
+          "without_thinking", 512, cache_breakpoints=True,
           source="platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5 (breaking: manual "
                  f"extended thinking, non-default sampling, prefill; read 2026-11-30); {_THINKING_PAGE}; "
                  f"{_CACHE_PAGE}",
@@ -351,20 +364,20 @@ RULES: dict[str, Rules] = {r.model: r for r in (
                 "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted (quoted, "
                 "docs/sources.md §3)."),
     Rules("claude-sonnet-5-5", "anthropic", frozenset({"adaptive", "between_tools"}), (), EFFORTS,
-          "default", False, "never", 512,
+          "default", False, "never", 512, cache_breakpoints=True,
           source="platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5 and model "
                  f"overview (forced tool use refused); {_THINKING_PAGE}; {_CACHE_PAGE}",
           notes="'disabled' refused, 'between_tools' is its lowest setting: live error quoted on "
                 "dev.to (2026-10-06) and OpenRouter's Claude 5.5 page; the 5.5 migration guides "
                 "agree (docs/sources.md §4)."),
     Rules("claude-opus-5-5", "anthropic", frozenset({"adaptive"}), (), EFFORTS, "default", False,
-          "never", 512,
+          "never", 512, cache_breakpoints=True,
           source=f"platform.claude.com/docs/en/models/opus-5-5 overview (forced tool use refused); "
                  f"{_THINKING_PAGE}; {_CACHE_PAGE}",
           notes="thinking always on: 'disabled' and 'enabled' refused (live errors quoted on dev.to, "
                 "2026-10-06)."),
     Rules("claude-opus-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
-          "without_thinking", 512,
+          "without_thinking", 512, cache_breakpoints=True,
           source="platform.claude.com/docs/en/build-with-claude/thinking (Opus 5: 'disabled' only at "
                  f"effort high or below; quoted in checkmarble/llmberjack#14); {_THINKING_PAGE} (4.7 and "
                  f"later refuse 'enabled'); {_CACHE_PAGE}", label="quoted",
@@ -372,30 +385,32 @@ RULES: dict[str, Rules] = {r.model: r for r in (
                 "(third-party); the evidence gathered 2026-11-30 lists it for every 4.6+ model "
                 "(docs/sources.md §4)."),
     Rules("claude-haiku-4-5", "anthropic", frozenset({"enabled", "disabled"}), (), (), "one", True,
-          "without_thinking", 4096,
+          "without_thinking", 4096, cache_breakpoints=True,
           source=f"{_THINKING_PAGE} (extended thinking the only mode on Haiku 4.5); "
                  "platform.claude.com/docs/en/models/haiku-4-5/migration-guide (temperature OR top_p, "
                  f"not both); {_CACHE_PAGE}",
           notes="no effort parameter (apidog Haiku 4.5 vs 5.5 table, third-party)."),
     # OpenAI: a reasoning model takes reasoning.effort; others answer 400 "Unsupported parameter".
     Rules("gpt-6-luna", "openai", min_cache_tokens=1024, reasons=True, chat_tools_effort="none",
+          cache_breakpoints=True,
           source="developers.openai.com/ja-JP/api/docs/models/gpt-6-luna (reasoning.effort none..max, "
                  "default medium; on Chat Completions function calling only with reasoning effort "
-                 "'none'; read 2026-11-30)",
+                 f"'none'; read 2026-11-30); {_OPENAI_CACHE} (breakpoints: a later family than GPT-5.6)",
           notes="OpenAIChatProvider sends reasoning_effort 'none' with tools on this model."),
-    Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
-          source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5)"),
+    Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True, cache_breakpoints=True,
+          source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5); "
+                 f"{_OPENAI_CACHE} (breakpoints: a later family than GPT-5.6)"),
     Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=True, label="third-party",
+          reasons=True, cache_breakpoints=False, label="third-party",
           source="GPT-5 family reasoning models (third-party price lists: APIYI, adk-model; "
-                 "docs/sources.md §5)"),
+                 f"docs/sources.md §5); {_OPENAI_CACHE} (no breakpoints before GPT-5.6)"),
     Rules("gpt-4o", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=False, label="quoted",
+          reasons=False, cache_breakpoints=False, label="quoted",
           source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
                  "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "
-                 "BoundaryML/baml#2708)"),
+                 f"BoundaryML/baml#2708); {_OPENAI_CACHE} (no breakpoints before GPT-5.6)"),
     Rules("gpt-4o-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=False, label="quoted",
+          reasons=False, cache_breakpoints=False, label="quoted",
           source="not a reasoning model (the GPT-4o family): a live gpt-4o-mini Responses reply carries "
                  "no reasoning item and 0 reasoning tokens (issue 9, 2026-11-30); effort refused like "
                  "gpt-4o's (BoundaryML/baml#2708)"),
