@@ -131,3 +131,16 @@ def test_a_sibling_model_never_borrows_another_models_price_or_rules():
     assert price_of("claude-opus-5-9") is None       # an unknown sibling is unknown, not Opus 5
     assert tool_prompt_tokens("claude-haiku-5-5-20261007") == tool_prompt_tokens("claude-haiku-5-5")
     assert rules_of("claude-opus-5-20260724") == rules_of("claude-opus-5")
+
+
+def test_preserved_thinking_and_earlier_thinking_as_input_are_rows_of_the_table():
+    # Anthropic's preserved-thinking page: on these models a thinking block is bound to its prefix,
+    # and "usable blocks stay in context and are billed as input"; the prefix-checks page lists them.
+    family = {"claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5"}
+    assert {m for m, r in RULES.items() if r.thinking_bound} == family
+    for model in family:
+        assert RULES[model].keeps_thinking is True and "preserved-thinking" in RULES[model].source
+    assert rules_of("claude-haiku-4-5").keeps_thinking is False  # the API strips it
+    assert "context-windows" in rules_of("claude-haiku-4-5").source
+    assert rules_of("claude-opus-5").keeps_thinking is None  # no stored page says
+    assert not rules_of("qwen3:4b").thinking_bound and rules_of("qwen3:4b").keeps_thinking is None

@@ -90,7 +90,7 @@ from ..tool_choice import check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from ._shared import made_elsewhere, parse_arguments, plain_json, sampling
-from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
+from .signing import SIGNATURE_PREFIX, binding_of, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -103,6 +103,7 @@ __all__ = [
     "CACHING",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
+    "binding_of",
     "caching_strategies",
     "check_effort",
     "check_request",
