@@ -75,4 +75,17 @@ WRONG: dict[str, dict[str, str]] = {
         "q2": "1",
         "q3": "10 / 1000",
     },
+    "reasoning_on_the_wire": {
+        "predict_first": '"tool_call"',  # the reply is "about" the tool call
+        "predict_hello": '["reasoning", "text"]',  # thinking on, so every reply starts with it
+        "predict_refused": '{"c"}',  # only an edit is refused, a missing block is fine
+        "predict_invalid": "{1, 5}",  # an edit voids all the thinking, before it too
+        "goes_back": 'def goes_back(block, api, model):\n'
+                     '    return block.provider == {"anthropic": "anthropic", '
+                     '"responses": "openai"}[api]\n',  # forgets the model and encrypted_content
+        "q1": '"responses"',
+        "q2": "5",  # forgets that reply 2 and its result go back too
+        "exercise_1": '{"thinking": 2048}',  # forgets that the budget is part of max_tokens
+        "exercise_2": 'versions["a"]',  # section 4's good call 2, of another conversation
+    },
 }
