@@ -150,7 +150,8 @@ def _wrong_rejected(answer: Any) -> str | None:
     made = {c.id for c in answer.tool_calls()}
     invented = [r.call_id for r in answer.tool_results() if r.call_id not in made]
     if invented and invented[0].casefold() in {i.casefold() for i in made}:
-        return f"its result for {invented[0]!r} matches a call's id only if case is ignored, and ids are exact"
+        return (f"its result for {invented[0]!r} matches a call's id only if case is ignored, "
+                "and ids are compared exactly")
     if invented:
         return (f"its result for {invented[0]!r} answers no call it holds: that is mistake 3, "
                 "already on the page; write it yourself, with every result answering a call "
