@@ -31,10 +31,12 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -297,10 +299,20 @@ def notebooks(args: list[str]) -> int:
     paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for path in paths:
         rewrite(path, lambda cell: cell.get("metadata", {}).pop("execution", None))
-    status = subprocess.call([
-        str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
-        "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
-        *KERNEL_TRANSPORT, *map(str, paths)], cwd=ROOT)
+    kernel = list(KERNEL_TRANSPORT)
+    sockets = tempfile.mkdtemp(prefix="toolcall-lab-kernel-")  # only this user can open it
+    if kernel:
+        # subtle: over IPC the sockets are files named after the connection file; nbconvert's
+        # default is a bare name, which nbconvert (in the kit's root) and the kernel (in the
+        # lesson's folder) read in two places, so the kernel never answers. An absolute one.
+        kernel.append(f"--KernelManager.connection_file={Path(sockets) / 'kernel.json'}")
+    try:
+        status = subprocess.call([
+            str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
+            "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
+            *kernel, *map(str, paths)], cwd=ROOT)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
     for path in paths:
         # subtle: nbconvert's CoalesceStreamsPreprocessor runs before execution, so the
         # streams the kernel splits by timing are merged here, after it.

@@ -20,12 +20,13 @@ WRONG: dict[str, dict[str, str]] = {
     "one_tool_call": {
         "my_result": 'ToolResult(request.id.upper(), get_weather(**request.args))',
         "predict_call_2": "2",
+        "predict_tool_runs": "1",  # the model's words taken for a tool call
         "q1": "3",
         "q2": "two_cities.transcript[1].tool_calls[0].id",
         "q3": "4",
         "exercise_1": "[ToolResult(c.id, get_weather(**c.args)) "
                       "for c in two_cities.transcript[1].tool_calls]",
-        "exercise_2": '"17 * 23 - 100 = 291."',
+        "exercise_2": '"17 * 23 - 100 = 291."',  # the sentence, not the run
     },
     "on_the_wire": {
         "my_chat_body": '{"model": "gpt-6-luna", "messages": []}',
@@ -33,7 +34,8 @@ WRONG: dict[str, dict[str, str]] = {
         "q1": "1",
         "q2": "100",
         "q3": '"yes"',
-        "exercise_1": "Transcript(messages=[question])",
+        "predict_user_words": "1",  # only the question, forgetting where results travel
+        "exercise_1": "invented",  # mistake 3, already on the page
         "exercise_2": '"overloaded"',
     },
     "the_bill": {

@@ -93,6 +93,23 @@ def results_message(*pairs):
     return Message.results([ToolResult(call_id, content) for call_id, content in pairs])
 
 
+#: A model that only writes text: it says it looked, and no tool ran (lesson 1, section 9).
+TEXT_ONLY = run_agent(ScriptedProvider(["I checked: it's 18°C and sunny in Paris."]), PARIS_QUESTION,
+                      tools=[get_weather])
+#: Mistake 3 of lesson 2's section 9, as the page holds it (`invented`).
+INVENTED = Transcript(messages=[QUESTION, CALLS, Message.results(
+    [ToolResult("toolu_99", "20°C"), *RESULTS.tool_results])])
+ANTHROPIC_BODY = encode_request(SECOND_CALL, [get_weather], api="anthropic", model="claude-haiku-5-5")
+#: Bodies the kit's codec wrote, which the hand-written body of lesson 2 must refuse.
+SHORTCUT_CHAT_BODIES = (
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna"),
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna",
+                           reasoning_effort="none"),
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna",
+                           max_tokens_field="max_tokens"),
+)
+
+
 CAIRO = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "Cairo")
 LONDON = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "London")
 
@@ -129,7 +146,11 @@ ROWS = [
          lambda: calculator_run(call("calculator", expression="17 * 23"), "It is 291."),
          lambda: calculator_run("17 * 23 - 100 = 291."),
          lambda: calculator_run(call("get_weather", city="Paris"), "It is 291.",
-                                tools=(calculator, get_weather)))),
+                                tools=(calculator, get_weather)),
+         lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is -291."),
+         lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is −291."))),
+    Row("1 predict_tool_runs", one_tool_call.predict_tool_runs, (TEXT_ONLY,), lambda: 0,
+        (lambda: 1, lambda: "0", lambda: False, lambda: 2)),
     # lesson 2
     Row("2 chat_body", on_the_wire.chat_body, (SECOND_CALL, [get_weather]), chat_body,
         (lambda: encode_request(SECOND_CALL, [get_weather], api="anthropic", model="m"),
@@ -138,7 +159,8 @@ ROWS = [
                            {"city": "Paris"}),
          lambda: with_path(chat_body(), ["messages", 3, "tool_call_id"], REQUEST.id.upper()),
          lambda: with_path(chat_body(), ["tools", 0], dict(get_weather.spec())),
-         lambda: str(chat_body()))),
+         lambda: str(chat_body()),
+         *SHORTCUT_CHAT_BODIES)),
     Row("2 predict_accepted", on_the_wire.predict_accepted,
         (Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),),
         lambda: {"ollama"},
@@ -151,17 +173,23 @@ ROWS = [
             [ToolResult(c.id.upper(), "18°C") for c in CALLS.tool_calls])]),),
         lambda: "no", (lambda: "yes", lambda: False, lambda: "no way", lambda: "maybe")),
     Row("2 exercise_1", on_the_wire.exercise_1, (),
-        lambda: Transcript(messages=[QUESTION, CALLS, Message.results(
-            [ToolResult("toolu_99", "x"), *RESULTS.tool_results])]),
+        lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.assistant("Anything else?"),
+                                     Message.results([RESULTS.tool_results[0]])]),
         (lambda: Transcript(messages=[QUESTION, CALLS, RESULTS]),
          lambda: "unexpected `tool_use_id` found",
          lambda: Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),
-         lambda: [QUESTION, Message.results([ToolResult("toolu_99", "x")])])),
+         lambda: [QUESTION, Message.results([ToolResult("toolu_99", "x")])],
+         lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.results([RESULTS.tool_results[0]])]),
+         lambda: INVENTED,  # the page's own `invented`: mistake 3 of section 9
+         lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.assistant("Anything else?"),
+                                      Message.results([ToolResult(CALLS.tool_calls[0].id.upper(), "x")])]))),
     Row("2 exercise_2", on_the_wire.exercise_2, (), overload_error,
         (lambda: ("OverloadedError", 0),
          lambda: (RateLimitError("busy"), Transcript()),
          lambda: (overload_error()[0], Transcript(messages=[Message.user("Hi")])),
          lambda: (overload_error()[0], []))),
+    Row("2 predict_user_words", on_the_wire.predict_user_words, (ANTHROPIC_BODY,), lambda: 2,
+        (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
     # lesson 3
     Row("3 loop_total", the_bill.loop_total, (12, 3000, 800), lambda: 88_800,
         (lambda: 12 * 3000 + 800 * 12 * 12 // 2, lambda: "88800", lambda: 3000 + 800 * 12,
@@ -201,6 +229,22 @@ def test_the_right_answer_passes(row, capsys):
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
 def test_every_check_has_at_least_three_wrong_answers(row):
     assert len(row.wrong) >= 3
+
+
+#: Answers that are one call of the kit's own function, or a variable already on the page:
+#: refused with "write it yourself" (issue 18 §3), each also a wrong answer of its row above.
+SHORTCUTS = [
+    *[(on_the_wire.chat_body, (SECOND_CALL, [get_weather]), body) for body in SHORTCUT_CHAT_BODIES],
+    (on_the_wire.exercise_1, (), lambda: INVENTED),
+]
+
+
+@pytest.mark.parametrize(("key", "args", "answer"), SHORTCUTS,
+                         ids=["chat_body encode_request", "chat_body reasoning_effort",
+                              "chat_body max_tokens", "exercise_1 invented"])
+def test_a_shortcut_is_refused_with_write_it_yourself(key, args, answer):
+    with pytest.raises(WrongAnswer, match="write it yourself"):
+        key(answer(), *args)
 
 
 @pytest.mark.parametrize(("row", "index"), [(r, i) for r in ROWS for i in range(len(r.wrong))],

@@ -144,3 +144,17 @@ def test_kernels_run_over_ipc_where_the_system_has_it():
     # over TCP every kernel prints "... susceptible to eavesdropping" into the terminal
     if dev.os.name == "posix":
         assert dev.KERNEL_TRANSPORT == ["--KernelManager.transport=ipc"]
+
+
+def test_notebooks_names_the_kernel_s_ipc_sockets_by_an_absolute_path(monkeypatch, tmp_path):
+    # Over IPC the sockets are files named after the connection file. A bare name is read in
+    # two folders (nbconvert runs in the kit's root, the kernel in notebooks/), so the kernel
+    # never answered: "Kernel didn't respond in 60 seconds".
+    calls = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
+    lesson = tmp_path / "01_x.ipynb"
+    lesson.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    dev.notebooks([str(lesson)])
+    if dev.KERNEL_TRANSPORT:
+        named = [a.split("=", 1)[1] for a in calls[0] if a.startswith("--KernelManager.connection_file=")]
+        assert len(named) == 1 and Path(named[0]).is_absolute()

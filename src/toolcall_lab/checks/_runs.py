@@ -25,12 +25,16 @@ def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
 
 
 def mentions_number(text: str, value: str) -> bool:
-    """True when `value` stands in `text` as a whole number ("291", not "2910" or "29.1").
+    """True when `value` stands in `text` as a whole number ("291", not "2910" or "29.1"),
+    with its sign: a number right after a minus sign or a hyphen is negative ("-291" is not 291).
 
     >>> mentions_number("17 * 23 - 100 = 291.", "291"), mentions_number("2910", "291")
     (True, False)
+    >>> mentions_number("It is -291.", "291"), mentions_number("It is −291.", "291")
+    (False, False)
     """
-    return re.search(rf"(?<![\d.,]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
+    # subtle: U+2212 is the minus sign of typeset text; "-" doubles as hyphen and minus
+    return re.search(rf"(?<![\d.,\-\u2212]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
 
 
 def unwritten(cls: Any, method: str = "complete") -> bool:
