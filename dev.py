@@ -3,6 +3,7 @@
 
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
+                           # (`--quick` skips the slow ones: whole commands, kernels, a hub)
     python3 dev.py demo    # the classroom demo in the terminal (offline)
     python3 dev.py lint    # ruff and mypy --strict, the two checks tests/ also run
     python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
@@ -14,9 +15,10 @@
                                           # every wheel the lessons need, for a room with no
                                           # network (default: wheelhouse/; see DIR/INSTALL.txt)
 
-Each but reset-lessons makes sure `.venv/` exists and holds this project installed with its `dev`
-extra, reinstalling when `pyproject.toml` changes. Anything after the command
-goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
+Each but reset-lessons makes sure `.venv/` exists and holds this project installed with the extra
+it needs, reinstalling when `pyproject.toml` changes: `lab` (what the lessons need) for lab, demo,
+notebooks, solutions and wheelhouse; `dev` (adds the test and lint tools) for test and lint.
+Anything after the command goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
 `python3 dev.py lab --port 8899`.
 
 Standard library only, so it runs on any Python >= 3.11 before anything is installed.
@@ -29,10 +31,12 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -65,34 +69,56 @@ def venv_python_version() -> tuple[int, int] | None:
     return None
 
 
+#: What each command needs installed: a learner's commands take the `lab` extra (the lessons,
+#: JupyterLab, the SDKs: measured 504 MB, 121 packages), a contributor's take `dev`, which adds
+#: the test and lint tools and a JupyterHub (908 MB, 156 packages).
+EXTRA_FOR = {"lab": "lab", "demo": "lab", "notebooks": "lab", "solutions": "lab", "wheelhouse": "lab",
+             "test": "dev", "lint": "dev"}
+#: Which extras an installed extra already covers (`dev` includes `lab`).
+COVERS = {"lab": {"lab"}, "dev": {"lab", "dev"}}
+
+
 def wanted_stamp() -> str:
     """What the environment was built from: the project's metadata and this Python."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
     return f"{digest} python{sys.version_info.major}.{sys.version_info.minor}"
 
 
-def ensure_env() -> None:
+def installed_extra() -> str | None:
+    """The extra .venv/ holds (`lab` or `dev`) if it was built from this pyproject and Python.
+
+    A stamp from before extras were recorded holds `dev`, which is what those built.
+    """
+    try:
+        built, _, extra = STAMP.read_text().strip().partition(" extra=")
+    except OSError:
+        return None
+    return (extra or "dev") if built == wanted_stamp() else None
+
+
+def ensure_env(extra: str = "dev") -> None:
     if sys.version_info < MIN_PYTHON:
         sys.exit(
             f"toolcall-lab needs Python {'.'.join(map(str, MIN_PYTHON))} or newer; "
             f"this is {sys.version.split()[0]}. Run dev.py with a newer python3."
         )
-    if STAMP.exists() and STAMP.read_text().strip() == wanted_stamp():
+    have = installed_extra()
+    if have is not None and extra in COVERS[have]:
         return
     if not venv_bin("python").exists() or venv_python_version() != sys.version_info[:2]:
         print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    # measured: 7 minutes for a first run on a busy 2-core machine, ~10 s once installed
-    print("dev.py: installing toolcall-lab[dev] into .venv/ (several minutes the first time) ...",
-          flush=True)
+    # measured on a 2-core machine with pip's cache empty: `lab` 138 s, `dev` 469 s
+    print(f"dev.py: installing toolcall-lab[{extra}] into .venv/ "
+          f"(a few minutes the first time) ...", flush=True)
     pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
-    installed = subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[dev]"])
+    installed = subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[{extra}]"])
     if installed.returncode != 0:
         sys.exit("dev.py: installing the project into .venv/ failed (pip's message is above). "
                  "Check that this machine can reach the Python package index, then run the "
                  "same command again; nothing else needs cleaning up.")
     write_lab_overrides()
-    STAMP.write_text(wanted_stamp() + "\n")
+    STAMP.write_text(f"{wanted_stamp()} extra={extra}\n")
 
 
 # JupyterLab defaults that suit a classroom: never fetch news or check for updates (both
@@ -170,6 +196,13 @@ def wait_for_server(url: str, *, timeout: float, alive=lambda: True, interval: f
     return False
 
 
+#: Kernels talk to JupyterLab over IPC (files only this user can open) where the system has it:
+#: over TCP, every kernel warns "running over TCP without encryption ... susceptible to
+#: eavesdropping" into the terminal, which on a shared machine is true. Windows has no IPC
+#: transport, so there kernels keep TCP on 127.0.0.1 and the warning with it.
+KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
+
+
 def lab(args: list[str]) -> int:
     """Start JupyterLab on the first lesson, print the one URL to open, and wait for Ctrl-C.
 
@@ -192,6 +225,7 @@ def lab(args: list[str]) -> int:
         ours.append(f"--ServerApp.default_url=/lab/tree/{lesson}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         ours.append("--allow-root")  # containers and CI machines run as root
+    ours += KERNEL_TRANSPORT
     # subtle: JupyterLab runs in its own session, so Ctrl-C reaches only this script, which
     # stops the server (and its kernels) itself instead of leaving an orphan behind.
     server = subprocess.Popen([str(venv_bin("jupyter")), "lab", *ours, *args], cwd=ROOT,
@@ -230,6 +264,10 @@ def _stop(server: subprocess.Popen) -> None:
 
 
 def test(args: list[str]) -> int:
+    """pytest with the project's settings; `--quick` skips the tests marked slow (whole commands,
+    kernels, a hub), for a fast loop while working. CI runs everything."""
+    if "--quick" in args:
+        args = [a for a in args if a != "--quick"] + ["-m", "not slow"]
     return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)
 
 
@@ -261,10 +299,20 @@ def notebooks(args: list[str]) -> int:
     paths = [Path(a) for a in args] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for path in paths:
         rewrite(path, lambda cell: cell.get("metadata", {}).pop("execution", None))
-    status = subprocess.call([
-        str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
-        "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
-        *map(str, paths)], cwd=ROOT)
+    kernel = list(KERNEL_TRANSPORT)
+    sockets = tempfile.mkdtemp(prefix="toolcall-lab-kernel-")  # only this user can open it
+    if kernel:
+        # subtle: over IPC the sockets are files named after the connection file; nbconvert's
+        # default is a bare name, which nbconvert (in the kit's root) and the kernel (in the
+        # lesson's folder) read in two places, so the kernel never answers. An absolute one.
+        kernel.append(f"--KernelManager.connection_file={Path(sockets) / 'kernel.json'}")
+    try:
+        status = subprocess.call([
+            str(venv_bin("jupyter")), "nbconvert", "--to", "notebook", "--execute", "--inplace",
+            "--ExecutePreprocessor.timeout=120", "--ExecutePreprocessor.record_timing=False",
+            *kernel, *map(str, paths)], cwd=ROOT)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
     for path in paths:
         # subtle: nbconvert's CoalesceStreamsPreprocessor runs before execution, so the
         # streams the kernel splits by timing are merged here, after it.
@@ -484,7 +532,7 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip())
         return 2
     if argv[0] not in NO_ENV:
-        ensure_env()
+        ensure_env(EXTRA_FOR[argv[0]])
     try:
         return COMMANDS[argv[0]](argv[1:])
     except KeyboardInterrupt:

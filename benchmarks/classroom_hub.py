@@ -56,6 +56,7 @@ def main() -> int:
         "  of which server start (s)": [learner.seconds_to_start_server for learner in learners],
         "run all cells (s)": [learner.seconds_to_run_all for learner in learners],
         "server + kernel per learner (MiB)": [learner.server_mib for learner in learners],
+        "CPU per learner, start + lesson 1 (s)": [learner.server_cpu_s for learner in learners],
         "hub + proxy per learner (MiB)": [mib / args.users for mib in hubs],
     }
     print(f"\n{args.users} learners at once, {args.runs} run(s): median, worst")

@@ -69,6 +69,14 @@ def test_caching_by_hand_lesson_4_on_claude_opus_5():
     assert lesson.cost.total - lesson.cached_cost.total == pytest.approx(0.004318)
 
 
+def test_by_default_the_budget_counts_every_lesson():
+    # issue 18 §5: it counted lessons 1-6 only, whatever the course had become
+    measured = load_usage()["providers"]["anthropic"]["lessons"]
+    every = sorted(stem for stem in measured if not stem.startswith("00"))
+    assert [bill.lesson for bill in class_budget(students=1).lessons] == every
+    assert len(every) == len(NOTEBOOKS) - 1
+
+
 def test_reruns_and_students_multiply():
     once = class_budget(students=1, lessons="1-6")
     assert class_budget(students=30, lessons="1-6", reruns=2).per_class(caching=False) == pytest.approx(
@@ -131,7 +139,7 @@ def test_ollama_costs_nothing_and_says_so(capsys):
 @pytest.mark.parametrize(("argv", "names"), [
     (["--students", "30", "--model", "gpt-9"], "--model"),
     (["--students", "30", "--model", "gpt-4o"], "--provider"),  # an OpenAI model on Anthropic
-    (["--students", "30", "--lessons", "9"], "no lesson 9"),
+    (["--students", "30", "--lessons", "99"], "no lesson 99"),
     (["--students", "30", "--lessons", "six"], "--lessons"),
     (["--students", "0"], "--students"),
     ([], "--students"),

@@ -93,6 +93,23 @@ def results_message(*pairs):
     return Message.results([ToolResult(call_id, content) for call_id, content in pairs])
 
 
+#: A model that only writes text: it says it looked, and no tool ran (lesson 1, section 9).
+TEXT_ONLY = run_agent(ScriptedProvider(["I checked: it's 18°C and sunny in Paris."]), PARIS_QUESTION,
+                      tools=[get_weather])
+#: Mistake 3 of lesson 2's section 9, as the page holds it (`invented`).
+INVENTED = Transcript(messages=[QUESTION, CALLS, Message.results(
+    [ToolResult("toolu_99", "20°C"), *RESULTS.tool_results])])
+ANTHROPIC_BODY = encode_request(SECOND_CALL, [get_weather], api="anthropic", model="claude-haiku-5-5")
+#: Bodies the kit's codec wrote, which the hand-written body of lesson 2 must refuse.
+SHORTCUT_CHAT_BODIES = (
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna"),
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna",
+                           reasoning_effort="none"),
+    lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna",
+                           max_tokens_field="max_tokens"),
+)
+
+
 CAIRO = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "Cairo")
 LONDON = next(c for c in TWO.transcript[1].tool_calls if c.args["city"] == "London")
 
@@ -129,7 +146,11 @@ ROWS = [
          lambda: calculator_run(call("calculator", expression="17 * 23"), "It is 291."),
          lambda: calculator_run("17 * 23 - 100 = 291."),
          lambda: calculator_run(call("get_weather", city="Paris"), "It is 291.",
-                                tools=(calculator, get_weather)))),
+                                tools=(calculator, get_weather)),
+         lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is -291."),
+         lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is −291."))),
+    Row("1 predict_tool_runs", one_tool_call.predict_tool_runs, (TEXT_ONLY,), lambda: 0,
+        (lambda: 1, lambda: "0", lambda: False, lambda: 2)),
     # lesson 2
     Row("2 chat_body", on_the_wire.chat_body, (SECOND_CALL, [get_weather]), chat_body,
         (lambda: encode_request(SECOND_CALL, [get_weather], api="anthropic", model="m"),
@@ -138,7 +159,8 @@ ROWS = [
                            {"city": "Paris"}),
          lambda: with_path(chat_body(), ["messages", 3, "tool_call_id"], REQUEST.id.upper()),
          lambda: with_path(chat_body(), ["tools", 0], dict(get_weather.spec())),
-         lambda: str(chat_body()))),
+         lambda: str(chat_body()),
+         *SHORTCUT_CHAT_BODIES)),
     Row("2 predict_accepted", on_the_wire.predict_accepted,
         (Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),),
         lambda: {"ollama"},
@@ -151,31 +173,49 @@ ROWS = [
             [ToolResult(c.id.upper(), "18°C") for c in CALLS.tool_calls])]),),
         lambda: "no", (lambda: "yes", lambda: False, lambda: "no way", lambda: "maybe")),
     Row("2 exercise_1", on_the_wire.exercise_1, (),
-        lambda: Transcript(messages=[QUESTION, CALLS, Message.results(
-            [ToolResult("toolu_99", "x"), *RESULTS.tool_results])]),
+        lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.assistant("Anything else?"),
+                                     Message.results([RESULTS.tool_results[0]])]),
         (lambda: Transcript(messages=[QUESTION, CALLS, RESULTS]),
          lambda: "unexpected `tool_use_id` found",
          lambda: Transcript(messages=[QUESTION, CALLS, Message.user("And in London?")]),
-         lambda: [QUESTION, Message.results([ToolResult("toolu_99", "x")])])),
+         lambda: [QUESTION, Message.results([ToolResult("toolu_99", "x")])],
+         lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.results([RESULTS.tool_results[0]])]),
+         lambda: INVENTED,  # the page's own `invented`: mistake 3 of section 9
+         lambda: Transcript(messages=[QUESTION, CALLS, RESULTS, Message.assistant("Anything else?"),
+                                      Message.results([ToolResult(CALLS.tool_calls[0].id.upper(), "x")])]))),
     Row("2 exercise_2", on_the_wire.exercise_2, (), overload_error,
         (lambda: ("OverloadedError", 0),
          lambda: (RateLimitError("busy"), Transcript()),
          lambda: (overload_error()[0], Transcript(messages=[Message.user("Hi")])),
          lambda: (overload_error()[0], []))),
+    Row("2 predict_user_words", on_the_wire.predict_user_words, (ANTHROPIC_BODY,), lambda: 2,
+        (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
     # lesson 3
     Row("3 loop_total", the_bill.loop_total, (12, 3000, 800), lambda: 88_800,
         (lambda: 12 * 3000 + 800 * 12 * 12 // 2, lambda: "88800", lambda: 3000 + 800 * 12,
          lambda: 12 * (3000 + 800 * 12))),
     Row("3 predict_first_call", the_bill.predict_first_call, (TEACHING_MODEL,), lambda: "dearer",
         (lambda: "cheaper", lambda: "not dearer", lambda: 1, lambda: "same")),
-    Row("3 q1", the_bill.q1, (paris(get_provider("scripted", script=weather_policy), ),), lambda: 0,
-        (lambda: 286, lambda: "0", lambda: None)),
+    Row("3 q1", the_bill.q1, (), lambda: 20 * 496 / 1e6,
+        (lambda: 20 * 286 / 1e6,  # the page's model's hidden prompt, not this model's
+         lambda: 496 / 1e6,  # once, not on every call
+         lambda: 20 * 496,  # tokens, not dollars
+         lambda: 20 * 496 * 5 / 1e6,  # at the output price
+         lambda: "0.00992")),
     Row("3 q2", the_bill.q2, (), lambda: "higher", (lambda: "same", lambda: "Higher!", lambda: 5.0)),
     Row("3 q3", the_bill.q3, (), lambda: "no", (lambda: "yes", lambda: "no, probably", lambda: 0)),
-    Row("3 exercise_1", the_bill.exercise_1, (), lambda: 135_000,
-        (lambda: 42_500, lambda: "135000", lambda: 140_000, lambda: 135_000.5)),
+    Row("3 exercise_1", the_bill.exercise_1, (), lambda: 16,
+        (lambda: 17,  # the first loop over the budget
+         lambda: 50,  # the budget over the first request: as if nothing were re-sent
+         lambda: 197,  # the last request's size kept within the budget, not the bill
+         lambda: "16", lambda: 16.5)),
     Row("3 exercise_2", the_bill.exercise_2, (TEACHING_MODEL,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
+    Row("3 q4", the_bill.q4, (), lambda: 4.6,
+        (lambda: 2 * 1.2 + 2 * 0.5,  # both calls in one reply, as with parallel calls on
+         lambda: 3 * 1.2,  # the tools take no time
+         lambda: 2 * 1.2 + 0.5,  # one call per city and the answer forgotten
+         lambda: "4.6", lambda: 4)),
 ]
 ROWS += more_rows()  # lessons 4 on keep their rows in tests/checkrows/<topic>.py
 
@@ -189,6 +229,22 @@ def test_the_right_answer_passes(row, capsys):
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
 def test_every_check_has_at_least_three_wrong_answers(row):
     assert len(row.wrong) >= 3
+
+
+#: Answers that are one call of the kit's own function, or a variable already on the page:
+#: refused with "write it yourself" (issue 18 §3), each also a wrong answer of its row above.
+SHORTCUTS = [
+    *[(on_the_wire.chat_body, (SECOND_CALL, [get_weather]), body) for body in SHORTCUT_CHAT_BODIES],
+    (on_the_wire.exercise_1, (), lambda: INVENTED),
+]
+
+
+@pytest.mark.parametrize(("key", "args", "answer"), SHORTCUTS,
+                         ids=["chat_body encode_request", "chat_body reasoning_effort",
+                              "chat_body max_tokens", "exercise_1 invented"])
+def test_a_shortcut_is_refused_with_write_it_yourself(key, args, answer):
+    with pytest.raises(WrongAnswer, match="write it yourself"):
+        key(answer(), *args)
 
 
 @pytest.mark.parametrize(("row", "index"), [(r, i) for r in ROWS for i in range(len(r.wrong))],
@@ -208,11 +264,15 @@ def test_unanswered_says_so_and_moves_on(row, capsys):
     assert "not answered yet" in capsys.readouterr().out
 
 
-def test_the_scripted_model_bills_no_hidden_prompt_but_the_double_does(capsys):
+def test_the_scripted_model_bills_no_hidden_prompt_but_the_double_does():
+    from toolcall_lab.models import tool_prompt_tokens
+
     with ApiDouble(weather_policy) as double:
         billed = paris(get_provider("anthropic", base_url=double.base_url("anthropic")))
-    the_bill.q1(20 * 286, billed)
-    assert "Q1: correct." in capsys.readouterr().out
+    estimated = paris(get_provider("scripted", script=weather_policy))
+    gaps = {b.usage.input_tokens - e.usage.input_tokens for b, e in zip(billed.steps, estimated.steps,
+                                                                          strict=True)}
+    assert gaps == {tool_prompt_tokens(billed.steps[0].turn.model)}  # the same on every call
 
 
 # -- the comparisons themselves ---------------------------------------------------------

@@ -101,6 +101,23 @@ def test_the_links_command_without_a_hub_says_to_pass_one_and_refuses_an_unknown
     assert "Traceback" not in refused.stderr
 
 
+@pytest.mark.parametrize("lesson", ["²", "٣", "1\u200b", "-1", "+1"])
+def test_a_lesson_that_looks_like_a_number_but_is_not_one_is_refused_in_one_sentence(lesson):
+    with pytest.raises(UsageError, match=f"there is no lesson {re.escape(repr(lesson))}: give a number"):
+        lesson_file(lesson)
+
+
+@pytest.mark.parametrize("field", ["repo", "hub", "branch"])
+def test_text_that_was_not_utf8_or_holds_a_control_character_is_refused_naming_it(field):
+    given = {"repo": REPO, "hub": "https://hub.example.edu", "branch": "main"}
+    for bad in (given[field] + "\udcff", given[field] + "\n"):  # \udcff: the byte 0xff, as argv decodes it
+        with pytest.raises(UsageError, match=f"the {field} {re.escape(repr(bad))} holds "):
+            links(**{**given, field: bad})
+        if field != "hub":
+            with pytest.raises(UsageError, match=f"the {field} "):
+                binder_link(**{"repo": REPO, "branch": "main", field: bad})
+
+
 def test_the_readme_binder_badge_opens_start_here():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     source = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Source"]
@@ -132,6 +149,9 @@ def test_one_copy_of_the_quiet_jupyterlab_settings_serves_binder_and_both_hubs()
 #: https://z2jh.jupyter.org/en/stable/resources/reference.html and jupyterhub/values.yaml in
 #: https://github.com/jupyterhub/zero-to-jupyterhub-k8s
 Z2JH_KEYS = {
+    "hub": {"config": None, "extraConfig": None},
+    "proxy": {"https": {"enabled": None, "type": None, "hosts": None,
+                        "letsencrypt": {"contactEmail": None}}},
     "singleuser": {"image": {"name": None, "tag": None, "pullPolicy": None}, "defaultUrl": None,
                    "extraEnv": None, "memory": {"limit": None, "guarantee": None},
                    "cpu": {"limit": None, "guarantee": None}, "lifecycleHooks": None, "startTimeout": None},
@@ -164,17 +184,115 @@ def test_the_z2jh_values_parse_and_use_only_the_charts_keys():
 #: https://github.com/jupyterhub/the-littlest-jupyterhub (every key tljh-config reads).
 TLJH_KEYS = {"user_environment.default_app", "limits.memory", "limits.cpu", "services.cull.enabled",
              "services.cull.timeout", "services.cull.every", "services.cull.concurrency",
-             "services.cull.users", "services.cull.max_age"}
+             "services.cull.users", "services.cull.max_age", "auth.type",
+             "auth.FirstUseAuthenticator.create_users", "https.enabled", "https.letsencrypt.email"}
 
 
 def test_the_tljh_script_sets_only_keys_tljh_config_knows():
     script = (CLASSROOM / "tljh" / "install.sh").read_text()
-    keys = re.findall(r"^tljh-config set (\S+) ", script, flags=re.M)
+    keys = re.findall(r"^\s*tljh-config set (\S+) ", script, flags=re.M)
     assert keys and set(keys) <= TLJH_KEYS
     assert "services.cull.enabled" in keys and "tljh-config reload hub" in script
     checked = subprocess.run(["bash", "-n", str(CLASSROOM / "tljh" / "install.sh")],
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+# -- who can log in (issue 19 item 2) ---------------------------------------------------------------
+
+def load_guard():
+    """classroom/hub_guard.py as a module, with JupyterHub's `get_config` faked."""
+    traitlets_config = pytest.importorskip("traitlets.config")
+    source = (CLASSROOM / "hub_guard.py").read_text()
+    namespace = {"get_config": traitlets_config.Config, "__name__": "hub_guard"}
+    exec(compile(source, "hub_guard.py", "exec"), namespace)  # an empty Config: PAM, not open
+    return namespace, traitlets_config.Config
+
+
+def config_of(settings: dict):
+    """A traitlets Config from {"JupyterHub.authenticator_class": "dummy", ...}."""
+    _, Config = load_guard()
+    config = Config()
+    for dotted, value in settings.items():
+        section, name = dotted.rsplit(".", 1)
+        setattr(getattr(config, section), name, value)
+    return config
+
+
+@pytest.mark.parametrize("settings", [
+    {"JupyterHub.authenticator_class": "dummy"},
+    {"JupyterHub.authenticator_class": "jupyterhub.auth.DummyAuthenticator"},
+    {"JupyterHub.authenticator_class": "tmpauthenticator.TmpAuthenticator"},
+    {"JupyterHub.authenticator_class": "firstuseauthenticator.FirstUseAuthenticator",
+     "FirstUseAuthenticator.create_users": True},
+    {"JupyterHub.authenticator_class": "dummy", "JupyterHub.ip": "0.0.0.0"},
+])
+def test_the_guard_refuses_an_open_login(settings, monkeypatch):
+    guard, _ = load_guard()
+    monkeypatch.setenv("TOOLCALL_LAB_OPEN_LOGIN", "loopback-test")  # not on loopback: no help
+    with pytest.raises(SystemExit) as stopped:
+        guard["guard"](config_of(settings))
+    assert "open to anyone" in str(stopped.value) and "Who can log in" in str(stopped.value)
+
+
+def test_the_guard_refuses_the_dummy_class_itself():
+    auth = pytest.importorskip("jupyterhub.auth")
+    guard, _ = load_guard()
+    assert "DummyAuthenticator" in guard["open_login"](config_of(
+        {"JupyterHub.authenticator_class": auth.DummyAuthenticator}))
+
+
+def test_the_guard_lets_a_loopback_test_say_so_and_lets_closed_logins_through(capsys):
+    guard, _ = load_guard()
+    loopback = config_of({"JupyterHub.authenticator_class": "dummy", "JupyterHub.ip": "127.0.0.1"})
+    guard["guard"](loopback, environ={"TOOLCALL_LAB_OPEN_LOGIN": "loopback-test"})
+    assert "WARNING: an open login" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        guard["guard"](loopback, environ={})  # on loopback too, unless the test says so
+    for closed in ({}, {"JupyterHub.authenticator_class": "firstuseauthenticator.FirstUseAuthenticator",
+                        "FirstUseAuthenticator.create_users": False},
+                   {"JupyterHub.authenticator_class": "shared-password"}):
+        assert guard["open_login"](config_of(closed)) is None
+
+
+def test_the_shipped_z2jh_values_have_a_closed_login_https_and_the_guard():
+    yaml = pytest.importorskip("yaml")
+    text = (CLASSROOM / "z2jh" / "values.yaml").read_text()
+    values = yaml.safe_load(text)
+    hub = values["hub"]["config"]
+    settings = {f"{section}.{name}": value for section, names in hub.items() for name, value in names.items()}
+    guard, _ = load_guard()
+    assert guard["open_login"](config_of(settings)) is None  # the chart's default (dummy) is open
+    assert hub["Authenticator"]["allowed_users"] and hub["Authenticator"]["admin_users"]
+    assert not hub["Authenticator"].get("allow_all")
+    assert values["proxy"]["https"]["enabled"] is True
+    assert "--set-file hub.extraConfig.zz-toolcall-lab-guard=classroom/hub_guard.py" in text
+
+
+def test_the_tljh_script_makes_an_allow_list_and_installs_the_guard():
+    script = (CLASSROOM / "tljh" / "install.sh").read_text()
+    set_lines = dict(re.findall(r"^\s*tljh-config set (\S+) (\S+)$", script, flags=re.M))
+    # as TLJH's configurer applies them (tljh/configurer.py, update_auth)
+    auth_type = set_lines["auth.type"]
+    name = auth_type.rsplit(".", 1)[-1]
+    settings = {"JupyterHub.authenticator_class": auth_type}
+    for key, value in set_lines.items():
+        if key.startswith(f"auth.{name}."):
+            settings[f"{name}.{key.rsplit('.', 1)[-1]}"] = {"true": True, "false": False}.get(value, value)
+    guard, _ = load_guard()
+    assert guard["open_login"](config_of(settings)) is None
+    assert settings[f"{name}.create_users"] is False
+    assert 'cp "$here/../hub_guard.py" /opt/tljh/config/jupyterhub_config.d/' in script
+    assert "https.enabled true" in script and "plain HTTP" in script
+
+
+def test_the_guide_and_the_classroom_page_say_who_can_log_in():
+    page = (CLASSROOM / "README.md").read_text()
+    guide = (ROOT / "docs" / "teaching.md").read_text()
+    assert "## Who can log in" in page
+    assert "classroom/README.md#who-can-log-in" in guide
+    for text in (page, guide):
+        assert "allowed_users" in text or "allow-list" in text
 
 
 def test_the_hub_config_sets_every_learners_provider_through_spawner_environment():

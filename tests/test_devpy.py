@@ -102,3 +102,59 @@ def test_wait_for_server_stops_when_the_server_process_has_died():
     assert not dev.wait_for_server(f"http://127.0.0.1:{free_port()}/", timeout=60,
                                    alive=lambda: False)
     assert time.monotonic() - started < 1
+
+
+def test_a_learners_commands_install_the_lab_extra_and_a_contributors_the_dev_extra():
+    # issue 18 §5: `dev.py lab` installed the contributor toolchain (908 MB) where a learner
+    # needs the lessons' 504 MB; only test and lint need pytest, nbval, ruff, mypy, Playwright
+    assert {command: dev.EXTRA_FOR[command] for command in ("lab", "demo", "solutions")} == {
+        "lab": "lab", "demo": "lab", "solutions": "lab"}
+    assert dev.EXTRA_FOR["test"] == dev.EXTRA_FOR["lint"] == "dev"
+    assert set(dev.EXTRA_FOR) | dev.NO_ENV == set(dev.COMMANDS)
+
+
+@pytest.mark.parametrize(("stamp", "have"), [
+    ("{built} extra=lab", "lab"),
+    ("{built} extra=dev", "dev"),
+    ("{built}", "dev"),  # written before extras were recorded: those environments held dev
+    ("0123456789abcdef python3.11 extra=dev", None),  # another pyproject: reinstall
+])
+def test_the_stamp_says_which_extra_is_installed(tmp_path, monkeypatch, stamp, have):
+    monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp")
+    (tmp_path / "stamp").write_text(stamp.format(built=dev.wanted_stamp()) + "\n")
+    assert dev.installed_extra() == have
+
+
+def test_dev_covers_lab_so_a_contributor_never_reinstalls_for_lab(tmp_path, monkeypatch):
+    monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp")
+    (tmp_path / "stamp").write_text(f"{dev.wanted_stamp()} extra=dev\n")
+    monkeypatch.setattr(dev.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    dev.ensure_env("lab")
+    dev.ensure_env("dev")
+
+
+def test_quick_skips_the_slow_tests(monkeypatch):
+    calls = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
+    dev.test(["--quick", "-k", "loop"])
+    assert calls[0][-4:] == ["-k", "loop", "-m", "not slow"]
+
+
+def test_kernels_run_over_ipc_where_the_system_has_it():
+    # over TCP every kernel prints "... susceptible to eavesdropping" into the terminal
+    if dev.os.name == "posix":
+        assert dev.KERNEL_TRANSPORT == ["--KernelManager.transport=ipc"]
+
+
+def test_notebooks_names_the_kernel_s_ipc_sockets_by_an_absolute_path(monkeypatch, tmp_path):
+    # Over IPC the sockets are files named after the connection file. A bare name is read in
+    # two folders (nbconvert runs in the kit's root, the kernel in notebooks/), so the kernel
+    # never answered: "Kernel didn't respond in 60 seconds".
+    calls = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
+    lesson = tmp_path / "01_x.ipynb"
+    lesson.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    dev.notebooks([str(lesson)])
+    if dev.KERNEL_TRANSPORT:
+        named = [a.split("=", 1)[1] for a in calls[0] if a.startswith("--KernelManager.connection_file=")]
+        assert len(named) == 1 and Path(named[0]).is_absolute()

@@ -8,6 +8,7 @@ what nbval cannot see (it skips images): every figure was saved as a picture, no
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,50 @@ def test_printed_text_is_one_output_per_stream(path):
              for a, b in itertools.pairwise(cell.get("outputs", []))
              if a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]]
     assert split == [], f"cells {split} hold printed text in pieces: run python3 dev.py notebooks"
+
+
+#: Presentation mode (View ▸ Appearance ▸ Presentation Mode) at 1280x720 cuts a code line at
+#: about 85 characters; the lessons keep theirs within 80 (../shared/LESSONS.md).
+CODE_LINE = 80
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_line_of_lesson_code_fits_a_projector(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    wide = [(index, line) for index, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
+            for line in "".join(cell["source"]).splitlines() if len(line) > CODE_LINE]
+    assert not wide, f"{path.name}: {len(wide)} code line(s) over {CODE_LINE} characters, e.g. cell {wide[0]}"
+
+
+#: A link to a lesson, in Markdown: `[text](01_one_tool_call.ipynb)`, `../notebooks/...`, `#anchors` too.
+LESSON_LINK = re.compile(r"\]\(((?:\.\./)?(?:notebooks/)?(\d\d_[\w-]+)\.ipynb)(#[\w-]*)?\)")
+
+
+def _documents():
+    root = Path(__file__).parents[1]
+    def markdown(path):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+    found = [(path, markdown(path)) for path in NOTEBOOKS]
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md")), root / "classroom" / "README.md"]:
+        found.append((path, path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_link_to_a_lesson_names_a_lesson_that_exists():
+    """After renumbering (issue 18 §4), no page may link to a lesson by a name it no longer has."""
+    names = {path.stem for path in NOTEBOOKS}
+    broken = [f"{path.name}: {target}" for path, text in _documents()
+              for target, stem, _ in LESSON_LINK.findall(text) if stem not in names]
+    assert not broken, broken
+    assert sum(len(LESSON_LINK.findall(text)) for _, text in _documents()) > 30  # the pattern finds them
+
+
+def test_every_lesson_number_in_a_title_matches_its_file():
+    for path in NOTEBOOKS:
+        if path.stem.startswith("00"):
+            continue
+        title = json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"]
+        first = "".join(title).splitlines()[0]
+        assert first.startswith(f"# Lesson {int(path.stem[:2])} · "), f"{path.name}: {first}"

@@ -26,6 +26,9 @@ texts = texts.filter(lambda t: t.strip() == t and t != "")
 keys = st.text(string.ascii_lowercase, min_size=1, max_size=6)
 values = st.one_of(st.integers(-10**6, 10**6), st.booleans(), texts, st.lists(st.integers(0, 9), max_size=3))
 arguments = st.dictionaries(keys, values, max_size=3)
+#: A result's text, often starting with words a wire without is_error uses for its flag (issue 19).
+result_texts = texts | st.builds(str.__add__, st.sampled_from(["Error: ", "Output: Error: ", "Output: "]),
+                                 texts)
 
 
 @st.composite
@@ -44,7 +47,8 @@ def conversations(draw):
             calls.append(ToolCall(f"call_{serial:03d}", draw(st.sampled_from(TOOLS)).name, draw(arguments)))
         lead = [TextBlock(draw(texts))] if draw(st.booleans()) else []
         messages.append(Message.assistant(*lead, *calls))
-        messages.append(Message.results([ToolResult(c.id, draw(texts), draw(st.booleans())) for c in calls]))
+        messages.append(Message.results([ToolResult(c.id, draw(result_texts), draw(st.booleans()))
+                                         for c in calls]))
         messages.append(Message.assistant(draw(texts)))
     messages.append(Message.user(draw(texts)))
     return Transcript(system=draw(st.none() | texts), messages=messages)

@@ -147,6 +147,33 @@ def test_server_blocks_save_and_load_exactly():
     assert Transcript.from_json(t.to_json()).messages[1].blocks == turn.message.blocks
 
 
+def test_a_server_block_built_as_its_docstring_shows_is_spelled_from_its_fields():
+    # issue 19, item 8: with no `opaque` it went out as {} and the encoder raised KeyError('type')
+    search = ServerToolCall("srvtoolu_01", "web_search", {"query": "Paris weather"}, "anthropic")
+    failed = ServerToolResult("srvtoolu_01", "max_uses_exceeded", is_error=True, provider="anthropic")
+    t = Transcript(messages=[Message.user("Weather in Paris?"),
+                             Message.assistant(search, failed, "I could not search."),
+                             Message.user("Again?")])
+    assert wire.check(t, api="anthropic", server_tools=[SEARCH_TOOL]) == []
+    request = wire.encode_request(t, api="anthropic", model=MODEL, server_tools=[SEARCH_TOOL])
+    assert request["messages"][1]["content"][:2] == [
+        {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search",
+         "input": {"query": "Paris weather"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01",
+         "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"}}]
+    assert anthropic_request_errors(request) == []
+    read = wire.anthropic.decode_request(request)[0].messages[1].blocks
+    assert [(b.id, b.name, dict(b.args)) for b in read[:1]] == [(search.id, search.name, dict(search.args))]
+    assert (read[1].call_id, read[1].content, read[1].is_error) == ("srvtoolu_01", "max_uses_exceeded", True)
+    # and a run goes on from it, through the SDK
+    from toolcall_lab import AnthropicProvider
+
+    with ApiDouble(["Still no search, sorry."]) as double:
+        provider = AnthropicProvider(MODEL, base_url=double.base_url("anthropic"), server_tools=[SEARCH_TOOL])
+        assert run_agent(provider, None, transcript=t).answer == "Still no search, sorry."
+        assert double.requests[-1].body["messages"][1]["content"][0]["type"] == "server_tool_use"
+
+
 def test_a_user_message_cannot_hold_a_server_block():
     with pytest.raises(ValueError, match="cannot hold a server_tool_call block"):
         Message.user(ServerToolCall("srvtoolu_1", "web_search", {"query": "q"}))

@@ -162,6 +162,28 @@ def test_a_template_that_raises_says_which_and_why(monkeypatch):
         render(SECOND_CALL)
 
 
+@pytest.mark.parametrize(("source", "failed"), [
+    ("{{ 1 / 0 }}", "ZeroDivisionError: division by zero"),
+    ("{{ 2.0 ** 100000 }}", "OverflowError"),
+    ("{% include 'header.jinja' %}", "TypeError: no loader for this environment specified"),
+    ("{% import 'macros.jinja' as m %}", "TypeError: no loader"),
+    ("{% macro again() %}{{ again() }}{% endmacro %}{{ again() }}", "RecursionError"),
+    ("{{ 10 ** 5000 }}", "ValueError: Exceeds the limit"),
+], ids=["zero-division", "overflow", "include", "import", "recursion", "huge-int"])
+def test_a_template_that_fails_while_rendering_is_one_usage_error(monkeypatch, source, failed):
+    # issue 19, item 18: these escaped as Python's own errors
+    import toolcall_lab.template as module
+
+    monkeypatch.setattr(module, "_read", lambda file: source)
+    for show in (render, view):
+        with pytest.raises(UsageError) as caught:
+            show(SECOND_CALL)
+        said = str(caught.value)
+        assert said.startswith(f"the qwen2.5 chat template failed while rendering this conversation "
+                               f"({failed}")
+        assert "the template itself is at fault" in said
+
+
 def test_importing_the_module_does_not_import_jinja2():
     code = "import toolcall_lab.template, sys; print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
@@ -285,6 +307,43 @@ def test_arguments_as_an_object_or_as_a_string_of_json(arguments):
 def test_a_tag_that_is_json_but_not_a_call_is_a_problem(body, says):
     parsed = parse_tool_calls(tag(body))
     assert parsed.problems == (says,) and parsed.calls[0].malformed
+
+
+def nested(levels):
+    """Arguments that are `levels` objects deep: {"a": {"a": ... 1}}."""
+    return '{"a": ' * (levels - 1) + '{"a": 1' + "}" * levels
+
+
+def test_arguments_nested_past_the_limit_are_a_malformed_call_the_loop_answers():
+    # issue 19, item 15: 101 levels raised UsageError out of parse_tool_calls
+    assert parse_tool_calls(tag(f'{{"name": "get_weather", "arguments": {nested(100)}}}')).problems == ()
+    for arguments in (nested(101), json.dumps(nested(101)), nested(5000)):
+        parsed = parse_tool_calls(tag(f'{{"name": "get_weather", "arguments": {arguments}}}'))
+        [call] = parsed.calls
+        assert call.malformed and call.name == "get_weather", arguments[:20]
+        assert parsed.problems in (
+            ("tool call 1 (get_weather) cannot be read: its arguments nest more than 100 levels deep.",),
+            ("tool call 1 (get_weather) cannot be read: its text is not a JSON object.",))  # 5000: the tag
+        result = execute(call, tool_map([get_weather]))
+        assert result.is_error and "not a valid JSON object" in result.content
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_arguments_holding_a_number_json_cannot_write_are_a_malformed_call(number):
+    # issue 19, item 9: NaN was taken, and the transcript then could not be saved or sent
+    for arguments in (f'{{"city": {number}}}', json.dumps(f'{{"city": {number}}}')):
+        parsed = parse_tool_calls(tag(f'{{"name": "get_weather", "arguments": {arguments}}}'))
+        assert parsed.problems == ("tool call 1 (get_weather) cannot be read: its arguments hold a number "
+                                   "JSON cannot write (NaN, Infinity, or one too large such as 1e999).",)
+        result = execute(parsed.calls[0], tool_map([get_weather]))
+        assert result.is_error and "not a valid JSON object" in result.content
+        Transcript(messages=[Message.user("Paris?"), parsed.message(), Message.results([result])]).to_json()
+
+
+def test_a_lone_surrogate_in_the_raw_text_is_replaced_where_it_enters():
+    [call] = parse_tool_calls(tag('{"name": "get_weather\ud83d", "arguments": {"city": "Paris"}}')).calls
+    assert call.name == "get_weather\ufffd"
+    assert parse_tool_calls("Hi \ud83d").text == "Hi \ufffd"
 
 
 def test_the_parsed_reply_becomes_the_kits_message():

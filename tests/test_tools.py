@@ -369,6 +369,38 @@ def test_return_values_become_text(value, content):
     assert execute(ToolCall("toolu_01", "give", {}), tool_map([give])).content == content
 
 
+class Unshowable:
+    """A value whose own text fails (issue 19, item 14: it escaped execute and run_agent)."""
+
+    def __str__(self):
+        raise RuntimeError("no text for you")
+
+
+class UnshowableText(str):
+    def __str__(self):
+        raise RuntimeError("no text for you")
+
+
+@pytest.mark.parametrize("value", [Unshowable(), {"reading": Unshowable()}, UnshowableText("18°C")],
+                         ids=["object", "inside-a-dict", "str-subclass"])
+def test_a_value_whose_str_raises_is_an_error_result_not_an_escape(value):
+    from toolcall_lab import ScriptedProvider, call, run_agent
+
+    @tool
+    def give() -> object:
+        """Return a value that cannot be shown."""
+        return value
+
+    result = execute(ToolCall("toolu_01", "give", {}), tool_map([give]))
+    if isinstance(value, str):  # a str is sent as the text it holds, never through its own __str__
+        assert result == ToolResult("toolu_01", "18°C") and type(result.content) is str
+        return
+    assert result.is_error and "give returned a" in result.content
+    assert "RuntimeError: no text for you" in result.content
+    run = run_agent(ScriptedProvider([call("give"), "Done."]), "Go", tools=[give])
+    assert run.answer == "Done." and run.transcript.tool_results()[0].is_error
+
+
 def test_decorated_tool_is_still_callable():
     assert get_weather("Paris") == "18°C, sunny"
     assert everything(text="a", count=1, ratio=1.0, flag=True, numbers=[], scores={},

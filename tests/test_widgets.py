@@ -495,6 +495,43 @@ def test_step_through_puts_the_diagram_beside_the_message_and_caps_its_height():
         assert row.layout.flex_flow == "row wrap"  # a narrow screen stacks the parts, no sideways scroll
 
 
+def _png_size(data: bytes) -> tuple[int, int]:
+    from io import BytesIO
+
+    from PIL import Image
+
+    return Image.open(BytesIO(data)).size
+
+
+def test_step_through_draws_its_diagram_at_the_size_it_is_shown():
+    # issue 18 §5: drawn 12 inches wide and shrunk into a ~470 px column, its labels were 7-8 px
+    from toolcall_lab.display.diagram import FONT
+    from toolcall_lab.widgets._step_through import DIAGRAM_INCHES
+
+    w = step_through(paris_run(), tools=[get_weather])
+    width, _ = _png_size(w.diagram.value)
+    assert width == DIAGRAM_INCHES * 100 <= 600
+    column = 470  # the diagram's column at 1280x720, JupyterLab's file browser open
+    assert FONT * 100 / 72 * column / width >= 16  # pixels of a 14-point label, as shown
+
+
+def test_step_through_never_cuts_the_current_message():
+    from toolcall_lab import Message, ToolCall, ToolResult, Transcript
+    from toolcall_lab.widgets._step_through import WINDOW, _Diagram
+
+    cities = [f"City{i}" for i in range(14)]  # one reply asking 14 calls: taller than the window
+    calls = [ToolCall(f"toolu_{i:02}", "get_weather", {"city": city}) for i, city in enumerate(cities)]
+    transcript = Transcript(messages=[
+        Message.user("Weather everywhere?"), Message.assistant(*calls),
+        Message.results([ToolResult(c.id, "18°C") for c in calls]), Message.assistant("Done.")])
+    diagram = _Diagram(transcript)
+    for k in range(len(transcript)):
+        top, bottom = diagram.boxes[k][1], diagram.boxes[k][3]
+        _, height = _png_size(diagram.png(k))
+        assert height - diagram.header >= bottom - top, f"message {k + 1} is cut"
+    assert diagram.boxes[2][3] - diagram.boxes[2][1] > WINDOW  # the results: the case the rule is for
+
+
 def test_step_through_wire_part_is_one_wrapped_line():
     w = step_through(paris_run(), tools=[get_weather])
     w.slider.value = 2  # the tool call: 14 lines as indented JSON
@@ -649,3 +686,15 @@ def test_each_factory_is_the_only_public_name_of_its_module():
         module = importlib.import_module(f"toolcall_lab.widgets._{name}")
         assert getattr(widgets, name) is getattr(module, name) and callable(getattr(widgets, name))
         assert module.__all__ == [name]
+
+
+def test_each_widget_reads_as_what_it_is_before_its_cell_runs():
+    # issue 18 §5: a committed widget output showed `VBox(children=(HBox(...` until run
+    made = {"step-through": step_through(paris_run(), tools=[get_weather]), "cost explorer": cost_explorer(),
+            "provider picker": pick_provider(environ={}), "wire view": wire_view(paris_run().transcript)}
+    for name, widget in made.items():
+        text = widget._repr_mimebundle_()["text/plain"]
+        assert text.lower().startswith(name) and text.endswith("(run the cell to use it)"), text
+        assert len(repr(widget)) <= 110 and "children=" not in text  # ipywidgets cuts at 110
+        assert type(widget).__name__ in ("VBox", "Tab", "ProviderPicker")
+    assert "4 messages" in repr(made["step-through"])

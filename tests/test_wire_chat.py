@@ -509,3 +509,17 @@ def test_gpt_6_luna_takes_tools_on_chat_only_at_effort_none():
     encode = lambda tools: chat.encode_request(t, tools, model=provider.model, **provider._options(tools))
     assert encode((get_weather,))["reasoning_effort"] == "none"
     assert "reasoning_effort" not in encode(())
+
+
+def test_a_lone_surrogate_in_a_calls_name_or_id_is_replaced_so_the_run_can_be_saved(tmp_path):
+    # issue 19, item 6, in its own words: a Chat reply with "name": "get_weather\ud83d"
+    text = ('{"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m", "choices": '
+            '[{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, '
+            '"tool_calls": [{"id": "call_1\\ud83d", "type": "function", "function": {"name": '
+            '"get_weather\\ud83d", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}}]}')
+    body = ChatCompletion.model_validate(json.loads(text)).model_dump()  # what the SDK hands the kit
+    [call] = chat.decode_response(body).tool_calls
+    assert (call.id, call.name) == ("call_1\ufffd", "get_weather\ufffd")
+    transcript = Transcript(messages=[Message.user("Weather in Paris?"), Message.assistant(call)])
+    transcript.save(tmp_path / "run.json")
+    assert Transcript.load(tmp_path / "run.json")[1].tool_calls == (call,)

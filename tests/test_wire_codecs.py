@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from toolcall_lab import Message, ReasoningBlock, Transcript
+from toolcall_lab import Message, ReasoningBlock, StopReason, ToolCall, ToolResult, Transcript, Turn, Usage
 from toolcall_lab.wire import API_SPECS, Codec, Dropped, encode_request, foreign_reasoning
 
 CLIENT = [name for name in vars(Codec) if not name.startswith("_")]
@@ -114,3 +114,132 @@ def test_what_foreign_reasoning_lists_is_what_the_request_leaves_out(api, option
 def test_dropped_names_its_message_and_unpacks():
     message, block, why = foreign_reasoning(TALK, "chat")[0]
     assert (message, block) == (1, OPUS) and isinstance(foreign_reasoning(TALK, "chat")[0], Dropped)
+
+
+# -- issue 19: what enters from the wire, and what a wire without is_error says -------------------
+LONE = "\ud83d"  # half of a UTF-16 pair, as a JSON "\ud83d" escape decodes
+
+
+def assert_encodable(transcript):
+    """Every string the transcript holds encodes as UTF-8 (what a save and every request do)."""
+    text = transcript.to_json()
+    text.encode("utf-8")
+    assert LONE not in text
+
+
+def dirty_call():
+    return ToolCall(f"call_1{LONE}", f"get_weather{LONE}", {f"city{LONE}": f"Par{LONE}is"})
+
+
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_a_lone_surrogate_anywhere_in_a_reply_is_replaced_where_it_enters(api, tmp_path):
+    codec = API_SPECS[api].codec
+    turn = Turn(Message.assistant(f"Let me check{LONE}.", dirty_call()), StopReason.TOOL_USE, Usage(5, 2),
+                f"model{LONE}")
+    body = codec.encode_response(turn, response_id=f"id{LONE}")
+    decoded = codec.decode_response(body)
+    [call] = decoded.tool_calls
+    assert call.name == "get_weather\ufffd" and call.args == {"city\ufffd": "Par\ufffdis"}
+    assert api == "ollama" or call.id == "call_1\ufffd"  # Ollama sends no ids: the codec mints them
+    assert decoded.model == "model\ufffd"
+    transcript = Transcript(messages=[Message.user("Weather?"), decoded.message])
+    assert_encodable(transcript)
+    transcript.save(tmp_path / "run.json")
+    for other in API_SPECS:  # and every later request to any provider can be sent
+        json.dumps(encode_request(transcript, api=other, model="m"), ensure_ascii=False).encode("utf-8")
+
+
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_a_lone_surrogate_anywhere_in_a_request_is_replaced_where_it_enters(api):
+    call = dirty_call()
+    sent = Transcript(system=f"Be brief{LONE}.", messages=[
+        Message.user(f"Weather{LONE}?"), Message.assistant(call),
+        Message.results([ToolResult(call.id, f"18°C{LONE}")]), Message.user("Thanks")])
+    body = encode_request(sent, api=api, model=f"m{LONE}")
+    read, _ = API_SPECS[api].codec.decode_request(body)
+    assert_encodable(read)
+    assert read.messages[1].tool_calls[0].name == "get_weather\ufffd"
+    assert read.messages[2].tool_results[0].call_id == read.messages[1].tool_calls[0].id
+
+
+def test_a_body_with_nothing_to_clean_is_read_as_it_is():
+    from toolcall_lab.wire._shared import clean_body
+
+    body = {"model": "m", "choices": [{"message": {"content": "18°C 😀"}}]}
+    assert clean_body(body) is body
+    deep: list = []
+    for _ in range(5000):  # deeper than any recursive walk could go
+        deep = [deep]
+    cleaned = clean_body({"a": [LONE, deep]})
+    assert cleaned["a"][0] == "\ufffd"
+
+
+#: The APIs with no is_error field: a result's flag travels in its words.
+NO_ERROR_FLAG = [api for api in API_SPECS if api != "anthropic"]
+RESULTS = [
+    ToolResult("call_1", "Error: 3 matches in app.log"),           # a success that starts so
+    ToolResult("call_2", "no such city", is_error=True),
+    ToolResult("call_3", "Output: Error: the escape itself"),
+    ToolResult("call_4", "Output: 42"),                              # not escaped: no "Error: " after
+    ToolResult("call_5", "Error: disk full", is_error=True),
+    ToolResult("call_6", "Output: Output: Error: "),
+    ToolResult("call_7", "18°C, sunny"),
+]
+
+
+def test_what_the_real_api_reads_for_each_result():
+    from toolcall_lab.wire._shared import read_result_text, result_text
+
+    said = [result_text(result) for result in RESULTS]
+    assert said == ["Output: Error: 3 matches in app.log", "Error: no such city",
+                    "Output: Output: Error: the escape itself", "Output: 42", "Error: Error: disk full",
+                    "Output: Output: Output: Error: ", "18°C, sunny"]
+    assert [read_result_text(text) for text in said] == [(r.content, r.is_error) for r in RESULTS]
+
+
+@pytest.mark.parametrize("api", NO_ERROR_FLAG)
+def test_a_results_flag_and_text_survive_a_wire_without_is_error(api):
+    calls = [ToolCall(result.call_id, "get_weather", {"city": "Paris"}) for result in RESULTS]
+    sent = Transcript(messages=[Message.user("Hi"), Message.assistant(*calls), Message.results(RESULTS),
+                                Message.user("And?")])
+    read, _ = API_SPECS[api].codec.decode_request(encode_request(sent, api=api, model="m"))
+    assert read.messages[2].tool_results == tuple(RESULTS)
+
+
+# -- issue 19: numbers JSON cannot write, and nesting past the limit, make malformed calls -----------
+#: How a model (or a server's JSON encoder) writes arguments the kit cannot take.
+UNTAKEABLE = ['{"city": NaN}', '{"city": Infinity}', '{"city": [-Infinity]}', '{"city": 1e999}',
+              '{"city": ' + '{"a": ' * 100 + "1" + "}" * 101]
+#: A reply of each API carrying one call with `arguments` (JSON text) in that API's spelling.
+REPLIES = {
+    "anthropic": '{{"type": "message", "model": "m", "stop_reason": "tool_use", "content": [{{"type": '
+                 '"tool_use", "id": "call_1", "name": "get_weather", "input": {args}}}]}}',
+    "responses": '{{"model": "m", "status": "completed", "output": [{{"type": "function_call", '
+                 '"call_id": "call_1", "name": "get_weather", "arguments": {text}}}]}}',
+    "chat": '{{"model": "m", "choices": [{{"finish_reason": "tool_calls", "message": {{"role": '
+            '"assistant", "content": null, "tool_calls": [{{"id": "call_1", "type": "function", '
+            '"function": {{"name": "get_weather", "arguments": {text}}}}}]}}}}]}}',
+    "ollama": '{{"model": "m", "done": true, "done_reason": "stop", "message": {{"role": "assistant", '
+              '"content": "", "tool_calls": [{{"id": "call_1", "function": {{"name": "get_weather", '
+              '"arguments": {args}}}}}]}}}}',
+}
+
+
+@pytest.mark.parametrize("arguments", UNTAKEABLE, ids=["nan", "inf", "-inf", "1e999", "deep"])
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_arguments_json_cannot_write_are_a_malformed_call_the_model_is_told_about(api, arguments, tmp_path):
+    from toolcall_lab.tool import execute, tool_map
+    from toolcall_lab.tools import get_weather
+
+    body = json.loads(REPLIES[api].format(args=arguments, text=json.dumps(arguments)))
+    [call] = API_SPECS[api].codec.decode_response(body).tool_calls
+    assert call.malformed and call.args == {}
+    result = execute(call, tool_map([get_weather]))
+    assert result.is_error and "not a valid JSON object" in result.content
+    assert ("nest more than 100 levels" in result.content if '"a"' in arguments
+            else "a number JSON cannot write" in result.content)
+    transcript = Transcript(messages=[Message.user("Weather?"), Message.assistant(call),
+                                      Message.results([result])])
+    transcript.save(tmp_path / "run.json")  # a transcript that can be saved ...
+    for other in API_SPECS:  # ... and sent to every API (Anthropic and Ollama refuse NaN)
+        json.dumps(encode_request(transcript, api=other, model="m"), allow_nan=False)

@@ -18,6 +18,12 @@ so it would make every later save and every provider call fail. Blocks replace e
 with U+FFFD (the replacement character, "�") when they are built or loaded; a proper
 pair becomes the one character it stands for.
 
+A model's arguments are checked where they enter too (`read_arguments`, `arguments_problem`):
+text that is not a JSON object, an object nested more than `MAX_NESTING` levels deep, or one
+holding a number JSON has no spelling for (NaN, Infinity, or 1e999, which Python reads as
+infinity) makes a *malformed* call, which the loop answers with an error result the model
+can act on, instead of a transcript that can no longer be saved or sent.
+
 Left out on purpose: images, documents and citations. Blocks carry text, tool calls,
 tool results, reasoning and the provider's own tool use, which is all the lessons need.
 Who may send which block is `Message`'s business (`messages.py`).
@@ -25,6 +31,8 @@ Who may send which block is `Message`'s business (`messages.py`).
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
@@ -34,6 +42,8 @@ from ._text import shorten
 from .errors import TranscriptFormatError, UsageError
 
 __all__ = [
+    "MAX_NESTING",
+    "NOT_AN_OBJECT",
     "Block",
     "ReasoningBlock",
     "ServerBlock",
@@ -42,13 +52,18 @@ __all__ = [
     "TextBlock",
     "ToolCall",
     "ToolResult",
+    "arguments_problem",
     "block_from_dict",
     "block_to_dict",
     "clean_text",
+    "read_arguments",
 ]
 
 REPR_TEXT = 60  # characters of text a repr shows before it shortens
 MAX_NESTING = 100  # levels of lists and objects tool arguments may nest (real ones use 2 or 3)
+#: What `read_arguments` says of text that is not a JSON object at all (the other problems
+#: are of an object: too deep, or a number JSON cannot write).
+NOT_AN_OBJECT = ("they are not valid JSON", "they are not a JSON object")
 
 
 def _short(text: str) -> str:
@@ -70,6 +85,50 @@ def clean_text(text: str) -> str:
         # lone half fails to decode, which "replace" turns into U+FFFD.
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
+
+
+def arguments_problem(args: object, depth: int = 0) -> str | None:
+    """Why `args` cannot be a tool call's arguments, in words for the model; None when they can.
+
+    >>> arguments_problem({"city": "Paris"}) is None
+    True
+    >>> arguments_problem({"x": [1, float("nan")]})
+    'they hold a number JSON cannot write (NaN, Infinity, or one too large such as 1e999)'
+    """
+    if depth > MAX_NESTING:
+        return f"they nest more than {MAX_NESTING} levels deep"
+    if depth == 0 and not isinstance(args, Mapping):
+        return NOT_AN_OBJECT[1]
+    if isinstance(args, float) and not math.isfinite(args):
+        return "they hold a number JSON cannot write (NaN, Infinity, or one too large such as 1e999)"
+    if isinstance(args, Mapping):
+        items: Any = args.values()
+    elif isinstance(args, list | tuple):
+        items = args
+    else:
+        return None
+    return next((found for item in items if (found := arguments_problem(item, depth + 1))), None)
+
+
+def read_arguments(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(arguments, None) from a model's JSON text, or (None, why they cannot be read).
+
+    Never raises: text nested deeper than Python's recursion limit makes `json.loads`
+    raise RecursionError, which is not a ValueError and would escape every handler.
+
+    >>> read_arguments('{"city": "Paris"}')
+    ({'city': 'Paris'}, None)
+    >>> read_arguments('{"city": "Par'), read_arguments('{"x": NaN}')[1][:29]
+    ((None, 'they are not valid JSON'), 'they hold a number JSON canno')
+    """
+    try:
+        parsed = json.loads(text)
+    except RecursionError:
+        return None, f"they nest more than {MAX_NESTING} levels deep"
+    except (TypeError, ValueError):
+        return None, NOT_AN_OBJECT[0]
+    problem = arguments_problem(parsed)
+    return (None, problem) if problem else (parsed, None)
 
 
 def _clean_json(value: Any, depth: int = 0) -> Any:

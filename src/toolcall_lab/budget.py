@@ -173,13 +173,15 @@ def request_usages(requests: Sequence[Mapping[str, Any]], *, model: str, caching
     return usages
 
 
-def class_budget(*, students: int, lessons: str | Sequence[int] = "1-6", provider: str = "anthropic",
+def class_budget(*, students: int, lessons: str | Sequence[int] | None = None, provider: str = "anthropic",
                  model: str | None = None, reruns: int = 0, caching: bool = False,
                  measurement: Mapping[str, Any] | None = None) -> ClassBudget:
     """The budget of `students` learners running `lessons` on `provider`'s `model`.
 
-    `measurement` is the data of `lesson_usage.load_usage()` (the committed file by
-    default). Raises `UsageError` naming what to fix for a bad count, lesson or model.
+    `lessons` defaults to every lesson the measurement has from lesson 1 on (the start page
+    sends no request). `measurement` is the data of `lesson_usage.load_usage()` (the
+    committed file by default). Raises `UsageError` naming what to fix for a bad count,
+    lesson or model.
     """
     if students < 1:
         raise UsageError(f"--students must be 1 or more, got {students}.")
@@ -195,7 +197,11 @@ def class_budget(*, students: int, lessons: str | Sequence[int] = "1-6", provide
                          "budget --measure`.")
     model = model or default_model(provider)
     price = _price_for(provider, model)
-    numbers = parse_lessons(lessons) if isinstance(lessons, str) else list(lessons)
+    if lessons is None:
+        measured = (int(stem[:2]) for stem in entry["lessons"] if stem[:2].isdigit())
+        numbers = sorted(n for n in measured if n >= 1)  # the start page (0) calls no model
+    else:
+        numbers = parse_lessons(lessons) if isinstance(lessons, str) else list(lessons)
     stems = _stems(entry["lessons"], numbers, data["measured"])
     bills = []
     for stem in stems:

@@ -12,7 +12,7 @@
                                     # a teacher's solved copy of every lesson (default: ./solutions)
     python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
                                     # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
-    python -m toolcall_lab budget --students N [--lessons 1-8] [--provider P] [--model M]
+    python -m toolcall_lab budget --students N [--lessons 1-4] [--provider P] [--model M]
                                   [--reruns K] [--caching]
                                     # tokens, dollars and requests per minute for a class,
                                     # from the price table and the lessons' measured requests
@@ -138,7 +138,7 @@ def _add_budget(commands: Any) -> None:
     budget = commands.add_parser("budget", help="what the lessons cost a class (offline)")
     add = budget.add_argument
     add("--students", type=int, help="learners in the class")
-    add("--lessons", default="1-6", help="lesson numbers, e.g. 1-6 or 0,3 (default 1-6)")
+    add("--lessons", help="lesson numbers, e.g. 1-6 or 0,3 (default: every lesson)")
     add("--provider", default="anthropic",
         help="anthropic, openai, openai-chat or ollama (default anthropic)")
     add("--model", help="model id from the price table (default: the provider's default)")
@@ -158,9 +158,11 @@ def _budget(args: argparse.Namespace) -> int:
         if args.measure:
             from pathlib import Path
 
+            from ._files import save_atomically
             from .lesson_usage import LESSON_USAGE, measure, usage_text
 
-            LESSON_USAGE.write_text(usage_text(measure(Path(args.notebooks))), encoding="utf-8")
+            save_atomically(LESSON_USAGE, usage_text(measure(Path(args.notebooks))).encode("utf-8"),
+                            what="lesson usage", error=UsageError)
             print(f"wrote {LESSON_USAGE}")
             return 0
         from .budget import class_budget

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ._files import save_atomically
 from .errors import UsageError
 
 __all__ = ["YOUR_CODE", "answer_key", "definition", "fill_definition", "solve_cell", "solve_notebook",
@@ -154,11 +155,25 @@ def solve_notebook(notebook: Path, answers: Mapping[str, str] | None = None) -> 
 
 def _execute(nb: dict[str, Any], cwd: Path, timeout: int) -> dict[str, Any]:
     """Run every cell of `nb` in a fresh kernel started in `cwd` (nbclient, imported only here)."""
+    import os
+    import uuid
+
     import nbclient
     import nbformat
+    from jupyter_core.paths import jupyter_runtime_dir
+    from traitlets.config import Config
 
     node = nbformat.from_dict(nb)  # type: ignore[no-untyped-call]  # nbformat leaves it unannotated
-    client = nbclient.NotebookClient(node, timeout=timeout, kernel_name="python3",
+    config = Config()
+    if os.name == "posix":
+        # subtle: over IPC (files only this user opens), not TCP, where the system has it; over
+        # TCP each kernel warns of "eavesdropping" on stderr, once per lesson (dev.py lab does
+        # the same). The connection file is absolute, so the sockets named after it are too.
+        runtime = Path(jupyter_runtime_dir())
+        runtime.mkdir(parents=True, exist_ok=True)
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.connection_file = str(runtime / f"kernel-{uuid.uuid4()}.json")
+    client = nbclient.NotebookClient(node, config=config, timeout=timeout, kernel_name="python3",
                                      record_timing=False, resources={"metadata": {"path": str(cwd)}})
     client.execute()
     return dict(node)
@@ -182,7 +197,7 @@ def write_solutions(lessons: Path | str, out: Path | str, *, execute: bool = Tru
         if execute:
             solved = _execute(solved, lessons.resolve(), timeout)
         target = out / path.name
-        target.write_text(json.dumps(solved, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+        text = json.dumps(solved, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        save_atomically(target, text.encode("utf-8"), what="solved lesson", error=UsageError)
         written.append(target)
     return written

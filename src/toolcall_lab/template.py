@@ -27,7 +27,8 @@ and the context `messages` (OpenAI-chat dicts, a call's `arguments` as a dict), 
 What the rendering shows: the tool schemas are JSON lines in the system prompt; a call is
 JSON between `<tool_call>` tags; a result is plain text between `<tool_response>` tags in a
 *user* turn, with no id (the order pairs it with its call) and no error flag (a failed tool's
-text says "Error: ", as on Chat's wire). Reasoning blocks are left out, as Chat leaves them.
+text says "Error: ", and a success that begins with those words says "Output: Error: ", as on
+Chat's wire). Reasoning blocks are left out, as Chat leaves them.
 
 Parsing is the other direction, in the same tagged-JSON style (Qwen, Hermes and many
 fine-tunes use it): each `<tool_call>...</tool_call>` holds `{"name": ..., "arguments": {...}}`.
@@ -49,6 +50,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, assert_never
 
+from ._text import shorten
+from .blocks import NOT_AN_OBJECT, arguments_problem, clean_text, read_arguments
 from .errors import UsageError, UsageTypeError
 from .messages import (
     Message,
@@ -62,7 +65,7 @@ from .messages import (
 )
 from .palette import OKABE_ITO
 from .tool import Tool
-from .wire._shared import parse_arguments, result_text
+from .wire._shared import result_text
 
 __all__ = ["TEMPLATES", "ChatTemplate", "ParsedOutput", "PromptView", "Span", "chat_messages",
            "parse_tool_calls", "render", "tool_schemas", "view"]
@@ -210,8 +213,23 @@ def _render(messages: list[dict[str, Any]], schemas: list[dict[str, Any]] | None
     try:
         return str(_compiled(chosen.text).render(messages=messages, tools=schemas, documents=None,
                                                  add_generation_prompt=add_generation_prompt))
-    except jinja2.TemplateError as error:
+    except jinja2.TemplateError as error:  # raise_exception(...), or what the sandbox forbids
         raise UsageError(f"the {chosen.name} chat template refused this conversation: {error}") from None
+    except Exception as error:
+        # subtle: a template is a program; it can divide by zero, overflow, {% include %} with
+        # no loader (TypeError) or recurse forever, and none of those is a TemplateError.
+        raise UsageError(f"the {chosen.name} chat template failed while rendering this conversation "
+                         f"({_failure(error)}); the template itself is at fault, so fix it or choose "
+                         f"another ({', '.join(sorted(TEMPLATES))}).") from None
+
+
+def _failure(error: BaseException) -> str:
+    """"Type: message" for what went wrong inside a template, even when its text cannot be shown."""
+    try:
+        said = shorten(str(error), 200)
+    except Exception:
+        said = ""
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__
 
 
 def render(transcript: Transcript, tools: Sequence[Tool] = (), *, template: str | ChatTemplate = "qwen2.5",
@@ -445,19 +463,31 @@ def _tags(text: str) -> tuple[list[str], list[tuple[str, bool]]]:
 
 
 def _read_call(inner: str) -> tuple[str, dict[str, Any] | None, str | None]:
-    """(name, arguments, problem) for one tag's text; arguments None when they cannot be read."""
-    body = parse_arguments(inner.strip())
-    if body is None:
+    """(name, arguments, problem) for one tag's text; arguments None when they cannot be read.
+
+    The arguments are held to the rule every API's arguments are (`blocks.read_arguments`):
+    nested more than `MAX_NESTING` levels deep, or holding NaN or Infinity, they make a
+    malformed call, whose problem says so.
+    """
+    try:
+        body = json.loads(inner.strip())
+    except (ValueError, RecursionError):  # subtle: '[' * 5000 raises RecursionError
+        body = None
+    if not isinstance(body, dict):
         named = re.search(r'"name"\s*:\s*"([^"]*)"', inner)
         return (named.group(1) if named else ""), None, "its text is not a JSON object"
     name, arguments = body.get("name"), body.get("arguments", body.get("parameters", {}))
     if not isinstance(name, str) or not name:
         return "", None, 'it has no "name"'
     if isinstance(arguments, str):  # some models write the arguments as a string of JSON
-        arguments = parse_arguments(arguments)
-    if not isinstance(arguments, dict):
+        arguments, problem = read_arguments(arguments)
+    else:
+        problem = arguments_problem(arguments)
+    if problem is None and isinstance(arguments, dict):
+        return name, arguments, None
+    if problem is None or problem in NOT_AN_OBJECT:
         return name, None, '"arguments" is not a JSON object'
-    return name, arguments, None
+    return name, None, f"its arguments {problem.removeprefix('they ')}"  # too deep, or NaN
 
 
 def parse_tool_calls(text: str, *, id_prefix: str = "call_") -> ParsedOutput:
@@ -475,7 +505,9 @@ problems=())
     """
     if not isinstance(text, str):
         raise UsageTypeError(f"expected the model's raw text (a str), got {type(text).__name__}.")
-    prose, tags = _tags(text)
+    # subtle: text from a server enters here, so a lone surrogate becomes U+FFFD here too
+    # (in a call's name it would survive into the transcript and fail every later save).
+    prose, tags = _tags(clean_text(text))
     calls, problems = [], []
     for number, (inner, closed) in enumerate(tags, start=1):
         name, arguments, problem = _read_call(inner)

@@ -34,7 +34,7 @@ from functools import cached_property
 from typing import Any
 
 from ._text import shorten
-from .blocks import ToolCall, ToolResult
+from .blocks import NOT_AN_OBJECT, ToolCall, ToolResult, read_arguments
 from .errors import ToolDefinitionError, UsageTypeError
 from .schema import function_schema, nullable_defaults, parse_docstring
 
@@ -75,6 +75,9 @@ class Tool:
                 f"{TOOL_NAME_PATTERN.pattern} (letters, digits, _ and -, 1 to 64 characters); "
                 f"try {suggestion!r}."
             )
+        if not isinstance(self.description, str):
+            raise ToolDefinitionError(f"tool {self.name!r}: description must be text (\"\" for none), "
+                                      f"got {type(self.description).__name__}: {self.description!r}.")
         if not callable(self.function):
             raise ToolDefinitionError(f"tool {self.name!r}: function must be callable, "
                                       f"got {type(self.function).__name__}.")
@@ -199,8 +202,11 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
                             "Call one of these by its exact name.")
     if call.malformed or not isinstance(call.args, Mapping):
         sent = call.raw_args if call.malformed else repr(call.args)
+        why = read_arguments(call.raw_args)[1] if call.raw_args is not None else None
+        # subtle: valid JSON the kit still refuses (NaN, nesting past MAX_NESTING) says why
+        because = f" ({why})" if why and why not in NOT_AN_OBJECT else ""
         return _error(call, f"The arguments for {call.name} were not a valid JSON object: "
-                            f"{shorten(sent or '', 81)!r}. Send the complete arguments as one "
+                            f"{shorten(sent or '', 81)!r}{because}. Send the complete arguments as one "
                             "JSON object that matches the tool's input schema.")
     problem = chosen.check_args(call.args)
     if problem is not None:
@@ -223,7 +229,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
                             "arguments, or answer without this tool.")
     try:
         return ToolResult(call.id, _as_text(value))
-    except (TypeError, ValueError, RecursionError) as exc:
+    except Exception as exc:  # subtle: any error, since a value's own __str__ may raise anything
         return _error(call, f"{call.name} returned a {type(value).__name__} that cannot be sent "
                             f"as JSON ({_describe(exc)}). Its author should make it return a str, "
                             "or plain dicts, lists, strings and numbers.")
@@ -276,7 +282,7 @@ def _error(call: ToolCall, text: str) -> ToolResult:
 def _as_text(value: Any) -> str:
     """What goes back to the model: strings as they are, anything else as JSON."""
     if isinstance(value, str):
-        return value
+        return str.__str__(value)  # a plain str, even from a subclass whose own __str__ fails
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

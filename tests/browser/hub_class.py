@@ -102,6 +102,7 @@ class Learner:
     arrived: dict[str, float] = field(default_factory=dict)
     seconds_to_run_all: float | None = None
     server_mib: float | None = None  # resident memory of the learner's server and its kernel
+    server_cpu_s: float | None = None  # CPU seconds their server and kernel used up to the measure
     problems: list[str] = field(default_factory=list)
     double_apis: list[str] = field(default_factory=list)  # the API of each request their double got
     double_port: int = 0
@@ -173,6 +174,20 @@ def rss_mib(pids: Sequence[int] | set[int]) -> float:
                 if line.startswith("VmRSS:"):
                     total_kib += int(line.split()[1])  # "VmRSS:   123456 kB"
     return total_kib / 1024
+
+
+def cpu_seconds(pids: Sequence[int] | set[int]) -> float:
+    """The CPU time `pids` have used, user and system, in seconds (from /proc; an ended process 0).
+
+    >>> cpu_seconds([os.getpid()]) > 0
+    True
+    """
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of proc(5))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _environ_of(pid: int) -> dict[str, str]:
@@ -453,6 +468,7 @@ def _measure(hub: Hub, session: Session) -> None:
     hub.remember(in_servers)
     for learner in session.learners:
         learner.server_mib = rss_mib(servers.get(learner.name, set())) or None
+        learner.server_cpu_s = cpu_seconds(servers.get(learner.name, set())) or None
     # the hub's own log line, e.g. "User learner1 took 32.550 seconds to start"
     took = dict(re.findall(r"User (\S+) took ([\d.]+) seconds to start", hub.log.read_text(errors="replace")))
     for learner in session.learners:
@@ -472,10 +488,10 @@ def report_lines(session: Session) -> list[str]:
     """What `main` prints: two lines per learner, then the hub's memory.
 
     >>> learner = Learner("learner1", "anthropic", seconds_to_first_cell=9.5, seconds_to_start_server=6.0,
-    ...                   seconds_to_run_all=20.0, server_mib=180.0, double_apis=["anthropic"],
-    ...                   clone_status="")
+    ...                   seconds_to_run_all=20.0, server_mib=180.0, server_cpu_s=12.0,
+    ...                   double_apis=["anthropic"], clone_status="")
     >>> print("\\n".join(report_lines(Session([learner], hub_mib=90.0))))
-    learner1: link -> first cell 9.5 s (server start 6.0 s), run all 20.0 s, server+kernel 180 MiB
+    learner1: link -> first cell 9.5 s (server start 6.0 s), run all 20.0 s, server+kernel 180 MiB, 12.0 CPU s
     learner1: its double answered 1 anthropic request(s); its clone is clean
     hub+proxy: 90 MiB for 1 learner(s), 90 MiB per learner; servers 180 MiB per learner on average
     """
@@ -486,7 +502,7 @@ def report_lines(session: Session) -> list[str]:
         steps = "".join(f", at {step} {_s(seconds)}" for step, seconds in learner.arrived.items())
         lines += [f"{learner.name}: link -> first cell {_s(learner.seconds_to_first_cell)} (server start "
                   f"{_s(learner.seconds_to_start_server)}{steps}), run all {_s(learner.seconds_to_run_all)}, "
-                  f"server+kernel {_mib(learner.server_mib)}",
+                  f"server+kernel {_mib(learner.server_mib)}, {_cpu(learner.server_cpu_s)}",
                   f"{learner.name}: its double answered {len(learner.double_apis)} {apis} request(s); "
                   f"its clone is {clone}"]
         lines += [f"{learner.name}: FAIL {problem}" for problem in learner.problems]
@@ -501,6 +517,10 @@ def report_lines(session: Session) -> list[str]:
 
 def _s(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds:.1f} s"
+
+
+def _cpu(seconds: float | None) -> str:
+    return "- CPU s" if seconds is None else f"{seconds:.1f} CPU s"
 
 
 def _mib(mib: float | None) -> str:

@@ -1,17 +1,19 @@
 """What the keys share: that a tool really ran (not that some text appeared), and how a learner's
-own code is read (still the template? what did it raise?)."""
+own code is read (still the template? what did it raise? did it hand the work to the kit?)."""
 
 from __future__ import annotations
 
 import dis
 import re
-from types import CodeType, SimpleNamespace
+import sys
+from collections.abc import Callable
+from types import FrameType, SimpleNamespace
 from typing import Any
 
 from ..loop import Run
 from ..messages import ToolCall, ToolResult
 
-__all__ = ["hands_off", "mentions_number", "raised", "template", "tool_exchanges", "unwritten"]
+__all__ = ["mentions_number", "raised", "run_watching", "template", "tool_exchanges", "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -23,48 +25,16 @@ def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
 
 
 def mentions_number(text: str, value: str) -> bool:
-    """True when `value` stands in `text` as a whole number ("291", not "2910", "29.1" or "-291").
+    """True when `value` stands in `text` as a whole number ("291", not "2910" or "29.1"),
+    with its sign: a number right after a minus sign or a hyphen is negative ("-291" is not 291).
 
     >>> mentions_number("17 * 23 - 100 = 291.", "291"), mentions_number("2910", "291")
     (True, False)
-    >>> mentions_number("It is -291.", "291"), mentions_number("It is \u2212291.", "291")
+    >>> mentions_number("It is -291.", "291"), mentions_number("It is −291.", "291")
     (False, False)
     """
-    # subtle: a minus sign (ASCII or U+2212) right before the digits makes it another number
+    # subtle: U+2212 is the minus sign of typeset text; "-" doubles as hyphen and minus
     return re.search(rf"(?<![\d.,\-\u2212]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
-
-
-def hands_off(function: Any, kit: Any) -> bool:
-    """True when a learner's `function` is the kit's own `kit`, or hands the work to it.
-
-    That is `kit` itself, a `functools.partial` of it, or code that calls it, by any name
-    it was imported as or as an attribute (`tool.execute(...)`): an answer the check must
-    refuse with "write it yourself", since it shows nothing the learner wrote.
-
-    >>> from toolcall_lab.tool import execute
-    >>> hands_off(execute, execute), hands_off(lambda c, t: execute(c, t), execute)
-    (True, True)
-    >>> hands_off(lambda c, t: None, execute)
-    False
-    """
-    while hasattr(function, "func"):  # functools.partial
-        function = function.func
-    if function is kit:
-        return True
-    code = getattr(function, "__code__", None)
-    if not isinstance(code, CodeType):
-        return False
-    scope = getattr(function, "__globals__", {})
-    codes = [code]
-    while codes:
-        current = codes.pop()
-        codes += [c for c in current.co_consts if isinstance(c, CodeType)]  # nested functions, lambdas
-        for step in dis.get_instructions(current):
-            if step.opname in ("LOAD_GLOBAL", "LOAD_NAME") and scope.get(str(step.argval)) is kit:
-                return True
-            if step.opname in ("LOAD_ATTR", "LOAD_METHOD") and step.argval == kit.__name__:
-                return True
-    return False
 
 
 def unwritten(cls: Any, method: str = "complete") -> bool:
@@ -89,3 +59,35 @@ def raised(exc: BaseException) -> str:
 def template(function: Any) -> bool:
     """True when a learner's function is still the template: a docstring and `...`."""
     return callable(function) and unwritten(SimpleNamespace(body=function), "body")
+
+
+def run_watching(kit: Callable[..., Any], function: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
+    """(what `function(*args)` returned, whether it called the kit's `kit` on the way).
+
+    How a key refuses an answer that only wraps the kit's own version ("write it yourself"):
+    the call is watched, not the source read, so an alias, an import inside the function or
+    a helper in between is caught all the same.
+
+    >>> from toolcall_lab.template import parse_tool_calls
+    >>> run_watching(parse_tool_calls, lambda text: parse_tool_calls(text).calls, "Hi")
+    ((), True)
+    >>> run_watching(parse_tool_calls, str.upper, "Hi")
+    ('HI', False)
+    """
+    target = getattr(kit, "__code__", None)
+    called = False
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal called
+        if event == "call" and frame.f_code is target:
+            called = True
+
+    # subtle: a profile hook sees every Python call in this thread, however the learner named
+    # the function; the one that was there before (a profiler's) is put back, whatever happens.
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        result = function(*args)
+    finally:
+        sys.setprofile(previous)
+    return result, called

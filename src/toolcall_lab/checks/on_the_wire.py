@@ -4,12 +4,19 @@ The request body a learner writes by hand is compared with the kit's codec field
 field, and the first difference is named by its path (`messages.2.tool_call_id`), the
 way an API names what it rejects. Tool-call arguments are compared as JSON, so spacing
 inside the string does not matter; that they are a string does.
+
+Two answers are on the page already, and are refused with "write it yourself": the
+codec's own body (the rules ask for exactly `model`, `messages` and `tools`, and the
+codec always adds its output limit, so a body it wrote carries one key too many), and
+mistake 3's `invented` transcript (Exercise 1 asks for a result that answers a call
+the transcript *does* hold, so an invented id is refused by what it is, not by name).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from textwrap import shorten
 from typing import Any
 
 from ..errors import OverloadedError
@@ -20,7 +27,13 @@ from ..usage import Usage
 from ..wire import APIS, encode_request
 from ..wire import check as api_check
 
-__all__ = ["SOLUTIONS", "chat_body", "exercise_1", "exercise_2", "predict_accepted", "q1", "q2", "q3"]
+__all__ = ["SOLUTIONS", "chat_body", "exercise_1", "exercise_2", "predict_accepted", "predict_user_words",
+           "q1", "q2", "q3"]
+
+#: The keys the rules of lesson 2, section 4, give a Chat Completions body: no more.
+CHAT_KEYS = ("model", "messages", "tools")
+#: What the kit's Chat codec adds beyond them (an output limit always, reasoning when asked).
+_CODEC_EXTRAS = ("max_completion_tokens", "max_tokens", "reasoning_effort")
 
 
 def first_difference(answer: Any, expected: Any, path: str = "") -> str | None:
@@ -73,11 +86,14 @@ def _wrong_chat_body(answer: Any, transcript: Transcript, tools: Sequence[Tool])
         return f"expected the request body as a dict, got {type(answer).__name__}"
     if not isinstance(answer.get("model"), str):
         return "the body needs a \"model\": a model id, as a string"
+    added = [key for key in _CODEC_EXTRAS if key in answer]
+    if added:
+        # subtle: the codec always writes an output limit, so a body it made is caught here, by
+        # what it holds, however the learner called it (one call, other options, another name)
+        return (f"it carries {added[0]!r}, which the rules above never name but the kit's encoder "
+                "adds: write it yourself, from the rules")
     kit = encode_request(transcript, tools, api="chat", model=answer["model"])
-    wanted = {key: kit[key] for key in ("model", "messages", "tools")}
-    optional = ("max_tokens", "max_completion_tokens", "reasoning_effort")  # the kit's choices, not the rules
-    mine = {key: value for key, value in answer.items() if key not in optional}
-    return first_difference(mine, wanted)
+    return first_difference(dict(answer), {key: kit[key] for key in CHAT_KEYS})
 
 
 def chat_body(answer: Any, transcript: Transcript, tools: Sequence[Tool]) -> None:
@@ -131,18 +147,28 @@ def q3(answer: Any, transcript: Transcript) -> None:
 def _wrong_rejected(answer: Any) -> str | None:
     if not isinstance(answer, Transcript):
         return f"expected a Transcript, got {type(answer).__name__}"
+    made = {c.id for c in answer.tool_calls()}
+    invented = [r.call_id for r in answer.tool_results() if r.call_id not in made]
+    if invented and invented[0].casefold() in {i.casefold() for i in made}:
+        return (f"its result for {invented[0]!r} matches a call's id only if case is ignored, "
+                "and ids are compared exactly")
+    if invented:
+        return (f"its result for {invented[0]!r} answers no call it holds: that is mistake 3, "
+                "already on the page; write it yourself, with every result answering a call "
+                "that was made")
     said = [p.text for p in api_check(answer, api="anthropic")]
     if not said:
         return "Anthropic accepts this transcript"
     if not any("unexpected `tool_use_id`" in text for text in said):
-        return "Anthropic rejects it, but not for a result without its call: " + said[0][:80]
+        return "Anthropic rejects it, but for something else: " + shorten(said[0], 80)
     return None
 
 
 def exercise_1(answer: Any) -> None:
-    """A transcript Anthropic rejects because a result answers a call that was never made."""
+    """A transcript Anthropic rejects for an unexpected tool_use_id, though every result
+    answers a call the transcript holds (a result in the wrong place, not an invented id)."""
     check("Exercise 1", answer, _wrong_rejected,
-                 hint="check(your_transcript, api='anthropic') should report an unexpected tool_use_id")
+          hint="mistake 3's error says in which message Anthropic looks for a result's call")
 
 
 def _wrong_overload(answer: Any) -> str | None:
@@ -163,8 +189,19 @@ def _wrong_overload(answer: Any) -> str | None:
 def exercise_2(answer: Any) -> None:
     """(the error an overloaded API double raised, the transcript passed to run_agent)."""
     check("Exercise 2", answer, _wrong_overload,
-                 hint="catch ProviderError as error around run_agent(..., transcript=mine) and set "
-                      "exercise_2 = (error, mine)")
+          hint="section 11 meets a rate limit the same way: look at what it passes to run_agent "
+               "and what its except keeps")
+
+
+def predict_user_words(answer: Any, body: Mapping[str, Any]) -> None:
+    """How many entries a helper that keeps every `user` message's content finds in `body`
+    (Anthropic's request body of section 2): one per user message, tool results included."""
+    users = [m for m in body.get("messages", []) if isinstance(m, Mapping) and m.get("role") == "user"]
+    check("Prediction", answer, number(len(users)),
+          hint="count the messages of Anthropic's body whose role is user, and look at what each "
+               "one carries (section 2)",
+          why="Anthropic carries tool results in user messages, so a helper that reads roles "
+              "takes your code's result for the user's words.")
 
 
 SOLUTIONS: dict[str, str] = {
@@ -183,8 +220,9 @@ SOLUTIONS: dict[str, str] = {
     "q1": "2",
     "q2": "1000",
     "q3": '"no"',
-    "exercise_1": ('Transcript(messages=[question, calls, Message.results('
-                   '[ToolResult("toolu_99", "x"), *results.tool_results])])'),
+    "predict_user_words": "2",
+    "exercise_1": ('Transcript(messages=[question, calls, results, Message.assistant("Anything else?"), '
+                   'Message.results([results.tool_results[0]])])'),
     # statements, not one expression: they end by setting exercise_2 (toolcall_lab.solutions)
     "exercise_2": (
         "mine = Transcript()\n"

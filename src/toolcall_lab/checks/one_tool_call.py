@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ..providers.scripted import ScriptedProvider
     from ..providers.sdk import WireProvider
 
-__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "predict_call_2", "q1", "q2", "q3", "tool_result"]
+__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "predict_call_2", "predict_tool_runs", "q1", "q2", "q3",
+           "tool_result"]
 
 
 def _wrong_result(answer: Any, request: ToolCall, tool: Tool) -> str | None:
@@ -37,8 +38,8 @@ def _wrong_result(answer: Any, request: ToolCall, tool: Tool) -> str | None:
 def tool_result(answer: Any, request: ToolCall, tool: Tool) -> None:
     """Your ToolResult for `request`: the right call_id and exactly what `tool` returned."""
     check("Your result", answer, lambda a: _wrong_result(a, request, tool),
-                 hint="run the tool with the request's arguments (tool(**request.args)) and copy "
-                      "request.id into call_id")
+                 hint="read the request printed above: one of its fields is what the tool takes, "
+                      "another is the id the result must answer")
 
 
 def predict_call_2(answer: Any, provider: ScriptedProvider | WireProvider) -> None:
@@ -48,6 +49,15 @@ def predict_call_2(answer: Any, provider: ScriptedProvider | WireProvider) -> No
                  hint="count every message in the transcript just before call 2: the model keeps "
                       "nothing between calls",
                  why="The model keeps nothing between calls, so call 2 re-sends the question too.")
+
+
+def predict_tool_runs(answer: Any, run: Run) -> None:
+    """How many times a tool ran in `run`, whose model only wrote that it had looked."""
+    ran = len(tool_exchanges(run))
+    check("Prediction", answer, number(ran),
+          hint="a tool runs only when a reply carries a tool call and your code answers it: is "
+               "there a call in this reply, or only words about one?",
+          why="Words that say a tool ran are not a tool call: only your code runs tools.")
 
 
 def q1(answer: Any) -> None:
@@ -95,8 +105,8 @@ def _wrong_results_message(answer: Any, run: Run, tool: Tool) -> str | None:
 def exercise_1(answer: Any, run: Run, tool: Tool) -> None:
     """Your message answering both calls of the two-city run."""
     check("Exercise 1", answer, lambda a: _wrong_results_message(a, run, tool),
-                 hint="one Message.results([...]) holding a ToolResult per call, each with its "
-                      "call's id and the tool's output for that call's arguments")
+                 hint="section 3 answered one call; look at how many messages the results of one "
+                      "reply travel in, and which call each result takes its id and its arguments from")
 
 
 def _wrong_calculator_run(answer: Any, expression: str, value: str) -> str | None:
@@ -118,8 +128,8 @@ def exercise_2(answer: Any, *, expression: str = "17 * 23 - 100") -> None:
 
     value = calculator(expression)
     check("Exercise 2", answer, lambda a: _wrong_calculator_run(a, expression, value),
-                 hint="a two-reply script: first call('calculator', expression=...), then a "
-                      "sentence with the number; pass tools=[calculator] to run_agent")
+                 hint="section 8 scripts a model that calls a tool and then answers; read message 3 "
+                      "of your run's trace before you write the model's sentence")
 
 
 #: A worked answer per question, as the source a learner would type (tests run them
@@ -127,6 +137,7 @@ def exercise_2(answer: Any, *, expression: str = "17 * 23 - 100") -> None:
 SOLUTIONS: dict[str, str] = {
     "my_result": "ToolResult(request.id, get_weather(**request.args))",
     "predict_call_2": "3",
+    "predict_tool_runs": "0",
     "q1": "2",
     "q2": 'next(c.id for c in two_cities.transcript[1].tool_calls if c.args["city"] == "Cairo")',
     "q3": "5",

@@ -35,8 +35,8 @@ from ..selfcheck import check, equal, number
 from ..tool import Tool, execute
 from ..tools.weather import get_weather
 from ..wire import check as api_check
-from ._runs import hands_off, tool_exchanges
 from ._runs import raised as _raised
+from ._runs import run_watching, tool_exchanges
 from ._runs import template as _template
 from ._runs import unwritten as _unwritten
 
@@ -108,14 +108,14 @@ _REQUESTS = [
 def _wrong_run_call(function: Any) -> str | None:
     if not callable(function) or isinstance(function, type):
         return f"expected the function itself (run_call, without brackets), got {type(function).__name__}"
-    if hands_off(function, execute):
-        return "it hands the request to the kit's execute; write it yourself, one question at a time"
     for what, request in _REQUESTS:
         ran: list[str] = []
         try:
-            result = function(request, {"get_weather": _counting_weather(ran)})
+            result, leaned = run_watching(execute, function, request, {"get_weather": _counting_weather(ran)})
         except Exception as exc:
             return f"on {what}, run_call raised {_raised(exc)}; it must answer with an error result instead"
+        if leaned:
+            return "it hands the request to the kit's execute; write it yourself, one question at a time"
         if not isinstance(result, ToolResult):
             return f"on {what}, it returned {type(result).__name__}, not a ToolResult"
         if result.call_id != request.id:

@@ -261,14 +261,17 @@ ROW_INCHES = 0.62
 FONT = 14
 
 
-def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None) -> DescribedFigure:
+def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None,
+                  width: float = 12.0) -> DescribedFigure:
     """The same diagram as a static image: four labelled lanes, one arrow per row.
 
     Requests are solid blue arrows, replies dashed vermillion ones (the dash is the cue,
     colour only adds to it); the highlighted message is boxed and labelled "message k+1".
-    The figure is 12 inches wide at 100 dpi and 7 inches tall, taller when there are more
-    than eight arrows; nothing in it depends on the date or the machine. It displays as a
-    PNG with `describe_sequence` as its text (`new_figure`, in `_figure.py`).
+    The figure is `width` inches wide (12 by default, for a figure of its own; the
+    step-through draws it at its column's width) at 100 dpi and 7 inches tall, taller when
+    there are more than eight arrows; labels keep as many characters as fit over their
+    arrow. Nothing in it depends on the date or the machine. It displays as a PNG with
+    `describe_sequence` as its text (`new_figure`, in `_figure.py`).
 
     >>> from toolcall_lab import ToolResult
     >>> t = Transcript(messages=[Message.user("Hi?"), Message.assistant("Hello.")])
@@ -279,10 +282,10 @@ def plot_sequence(transcript: Transcript | Run, *, highlight: int | None = None)
     from .._figure import figure_style
 
     with figure_style():  # the kit's fonts, whatever the notebook has set
-        return _draw_sequence(transcript, highlight)
+        return _draw_sequence(transcript, highlight, width)
 
 
-def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> DescribedFigure:
+def _draw_sequence(transcript: Transcript | Run, highlight: int | None, width: float) -> DescribedFigure:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
@@ -294,7 +297,7 @@ def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> Descr
     rows = max(len(arrows), 1)
     # the axes span rows + 1.2 rows of height (the lane headers) over 92% of the figure
     fig = new_figure(describe_sequence(messages, highlight=highlight),
-                     figsize=(12, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
+                     figsize=(width, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
     ax = fig.add_axes((0.0, 0.08, 1.0, 0.92))
     ax.set_xlim(0, 1)
     ax.set_ylim(rows - 0.4, -1.6)  # row 0 at the top
@@ -315,8 +318,11 @@ def _draw_sequence(transcript: Transcript | Run, highlight: int | None) -> Descr
                 fontsize=FONT, fontweight="bold")
     for row, arrow in enumerate(arrows):
         x1, x2 = LANE_X[arrow.source], LANE_X[arrow.target]
-        # characters that fit over the arrow: 12 in * 72 pt, about 7.7 pt per character at 14 pt
-        fits = max(32, int(abs(x2 - x1) * 12 * 72 / 7.7))
+        # characters that fit over the arrow: width in * 72 pt, about 7.7 pt per character at
+        # 14 pt; at least 32, running past the arrow, where that stays on the figure
+        per_width = width * 72 / 7.7
+        room = int(2 * min(x1 + x2, 2 - x1 - x2) / 2 * 0.95 * per_width)  # to the nearer edge
+        fits = max(min(32, room), int(abs(x2 - x1) * per_width))
         # subtle: "$" would switch matplotlib into math mode; a model's text may hold one.
         label = shorten(arrow.label, fits).replace("$", r"\$")
         if x1 == x2:

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ..messages import Transcript
     from ..tool import Tool
 
-__all__ = ["API_TITLES", "FONT", "THEME", "figure_png", "pre", "render_png", "wire_body"]
+__all__ = ["API_TITLES", "FONT", "RUN_TO_USE", "THEME", "described", "figure_png", "pre", "render_png",
+           "wire_body"]
 
 #: The tab and dropdown title of each API (`wire.API_SPECS`).
 API_TITLES: dict[str, str] = {spec.name: spec.title for spec in API_SPECS.values()}
@@ -34,6 +35,29 @@ _TEXT = f"font-size:16px;line-height:1.4;color:{THEME['ink']}"
 FONT = f"{_TEXT};background:{THEME['paper']}"
 _PRE = (f"{_TEXT};background:{THEME['shade']};white-space:pre-wrap;word-break:normal;"
         f"overflow-wrap:break-word;margin:0;padding:8px;border:1px solid {THEME['rule']};border-radius:4px")
+
+
+#: The end of every widget's text: what a page shows in its place until the cell is run.
+RUN_TO_USE = "(run the cell to use it)"
+_DESCRIBED: dict[type, type] = {}  # an ipywidgets class -> its subclass with a readable repr
+
+
+def described(cls: type, text: str, *args: Any, **kwargs: Any) -> Any:
+    """A `cls` widget (VBox, Tab, ...) whose plain text is `text` and "run the cell to use it".
+
+    A notebook keeps that text beside the widget (ipywidgets writes `repr(widget)` as its
+    `text/plain`, cut at 110 characters), and a page opened before its cells are run shows
+    the text in the widget's place: "Step-through of 4 messages ... (run the cell to use
+    it)" instead of "VBox(children=(HBox(children=(Button(...". The text must fit those 110.
+    """
+    if cls not in _DESCRIBED:
+        # subtle: a subclass, since Python looks __repr__ up on the class; ipywidgets syncs it
+        # to the browser under the base class's model name, so nothing else changes
+        _DESCRIBED[cls] = type(cls.__name__, (cls,), {"__repr__": lambda self: self._plain_text,
+                                                      "__module__": cls.__module__})
+    widget = _DESCRIBED[cls](*args, **kwargs)
+    widget._plain_text = f"{text} {RUN_TO_USE}"  # tests/test_widgets.py: within the 110
+    return widget
 
 
 def pre(text: str, *, max_height: str | None = None) -> str:

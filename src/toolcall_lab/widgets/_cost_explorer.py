@@ -27,7 +27,7 @@ import html
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
-from ._common import FONT, THEME, figure_png, render_png
+from ._common import FONT, THEME, described, figure_png, render_png
 
 if TYPE_CHECKING:
     from matplotlib.ticker import MaxNLocator
@@ -295,8 +295,9 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
 
     controls = column(calls, first, per_step, model_box, caching_box)
     pictured = column(image, figure_caption, basis="24em")
-    box = widgets.VBox([row(controls, column(comparison, totals)),
-                        row(pictured, column(table, grow=0, basis="auto"))])
+    box = described(widgets.VBox, "Cost explorer: a loop's calls and tokens, a model and caching; "
+                    "its bill and figure", [row(controls, column(comparison, totals)),
+                                            row(pictured, column(table, grow=0, basis="auto"))])
     for name, part in dict(calls=calls, first=first, per_step=per_step, model=model_box,
                            caching=caching_box, table=table, comparison=comparison, totals=totals,
                            figure=image, figure_caption=figure_caption).items():

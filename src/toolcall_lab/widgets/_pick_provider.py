@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ._common import API_TITLES, FONT
+from ._common import API_TITLES, FONT, RUN_TO_USE
 
 __all__ = ["pick_provider"]
 
@@ -97,6 +97,10 @@ def _picker_class() -> type:
 
     class ProviderPicker(widgets.VBox):  # type: ignore[misc]  # ipywidgets is untyped, so Any
         """A provider chooser; `.provider` is the provider built from the current choice."""
+
+        def __repr__(self) -> str:  # the page's text until the cell runs (see _common.described)
+            return ("Provider picker: scripted, the API double or a real provider, with a key box "
+                    + RUN_TO_USE)
 
         def __init__(self, *, environ: Mapping[str, str] | None, script: Any) -> None:
             self._environ = None if environ is None else SealedEnviron(dict(environ))

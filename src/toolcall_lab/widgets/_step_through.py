@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
-from ._common import API_TITLES, FONT, pre, wire_body
+from ._common import API_TITLES, FONT, described, pre, wire_body
 
 if TYPE_CHECKING:
     from ..loop import Run
@@ -95,18 +95,24 @@ def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
             + pre(json.dumps(shown, ensure_ascii=False)))
 
 
-#: The tallest window of the diagram one message is shown in (pixels of the drawn figure).
-WINDOW = 700
+#: The diagram is drawn at the width its column has at 1280x720 (about 470 px beside the
+#: message, in JupyterLab with its file browser open) or a little wider, so its 14-point
+#: labels show at about 16 px: drawn 12 inches wide and shrunk, they were 7 to 8 px.
+DIAGRAM_INCHES = 5.6
+#: The tallest window of the diagram one message is shown in (pixels of the drawn figure,
+#: under the lane headers); a message taller than this gets a window as tall as it needs.
+WINDOW = 380
 
 
 class _Diagram:
     """The sequence diagram drawn once; message k is shown as a window around its arrows, boxed.
 
     Redrawing the whole diagram on every click costs a full render (a 1.4 MB PNG at 100
-    messages, seconds per click). Instead the figure is rendered to pixels once; each message
-    gets the lane headers over a `WINDOW`-pixel crop centred on its arrows, with the
-    highlight box drawn on the pixels, so a click costs the same on a long run as on a short
-    one. A diagram no taller than the window is shown whole.
+    messages, seconds per click). Instead the figure is rendered to pixels once, at its
+    display size (`DIAGRAM_INCHES`); each message gets the lane headers over a crop centred
+    on its arrows, `WINDOW` pixels tall or as tall as the message's own box needs (message k
+    is never cut), with the highlight box drawn on the pixels, so a click costs the same on a
+    long run as on a short one. A diagram no taller than the window is shown whole.
     """
 
     def __init__(self, transcript: Transcript) -> None:
@@ -115,7 +121,7 @@ class _Diagram:
 
         from ..display.diagram import plot_sequence, sequence_arrows
 
-        figure = plot_sequence(transcript)
+        figure = plot_sequence(transcript, width=DIAGRAM_INCHES)
         canvas = FigureCanvasAgg(figure)
         canvas.draw()
         width, height = canvas.get_width_height()
@@ -146,12 +152,14 @@ class _Diagram:
         from ..display.diagram import HIGHLIGHT_RGBA
 
         image, box = self.image, self.boxes.get(k)
-        if image.height > WINDOW and box is not None:
+        # subtle: the window grows to hold all of message k (a reply with many calls is tall)
+        tall = WINDOW if box is None else max(WINDOW, int(box[3] - box[1]) + 24)
+        if image.height - self.header > tall and box is not None:
             middle = (box[1] + box[3]) / 2
-            top = int(min(max(middle - WINDOW / 2, self.header), image.height - WINDOW))
-            window = Image.new("RGBA", (image.width, self.header + WINDOW))
+            top = int(min(max(middle - tall / 2, self.header), image.height - tall))
+            window = Image.new("RGBA", (image.width, self.header + tall))
             window.paste(image.crop((0, 0, image.width, self.header)), (0, 0))
-            window.paste(image.crop((0, top, image.width, top + WINDOW)), (0, self.header))
+            window.paste(image.crop((0, top, image.width, top + tall)), (0, self.header))
             box = (box[0], box[1] - top + self.header, box[2], box[3] - top + self.header)
             image = window
         else:
@@ -161,7 +169,7 @@ class _Diagram:
             overlay = Image.new("RGBA", image.size)
             draw = ImageDraw.Draw(overlay)
             draw.rectangle(box, fill=(red, green, blue, int(alpha * 255)), outline="black", width=3)
-            draw.text((box[0] + 8, (box[1] + box[3]) / 2), f"message {k + 1}", fill="black", anchor="lm",
+            draw.text((box[0] + 6, box[1] + 4), f"message {k + 1}", fill="black", anchor="lt",
                       font=ImageFont.load_default(size=18))
             image = Image.alpha_composite(image, overlay)
         buffer = BytesIO()
@@ -217,8 +225,9 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
                                style={"description_width": "initial"}, layout=widgets.Layout(width="15em"))
     position = widgets.Label(style={"font_size": "16px", "font_weight": "bold"})
     message = widgets.HTML()
-    # the diagram is drawn 12 inches wide; shrunk to its column and capped in height, so the
-    # buttons, the diagram and the message fit a 1280x720 screen together
+    # the diagram is drawn at about its column's width (DIAGRAM_INCHES), shrunk only a little
+    # to fit it, and capped in height, so the buttons, the diagram and the message fit a
+    # 1280x720 screen together
     diagram = widgets.Image(format="png",
                             layout=widgets.Layout(max_width="100%", max_height=DIAGRAM_MAX_HEIGHT))
     api_box = widgets.Dropdown(options=[(API_TITLES[a], a) for a in APIS], value=api, description="wire",
@@ -264,8 +273,10 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     left = widgets.VBox([diagram], layout=widgets.Layout(flex="3 1 26em", min_width="0"))
     right = widgets.VBox([message, tokens, api_box, wire],
                          layout=widgets.Layout(flex="2 1 20em", min_width="0", grid_gap="6px"))
-    box = widgets.VBox([controls, widgets.HBox([left, right], layout=widgets.Layout(
-        flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))])
+    below = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                               grid_gap="12px"))
+    text = f"Step-through of {total} messages: Previous / Next, the diagram, the wire, the tokens"
+    box = described(widgets.VBox, text, [controls, below])
     for name, part in dict(previous_button=previous_button, next_button=next_button, slider=slider,
                            position=position, message=message, diagram=diagram, api=api_box,
                            wire=wire, tokens=tokens).items():

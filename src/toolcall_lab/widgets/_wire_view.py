@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._common import API_TITLES, pre, wire_body
+from ._common import API_TITLES, described, pre, wire_body
 
 if TYPE_CHECKING:
     from ..messages import Transcript
@@ -47,7 +47,8 @@ def wire_view(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str 
     views = {api: widgets.HTML(pre(wire_json(wire_body(transcript, tools, api, model)),
                                    max_height=BODY_MAX_HEIGHT))
              for api in APIS}
-    tab = widgets.Tab(children=list(views.values()))
+    tab = described(widgets.Tab, "Wire view: this conversation as the request body of each API, one tab each",
+                    children=list(views.values()))
     tab.titles = tuple(API_TITLES[api] for api in APIS)
     tab.views = views
     return tab

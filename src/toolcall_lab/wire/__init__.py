@@ -28,6 +28,10 @@ and `why_dropped(block, *, model=None, **options) -> str | None`: why a request 
 leaves one `ReasoningBlock` out (None: it goes back), the rule `encode_request` follows and
 `foreign_reasoning` reports.
 
+`decode_response` and `decode_request` are the doors a body comes in by, so both read it
+through `_shared.from_the_wire`: a lone surrogate anywhere in it (a `"\\ud83d"` escape in a
+tool call's name, say) becomes U+FFFD before any of it reaches a transcript.
+
 Each codec module is the client half and re-exports the rest, which lives next door, one
 job per file:
 

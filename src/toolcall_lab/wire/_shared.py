@@ -1,9 +1,19 @@
 """What several codecs do the same way, written once.
 
+- Every body that enters the kit from the wire (each codec's `decode_response`, each
+  server half's `decode_request`) is read through `from_the_wire` first: every string in
+  it, keys too, with each lone surrogate (a JSON `"\\ud83d"` escape) replaced by U+FFFD.
+  Such a string cannot be encoded as UTF-8, so one in a tool call's name or id would make
+  every later save and every later request fail.
 - Three of the four APIs have no `is_error` field (OpenAI Responses, OpenAI Chat,
-  Ollama), so a failed tool says so in words: its content goes out as "Error: <text>",
-  and the server side reads the prefix back. (A successful result that itself begins
-  with "Error: " therefore reads back as a failure; the model would read it so too.)
+  Ollama), so a failed tool says so in words: its content goes out as "Error: <text>"
+  (`ERROR_PREFIX`). A successful result that itself begins with "Error: " goes out with
+  "Output: " (`OUTPUT_PREFIX`) in front, and so does one that begins with "Output: "
+  repeated before "Error: " (`result_text`); the server side takes exactly that off again
+  (`read_result_text`), so both the flag and the text come back as the kit sent them.
+  What the real API (and so the model) sees: "Error: no such city" for a failure,
+  "Output: Error: 3 matches" for a success that starts with those words, every other
+  success as it is.
 - Both OpenAI APIs want arguments as a JSON *string*: compact, as OpenAI's models
   write it, or the model's own malformed text, verbatim.
 - A server reads tools out of a request as `Tool`s that describe themselves to the
@@ -13,8 +23,9 @@
   an effort that is no effort at all ("extreme") is `invalid_effort`.
 - Both OpenAI APIs refuse a `strict` function whose schema leaves an object open, or
   leaves a property out of `required` (`strict_schema_problems`).
-- Arguments are parsed once, the same way everywhere (`parse_arguments`): text that is
-  not a JSON object, or nests too deep for Python to read, makes a malformed call.
+- Arguments are read once, the same way everywhere (`parse_arguments` for text,
+  `object_call` for an object): anything that is not a JSON object, nests more than
+  `blocks.MAX_NESTING` levels deep, or holds NaN or Infinity makes a malformed call.
 - Both OpenAI APIs answer an error in one shape (`openai_error_body`).
 - Every codec sends reasoning back only to the provider that made it (`made_elsewhere`
   says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
@@ -24,10 +35,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping
-from typing import Any
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from ..blocks import arguments_problem, clean_text, read_arguments
 from ..errors import UsageError, UsageTypeError
 from ..messages import ReasoningBlock, ToolCall, ToolResult
 from ..models import rules_of
@@ -37,9 +51,14 @@ from .problem import Problem
 __all__ = [
     "ERROR_PREFIX",
     "OPENAI_EFFORTS",
+    "OUTPUT_PREFIX",
     "arguments_json",
+    "clean_body",
+    "from_the_wire",
     "invalid_effort",
+    "json_text",
     "made_elsewhere",
+    "object_call",
     "openai_error_body",
     "parse_arguments",
     "plain_json",
@@ -53,29 +72,110 @@ __all__ = [
 ]
 
 ERROR_PREFIX = "Error: "
+#: What a successful result's text goes out behind when it would otherwise read as an error.
+OUTPUT_PREFIX = "Output: "
+#: A text `result_text` escapes: any number of OUTPUT_PREFIX, then ERROR_PREFIX.
+_ESCAPED = re.compile(f"(?:{re.escape(OUTPUT_PREFIX)})*{re.escape(ERROR_PREFIX)}")
 #: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
 #: github.com/openai/openai-openapi); not every model takes every one.
 OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
 def result_text(result: ToolResult) -> str:
-    """What a result says on a wire without an error flag.
+    """What a result says on a wire without an error flag; `read_result_text` reverses it exactly.
+
+    A failure goes out behind "Error: "; a success that would read as one (it starts with
+    "Error: ", or with "Output: " repeated and then "Error: ") behind "Output: "; any other
+    success as it is:
 
     >>> result_text(ToolResult("call_1", "no such city", is_error=True))
     'Error: no such city'
+    >>> result_text(ToolResult("call_1", "Error: 3 matches in app.log"))
+    'Output: Error: 3 matches in app.log'
+    >>> result_text(ToolResult("call_1", "Output: 42"))
+    'Output: 42'
     """
-    return ERROR_PREFIX + result.content if result.is_error else result.content
+    if result.is_error:
+        return ERROR_PREFIX + result.content
+    # subtle: the escape must be escaped too, or "Output: Error: x" (a success) would
+    # come back as "Error: x".
+    return OUTPUT_PREFIX + result.content if _ESCAPED.match(result.content) else result.content
 
 
 def read_result_text(text: str) -> tuple[str, bool]:
     """(content, is_error) from what `result_text` wrote.
 
-    >>> read_result_text("Error: no such city")
-    ('no such city', True)
+    Text some other client wrote is read by the same rule: "Error: " in front is a
+    failure, and "Output: " in front of what would read as one is taken off.
+
+    >>> read_result_text("Error: no such city"), read_result_text("Output: Error: 3 matches")
+    (('no such city', True), ('Error: 3 matches', False))
+    >>> read_result_text("Output: 42")
+    ('Output: 42', False)
     """
+    if text.startswith(OUTPUT_PREFIX) and _ESCAPED.match(text):
+        return text[len(OUTPUT_PREFIX):], False
     if text.startswith(ERROR_PREFIX):
         return text[len(ERROR_PREFIX):], True
     return text, False
+
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def from_the_wire(decode: Callable[Concatenate[Mapping[str, Any], _Params], _Result],
+                  ) -> Callable[Concatenate[Mapping[str, Any], _Params], _Result]:
+    """`decode`, reading its body through `clean_body` first: the one door a body comes in by.
+
+    Every codec's `decode_response` and every server half's `decode_request` wear it, so
+    no string from the wire (a tool call's name or id, a model name, a reasoning item's
+    field) reaches a transcript with a lone surrogate in it.
+    """
+
+    @functools.wraps(decode)
+    def decoding(body: Mapping[str, Any], /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        return decode(clean_body(body), *args, **kwargs)
+
+    return decoding
+
+
+def clean_body(body: Any) -> Any:
+    """`body` with every string in it (keys too) through `blocks.clean_text`.
+
+    A body with nothing to clean comes back as it is (one pass in C finds out); otherwise
+    a copy made of dicts and lists, built without recursion, so a body nested as deep as
+    the JSON parser allows is cleaned too.
+
+    >>> clean_body({"name": "get_weather\\ud83d", "args": ["\\ud83d", 5]})
+    {'name': 'get_weather�', 'args': ['�', 5]}
+    >>> body = {"name": "get_weather"}
+    >>> clean_body(body) is body
+    True
+    """
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return body
+    except (TypeError, ValueError, RecursionError):
+        pass  # a lone surrogate (UnicodeEncodeError is a ValueError), or not plain JSON
+    if not isinstance(body, Mapping | list | tuple):
+        return clean_text(body) if isinstance(body, str) else body
+    root: dict[Any, Any] | list[Any] = {} if isinstance(body, Mapping) else []
+    pending: list[tuple[Any, dict[Any, Any] | list[Any]]] = [(body, root)]
+    while pending:
+        source, target = pending.pop()
+        pairs = source.items() if isinstance(source, Mapping) else enumerate(source)
+        for key, value in pairs:
+            if isinstance(value, Mapping | list | tuple):
+                copy: Any = {} if isinstance(value, Mapping) else []
+                pending.append((value, copy))
+            else:
+                copy = clean_text(value) if isinstance(value, str) else value
+            if isinstance(target, dict):
+                target[clean_text(key) if isinstance(key, str) else key] = copy
+            else:
+                target.append(copy)
+    return root
 
 
 def made_elsewhere(block: ReasoningBlock, provider: str) -> str | None:
@@ -104,20 +204,46 @@ def arguments_json(call: ToolCall) -> str:
 
 
 def parse_arguments(text: str) -> dict[str, Any] | None:
-    """The arguments in `text` as a dict, or None when they are not a JSON object.
+    """The arguments in `text` as a dict, or None when the kit cannot take them as a call's.
 
-    Never raises: besides bad JSON, text nested deeper than Python's recursion limit
-    makes `json.loads` raise RecursionError, which is not a ValueError and would escape
-    every handler of a malformed reply.
+    Never raises. None for text that is not a JSON object, one nested more than
+    `blocks.MAX_NESTING` levels deep (or too deep for Python's parser at all, which
+    raises RecursionError, not a ValueError), and one holding NaN or Infinity, which
+    Python's parser accepts but no JSON API does (`blocks.read_arguments` says why).
 
     >>> parse_arguments('{"city": "Paris"}'), parse_arguments('{"city": "Par'), parse_arguments("[" * 5000)
     ({'city': 'Paris'}, None, None)
+    >>> parse_arguments('{"x": NaN}'), parse_arguments('{"x": 1e999}')
+    (None, None)
+    """
+    return read_arguments(text)[0]
+
+
+def object_call(call_id: str, name: str, arguments: Mapping[str, Any]) -> ToolCall:
+    """A call whose arguments came as a JSON object (Anthropic's `input`, Ollama's `arguments`).
+
+    The same rule as `parse_arguments`: an object the kit cannot take (nested too deep,
+    NaN or Infinity in it) makes a malformed call, with the object as text in `raw_args`.
+
+    >>> object_call("call_1", "f", {"x": float("inf")})
+    ToolCall('call_1', 'f', raw_args='{"x": Infinity}')
+    """
+    if arguments_problem(arguments) is None:
+        return ToolCall(call_id, name, dict(arguments))
+    return ToolCall(call_id, name, {}, raw_args=json_text(arguments))
+
+
+def json_text(value: Any) -> str:
+    """`value` as the JSON text it came as (NaN written as NaN), for a malformed call's `raw_args`.
+
+    >>> json_text([1, float("nan")]), json_text({"a": {1, 2}})
+    ('[1, NaN]', '(a dict that cannot be written as JSON)')
     """
     try:
-        parsed = json.loads(text)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        return None
-    return parsed if isinstance(parsed, dict) else None
+        # subtle: not str(value) either: the repr of an object nested that deep fails the same way
+        return f"(a {type(value).__name__} that cannot be written as JSON)"
 
 
 def _never_called(**_: Any) -> Any:

@@ -67,10 +67,10 @@ Left out: images, documents, citations, streaming, and strict tools.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
+from ..blocks import arguments_problem
 from ..errors import UsageError
 from ..messages import (
     Block,
@@ -89,8 +89,16 @@ from ..tool import Tool
 from ..tool_choice import check_tool_choice
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import made_elsewhere, parse_arguments, plain_json, sampling
-from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
+from ._shared import (
+    from_the_wire,
+    json_text,
+    made_elsewhere,
+    object_call,
+    parse_arguments,
+    plain_json,
+    sampling,
+)
+from .signing import SIGNATURE_PREFIX, binding_of, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -103,6 +111,7 @@ __all__ = [
     "CACHING",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
+    "binding_of",
     "caching_strategies",
     "check_effort",
     "check_request",
@@ -302,7 +311,7 @@ def _encode_content(blocks: Sequence[Block], *, sign: bool = False,
             wire = _encode_block(block)
         if wire is None:
             continue
-        if wire["type"] == "tool_use" and wire["id"] in callers:
+        if wire.get("type") == "tool_use" and wire.get("id") in callers:
             wire["caller"] = plain_json(callers[wire["id"]])
         content.append(wire)
     return content
@@ -386,20 +395,33 @@ def _encode_block(block: Block) -> dict[str, Any] | None:
             # Only Anthropic's own: it cannot continue a search another provider ran.
             if not block.replayable_to(PROVIDER_NAME):
                 return None
+            if not block.opaque:
+                # subtle: built by hand, as ServerToolCall's docstring shows, it has no wire
+                # block to replay; it is spelled from its fields instead (not an empty {}).
+                return _spell_server_block(block)
             return cast(dict[str, Any], plain_json(block.opaque))
         case _:
             assert_never(block)
 
 
 def _spell_server_block(block: ServerToolCall | ServerToolResult) -> dict[str, Any]:
-    """A scripted server block (`server_tools.web_search`) as Anthropic would send it.
+    """A server block with no wire block of its own, spelled as Anthropic would send it.
 
+    Scripted blocks (`server_tools.web_search`) and blocks built by hand without `opaque`:
     e.g. ServerToolCall("srvtoolu_01", "web_search", {"query": "q"}) ->
-    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "q"}}.
-    Each result's `encrypted_content` is the double's stand-in for the page text.
+    {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "q"}},
+    which is the block exactly. A failed result becomes the API's error object
+    ({"type": "web_search_tool_result_error", "error_code": <its content>}); a scripted
+    result lists its results, each `encrypted_content` the double's stand-in for the page
+    text. A result built by hand lists none: the page text it stood for is not in the
+    block, so it cannot be sent back (what the real API answers to a result spelled so,
+    without the encrypted text it sent, is not on record).
     """
     if isinstance(block, ServerToolCall):
         return {"type": "server_tool_use", "id": block.id, "name": block.name, "input": dict(block.args)}
+    if block.is_error:
+        return {"type": "web_search_tool_result", "tool_use_id": block.call_id,
+                "content": {"type": "web_search_tool_result_error", "error_code": block.content}}
     content = [{"type": "web_search_result", "title": item["title"], "url": item["url"],
                 "encrypted_content": sign_thinking(item["url"]), "page_age": None}
                for item in results_of(block)]
@@ -448,6 +470,7 @@ def _encode_reasoning(block: ReasoningBlock, *, sign: bool) -> dict[str, Any] | 
     return {"type": "thinking", "thinking": block.text, "signature": signature or ""}
 
 
+@from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a `/v1/messages` response body.
 
@@ -541,8 +564,10 @@ def _decode_blocks(content: Sequence[Mapping[str, Any]], *, model: str | None,
                 yield ReasoningBlock("", PROVIDER_NAME, model, {"redacted": item.get("data", "")})
             case "server_tool_use":
                 args = item.get("input")
-                yield ServerToolCall(item.get("id", ""), item.get("name", ""),
-                                     args if isinstance(args, dict) else {}, PROVIDER_NAME, plain_json(item))
+                if not isinstance(args, dict) or arguments_problem(args) is not None:
+                    args = {}  # the wire block, kept in `opaque`, still replays as it came
+                yield ServerToolCall(item.get("id", ""), item.get("name", ""), args, PROVIDER_NAME,
+                                     plain_json(item))
             case str(kind) if kind.endswith("_tool_result") and "tool_use_id" in item:
                 text, failed = _server_result_text(item.get("content"))
                 yield ServerToolResult(item["tool_use_id"], text, failed, PROVIDER_NAME, plain_json(item))
@@ -577,12 +602,12 @@ def _decode_call(item: Mapping[str, Any]) -> ToolCall:
     e.g. input '{"city": "Par' (a string, cut off) -> ToolCall(args={}, raw_args='{"city": "Par').
     """
     id_, name, raw = item.get("id", ""), item.get("name", ""), item.get("input", {})
-    if isinstance(raw, dict):
-        return ToolCall(id_, name, raw)
+    if isinstance(raw, Mapping):  # subtle: NaN, or nesting past MAX_NESTING, makes it malformed
+        return object_call(id_, name, raw)
     if isinstance(raw, str):  # not what the API sends, but a proxy or a double might
         parsed = parse_arguments(raw)  # subtle: '[' * 5000 is malformed too, not a RecursionError
         return ToolCall(id_, name, parsed) if parsed is not None else ToolCall(id_, name, {}, raw)
-    return ToolCall(id_, name, {}, raw_args=json.dumps(raw, ensure_ascii=False))
+    return ToolCall(id_, name, {}, raw_args=json_text(raw))
 
 
 def _result_text(content: object) -> str:

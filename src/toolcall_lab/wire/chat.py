@@ -17,9 +17,11 @@ Ollama's `/v1` and most gateways. The kit's transcript maps onto it like this:
 
 Three things have no Chat field, so this module decides:
 
-- `ToolResult.is_error`: the content is sent as "Error: <content>" (`ERROR_PREFIX`), and
-  read back as an error when it starts so. A result whose own text begins with
-  "Error: " therefore reads back as an error: the wire cannot tell them apart.
+- `ToolResult.is_error`: a failure's content is sent as "Error: <content>"
+  (`ERROR_PREFIX`). A success whose own text begins with "Error: " is sent as
+  "Output: Error: ..." (`OUTPUT_PREFIX`), so the wire can tell the two apart, and
+  `decode_request` gives back the flag and the text exactly (`_shared.result_text`).
+  That is also what the real API, and the model, reads.
 - Reasoning is never sent. OpenAI's own models return none in Chat (only a token
   count), and the `reasoning_content` / `reasoning` fields some local servers return
   are not part of the API, so no server promises to read them back (`why_dropped`
@@ -60,7 +62,9 @@ from ..usage import Usage
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
+    from_the_wire,
     made_elsewhere,
+    object_call,
     parse_arguments,
     prompt_cache_fields,
     result_text,
@@ -200,6 +204,7 @@ def _content(texts: list[str]) -> str | list[dict[str, str]]:
 
 
 # -- response: wire -> kit --------------------------------------------------------------
+@from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Chat Completions response body (the first choice).
 
@@ -258,12 +263,12 @@ def _decode_call(call: Mapping[str, Any]) -> ToolCall:
     call_id, name = str(call.get("id") or ""), str(function.get("name") or "")
     arguments = function.get("arguments")
     if isinstance(arguments, Mapping):  # a few servers send an object instead of a string
-        return ToolCall(call_id, name, dict(arguments))
+        return object_call(call_id, name, arguments)
     text = "" if arguments is None else str(arguments)
     if not text.strip():
         # subtle: local servers send "" for a call without arguments; that is {}, not an error.
         return ToolCall(call_id, name, {})
-    # subtle: text nested too deep ('[' * 5000) is malformed too, not a RecursionError.
+    # subtle: text nested too deep ('[' * 5000), or holding NaN, is malformed too.
     args = parse_arguments(text)
     if args is None:
         return ToolCall(call_id, name, {}, raw_args=text)

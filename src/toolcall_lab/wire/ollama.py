@@ -8,6 +8,11 @@ Ollama spells a conversation much like OpenAI Chat, with three differences that 
 - there is no stop reason for tool calls: a reply that calls tools still ends with
   `done_reason: "stop"`, so the codec looks at `tool_calls` to say `tool_use`.
 
+Ollama has no `is_error` either: a failed tool's content goes out as "Error: <text>", and
+a success whose text begins with "Error: " as "Output: Error: ..." (what the model then
+reads), so `decode_request` gets both the flag and the text back exactly
+(`_shared.result_text`).
+
 One turn, both ways (the shape of Ollama's own docs example):
 
     assistant: ToolCall("call_1", "get_weather", {"city": "Tokyo"})
@@ -54,7 +59,16 @@ from ..tool import Tool
 from ..tool_choice import check_tool_choice, forces_a_call
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from ._shared import ERROR_PREFIX, made_elsewhere, parse_arguments, result_text, sampling
+from ._shared import (
+    ERROR_PREFIX,
+    from_the_wire,
+    json_text,
+    made_elsewhere,
+    object_call,
+    parse_arguments,
+    result_text,
+    sampling,
+)
 
 if TYPE_CHECKING:
     from . import API
@@ -237,6 +251,7 @@ def mint_call_id(body: Mapping[str, Any], index: int) -> str:
     return "call_" + hashlib.sha256(f"{canonical}#{index}".encode()).hexdigest()[:24]
 
 
+@from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` an `/api/chat` reply carries (`stream: false`).
 
@@ -278,10 +293,10 @@ def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -
     if arguments is None:
         return ToolCall(call_id, function["name"], {})
     if isinstance(arguments, Mapping):
-        return ToolCall(call_id, function["name"], dict(arguments))
+        return object_call(call_id, function["name"], arguments)
     # Ollama itself always sends an object; a string (an OpenAI habit) is read if it parses.
-    raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    parsed = parse_arguments(raw)  # subtle: '[' * 5000 is malformed too, not a RecursionError
+    raw = arguments if isinstance(arguments, str) else json_text(arguments)
+    parsed = parse_arguments(raw)  # subtle: '[' * 5000, or NaN, is malformed too
     if parsed is not None:
         return ToolCall(call_id, function["name"], parsed)
     return ToolCall(call_id, function["name"], {}, raw_args=raw)

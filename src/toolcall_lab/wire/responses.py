@@ -36,8 +36,10 @@ Choices worth knowing:
   without its required 'reasoning' item`), a rule the kit then could not keep when a
   transcript drops reasoning.
 - A failed tool is signalled in words: there is no `is_error` on the wire, so the output
-  starts with `ERROR_PREFIX` ("Error: "), which `decode_request` strips again. (A
-  successful result that itself begins with "Error: " reads back as an error.)
+  starts with `ERROR_PREFIX` ("Error: "), which `decode_request` strips again. A
+  successful output that itself begins with "Error: " goes out as "Output: Error: ..."
+  (`OUTPUT_PREFIX`), which the real API and the model read as it stands, and
+  `decode_request` reads back as the success it was (`_shared.result_text`).
 - Reasoning is replayed as the whole item the model sent (`ReasoningBlock.opaque`),
   `encrypted_content` untouched; reasoning from other providers is dropped, and so is
   an OpenAI block without its item (nothing the API could verify). The provider asks
@@ -90,6 +92,7 @@ from ..usage import Usage
 from ._shared import (
     ERROR_PREFIX,
     arguments_json,
+    from_the_wire,
     made_elsewhere,
     parse_arguments,
     plain_json,
@@ -226,6 +229,7 @@ def _tool_spec(tool: Tool) -> dict[str, Any]:
             "parameters": plain_json(tool.input_schema), "strict": tool.strict}
 
 
+@from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Responses body: output items become blocks, in order.
 

@@ -16,13 +16,14 @@ from typing import Any, assert_never
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
-from .._shared import arguments_json, read_result_text, request_tool
+from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..chat import _decode_call, _text_of
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
 
+@from_the_wire
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools a Chat request carries: `encode_request` reversed.
 

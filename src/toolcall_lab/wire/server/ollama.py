@@ -17,7 +17,7 @@ from ...errors import UsageError
 from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
-from .._shared import read_result_text, request_tool
+from .._shared import from_the_wire, read_result_text, request_tool
 from ..ollama import _decode_call, _reasoning_and_text
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
@@ -26,6 +26,7 @@ __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_bod
 _CREATED_AT = "2026-01-01T00:00:00Z"
 
 
+@from_the_wire
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools an `/api/chat` request carries (what a server reads).
 
@@ -33,7 +34,8 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
     a run of `tool` messages becomes one user message of results. A result is paired with
     its call by `tool_call_id`, else with the first unanswered call of that `tool_name`,
     else with the next unanswered call; calls without ids get `mint_call_id` ids.
-    A result whose content starts with `ERROR_PREFIX` is read back as an error.
+    A result whose content starts with `ERROR_PREFIX` is read back as an error, one that
+    starts with "Output: Error: " as the success `result_text` escaped.
     """
     model = str(body.get("model") or "")
     system: list[str] = []

@@ -29,7 +29,7 @@ from ...messages import (
 )
 from ...tool import Tool
 from ...turn import StopReason, Turn
-from .._shared import arguments_json, plain_json, read_result_text, request_tool
+from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..responses import PROVIDER_NAME, _call, _part_text, _summary, web_search_call
 from ..signing import seal_reasoning
@@ -39,6 +39,7 @@ __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_bod
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
 
+@from_the_wire
 def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]:
     """The conversation and tools in a request body: the inverse of `encode_request`.
 
