@@ -1,17 +1,21 @@
 """What the keys share: that a tool really ran (not that some text appeared), and how a learner's
-own code is read (still the template? what did it raise?)."""
+own code is read (still the template? what did it raise? what did it print? is it the kit's own?)."""
 
 from __future__ import annotations
 
+import contextlib
 import dis
+import inspect
+import io
 import re
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 from ..loop import Run
 from ..messages import ToolCall, ToolResult
 
-__all__ = ["mentions_number", "raised", "template", "tool_exchanges", "unwritten"]
+__all__ = ["kit_made", "mentions_number", "quietly", "raised", "template", "tool_exchanges", "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -53,3 +57,26 @@ def raised(exc: BaseException) -> str:
 def template(function: Any) -> bool:
     """True when a learner's function is still the template: a docstring and `...`."""
     return callable(function) and unwritten(SimpleNamespace(body=function), "body")
+
+
+def quietly(action: Callable[[], Any]) -> tuple[Any, str]:
+    """Run `action` with its printing captured: (what it returned, what it printed)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        value = action()
+    return value, printed.getvalue()
+
+
+def kit_made(cls: Any) -> str | None:
+    """The kit's class that `cls` is or builds on (its qualified name), or None when it is the
+    learner's own: what "write it yourself" refuses.
+
+    >>> from toolcall_lab import ScriptedProvider
+    >>> kit_made(ScriptedProvider), kit_made(type("Mine", (), {"__module__": "__main__"}))
+    ('toolcall_lab.providers.scripted.ScriptedProvider', None)
+    """
+    for base in inspect.getmro(cls) if isinstance(cls, type) else ():
+        module = getattr(base, "__module__", "") or ""
+        if module == "toolcall_lab" or module.startswith("toolcall_lab."):
+            return f"{module}.{base.__qualname__}"
+    return None
