@@ -38,8 +38,8 @@ def test_temperatures_listed_apart_from_their_cities_are_refused():
             transcript_as_data.exercise_2(summarised("Paris and Tokyo: 18°C and 22°C."), LONG_TALK)
 
 
-@pytest.mark.parametrize("line", ["x: 183 in, 12 out", "x: in: 183, out: 12", "x: 183 input tokens, 12 output",
-                                  "x: in=183 out=12", "x: 12 out, 183 in"])
+@pytest.mark.parametrize("line", ["x: 183 in, 12 out", "x: in: 183, out: 12", "x: in=183 out=12",
+                                  "x: 183 input tokens, 12 output", "x: 12 out, 183 in"])
 def test_a_log_line_labels_its_numbers_in_any_common_way(line):
     assert _labelled(line, 183, "in") and not _labelled(line, 183, "out")
     assert _labelled(line, 12, "out") and not _labelled(line, 12, "in")

@@ -184,7 +184,7 @@ def _show(found: Any) -> None:
         return
     from IPython.display import display
 
-    display(found)
+    display(found)  # type: ignore[no-untyped-call]  # IPython leaves it unannotated
 
 
 # -- section 3: break the translator --------------------------------------------------------------
@@ -236,9 +236,9 @@ class _Recording:
 
 
 _LABEL = r"\b(in(?:put)?|out(?:put)?)"
-_LABEL_BEFORE = re.compile(_LABEL + r"(?:\s+tokens)?\s*[:=]\s*$", re.IGNORECASE)   # "in: 183", "in=183"
-_LABEL_AFTER = re.compile(r"\s*(?:tokens?\s*)?" + _LABEL + r"\b", re.IGNORECASE)     # "183 in", "183 tokens in"
-_WORD_BEFORE = re.compile(_LABEL + r"(?:\s+tokens)?\s+$", re.IGNORECASE)            # "input 183"
+_LABEL_BEFORE = re.compile(_LABEL + r"(?:\s+tokens)?\s*[:=]\s*$", re.IGNORECASE)  # "in: 183", "in=183"
+_LABEL_AFTER = re.compile(r"\s*(?:tokens?\s*)?" + _LABEL + r"\b", re.IGNORECASE)  # "183 in", "183 tokens in"
+_WORD_BEFORE = re.compile(_LABEL + r"(?:\s+tokens)?\s+$", re.IGNORECASE)  # "input 183"
 
 
 def _labelled(line: str, value: int, label: str) -> bool:
