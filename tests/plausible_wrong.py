@@ -13,6 +13,7 @@ lesson changes nothing here.
 
 from __future__ import annotations
 
+from toolcall_lab.checks import transcript_as_data as _transcript
 from toolcall_lab.checks import your_own_provider as _own
 
 _WORKED = _own.SOLUTIONS
@@ -57,6 +58,8 @@ WRONG: dict[str, dict[str, str]] = {
         "exercise_2": "1",
     },
     "transcript_as_data": {
+        # a match that guesses for a kind it was never told about, instead of failing loudly
+        "made_by": _transcript.SOLUTIONS["made_by"].replace("assert_never(block)", 'return "either"'),
         "predict_biggest": '"text"',
         "q1": "True",
         "q2": "(40, 50)",

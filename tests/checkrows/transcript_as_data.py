@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from checkrows import Row
-from toolcall_lab import Message, ScriptedProvider, Transcript, call, run_agent
+from toolcall_lab import (
+    Message,
+    ReasoningBlock,
+    ScriptedProvider,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    call,
+    run_agent,
+)
 from toolcall_lab.checks import transcript_as_data as key
 from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
 from toolcall_lab.tools import get_weather, search_kb
@@ -49,7 +59,30 @@ def summarised(text=SUMMARY, *, synthetic=True, kept=4, same_objects=True):
     return Transcript(LONG_TALK.system, [Message.user(text, synthetic=synthetic), *tail])
 
 
+def made_by_that(*, reasoning="the model", text="either", unknown=None, model="the model"):
+    """A learner's made_by with one mistake: a wrong answer for a kind, or a guess for the unknown."""
+    def made_by(block):
+        match block:
+            case TextBlock():
+                return text
+            case ReasoningBlock():
+                return reasoning
+            case ToolCall():
+                return model
+            case ToolResult():
+                return "your code"
+            case _:
+                if unknown is None:
+                    raise AssertionError(f"Expected code to be unreachable, but got: {block!r}")
+                return unknown
+    return made_by
+
+
 ROWS = [
+    Row("4 made_by", key.made_by, (), made_by_that,
+        (lambda: "made_by", lambda: made_by_that(unknown="either"), lambda: made_by_that(reasoning="either"),
+         lambda: made_by_that(model="model"), lambda: made_by_that(text="the user"),
+         lambda: lambda block: "the model", lambda: TextBlock)),
     Row("4 predict_biggest", key.predict_biggest, (researcher(),), lambda: "tool_result",
         (lambda: "text", lambda: "tool_results", lambda: "a tool_result", lambda: 1528, lambda: "tool_call")),
     Row("4 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),

@@ -1,7 +1,9 @@
 """Answer keys of lesson 4, "The transcript is data": blocks, what a loop re-sends, frozen
 messages, ids and synthetic messages, usage.
 
-Every answer is a value, checked as in every lesson. The two exercises build a transcript
+Every answer but one is a value, checked as in every lesson; `made_by` is a function the
+learner writes with one complete `match`, and its check also hands it a kind of block it was
+never told about, which must make it fail rather than guess. The two exercises build a transcript
 from another one, and their checks read it as a program would: the copy must leave the
 original as it was, reuse what did not change, and give anything new its own identity
 (a redacted results message with the old message's id claims to be the message it
@@ -25,17 +27,18 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..messages import Block, Message, TextBlock, ToolCall, ToolResult, Transcript
+from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ..selfcheck import check, equal, word
 from ..tokens import estimate_tokens
 from ..wire import check as api_check
 from ..wire import decode_response as decode_wire_response
-from ._runs import quietly
+from ._runs import quietly, raised, template
 
-__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "input_by_kind", "predict_biggest", "q1", "q2",
-           "q3", "tokens_in"]
+__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "input_by_kind", "made_by", "predict_biggest", "q1",
+           "q2", "q3", "temperature_pairs", "tokens_in"]
 
 _quietly = quietly  # lesson 6's key reads it from here
 KINDS = ("text", "tool_call", "tool_result", "reasoning")
@@ -64,6 +67,50 @@ def input_by_kind(requests: Sequence[Any]) -> Counter[str]:
             for block in message.blocks:
                 bill[block.kind] += tokens_in(block)
     return bill
+
+
+# -- section 1: made_by ----------------------------------------------------------------------------
+#: Who puts each kind of block into a conversation (messages.py holds the same rule per role).
+MADE_BY = {"text": "either", "reasoning": "the model", "tool_call": "the model", "tool_result": "your code"}
+
+
+@dataclass(frozen=True)
+class _ImageBlock:
+    """A kind of block the learner's function was never told about."""
+
+    url: str
+    kind: str = "image"
+
+
+def _wrong_made_by(function: Any) -> str | None:
+    if isinstance(function, type) or not callable(function):
+        return f"expected the function itself (made_by, without brackets), got {type(function).__name__}"
+    samples: list[Block] = [TextBlock("Hi"), ReasoningBlock("The user wants Paris."),
+                            ToolCall("toolu_01", "get_weather", {"city": "Paris"}),
+                            ToolResult("toolu_01", "18°C, sunny")]
+    for block in samples:
+        try:
+            said = function(block)
+        except Exception as exc:
+            return f"made_by raised {raised(exc)} for a {block.kind} block"
+        if said not in set(MADE_BY.values()):
+            return (f"made_by answered {said!r} for a {block.kind} block; answer with one of "
+                    "'the model', 'your code' or 'either'")
+        if said != MADE_BY[block.kind]:
+            return f"made_by says {said!r} made a {block.kind} block, and that is not who makes it"
+    try:
+        guess = function(_ImageBlock("https://example.com/paris.png"))
+    except Exception:
+        return None  # it failed loudly on a kind it was not told about
+    return (f"made_by answered {guess!r} for a kind of block it was never told about (image); a "
+            "complete match fails there instead of guessing")
+
+
+def made_by(answer: Any) -> None:
+    """Your made_by(block): who makes each kind, and a loud failure on a kind it does not know."""
+    check("made_by", ... if template(answer) else answer, _wrong_made_by,
+          hint="compare the trace's block and produced-by columns; tokens_in's match has the shape, "
+               "down to its last case")
 
 
 # -- section 2 -------------------------------------------------------------------------------------
@@ -214,7 +261,21 @@ def exercise_2(answer: Any, long_talk: Transcript) -> None:
                "you keep; read the trace for each city's result, and name each city beside its own")
 
 
+_MADE_BY_SOLUTION = '''def made_by(block):
+    """Who puts `block` in a conversation: the model, your code, or either."""
+    match block:
+        case TextBlock():
+            return "either"
+        case ReasoningBlock() | ToolCall():
+            return "the model"
+        case ToolResult():
+            return "your code"
+        case _:
+            assert_never(block)
+'''
+
 SOLUTIONS: dict[str, str] = {
+    "made_by": _MADE_BY_SOLUTION,
     "predict_biggest": '"tool_result"',
     "q1": "False",
     "q2": "(3040, 50)",
