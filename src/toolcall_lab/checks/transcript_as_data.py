@@ -257,8 +257,8 @@ def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | No
 def exercise_2(answer: Any, long_talk: Transcript) -> None:
     """long_talk with messages 1-8 replaced by one synthetic summary, the last 4 kept."""
     check("Exercise 2", answer, lambda a: _wrong_summary(a, long_talk),
-          hint="a new Transcript: long_talk's system prompt, your synthetic summary, then the messages "
-               "you keep; read the trace for each city's result, and name each city beside its own")
+          hint="section 4 built a synthetic message and a Transcript around it; read the trace for each "
+               "city's result, and put each temperature beside its own city")
 
 
 _MADE_BY_SOLUTION = '''def made_by(block):

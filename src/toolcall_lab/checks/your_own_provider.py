@@ -37,7 +37,7 @@ from ..tool import Tool
 from ..tools.weather import get_weather
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from . import _worked_providers as worked
+from . import _worked_providers as _worked
 from ._runs import kit_made, quietly, raised, unwritten
 
 __all__ = ["SOLUTIONS", "echo_provider", "exercise_1", "parts_provider", "predict_refused_call", "q1"]
@@ -316,9 +316,9 @@ def exercise_1(answer: Any) -> None:
 
 
 SOLUTIONS: dict[str, str] = {
-    "EchoProvider": inspect.getsource(worked.EchoProvider),
-    "MyPartsProvider": inspect.getsource(worked.MyPartsProvider),
+    "EchoProvider": inspect.getsource(_worked.EchoProvider),
+    "MyPartsProvider": inspect.getsource(_worked.MyPartsProvider),
     "predict_refused_call": "2",
     "q1": "0",
-    "Traced": inspect.getsource(worked.Traced),
+    "Traced": inspect.getsource(_worked.Traced),
 }
