@@ -5,8 +5,14 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from toolcall_lab.wire import API_SPECS
+
+# The one Hypothesis profile of the suite: no deadline (two cores shared by several runs make
+# any example's time noise) and no too-slow health check; each test bounds its own examples.
+settings.register_profile("toolcall-lab", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("toolcall-lab")
 
 #: provider name -> the API its codec speaks: the provider that speaks each API by default
 REAL_PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}

@@ -51,11 +51,54 @@ WRONG: dict[str, dict[str, str]] = {
     "the_bill": {
         "my_total": "12 * 3000",
         "predict_first_call": '"cheaper"',
-        "q1": "0",
+        "q1": "20 * 286 / 1_000_000",
         "q2": '"lower"',
         "q3": '"yes"',
-        "exercise_1": "20 * 2000",
+        "q4": "2 * 1.2 + 2 * 0.5",
+        "exercise_1": "100_000 // 2000",
         "exercise_2": "1",
+    },
+    "local_models": {
+        "predict_limit": '"cut"',
+        "predict_result_role": '"tool"',
+        # the first regex a learner tries: it stops at the arguments' own closing brace
+        "read_tool_calls": (
+            "def read_tool_calls(text):\n"
+            '    """The tool calls in a model\'s raw text."""\n'
+            "    calls = []\n"
+            '    for inner in re.findall(r"<tool_call>\\s*(\\{.*?\\})", text, re.DOTALL):\n'
+            "        call = json.loads(inner)\n"
+            '        calls.append((call["name"], call["arguments"]))\n'
+            "    return calls, []\n"),
+        "q1": '{"vllm", "llamacpp"}',
+        "q2": "2",
+        "q3": "2",
+        "exercise_1": '{"max_completion_tokens": 50}',
+        "exercise_2": ('\'<tool_call>\\n{"name": "get_weather", "arguments": {"city": "Rome"}}\\n'
+                       '</tool_call>\\n<tool_call>\\n{"name": "get_weather", "arguments": '
+                       '{"city": "Nairobi"}}\\n</tool_call>\\nI looked up both.\''),
+    },
+    "caching_for_real": {
+        "predict_read": "823",
+        "call_2_input": "(766 + 57) * 5 / 1_000_000",
+        "predict_slow": "766",
+        "exercise_1": '{"caching": "moving"}',
+        "q1": '"yes"',
+        "q2": "1",
+        "q3": "10 / 1000",
+    },
+    "reasoning_on_the_wire": {
+        "predict_first": '"tool_call"',  # the reply is "about" the tool call
+        "predict_hello": '["reasoning", "text"]',  # thinking on, so every reply starts with it
+        "predict_refused": '{"c"}',  # only an edit is refused, a missing block is fine
+        "predict_invalid": "{1, 5}",  # an edit voids all the thinking, before it too
+        "goes_back": 'def goes_back(block, api, model):\n'
+                     '    return block.provider == {"anthropic": "anthropic", '
+                     '"responses": "openai"}[api]\n',  # forgets the model and encrypted_content
+        "q1": '"responses"',
+        "q2": "5",  # forgets that reply 2 and its result go back too
+        "exercise_1": '{"thinking": 2048}',  # forgets that the budget is part of max_tokens
+        "exercise_2": 'versions["a"]',  # section 4's good call 2, of another conversation
     },
     "transcript_as_data": {
         # a match that guesses for a kind it was never told about, instead of failing loudly

@@ -348,3 +348,17 @@ def test_a_breakpoint_on_the_tools_alone_is_too_short_to_cache_on_opus_5(double)
     assert usage_of(run.steps[0]) == (0, 0, 766)
     _, both = loop(double, caching=("tools", "system", "moving"))
     assert usage_of(both.steps[0]) == (0, 766, 0)        # the system breakpoint is past 512: all written
+
+
+def test_caching_true_is_anthropics_automatic_caching_and_false_is_off(double):
+    """Issue 19, item 20: `caching=True`, the obvious first guess, takes "auto" (the API's own switch,
+    what `cost.loop_bill(caching=True)` simulates) instead of a raw TypeError; False is "off"."""
+    from toolcall_lab import AnthropicProvider
+
+    assert repr(AnthropicProvider(api_key="sk-test", caching=True)) == (
+        "AnthropicProvider(model='claude-haiku-5-5', caching='auto')")
+    assert AnthropicProvider(api_key="sk-test", caching=False).caching is None
+    provider, run = loop(double, caching=True)
+    sent = [step.turn.request for step in run.steps]
+    assert all(body["cache_control"] == {"type": "ephemeral", "ttl": "5m"} for body in sent)
+    assert usage_of(run.steps[1])[0] > 0, "call 2 read what call 1 wrote"

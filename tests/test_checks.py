@@ -168,14 +168,26 @@ ROWS = [
          lambda: 12 * (3000 + 800 * 12))),
     Row("3 predict_first_call", the_bill.predict_first_call, (TEACHING_MODEL,), lambda: "dearer",
         (lambda: "cheaper", lambda: "not dearer", lambda: 1, lambda: "same")),
-    Row("3 q1", the_bill.q1, (paris(get_provider("scripted", script=weather_policy), ),), lambda: 0,
-        (lambda: 286, lambda: "0", lambda: None)),
+    Row("3 q1", the_bill.q1, (), lambda: 20 * 496 / 1e6,
+        (lambda: 20 * 286 / 1e6,  # the page's model's hidden prompt, not this model's
+         lambda: 496 / 1e6,  # once, not on every call
+         lambda: 20 * 496,  # tokens, not dollars
+         lambda: 20 * 496 * 5 / 1e6,  # at the output price
+         lambda: "0.00992")),
     Row("3 q2", the_bill.q2, (), lambda: "higher", (lambda: "same", lambda: "Higher!", lambda: 5.0)),
     Row("3 q3", the_bill.q3, (), lambda: "no", (lambda: "yes", lambda: "no, probably", lambda: 0)),
-    Row("3 exercise_1", the_bill.exercise_1, (), lambda: 135_000,
-        (lambda: 42_500, lambda: "135000", lambda: 140_000, lambda: 135_000.5)),
+    Row("3 exercise_1", the_bill.exercise_1, (), lambda: 16,
+        (lambda: 17,  # the first loop over the budget
+         lambda: 50,  # the budget over the first request: as if nothing were re-sent
+         lambda: 197,  # the last request's size kept within the budget, not the bill
+         lambda: "16", lambda: 16.5)),
     Row("3 exercise_2", the_bill.exercise_2, (TEACHING_MODEL,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
+    Row("3 q4", the_bill.q4, (), lambda: 4.6,
+        (lambda: 2 * 1.2 + 2 * 0.5,  # both calls in one reply, as with parallel calls on
+         lambda: 3 * 1.2,  # the tools take no time
+         lambda: 2 * 1.2 + 0.5,  # one call per city and the answer forgotten
+         lambda: "4.6", lambda: 4)),
 ]
 ROWS += more_rows()  # lessons 4 on keep their rows in tests/checkrows/<topic>.py
 
@@ -208,11 +220,15 @@ def test_unanswered_says_so_and_moves_on(row, capsys):
     assert "not answered yet" in capsys.readouterr().out
 
 
-def test_the_scripted_model_bills_no_hidden_prompt_but_the_double_does(capsys):
+def test_the_scripted_model_bills_no_hidden_prompt_but_the_double_does():
+    from toolcall_lab.models import tool_prompt_tokens
+
     with ApiDouble(weather_policy) as double:
         billed = paris(get_provider("anthropic", base_url=double.base_url("anthropic")))
-    the_bill.q1(20 * 286, billed)
-    assert "Q1: correct." in capsys.readouterr().out
+    estimated = paris(get_provider("scripted", script=weather_policy))
+    gaps = {b.usage.input_tokens - e.usage.input_tokens for b, e in zip(billed.steps, estimated.steps,
+                                                                          strict=True)}
+    assert gaps == {tool_prompt_tokens(billed.steps[0].turn.model)}  # the same on every call
 
 
 # -- the comparisons themselves ---------------------------------------------------------

@@ -101,6 +101,23 @@ def test_the_links_command_without_a_hub_says_to_pass_one_and_refuses_an_unknown
     assert "Traceback" not in refused.stderr
 
 
+@pytest.mark.parametrize("lesson", ["²", "٣", "1\u200b", "-1", "+1"])
+def test_a_lesson_that_looks_like_a_number_but_is_not_one_is_refused_in_one_sentence(lesson):
+    with pytest.raises(UsageError, match=f"there is no lesson {re.escape(repr(lesson))}: give a number"):
+        lesson_file(lesson)
+
+
+@pytest.mark.parametrize("field", ["repo", "hub", "branch"])
+def test_text_that_was_not_utf8_or_holds_a_control_character_is_refused_naming_it(field):
+    given = {"repo": REPO, "hub": "https://hub.example.edu", "branch": "main"}
+    for bad in (given[field] + "\udcff", given[field] + "\n"):  # \udcff: the byte 0xff, as argv decodes it
+        with pytest.raises(UsageError, match=f"the {field} {re.escape(repr(bad))} holds "):
+            links(**{**given, field: bad})
+        if field != "hub":
+            with pytest.raises(UsageError, match=f"the {field} "):
+                binder_link(**{"repo": REPO, "branch": "main", field: bad})
+
+
 def test_the_readme_binder_badge_opens_start_here():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     source = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Source"]

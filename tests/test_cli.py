@@ -121,3 +121,21 @@ def test_allow_remote_warns_on_stderr(capsys, monkeypatch):
     with __import__("pytest").raises(KeyboardInterrupt):
         main(["serve", "--host", "0.0.0.0", "--allow-remote", "--port", "0"])
     assert "WARNING: the API double has no authentication" in capsys.readouterr().err
+
+
+def test_links_refuses_a_lesson_like_a_superscript_two_and_bytes_that_are_not_utf8_without_a_traceback():
+    """`--lesson ²` (str.isdigit says yes, int says no) and a --repo or --branch holding a byte that
+    is not UTF-8 (0xff, from a terminal in Latin-1) each print one line and exit 2."""
+    import os
+
+    repo = b"https://github.com/me/toolcall-lab"
+    cases = (([b"--lesson", "²".encode()], "links: there is no lesson '²': give".encode()),
+             ([b"--repo", repo + b"\xff"], b"links: the repo 'https://github.com/me/toolcall-lab\\udcff'"),
+             ([b"--branch", b"ma\xffin"], b"links: the branch 'ma\\udcffin' holds bytes that are not UTF-8"))
+    for extra, said in cases:
+        command = [os.fsencode(sys.executable), b"-m", b"toolcall_lab", b"links", b"--repo", repo, *extra]
+        done = subprocess.run(command, capture_output=True, timeout=60,
+                              env={**os.environ, "LC_ALL": "C.UTF-8"})
+        assert done.returncode == 2 and done.stdout == b"", done.stderr
+        assert done.stderr.startswith(said) and done.stderr.count(b"\n") == 1
+        assert b"Traceback" not in done.stderr

@@ -16,10 +16,11 @@ import urllib.request
 import pytest
 
 from conftest import REAL_PROVIDERS, SECRET, real_provider
-from toolcall_lab import ReasoningBlock, ScriptExhaustedError, Transcript, call, run_agent
+from toolcall_lab import Message, ReasoningBlock, ScriptExhaustedError, Transcript, call, run_agent
 from toolcall_lab.double import FAULTS, ApiDouble
 from toolcall_lab.errors import (
     AuthenticationError,
+    InvalidRequestError,
     MalformedResponseError,
     ModelNotFoundError,
     OverloadedError,
@@ -30,7 +31,7 @@ from toolcall_lab.errors import (
 )
 from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire import ENDPOINTS, codec
+from toolcall_lab.wire import ENDPOINTS, codec, encode_request
 
 NAMES = list(REAL_PROVIDERS)
 PARIS_ANSWER = "It's 18°C and sunny in Paris."
@@ -154,7 +155,7 @@ def test_a_thinking_budget_to_haiku_5_5_gets_the_apis_400_through_the_real_sdk(d
                    'and "output_config.effort" to control thinking behavior.'}
     # the same request in the spelling Haiku 5.5 takes, and the budget on a model that takes it
     adaptive = client.messages.create(model="claude-haiku-5-5", thinking={"type": "adaptive"},
-                                      output_config={"effort": "low"}, **ask)
+                                      output_config={"effort": "medium"}, **ask)  # low skips it: no tools
     assert adaptive.content[0].type == "thinking"
     budget = client.messages.create(model="claude-haiku-4-5",
                                     thinking={"type": "enabled", "budget_tokens": 2048}, **ask)
@@ -679,3 +680,80 @@ def test_an_unknown_or_unstored_previous_response_is_refused_in_openais_words(do
     status, body, _ = post(double.url + "/v1/responses", {"model": "gpt-4o-mini", "input": "Again",
                                                           "previous_response_id": unstored["id"]})
     assert status == 400 and body["error"]["code"] == "previous_response_not_found"
+
+
+# -- thinking may be skipped; thinking bound to its prefix; earlier thinking billed as input ---------
+def _kinds(turn):
+    return [block.kind for block in turn.message.blocks]
+
+
+def test_adaptive_thinking_at_low_effort_skips_thinking_when_no_tool_is_needed(double):
+    # The double's documented rule (double/play.py): adaptive, effort "low", a reply without a
+    # tool call -> no thinking block. Anthropic's pages: the model decides whether to think.
+    hello = Transcript(messages=[Message.user("Hello!")])
+    low = real_provider("anthropic", double, thinking="adaptive", effort="low")
+    assert _kinds(low.complete(hello)) == ["text"]
+    assert low.complete(hello).usage.reasoning_tokens == 0
+    for options in ({"thinking": "adaptive", "effort": "high"}, {"thinking": "adaptive"},
+                    {"model": "claude-haiku-4-5", "thinking": 2048, "max_tokens": 4096}):
+        assert _kinds(real_provider("anthropic", double, **options).complete(hello))[0] == "reasoning"
+    paris = Transcript(messages=[Message.user(PARIS_QUESTION)])  # a question that needs the tool
+    assert _kinds(low.complete(paris, tools=[get_weather])) == ["reasoning", "tool_call"]
+
+
+def _two_questions(provider):
+    talk = run_agent(provider, PARIS_QUESTION, tools=[get_weather]).transcript
+    run_agent(provider, "And in Tokyo?", tools=[get_weather], transcript=talk)
+    return talk
+
+
+def _redacted(talk, then="And in Cairo?"):
+    from dataclasses import replace
+
+    messages = list(talk.messages)
+    result = messages[2].tool_results[0]
+    messages[2] = Message.results([replace(result, content="[redacted]")])
+    return Transcript(messages=[*messages, Message.user(then)])
+
+
+def test_an_edit_before_bound_thinking_gets_the_apis_400_from_the_double(double):
+    import anthropic
+
+    claude = real_provider("anthropic", double, thinking="adaptive", effort="low", check=False,
+                           max_retries=0)
+    edited = _redacted(_two_questions(claude))
+    with pytest.raises(InvalidRequestError) as caught:
+        claude.complete(edited, tools=[get_weather])
+    assert caught.value.status == 400
+    assert "messages.5.content.0: Invalid `signature` in `thinking` block. The block is bound to a " \
+           "different conversation." in str(caught.value)
+    # the same body with "drop_block": the API drops the invalid blocks and says which, in the reply
+    body = encode_request(edited, [get_weather], api="anthropic", model=claude.model,
+                          thinking="adaptive", effort="low")
+    body["thinking"]["block_binding"] = {"prefix_mismatch_behavior": "drop_block"}
+    client = anthropic.Anthropic(base_url=double.url, api_key=SECRET, max_retries=0)
+    reply = client.messages.create(**body)
+    assert reply.model_extra["input_transformations"] == [
+        {"type": "thinking_dropped", "path": "messages.5.content.0", "reason": "prefix_binding_mismatch"}]
+    # the safe way: the thinking after the edit left out, by hand
+    safe = Transcript(messages=[m if i <= 2 else Message(m.role, tuple(b for b in m.blocks
+                                                                        if b.kind != "reasoning"))
+                                for i, m in enumerate(edited)])
+    assert claude.complete(safe, tools=[get_weather]).tool_calls
+
+
+def test_earlier_thinking_is_billed_as_input_where_the_model_keeps_it(double):
+    # Haiku 5.5 keeps earlier turns' thinking in context, billed as input; Haiku 4.5's API strips it.
+    from toolcall_lab.models import rules_of
+
+    for model, thinking, keeps in (("claude-haiku-5-5", "adaptive", True), ("claude-haiku-4-5", 2048, False)):
+        provider = real_provider("anthropic", double, model=model, thinking=thinking, max_tokens=4096)
+        talk = _two_questions(provider)
+        assert rules_of(model).keeps_thinking is keeps
+        ask = Transcript(messages=[*talk.messages, Message.user("And in Cairo?")])
+        without = Transcript(messages=[Message(m.role, tuple(b for b in m.blocks if b.kind != "reasoning"))
+                                       for m in ask])
+        # (the same tools each time: they are part of every thinking block's prefix)
+        billed = (provider.complete(ask, tools=[get_weather]).usage.input_tokens
+                  - provider.complete(without, tools=[get_weather]).usage.input_tokens)
+        assert (billed > 0) is keeps, (model, billed)

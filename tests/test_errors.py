@@ -6,7 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from toolcall_lab import Message, ScriptedProvider, ToolCall, Transcript, Turn, Usage, errors, run_agent
+from toolcall_lab import (
+    AnthropicProvider,
+    Message,
+    ScriptedProvider,
+    ToolCall,
+    Transcript,
+    Turn,
+    Usage,
+    errors,
+    get_provider,
+    run_agent,
+)
 from toolcall_lab.display import sequence_diagram
 from toolcall_lab.errors import (
     AuthenticationError,
@@ -117,6 +128,33 @@ def test_connection_timeout_and_garbage_map_onto_the_tree(provider):
         json.loads("{not json")
     except json.JSONDecodeError as exc:
         assert isinstance(provider._translate(exc), MalformedResponseError)
+
+
+
+# -- issue 18 section 5: "nothing answers" says what is true of the address ---------------------
+DOUBLE_HINT = ("if it was the API double, it was stopped or never started: run the cell that starts it "
+               "again (`with ApiDouble(...) as double:`) or start one with `python -m toolcall_lab serve`.")
+
+
+def test_a_double_the_lesson_stopped_is_not_the_network():
+    from toolcall_lab.double import ApiDouble
+
+    with ApiDouble() as double:  # a lesson's cell: the double stops when the block ends
+        provider = get_provider("anthropic", base_url=double.base_url("anthropic"), max_retries=0)
+        run_agent(provider, "Hi")
+    with pytest.raises(ProviderUnreachableError) as caught:
+        run_agent(provider, "Hi again")
+    assert str(caught.value) == f"nothing answers at {provider.base_url}: no server runs there; {DOUBLE_HINT}"
+    assert "network" not in str(caught.value)
+
+
+def test_nothing_answering_says_network_for_a_remote_host_and_how_to_start_a_local_server(provider):
+    assert str(provider._translate(APIConnectionError("refused"))) == (
+        "nothing answers at https://api.example.invalid: check your network connection and the base_url.")
+    local = get_provider("vllm", base_url="http://127.0.0.1:9/v1")
+    message = str(local._translate(APIConnectionError("refused")))
+    assert message.startswith("nothing answers at http://127.0.0.1:9/v1: start the server with `vllm serve ")
+    assert message.endswith(f"and try again; {DOUBLE_HINT}")
 
 
 TRANSIENT = (RateLimitError, OverloadedError, ServerError, ProviderTimeoutError, ProviderUnreachableError)
@@ -254,6 +292,9 @@ def test_every_error_class_is_drawn_in_the_tree_under_its_parent():
     (lambda: tool_map(["get_weather"]), UsageTypeError, "expected Tool objects"),
     (lambda: sequence_diagram(Transcript(), highlight=3), UsageError, "highlight=3"),
     (lambda: plot_loop_tokens(0), UsageError, "at least one call"),
+    # issue 19, item 20: not a raw "TypeError: 'bool' object is not iterable" (True itself means "auto")
+    (lambda: AnthropicProvider(api_key=SECRET, caching=5), UsageTypeError,
+     r"caching must be True, False, None, 'off', or one or more of 'auto', 'tools', 'system', 'moving'"),
 ])
 def test_what_the_kit_raises_on_purpose_is_a_toolcall_lab_error(mistake, cls, words):
     with pytest.raises(ToolcallLabError, match=words) as info:

@@ -1,9 +1,10 @@
-"""Where a lesson's prose states what an output shows, the committed output must show it.
+"""A lesson's prose agrees with its own committed outputs (and with the keys its questions use).
 
-Each test reads one committed notebook, takes the sentence and the output it describes by
-their cell ids, and fails when the two disagree: re-executing a lesson after a change in the
-kit updates its outputs, and a sentence that no longer matches them is caught here rather
-than by a learner. One test per fact, named for its lesson.
+Where a sentence states what an output shows ("two servers ignore it", "1.9 times as much"),
+a test here reads the committed notebook and compares the sentence with the output, so a
+change that moves an output without its sentence fails (issue 18 §2). One test per fact,
+each named for its lesson; each reads the notebook itself, so the lessons' owners can add
+theirs side by side.
 """
 
 from __future__ import annotations
@@ -15,26 +16,331 @@ from pathlib import Path
 NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
 
 
-def _cells(lesson: str) -> dict[str, dict]:
+def _back_cells(stem: str) -> list[tuple[str, str, str]]:
+    """(cell type, source, the text it printed) of each cell of notebooks/<stem>.ipynb."""
+    cells = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    out = []
+    for cell in cells:
+        printed = ""
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            printed += "".join(output.get("text", "")) or "".join(data.get("text/plain", ""))
+        out.append((cell["cell_type"], "".join(cell["source"]), printed))
+    return out
+
+
+def _back_output(stem: str, code: str) -> str:
+    """The printed output of the one code cell of `stem` whose source holds `code`."""
+    [printed] = [p for kind, source, p in _back_cells(stem) if kind == "code" and code in source]
+    return printed
+
+
+def _back_prose(stem: str, words: str) -> str:
+    """The one markdown cell of `stem` that holds `words`."""
+    [text] = [source for kind, source, _ in _back_cells(stem) if kind == "markdown" and words in source]
+    return text
+
+
+# -- lesson 3, the bill ------------------------------------------------------------------------
+def test_03_the_bill_the_rows_without_a_write_price_are_the_ones_the_prose_names():
+    table = _back_output("03_the_bill", "print(price_table())")
+    rows = {}
+    for line in table.splitlines():
+        cols = line.split()
+        if len(cols) >= 7 and re.fullmatch(r"(claude|gpt)-[\w.-]+", cols[0]):
+            rows[cols[0]] = cols[1:6]  # input, write 5m, write 1h, read, output
+    assert len(rows) >= 8
+    free = {model for model, (_, write, *_) in rows.items() if write == "-"}
+    said = _back_prose("03_the_bill", "have no write price")
+    named = re.search(r"older OpenAI rows, `([\w.-]+)` and `([\w.-]+)`, have no write price", said)
+    assert named and free == set(named.groups())
+    dearer = re.search(r"OpenAI's from its GPT-5.6 family on \(`([\w.-]+)`, `([\w.-]+)`\)", said)
+    assert dearer and set(dearer.groups()) <= set(rows) - free
+    for model, (price, write, *_) in rows.items():  # "costs more than plain input on every row with one"
+        assert write == "-" or float(write) > float(price), model
+
+
+def test_03_the_bill_every_call_is_billed_the_same_extra_amount_the_hidden_prompt():
+    compared = _back_output("03_the_bill", 'print("billed:             "')
+    estimated, billed = (json.loads(line.split(":", 1)[1]) for line in compared.splitlines()[:2])
+    gaps = {b - e for b, e in zip(billed, estimated, strict=True)}
+    hidden = re.search(r": (\d+) hidden input tokens per request", _back_output("03_the_bill", "hidden = "))
+    assert "every call is billed the same extra amount" in _back_prose("03_the_bill", "Output matches")
+    assert hidden and gaps == {int(hidden[1])}
+
+
+def test_03_the_bill_the_loop_ratio_in_the_prose_is_the_printed_one():
+    printed = re.search(r"the loop costs ([\d.]+) times that", _back_output("03_the_bill", "bill.ratio"))
+    said = re.search(r"The loop pays ([\d.]+) times", _back_prose("03_the_bill", "The loop pays"))
+    recap = re.search(r"10-call loop costs ([\d.]+) times", _back_prose("03_the_bill", "## Recap"))
+    assert printed and said and recap and printed[1] == said[1] == recap[1]
+
+
+def test_03_the_bill_caching_takes_more_than_two_thirds_off_the_loop():
+    printed = _back_output("03_the_bill", "total with caching")
+    totals = re.search(r"with caching: \$([\d.]+) \(without: \$([\d.]+)\)", printed)
+    cached, plain = map(float, totals.groups())
+    assert "the total falls by more than two thirds" in _back_prose("03_the_bill", "Call 1 costs *more*")
+    assert 1 - cached / plain > 2 / 3
+    first = re.search(r"call 1: Cost\(\$([\d.]+)", printed)
+    assert first and float(first[1]) > 2000 * 5 / 1e6  # call 1 is dearer: a write costs more on Opus 5
+
+
+def test_03_the_bill_the_call_after_a_compaction_costs_what_the_prose_says():
+    printed = re.search(r"costs ([\d.]+)\s+times as much", _back_output("03_the_bill", "compaction_effect("))
+    said = re.search(r"\(([\d.]+) times\)", _back_prose("03_the_bill", "The call right after a compaction"))
+    assert printed and said and printed[1] == said[1]
+
+
+def test_03_the_bill_a_tool_call_waits_for_two_model_calls():
+    printed = _back_output("03_the_bill", "timed_run = run_agent(")
+    assert re.findall(r"call \d: 1\.2 s", printed) == ["call 1: 1.2 s", "call 2: 1.2 s"]
+    assert "waiting for the model: 2.4 s over 2 calls" in printed
+    assert _back_prose("03_the_bill", "Q4 below times a run").startswith("Two calls, so twice")
+    assert "a stated 1.2 s a call" in _back_prose("03_the_bill", "## 7. Time is a cost too")
+
+
+def test_03_the_bill_points_to_lesson_10_for_real_breakpoints():
+    section = _back_prose("03_the_bill", "## 5. Prompt caching")
+    assert "does not send cache breakpoints" not in section
+    assert "[Lesson 10](10_caching_for_real.ipynb) sends real breakpoints" in section
+
+
+def test_03_the_bill_the_questions_state_the_numbers_their_keys_use():
+    from toolcall_lab.checks import the_bill as key
+
+    calls, model = key.Q1_LOOP
+    assert f"A {calls}-call loop on `{model}`" in _back_prose("03_the_bill", "**Q1.**")
+    per_call, per_tool = key.Q4_TIMES
+    q4 = _back_prose("03_the_bill", "**Q4.**")
+    assert f"every model call takes {per_call} s and every tool run {per_tool} s" in q4
+    assert "London and Cairo" in q4 and "London and Cairo" in key.Q4_QUESTION
+    budget, h0, t = key.EXERCISE_1
+    exercise = _back_prose("03_the_bill", "Exercise 1 (a loop on a budget)")
+    assert f"starts at {h0:,} tokens and every step adds {t}" in exercise and f"{budget:,} tokens" in exercise
+
+
+# -- lesson 9, local models ----------------------------------------------------------------------
+def _back_spectrum_row(label: str) -> list[str]:
+    table = _back_output("09_local_models", "print(flavour_table())")
+    [row] = [line for line in table.splitlines() if line.startswith(label)]
+    return row[len(label):].split()
+
+
+def test_09_local_models_two_servers_ignore_max_completion_tokens():
+    row = _back_spectrum_row("max_completion_tokens: 5")
+    assert row.count("stop") == 2  # the reply ran on: the field was ignored
+    assert "Two servers ignore `max_completion_tokens` without a word" in _back_prose(
+        "09_local_models", "Read the table a row at a time")
+
+
+def test_09_local_models_each_server_spells_its_ids_as_the_prose_says():
+    printed = _back_output("09_local_models", "for name, flavour in FLAVOURS.items():")
+    ids = dict(re.findall(r"^(\S+) .*\n\s+call id (\S+)$", printed, re.M))
+    shapes = {"ollama-openai": r"call_[a-z0-9]{8}", "vllm": r"chatcmpl-tool-[0-9a-f]{32}",
+              "llamacpp": r"[A-Za-z0-9]{32}", "lmstudio": r"\d{9}"}
+    for server, shape in shapes.items():
+        assert re.fullmatch(shape, ids[server]), (server, ids[server])
+    said = _back_prose("09_local_models", "Five servers, one answer")
+    assert "`chatcmpl-tool-` and 32 hex digits for vLLM" in said and "nine digits for LM Studio" in said
+
+
+def test_09_local_models_the_result_rides_in_a_user_turn():
+    prompt = _back_output("09_local_models", "print(template.render(")
+    before = prompt[: prompt.index("<tool_response>")]
+    role = before[before.rindex("<|im_start|>") + len("<|im_start|>"):].split("\n", 1)[0]
+    assert role == "user"
+    assert "inside a **user** turn" in _back_prose("09_local_models", "Notice the `<tools>` block")
+
+
+def test_09_local_models_the_template_markup_is_the_largest_part():
+    characters = _back_output("09_local_models", "shown.characters()")
+    sizes = {k: int(v) for k, v in re.findall(r"'(\w+)': (\d+)", characters)}
+    ranked = sorted(sizes, key=sizes.get, reverse=True)
+    assert ranked[:2] == ["template", "tools"]
+    assert "The template's own markup and instructions are the largest part, then the tool's schema" in (
+        _back_prose("09_local_models", "The template's own markup"))
+
+
+def test_09_local_models_exercise_2_names_the_cities_of_its_key_and_none_on_the_page():
+    from toolcall_lab.checks import local_models as key
+
+    first, second = key.EXERCISE_2_CITIES
+    assert f"for {first} and for {second}" in _back_prose("09_local_models", "**★★ Exercise 2")
+    shown = _back_output("09_local_models", "checks.RAW_OUTPUTS, start=1")
+    assert first not in shown and second not in shown  # a copy of section 5's output cannot pass
+
+
+def test_09_local_models_q1_states_the_options_its_key_checks():
+    from toolcall_lab.checks import local_models as key
+
+    q1 = _back_prose("09_local_models", "**Q1.**")
+    for name, value in key.Q1_OPTIONS.items():
+        assert f"`{name}: {json.dumps(value)}`" in q1
+
+
+# -- lesson 10, caching for real -----------------------------------------------------------------
+def _back_cache_rows() -> list[list[int]]:
+    printed = _back_output("10_caching_for_real", "cache_creation_input_tokens']:>8,}")
+    return [[int(v.replace(",", "")) for v in re.findall(r"[\d,]+", line)]
+            for line in printed.splitlines()[1:] if line.strip()]
+
+
+def test_10_caching_for_real_each_call_reads_the_previous_calls_prompt():
+    rows = _back_cache_rows()  # call, uncached input, cached: input, written, read
+    for previous, row in zip(rows, rows[1:], strict=False):
+        assert row[4] == previous[3] + previous[4]  # read now = all the previous call's prompt
+        assert row[2] == 0  # Anthropic: input_tokens counts only what follows the breakpoint
+    assert "Each call reads the previous call's whole prompt (what that call read plus what it wrote)" in (
+        _back_prose("10_caching_for_real", "Notice Anthropic's convention"))
+
+
+def test_10_caching_for_real_the_input_bill_falls_by_about_two_thirds():
+    printed = _back_output("10_caching_for_real", 'print("no cache:", run_cost(plain))')
+    plain = float(re.search(r"no cache: Cost\(\$[\d.]+: input \$([\d.]+)", printed)[1])
+    read, write = map(float, re.search(r"cache read \$([\d.]+), cache write \$([\d.]+)", printed).groups())
+    assert 0.6 < 1 - (read + write) / plain < 0.73
+    assert "falls by about two thirds" in _back_prose("10_caching_for_real", "The first call costs *more*")
+
+
+def test_10_caching_for_real_the_simulation_agrees_with_the_real_run():
+    printed = _back_output("10_caching_for_real", "def paid_in(cost):")
+    simulated, real = re.search(r"simulated input \$([\d.]+), real \$([\d.]+)", printed).groups()
+    assert simulated == real
+    assert _back_prose("10_caching_for_real", "the simulation's fixed step").startswith("They agree")
+
+
+def test_10_caching_for_real_openai_breakpoints_and_write_prices_come_with_the_gpt_6_models():
+    printed = _back_output("10_caching_for_real", "rules.cache_breakpoints")
+    lines = [line.split() for line in printed.splitlines() if line.strip()]
+    assert all(line[1:3] == ["from", "1,024"] for line in lines)  # "Every one caches from 1,024"
+    marked = {line[0] for line in lines if line[-1] == "yes"}
+    billed = {line[0] for line in lines if "no" not in line[-4:-2]}
+    assert marked == billed == {line[0] for line in lines if line[0].startswith("gpt-6")}
+    said = _back_prose("10_caching_for_real", "Every one caches from 1,024 tokens")
+    assert "(here the GPT-6 models), also bill a cache write" in said and "prompt_cache_breakpoint" in said
+
+
+def test_10_caching_for_real_gpt_4o_reads_in_steps_of_128_and_gpt_6_luna_exactly():
+    printed = _back_output("10_caching_for_real", 'prompt_cache_key="weather-desk"')
+    runs = {line.split()[0]: [tuple(map(int, pair)) for pair in re.findall(r"\((\d+), (\d+)\)", line)]
+            for line in printed.splitlines() if line.strip()}
+    luna, old = runs["gpt-6-luna"], runs["gpt-4o"]
+    assert all(read == before for (before, _), (_, read) in zip(luna, luna[1:], strict=False))
+    steps = zip(old, old[1:], strict=False)
+    assert all(read % 128 == 0 and read <= before for (before, _), (_, read) in steps)
+    assert luna[0][1] == old[0][1] == 0  # "the first call reads nothing"
+    said = _back_prose("10_caching_for_real", "Each pair is (input, of which read from the cache)")
+    assert "rounded down to a multiple of 128 tokens" in said
+
+
+def test_10_caching_for_real_warns_where_compaction_is_taught_about_thinking_blocks():
+    said = _back_prose("10_caching_for_real", "No problems on any wire")
+    assert "this transcript holds no thinking blocks" in said
+    assert "[lesson 8](08_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
+
+
+def test_10_caching_for_real_the_dearest_model_costs_more_than_thirty_times_the_cheapest():
+    printed = re.search(r"the dearest costs (\d+) times", _back_output("10_caching_for_real", "ratio = max("))
+    assert printed and int(printed[1]) > 30
+    assert _back_prose("10_caching_for_real", "for the same loop from the cheapest").startswith(
+        "More than thirty times")
+
+
+def test_10_caching_for_real_q3_states_the_search_its_key_prices():
+    from toolcall_lab.checks import caching_for_real as key
+
+    tokens, later, model = key.Q3_SEARCH
+    q3 = _back_prose("10_caching_for_real", "**Q3.**")
+    assert f"`{model}`" in q3 and f"({tokens:,} tokens)" in q3 and f"each of the {later} calls" in q3
+
+
+def _cells(stem: str) -> list[dict]:
+    return json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+
+
+def _prose(stem: str) -> str:
+    return "\n".join("".join(c["source"]) for c in _cells(stem) if c["cell_type"] == "markdown")
+
+
+def _output(stem: str, source_contains: str) -> str:
+    """The printed output of the one code cell whose source holds `source_contains`."""
+    found = [c for c in _cells(stem) if c["cell_type"] == "code" and source_contains in "".join(c["source"])]
+    assert len(found) == 1, f"{stem}: {len(found)} cells hold {source_contains!r}"
+    return "".join("".join(o.get("text", "")) for o in found[0]["outputs"] if o["output_type"] == "stream")
+
+
+LESSON_8 = "08_reasoning_on_the_wire"
+
+
+def test_reasoning_on_the_wire_a_greeting_at_low_effort_has_no_thinking():
+    assert 'at effort `"low"`, a reply that calls no tool has no thinking' in _prose(LESSON_8)
+    table = _output(LESSON_8, 'for ask in ("Hello!", PARIS_QUESTION)')
+    rows = {tuple(line.split()[:2]): line for line in table.splitlines() if line.startswith(("low", "high"))}
+    assert rows["low", "'Hello!'"].endswith("['text']")
+    assert "'reasoning'" in rows["high", "'Hello!'"]
+    assert all("['reasoning', 'tool_call']" in line for key, line in rows.items() if key[1] != "'Hello!'")
+
+
+def test_reasoning_on_the_wire_the_thinking_costs_more_than_the_rest_of_the_call():
+    assert "thinking tokens cost more than the rest of the call together" in _prose(LESSON_8)
+    printed = _output(LESSON_8, "long_think = Usage(")
+    total = float(re.search(r"Cost\(\$([\d.]+)", printed)[1])
+    thinking = float(re.search(r"of which the thinking: \$([\d.]+)", printed)[1])
+    assert thinking > total - thinking
+
+
+def test_reasoning_on_the_wire_only_haiku_5_5_thinking_went_back_to_it():
+    assert "Its own thinking went back (message 5); Opus 5's did not" in _prose(LESSON_8)
+    printed = _output(LESSON_8, "last = claude.requests[-1].body").splitlines()
+    assert "1 ['tool_use']" in printed and "5 ['thinking', 'tool_use']" in printed
+
+
+def test_reasoning_on_the_wire_earlier_thinking_is_billed_on_haiku_5_5_only():
+    assert "billed as input\"; older models' APIs strip earlier turns' thinking" in _prose(LESSON_8)
+    printed = _output(LESSON_8, "def without_thinking(")
+    added = dict(re.findall(r"^(claude-[\w-]+): the earlier thinking adds (\d+)", printed, re.M))
+    assert added["claude-haiku-4-5"] == "0" and int(added["claude-haiku-5-5"]) > 0
+
+
+def test_reasoning_on_the_wire_an_edit_voids_the_thinking_after_it_only():
+    prose = _prose(LESSON_8)
+    assert "(thinking in messages 1 and 5)" in prose
+    assert "Message 1's thinking came before the edit and stays valid; message 5's" in prose
+    printed = _output(LESSON_8, "edits = {")
+    redacted, compacted = printed.split("compacted, wire.check:")
+    assert "messages.5.content.0: Invalid `signature`" in redacted and "messages.1." not in redacted
+    assert "bound to a different" in compacted and redacted.count("the double: 400") == 1
+    assert "accepted" in _output(LESSON_8, "safe = without_thinking(")
+
+
+def test_reasoning_on_the_wire_a_stateful_request_sends_only_the_result():
+    assert "Only the result went." in _prose(LESSON_8)
+    assert "sent: ['function_call_output']" in _output(LESSON_8, "previous_response_id=first.id")
+
+
+# -- lessons 4 and 5: the sentence and the output it describes, by cell id --------------------------
+def _four_cells(lesson: str) -> dict[str, dict]:
     nb = json.loads((NOTEBOOKS / f"{lesson}.ipynb").read_text(encoding="utf-8"))
-    return {cell["id"]: cell for cell in nb["cells"]}
+    return {cell["id"]: cell for cell in nb["cells"]}  # lessons 4 and 5 name their cells
 
 
-def prose(lesson: str, cell_id: str) -> str:
-    return "".join(_cells(lesson)[cell_id]["source"])
+def _prose_of(lesson: str, cell_id: str) -> str:
+    """The markdown of lesson 4 or 5's cell `cell_id`."""
+    return "".join(_four_cells(lesson)[cell_id]["source"])
 
 
-def printed(lesson: str, cell_id: str) -> str:
+def _printed_by(lesson: str, cell_id: str) -> str:
     """What the cell printed or showed as text, its outputs joined."""
-    outputs = _cells(lesson)[cell_id]["outputs"]
+    outputs = _four_cells(lesson)[cell_id]["outputs"]
     return "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
                    for o in outputs)
 
 
 # -- lesson 4 ---------------------------------------------------------------------------------------
 def test_04_the_first_search_result_went_out_six_times_and_the_last_once():
-    said = prose("04_transcript_as_data", "c39")
-    shown = printed("04_transcript_as_data", "c38")
+    said = _prose_of("04_transcript_as_data", "c39")
+    shown = _printed_by("04_transcript_as_data", "c38")
     words = {"one": 1, "six": 6}
     first, last = (words[w] for w in re.search(r"billed with (\w+) calls, the last one's with (\w+)",
                                                 said).groups())
@@ -43,42 +349,42 @@ def test_04_the_first_search_result_went_out_six_times_and_the_last_once():
 
 
 def test_04_tool_results_cost_the_most_in_the_search_loop():
-    assert "tool results, re-sent on every later call, cost more than any other kind" in prose(
+    assert "tool results, re-sent on every later call, cost more than any other kind" in _prose_of(
         "04_transcript_as_data", "c95")
-    rows = [line.split()[0] for line in printed("04_transcript_as_data", "c38").splitlines()[:4]]
+    rows = [line.split()[0] for line in _printed_by("04_transcript_as_data", "c38").splitlines()[:4]]
     assert rows[0] == "tool_result"
 
 
 def test_04_the_tool_definitions_outweigh_the_paris_blocks():
-    assert "the tool's definition, sent with both calls, outweighs them all" in prose(
+    assert "the tool's definition, sent with both calls, outweighs them all" in _prose_of(
         "04_transcript_as_data", "c34")
-    assert printed("04_transcript_as_data", "c33").startswith("[('(tool definitions)'")
+    assert _printed_by("04_transcript_as_data", "c33").startswith("[('(tool definitions)'")
 
 
 def test_04_anthropic_puts_its_cached_tokens_beside_12_input_tokens():
-    assert "Anthropic reports 12 input tokens and puts the 2,000 cached ones *beside* them" in prose(
+    assert "Anthropic reports 12 input tokens and puts the 2,000 cached ones *beside* them" in _prose_of(
         "04_transcript_as_data", "c67")
-    anthropic = printed("04_transcript_as_data", "c66").split("responses:")[0]
+    anthropic = _printed_by("04_transcript_as_data", "c66").split("responses:")[0]
     assert '"input_tokens": 12,' in anthropic and '"cache_read_input_tokens": 2000' in anthropic
 
 
 # -- lesson 5 ---------------------------------------------------------------------------------------
 def test_05_the_server_refused_call_2_and_not_call_1():
-    said = prose("05_your_own_provider", "p24")
+    said = _prose_of("05_your_own_provider", "p24")
     assert said.startswith("Call 1 carried no tool call yet")
     assert "Call 2 carried the model's call back" in said
-    assert "status of each request: [200, 400]" in printed("05_your_own_provider", "p23")
+    assert "status of each request: [200, 400]" in _printed_by("05_your_own_provider", "p23")
 
 
 def test_05_every_clause_fails_for_the_forgetful_translator():
-    assert prose("05_your_own_provider", "p26").startswith("Every clause fails")
-    count = re.search(r"(\d+) of (\d+) clauses fail", printed("05_your_own_provider", "p25"))
+    assert _prose_of("05_your_own_provider", "p26").startswith("Every clause fails")
+    count = re.search(r"(\d+) of (\d+) clauses fail", _printed_by("05_your_own_provider", "p25"))
     assert count and count[1] == count[2]
 
 
 def test_05_keyed_by_model_alone_the_ollama_and_vllm_runs_share_a_row():
-    assert "the Ollama and vLLM runs would share a row" in prose("05_your_own_provider", "p28")
-    shown = printed("05_your_own_provider", "p27").splitlines()
+    assert "the Ollama and vLLM runs would share a row" in _prose_of("05_your_own_provider", "p28")
+    shown = _printed_by("05_your_own_provider", "p27").splitlines()
     rows = [line.split()[:2] for line in shown if line.startswith(("ollama", "vllm"))]
     assert [name for name, _ in rows] == ["ollama", "vllm"] and rows[0][1] == rows[1][1]
     assert len({line.split()[1] for line in shown[:-1]}) == int(shown[-1].rsplit(" ", 1)[1])

@@ -131,3 +131,30 @@ def test_a_sibling_model_never_borrows_another_models_price_or_rules():
     assert price_of("claude-opus-5-9") is None       # an unknown sibling is unknown, not Opus 5
     assert tool_prompt_tokens("claude-haiku-5-5-20261007") == tool_prompt_tokens("claude-haiku-5-5")
     assert rules_of("claude-opus-5-20260724") == rules_of("claude-opus-5")
+
+
+@pytest.mark.parametrize("model", sorted(RULES))
+def test_openai_breakpoints_and_write_fees_came_together_with_gpt_5_6(model):
+    """OpenAI's guide: writes cost 1.25x and explicit breakpoints exist from the GPT-5.6 family on."""
+    rules, price = RULES[model], PRICES.get(model)
+    assert rules.cache_breakpoints is not None, f"{model}: say whether it takes cache breakpoints"
+    if rules.provider == "anthropic":
+        assert rules.cache_breakpoints  # cache_control on any model with a cache minimum
+    elif price is not None:
+        assert rules.cache_breakpoints == (price.cache_write is not None)
+        if price.cache_write is not None:
+            assert price.cache_write == pytest.approx(1.25 * price.input)
+        assert rules.cache_breakpoints == (rules.cache_increment == 1)  # exact boundaries since 5.6
+
+
+def test_preserved_thinking_and_earlier_thinking_as_input_are_rows_of_the_table():
+    # Anthropic's preserved-thinking page: on these models a thinking block is bound to its prefix,
+    # and "usable blocks stay in context and are billed as input"; the prefix-checks page lists them.
+    family = {"claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5"}
+    assert {m for m, r in RULES.items() if r.thinking_bound} == family
+    for model in family:
+        assert RULES[model].keeps_thinking is True and "preserved-thinking" in RULES[model].source
+    assert rules_of("claude-haiku-4-5").keeps_thinking is False  # the API strips it
+    assert "context-windows" in rules_of("claude-haiku-4-5").source
+    assert rules_of("claude-opus-5").keeps_thinking is None  # no stored page says
+    assert not rules_of("qwen3:4b").thinking_bound and rules_of("qwen3:4b").keeps_thinking is None

@@ -1,6 +1,7 @@
 """Tests for ScriptedProvider: replies to Turns, ids, estimated usage, recorded requests."""
 
 import itertools
+import re
 
 import pytest
 
@@ -369,3 +370,25 @@ def test_records_stay_true_when_the_caller_rewrites_the_transcript():
     assert provider.requests[0].messages == first
     assert provider.requests[1].messages[0].text == "A different question"
     assert [m.text for m in provider.requests[2].messages] == ["Start over"]
+
+
+def test_latency_is_the_stated_value_never_a_stopwatch():
+    """A lesson's committed output can show a run's timing: it is what the script states."""
+    from toolcall_lab import run_agent
+    from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+    from toolcall_lab.tools import get_weather
+
+    assert ScriptedProvider(["Hi"]).complete(asked()).latency_s == 0.0
+    run = run_agent(ScriptedProvider(weather_policy, latency_s=1.2), PARIS_QUESTION, tools=[get_weather])
+    assert [step.latency_s for step in run.steps] == [1.2, 1.2]  # a tool call: two model calls
+    assert run.latency_s == pytest.approx(2.4)
+
+
+@pytest.mark.parametrize(("latency", "error", "says"), [
+    ("1.2", TypeError, "a number; got str '1.2'"),
+    (True, TypeError, "a number; got bool"),
+    (-1, ValueError, "pass 0 or more"),
+])
+def test_a_latency_that_is_not_seconds_says_what_to_pass(latency, error, says):
+    with pytest.raises(error, match=re.escape(says)):
+        ScriptedProvider(["Hi"], latency_s=latency)

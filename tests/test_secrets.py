@@ -196,3 +196,60 @@ def test_the_picker_never_holds_or_echoes_a_typed_key(double, monkeypatch):
                     tools=[get_weather])
     for widget in (step_through(run), cost_explorer(), wire_view(run.transcript, [get_weather])):
         assert all(SECRET not in text for text in _every_dict(widget))
+
+
+# -- issue 19, item 5: a password in a base_url is never shown -------------------------------------
+PASSWORD = "hunter2-PASSWORD"
+
+
+@pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat", "ollama", "vllm"])
+@pytest.mark.parametrize("how", ["base_url", "TOOLCALL_LAB_BASE_URL"])
+def test_a_password_in_a_base_url_shows_in_no_repr_and_no_error(name, how, monkeypatch):
+    from stub_server import free_port
+    from toolcall_lab import provider_from_env
+
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    root = f"http://teacher:{PASSWORD}@127.0.0.1:{free_port()}"
+    url = root if name in ("anthropic", "ollama") else f"{root}/v1"
+    options = {"api_key": SECRET, "max_retries": 0, "timeout": 5}
+    if how == "base_url":
+        provider = get_provider(name, base_url=url, **options)
+    else:
+        provider = provider_from_env(environ={"TOOLCALL_LAB_PROVIDER": name, "TOOLCALL_LAB_BASE_URL": url},
+                                     **options)
+    assert PASSWORD in provider.base_url, "the URL itself is kept: the SDK needs it"
+    with pytest.raises(ProviderError) as unreachable:
+        run_agent(provider, PARIS_QUESTION)
+    refused = provider._status_error(401, f"bad password {PASSWORD}", {})
+    seen = [repr(provider), str(unreachable.value), str(refused), provider._where()]
+    assert [text for text in seen if PASSWORD in text or "teacher" in text] == []
+    assert "[redacted]@127.0.0.1:" in repr(provider) and "[redacted]@127.0.0.1:" in str(unreachable.value)
+
+
+def test_a_remote_base_url_with_a_password_is_hidden_in_every_message(monkeypatch):
+    from toolcall_lab import MissingKeyError
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(MissingKeyError) as missing:
+        get_provider("anthropic", base_url=f"https://me:{PASSWORD}@llm.example.edu")
+    provider = get_provider("anthropic", base_url=f"https://me:{PASSWORD}@llm.example.edu", api_key=SECRET)
+    seen = [str(missing.value), repr(provider), str(provider._status_error(500, "boom", {})),
+            str(provider._translate(TimeoutError("slow")))]
+    assert all(PASSWORD not in text for text in seen) and "https://[redacted]@llm.example.edu" in seen[1]
+
+
+# -- issue 19, item 11: the common token shapes, one table with its sources ----------------------
+def test_each_token_shape_has_a_public_source_and_hides_its_example():
+    from toolcall_lab._redact import TOKEN_SHAPES, redact_tokens
+    from toolcall_lab.tape import KEYLIKE
+
+    examples = ["sk-" + "ant-api03-abcDEF123", "sk-" + "proj-****Ab12", "gh" + "o_" + "a1B2" * 9,
+                "github" + "_pat_" + "11ABCDEFG" * 3, "AS" + "IA" + "ABCDEFGHIJKLMNOP", "hf" + "_" + "x" * 34,
+                "AI" + "za" + "b" * 35, "xo" + "xp-" + "1234567890-abc", "xa" + "pp-" + "1-A0123456789-abc"]
+    assert all(shape.source and "." in shape.source for shape in TOKEN_SHAPES)
+    for example in examples:
+        assert redact_tokens(f"token: {example}!") == "token: [redacted]!", example
+        assert KEYLIKE.search(example), example
+    for harmless in ("task-force", "sk-12", "the hf_ prefix", "AKIA", "xoxo", "github_pat_", "ghp_short"):
+        assert redact_tokens(harmless) == harmless, harmless

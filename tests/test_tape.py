@@ -8,19 +8,38 @@ no key ever reaches a tape; the shipped tapes are exactly what their sources bui
 
 from __future__ import annotations
 
+import copy
+import errno
 import json
+import os
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import REAL_PROVIDERS, SECRET
+from stub_server import StubServer
 from tape_sources import BUILDERS, TAPES
-from toolcall_lab import InvalidRequestError, Tool, get_provider, run_agent
+from toolcall_lab import (
+    InvalidRequestError,
+    Message,
+    ReasoningBlock,
+    Tool,
+    ToolCall,
+    ToolcallLabError,
+    ToolResult,
+    Transcript,
+    get_provider,
+    run_agent,
+)
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.double.playback import first_difference
-from toolcall_lab.errors import UsageError
+from toolcall_lab.errors import TapeError, UsageError
 from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT
-from toolcall_lab.tape import Exchange, Tape, load, record, replay, shipped
+from toolcall_lab.tape import Exchange, Tape, load, record, recording, replay, shipped
 from toolcall_lab.tools import get_weather
 
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-chat": "OPENAI_API_KEY"}
@@ -269,3 +288,254 @@ def test_serve_plays_a_tape_for_the_room_through_the_real_sdk():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+
+# -- issue 19, item 1: a class tape is never emptied, and a failed save says what it is -----------
+REPLY = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
+         "content": [{"type": "text", "text": "fine"}], "stop_reason": "end_turn", "stop_sequence": None,
+         "usage": {"input_tokens": 5, "output_tokens": 2}}
+
+
+def recording_against(server, path, monkeypatch):
+    """What TOOLCALL_LAB_RECORD=path builds: a real provider (SDK retries on), saving after each exchange."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    return recording(get_provider("anthropic", base_url=server.url, max_retries=2), path)
+
+
+def test_a_reply_with_a_lone_surrogate_is_recorded_cleaned_and_empties_nothing(tmp_path, monkeypatch):
+    path = tmp_path / "class.tape.json"
+    with StubServer(reply=(200, REPLY)) as server:
+        provider = recording_against(server, path, monkeypatch)
+        run_agent(provider, "Lesson 1")
+        first = path.stat().st_size
+        server.reply = (200, json.dumps(REPLY).replace('"fine"', '"half an emoji \\ud83d"'))
+        assert run_agent(provider, "Lesson 2").answer == "half an emoji \ufffd"
+        assert len(server.requests) == 2, "each call sent once: nothing made the SDK retry"
+    tape = Tape.load(path)
+    assert path.stat().st_size > first and len(tape.exchanges) == 2
+    assert tape.answer == "half an emoji \ufffd"
+
+
+def full_disk(fd):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_save_that_fails_while_recording_is_a_tape_error_and_the_tape_keeps_its_lessons(tmp_path,
+                                                                                          monkeypatch):
+    path = tmp_path / "class.tape.json"
+    with StubServer(reply=(200, REPLY)) as server:
+        provider = recording_against(server, path, monkeypatch)
+        run_agent(provider, "Lesson 1")
+        before = path.read_bytes()
+        with monkeypatch.context() as disk:
+            disk.setattr(os, "fsync", full_disk)
+            with pytest.raises(TapeError) as caught:
+                run_agent(provider, "Lesson 2")
+        message = str(caught.value)
+        assert message.startswith(f"cannot save the tape at {str(path)!r} (No space left on device); "
+                                  "the file there is as it was before; free some space")
+        assert "nothing answers" not in message and "network" not in message
+        assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [path.name]
+        assert len(server.requests) == 2, "the failed save did not make the SDK send the request again"
+        run_agent(provider, "Lesson 2")  # space again: this save writes every exchange, the unsaved one too
+    assert [e.request["messages"][-1]["content"] for e in Tape.load(path).exchanges] == [
+        [{"type": "text", "text": text}] for text in ("Lesson 1", "Lesson 2", "Lesson 2")]
+
+
+def test_a_ctrl_c_during_a_save_leaves_the_tape_exactly_as_it_was(tmp_path, monkeypatch):
+    path = load("anthropic_weather").save(tmp_path / "class.tape.json")
+    before = path.read_bytes()
+
+    def ctrl_c(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        load("openai_chat_color").save(path)
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_tape_built_in_code_with_a_lone_surrogate_still_saves(tmp_path):
+    tape = load("anthropic_weather")
+    odd = Exchange("anthropic", "/v1/messages", 200, "m", None, {"x": "a\ud83d"}, {"y": "\udc00"})
+    saved = Tape.load(Tape(**{**vars(tape), "exchanges": (odd,)}).save(tmp_path / "odd.json"))
+    assert (saved.exchanges[0].request, saved.exchanges[0].response) == ({"x": "a\ufffd"}, {"y": "\ufffd"})
+
+
+# -- issue 19, item 13: a hostile tape is one TapeError naming the JSON path ----------------------
+DELETE = object()
+
+
+def edited(where, value):
+    """The shipped Anthropic tape's document, with the value at `where` replaced (or deleted)."""
+    document = load("anthropic_weather").to_dict()
+    *parents, last = where
+    target = document
+    for key in parents:
+        target = target[key]
+    if value is DELETE:
+        del target[last]
+    else:
+        target[last] = value
+    return document
+
+
+STATUS = r"exchanges\[1\]\.status must be a whole number from 200 to 599 \(not 204, 205 or 304.*\), got "
+HOSTILE = [
+    (("api",), "nope", r"api must be one of 'anthropic', 'responses', 'chat', 'ollama', got 'nope'"),
+    (("provider",), "openai", r"provider must name a provider that speaks the tape's api 'anthropic' "
+                              r"\(anthropic\), got 'openai'"),
+    (("exchanges", 0, "request"), 5, r"exchanges\[0\]\.request must be a JSON object .*got a number: 5"),
+    (("exchanges",), [], r"exchanges is empty; a tape holds at least one exchange"),
+    (("exchanges",), {}, r"exchanges must be a list of exchanges, got a JSON object"),
+    (("settings",), "abc", r"settings must be a JSON object \(the provider's options\), got a string: 'abc'"),
+    (("settings",), {"base_url": "http://10.0.0.1"}, r"settings\.base_url is not an option a tape keeps"),
+    (("settings", "max_tokens"), "1024", r"settings\.max_tokens must be a whole number of tokens"),
+    (("settings", "max_tokens"), True, r"settings\.max_tokens must be a whole number .*got true/false"),
+    (("exchanges", 1, "status"), "200", STATUS + "a string: '200'"),
+    (("exchanges", 1, "status"), None, STATUS + "null"),
+    (("exchanges", 1, "status"), 0, STATUS + "0"),
+    (("exchanges", 1, "status"), -1, STATUS + "-1"),
+    (("exchanges", 1, "status"), 10**6, STATUS + "1000000"),
+    (("exchanges", 1, "status"), 204, STATUS + "204"),
+    (("exchanges", 1, "status"), True, STATUS + "true/false"),
+    (("exchanges", 0, "latency_ms"), -5, r"exchanges\[0\]\.latency_ms must be a whole number of milliseconds "
+                                        r"or null, got -5"),
+    (("exchanges", 0, "api"), "nope", r"exchanges\[0\]\.api must be one of 'anthropic'"),
+    (("exchanges", 0, "model"), DELETE, r"exchanges\[0\]\.model is missing"),
+    (("exchanges", 0, "headers"), {}, r"exchanges\[0\]\.headers is not a field of a tape"),
+    (("label",), 5, r"label must be a string, got a number: 5"),
+]
+
+
+@pytest.mark.parametrize(("where", "value", "message"), HOSTILE)
+def test_a_hostile_tape_is_one_tape_error_naming_the_json_path(where, value, message, tmp_path):
+    path = tmp_path / "hostile.tape.json"
+    path.write_text(json.dumps(edited(where, value)), encoding="utf-8")
+    with pytest.raises(TapeError, match=message) as caught:
+        Tape.load(path)
+    assert str(caught.value).startswith("hostile.tape.json is not a tape this kit can play: ")
+    assert str(caught.value).endswith("; record it again with toolcall_lab.tape.record, or mend that field.")
+    with pytest.raises(TapeError):
+        replay(path)  # the double is never started with it (settings: base_url was a TypeError here)
+
+
+def test_a_tape_file_that_cannot_be_read_says_why(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(TapeError, match="deep.json nests lists or objects too deeply to read; it is not a "):
+        Tape.load(tmp_path / "deep.json")
+    (tmp_path / "folder.json").mkdir()
+    with pytest.raises(TapeError, match=r"cannot read the tape at .*folder\.json' \(Is a directory\); "
+                                        "name a file, not a folder"):
+        load(tmp_path / "folder.json")
+    with pytest.raises(TapeError, match=r"\(File name too long\); pick a shorter name"):
+        load(tmp_path / ("x" * 300 + ".json"))
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe")
+    with pytest.raises(TapeError, match="binary.json is not valid JSON"):
+        load(tmp_path / "binary.json")
+
+
+# -- issue 19, item 11: the common token shapes never reach a tape -------------------------------
+#: One made-up token of each shape (built here, so no token-shaped literal sits in the source).
+TOKENS = {
+    "GitHub": "gh" + "p_" + "A1b2C3d4E5f6" * 3,
+    "GitHub fine-grained": "github" + "_pat_" + "11ABCDEFG0" * 3,
+    "AWS": "AK" + "IA" + "IOSFODNN7EXAMPLE",
+    "Hugging Face": "h" + "f_" + "aBcDeFgHiJ" * 3 + "kLmN",
+    "Google": "AI" + "za" + "SyD-9tSrke72I6e0qOZVOtU5oBRBmBPUfhI",
+    "Slack": "xo" + "xb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+}
+
+
+def test_tokens_of_every_common_shape_are_redacted_before_they_reach_the_tape(make_double, monkeypatch):
+    pasted = ", ".join(TOKENS.values())
+    double = make_double([f"I saw {pasted}."])  # the model says them back
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    provider = get_provider("openai-chat", base_url=double.base_url("chat"))
+    with record(provider) as recorder:
+        run_agent(provider, f"Keep these safe: {pasted}")
+    text = json.dumps(recorder.tape.to_dict())
+    assert [name for name, token in TOKENS.items() if token in text] == []
+    assert recorder.tape.answer == "I saw " + ", ".join(["[redacted]"] * len(TOKENS)) + "."
+    assert "Keep these safe: " + ", ".join(["[redacted]"] * len(TOKENS)) in text
+
+
+# -- issue 19, must show: mutated tapes and transcripts raise only the kit's errors ---------------
+def _transcript_document():
+    return Transcript(system="Be brief.", messages=[
+        Message.user("What's the weather in Paris?"),
+        Message.assistant(ReasoningBlock("think", "anthropic", opaque={"signature": "s"}),
+                          ToolCall("toolu_1", "get_weather", {"city": "Paris"})),
+        Message.results([ToolResult("toolu_1", "18°C", is_error=False)]),
+        Message.assistant("Sunny.")]).to_dict()
+
+
+DOCUMENTS = {"tape": load("anthropic_weather").to_dict(), "transcript": _transcript_document()}
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-(10**7), 10**7), st.floats(),
+                   st.sampled_from(["", "200", "\ud83d", "anthropic", "chat", "text", "user", "tool_call"]),
+                   st.text(max_size=6))
+VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+
+
+def _places(value, at=()):
+    """Every path into a JSON document, the root `()` first."""
+    yield at
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _places(item, (*at, index))
+
+
+@st.composite
+def mutated(draw, name):
+    """The document `name` with 1-3 mutations: a value replaced, deleted, nested deep, or a key added."""
+    document = copy.deepcopy(DOCUMENTS[name])
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(list(_places(document))))
+        how = draw(st.sampled_from(["replace", "delete", "nest", "add"]))
+        value = draw(VALUES)
+        if not where:
+            document = value if how == "replace" else [document] if how == "nest" else document
+            continue
+        parent = document
+        for key in where[:-1]:
+            parent = parent[key]
+        old = parent[where[-1]]
+        if how == "replace":
+            parent[where[-1]] = value
+        elif how == "delete":
+            del parent[where[-1]]
+        elif how == "nest":
+            for _ in range(draw(st.sampled_from([1, 2, 150]))):
+                old = [old]
+            parent[where[-1]] = old
+        elif isinstance(old, dict):
+            old[draw(st.text(max_size=6))] = value
+    return document
+
+
+_FOLDER = tempfile.TemporaryDirectory(prefix="mutated-")  # removed when the test run ends
+_FILES = Path(_FOLDER.name)
+
+
+@settings(max_examples=800)
+@given(name=st.sampled_from(sorted(DOCUMENTS)), data=st.data())
+def test_a_mutated_tape_or_transcript_raises_only_the_kits_errors(name, data):
+    """Loaded from a file and read as a lesson reads it, a mutated document either works or
+    raises a `ToolcallLabError`: never a raw KeyError, TypeError, RecursionError ..."""
+    document = data.draw(mutated(name))
+    path = _FILES / f"{name}.json"
+    path.write_text(json.dumps(document), encoding="utf-8")  # ensure_ascii: a surrogate as "\\ud83d"
+    try:
+        if name == "tape":
+            tape = Tape.load(path)
+            repr(tape), tape.question, tape.system, tape.answer, [repr(t) for t in tape.tools()]
+        else:
+            transcript = Transcript.load(path)
+            repr(transcript), transcript.to_json(), transcript.tool_calls(), transcript.last_user_text()
+    except ToolcallLabError:
+        pass

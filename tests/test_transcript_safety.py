@@ -19,6 +19,7 @@ from toolcall_lab import (
     TextBlock,
     Tool,
     ToolCall,
+    ToolcallLabError,
     ToolResult,
     Transcript,
     TranscriptFormatError,
@@ -69,6 +70,111 @@ def test_infinity_is_refused_not_written_as_bare_json(tmp_path):
     t = Transcript(messages=[Message.assistant(ToolCall("t1", "f", {"x": [1, math.inf]}))])
     with pytest.raises(TranscriptFormatError, match=r"args\.x\[1\].*inf"):
         t.to_json()
+
+
+# -- issue 19, item 10: one writer for every file the kit saves ------------------------------
+def _save_transcript(path):
+    return Transcript(messages=[Message.user("saved")]).save(path)
+
+
+def _save_tape(path):
+    from toolcall_lab.tape import load
+
+    return load("anthropic_weather").save(path)
+
+
+SAVERS = {"transcript": _save_transcript, "tape": _save_tape}
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for one test (`umask(0o077)`), and put the old one back after it."""
+    import os
+
+    old = os.umask(0o022)
+    yield os.umask
+    os.umask(old)
+
+
+@pytest.mark.parametrize("save", SAVERS.values(), ids=SAVERS.keys())
+def test_a_new_file_gets_the_mode_the_umask_leaves_and_an_old_one_keeps_its_own(save, tmp_path, umask):
+    umask(0o077)  # a shared hub where other users must not read your files
+    assert save(tmp_path / "private.json").stat().st_mode & 0o777 == 0o600
+    umask(0o022)
+    assert save(tmp_path / "public.json").stat().st_mode & 0o777 == 0o644
+    (tmp_path / "private.json").chmod(0o640)
+    assert save(tmp_path / "private.json").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("save", SAVERS.values(), ids=SAVERS.keys())
+def test_a_name_as_long_as_the_folder_allows_saves_and_leaves_no_temporary_file(save, tmp_path):
+    name = "a" * 250 + ".json"  # 255 bytes: the longest name most file systems take
+    assert save(tmp_path / name).name == name
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+@pytest.mark.parametrize("save", SAVERS.values(), ids=SAVERS.keys())
+def test_saving_through_a_link_writes_its_target_and_keeps_the_link(save, tmp_path):
+    target = tmp_path / "real" / "kept.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    save(link)
+    assert link.is_symlink() and link.resolve() == target
+    assert target.read_text(encoding="utf-8").startswith("{")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real"]
+
+
+@pytest.mark.parametrize(("save", "error"), [(_save_transcript, TranscriptFormatError),
+                                             (_save_tape, ToolcallLabError)], ids=SAVERS.keys())
+def test_a_full_disk_is_one_error_and_the_file_stays_as_it_was(save, error, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    path = save(tmp_path / "kept.json")
+    before = path.read_bytes()
+
+    def full_disk(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(error, match=r"cannot save the \w+ at .*kept\.json' \(No space left on device\); "
+                                    r"the file there is as it was before; free some space"):
+        save(path)
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["kept.json"]
+
+
+def test_saving_into_a_folder_that_is_not_there_or_onto_a_folder_says_so(tmp_path):
+    with pytest.raises(TranscriptFormatError, match=r"\(No such file or directory\); create the folder"):
+        _save_transcript(tmp_path / "missing" / "t.json")
+    (tmp_path / "folder.json").mkdir()
+    with pytest.raises(TranscriptFormatError, match=r"\(Is a directory\); name a file, not a folder"):
+        _save_transcript(tmp_path / "folder.json")
+    assert [p.name for p in tmp_path.iterdir()] == ["folder.json"]
+
+
+def test_loading_a_file_that_is_not_there_or_is_a_folder_is_a_format_error(tmp_path):
+    with pytest.raises(TranscriptFormatError, match=r"no transcript at .*gone\.json'; check the path"):
+        Transcript.load(tmp_path / "gone.json")
+    with pytest.raises(TranscriptFormatError, match=r"\(Is a directory\); name a file, not a folder"):
+        Transcript.load(tmp_path)
+
+
+def test_the_kit_writes_files_in_one_place_only():
+    """Every save goes through `_files.save_atomically`: no other module writes a file itself."""
+    import re
+    from pathlib import Path
+
+    import toolcall_lab
+
+    writes = re.compile(r"\.write_(?:text|bytes)\(|\bmkstemp\(|\bos\.replace\(|open\([^)]*['\"][wax]b?['\"]")
+    source = Path(toolcall_lab.__file__).parent
+    found = [f"{path.relative_to(source)}:{number}" for path in sorted(source.rglob("*.py"))
+             if path.name != "_files.py"
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if writes.search(line) and not line.lstrip().startswith(("#", ">>>"))]
+    assert found == []
 
 
 # -- 2. loading validates, with the JSON path and what was expected ---------------------------

@@ -693,3 +693,75 @@ def test_string_input_nested_deeper_than_python_reads_is_a_malformed_call():
     turn = wire.decode_response({"type": "message", "model": "m", "stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_1", "name": "f", "input": deep}]})
     assert turn.tool_calls[0].malformed and turn.tool_calls[0].raw_args == deep
+
+
+# -- preserved thinking: a thinking block is bound to what came before it --------------------------
+def _bound_loop(model=MODEL):
+    """Two questions on `model` as the double answered them: each reply's thinking signed and bound."""
+    from toolcall_lab.wire.server.anthropic import encode_response
+
+    body = body_of(user(text("Paris?")), model=model, thinking={"type": "adaptive"})
+    for question, call_id in (("Paris?", "toolu_1"), ("And Tokyo?", "toolu_2")):
+        if question != "Paris?":
+            body["messages"].append(user(text(question)))
+        thought = Turn(Message.assistant(ReasoningBlock(f"{question} look it up."),
+                                         ToolCall(call_id, "get_weather", {"city": "Paris"})),
+                       StopReason.TOOL_USE, Usage(10, 5), model)
+        reply = encode_response(thought, response_id="r", request=body)
+        body["messages"].append({"role": "assistant", "content": reply["content"]})
+        body["messages"] += [user(result(call_id)), assistant(text("18°C."))]
+    body["messages"].append(user(text("And Rome?")))
+    return body  # messages: 0 q, 1 [thinking, tool_use], 2 result, 3 answer, 4 q, 5 [thinking, ...], ...
+
+
+BOUND = ('{path}: Invalid `signature` in `thinking` block. The block is bound to a different conversation. '
+         'Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')
+
+
+def test_an_append_only_conversation_keeps_its_bound_thinking_valid():
+    body = _bound_loop()
+    assert wire.binding_of(body["messages"][1]["content"][0]["signature"])  # bound, by the double
+    assert wire.check_request(body) == []
+
+
+def test_an_edit_before_bound_thinking_is_refused_in_the_apis_words():
+    # The text: platform.claude.com/docs/en/build-with-claude/preserved-thinking/
+    # fix-bound-to-a-different-conversation. The thinking before the edit stays valid.
+    body = _bound_loop()
+    body["messages"][2]["content"][0]["content"] = "[redacted]"  # a redacted tool result
+    problem = only(wire.check_request(body))
+    assert problem.path == "messages.5.content.0"
+    assert problem.text == BOUND.format(path="messages.5.content.0")
+    body = _bound_loop()
+    body["system"] = "Today is Tuesday."  # a rebuilt system prompt: every block's prefix changed
+    assert only(wire.check_request(body)).path == "messages.1.content.0"
+
+
+def test_drop_block_lets_the_edited_request_through():
+    body = _bound_loop()
+    body["messages"][2]["content"][0]["content"] = "[redacted]"
+    body["thinking"]["block_binding"] = {"prefix_mismatch_behavior": "drop_block"}
+    assert wire.check_request(body) == []
+
+
+def test_only_models_with_preserved_thinking_bind_it():
+    for model in ("claude-opus-5", OLD):
+        body = _bound_loop(model)
+        body["messages"][2]["content"][0]["content"] = "[redacted]"
+        body.pop("thinking")  # (Haiku 4.5 takes no adaptive thinking; the rule is about the model)
+        assert wire.check_request(body) == [], model
+
+
+def test_cache_marks_and_response_only_fields_are_not_part_of_the_prefix():
+    body = _bound_loop()
+    body["messages"][2]["content"][0]["cache_control"] = {"type": "ephemeral"}
+    body["messages"][1]["content"][1]["caller"] = {"type": "direct"}
+    body["system"] = []  # no system prompt, spelled as an empty list
+    assert wire.check_request(body) == []
+
+
+def test_a_real_signature_is_left_for_the_api_to_judge():
+    body = _bound_loop()
+    body["messages"][5]["content"][0]["signature"] = SIGNATURE  # Anthropic's own: cannot be checked here
+    body["messages"][2]["content"][0]["content"] = "[redacted]"
+    assert wire.check_request(body) == []

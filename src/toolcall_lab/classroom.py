@@ -61,7 +61,8 @@ def lesson_file(lesson: int | str) -> str:
     {'03_the_bill.ipynb'}
     """
     text = str(lesson).strip().removeprefix("notebooks/")
-    if text.isdigit():
+    # subtle: str.isdigit() takes "²" and "٣" too, which int() refuses; a lesson number is ASCII digits
+    if re.fullmatch(r"[0-9]+", text):
         found = [name for name in LESSONS if int(name[:2]) == int(text)]
     else:
         found = [name for name in LESSONS if text in (name, name.removesuffix(".ipynb"))]
@@ -84,6 +85,27 @@ def github_repo(repo: str) -> tuple[str, str] | None:
     return (match[1], match[2]) if match else None
 
 
+def _plain_text(**values: str | None) -> None:
+    """Refuse text a link cannot carry: bytes that were not UTF-8 (a terminal in another encoding
+    hands them to Python as lone surrogates, "\\udcff"), or a control character.
+
+    >>> _plain_text(repo="https://github.com/me/toolcall-lab", branch="main\\udcff")
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.UsageError: the branch 'main\\udcff' holds bytes that are not UTF-8 text ...
+    """
+    for name, value in values.items():
+        if value is None:
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UsageError(f"the {name} {value!r} holds bytes that are not UTF-8 text (a terminal set "
+                             "to another encoding?); type it again as plain text.") from None
+        if not value.isprintable():
+            raise UsageError(f"the {name} {value!r} holds a control character; type it again as plain text.")
+
+
 def _folder(repo: str) -> str:
     # subtle: nbgitpuller's default target folder is the URL's last part, as is (".git" kept):
     # `repo.rstrip('/').split('/')[-1]` in nbgitpuller/handlers.py. The lesson path must match it.
@@ -101,6 +123,7 @@ def nbgitpuller_link(hub: str, repo: str, *, branch: str = "main", lesson: int |
         &branch=dev
         &urlpath=lab%2Ftree%2Ftoolcall-lab%2Fnotebooks%2F02_on_the_wire.ipynb
     """
+    _plain_text(hub=hub, repo=repo, branch=branch)
     query = {"repo": repo, "branch": branch,
              "urlpath": f"lab/tree/{_folder(repo)}/notebooks/{lesson_file(lesson)}"}
     return f"{hub.rstrip('/')}/hub/user-redirect/git-pull?{urllib.parse.urlencode(query, safe='')}"
@@ -120,6 +143,7 @@ def binder_link(repo: str, *, branch: str = "main", lesson: int | str = 0) -> st
     >>> print(binder_link("https://github.com/me/toolcall-lab", branch="v1", lesson=1))
     https://mybinder.org/v2/gh/me/toolcall-lab/v1?labpath=notebooks%2F01_one_tool_call.ipynb
     """
+    _plain_text(repo=repo, branch=branch)
     owner, name = _github_or_raise(repo, "Binder")
     query = urllib.parse.urlencode({"labpath": f"notebooks/{lesson_file(lesson)}"}, safe="")
     return f"https://mybinder.org/v2/gh/{owner}/{name}/{urllib.parse.quote(branch, safe='')}?{query}"
@@ -131,6 +155,7 @@ def colab_link(repo: str, *, branch: str = "main", lesson: int | str = 0) -> str
     >>> print(colab_link("https://github.com/me/toolcall-lab", lesson="02_on_the_wire"))
     https://colab.research.google.com/github/me/toolcall-lab/blob/main/notebooks/02_on_the_wire.ipynb
     """
+    _plain_text(repo=repo, branch=branch)
     owner, name = _github_or_raise(repo, "Colab")
     return (f"https://colab.research.google.com/github/{owner}/{name}/blob/"
             f"{urllib.parse.quote(branch, safe='/')}/notebooks/{lesson_file(lesson)}")
@@ -147,6 +172,7 @@ def links(repo: str, *, hub: str | None = None, branch: str = "main",
     colab: (none) Colab links need a GitHub repository (https://github.com/OWNER/REPO)...
     """
     lesson = lesson_file(lesson)  # a wrong lesson is one error, not three
+    _plain_text(repo=repo, hub=hub, branch=branch)  # ... and so is a wrong repo, hub or branch
     found = {"hub": nbgitpuller_link(hub or HUB_PLACEHOLDER, repo, branch=branch, lesson=lesson)}
     for service, make in (("binder", binder_link), ("colab", colab_link)):
         try:

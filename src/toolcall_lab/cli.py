@@ -158,9 +158,11 @@ def _budget(args: argparse.Namespace) -> int:
         if args.measure:
             from pathlib import Path
 
+            from ._files import save_atomically
             from .lesson_usage import LESSON_USAGE, measure, usage_text
 
-            LESSON_USAGE.write_text(usage_text(measure(Path(args.notebooks))), encoding="utf-8")
+            save_atomically(LESSON_USAGE, usage_text(measure(Path(args.notebooks))).encode("utf-8"),
+                            what="lesson usage", error=UsageError)
             print(f"wrote {LESSON_USAGE}")
             return 0
         from .budget import class_budget

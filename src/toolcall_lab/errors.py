@@ -7,7 +7,8 @@
     ├── MaxStepsExceeded              run_agent made max_steps calls and the model still wanted tools
     ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the wrong JSON path
     ├── UsageError                    the kit was called with a value it cannot use: says which would work
-    │   └── UsageTypeError            ... with a value of the wrong type (a str where a Message belongs)
+    │   ├── UsageTypeError            ... with a value of the wrong type (a str where a Message belongs)
+    │   └── TapeError                 ... a tape that cannot be loaded or saved: the JSON path, or why
     └── ProviderError                 a call to a model failed; the transcript is exactly as it was
         ├── MissingKeyError           no API key: names the variable to set (when the provider is built)
         ├── AuthenticationError       401 / 403: the key was refused
@@ -21,9 +22,9 @@
             ├── ProviderTimeoutError  no reply within the timeout
             └── ProviderUnreachableError  nothing answers at the URL: says which, and how to start it
 
-Four of them are also Python's own error for the same mistake, so code written against
-Python's errors keeps working: `ToolDefinitionError`, `TranscriptFormatError` and
-`UsageError` are `ValueError`s, and `UsageTypeError` is a `TypeError` (and, as a
+Five of them are also Python's own error for the same mistake, so code written against
+Python's errors keeps working: `ToolDefinitionError`, `TranscriptFormatError`, `UsageError`
+and `TapeError` are `ValueError`s, and `UsageTypeError` is a `TypeError` (and, as a
 `UsageError`, a `ValueError` too).
 
 `except TransientError` is the one clause a retry loop needs. An error is transient when
@@ -42,8 +43,10 @@ an API key: providers pass their key to `redact` before a message is built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from ._redact import REDACTED, redact  # noqa: F401 (REDACTED: kept where it always was)
 
 if TYPE_CHECKING:
     from .loop import Run
@@ -63,6 +66,7 @@ __all__ = [
     "ScriptError",
     "ScriptExhaustedError",
     "ServerError",
+    "TapeError",
     "ToolDefinitionError",
     "ToolcallLabError",
     "TranscriptFormatError",
@@ -140,6 +144,17 @@ class UsageTypeError(UsageError, TypeError):
 
     It is also a `TypeError`, what Python raises for a wrong type, so code that caught the
     bare `TypeError` keeps working (and, as a `UsageError`, it is a `ValueError` too).
+    """
+
+
+class TapeError(UsageError):
+    """Raised when a tape (`toolcall_lab.tape`) cannot be loaded, read or saved.
+
+    Loading names the JSON path that is wrong and what belongs there
+    ("exchanges[1].status must be a whole number from 200 to 599, got a string: '200'");
+    a save that fails says why and leaves the file on disk exactly as it was, so nothing
+    recorded before is lost. It is a `UsageError` (and a `ValueError`), as every tape
+    problem was before it had a class of its own.
     """
 
 
@@ -224,16 +239,3 @@ class ProviderUnreachableError(TransientError):
     """
 
 
-REDACTED = "[redacted]"
-
-
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """`text` with every secret in it replaced, so a message can be shown or logged.
-
-    >>> redact("key sk-test-123 was refused", ["sk-test-123"])
-    'key [redacted] was refused'
-    """
-    for secret in secrets:
-        if secret and len(secret) >= 4:  # subtle: never "redact" every 'a' of a one-letter key
-            text = text.replace(secret, REDACTED)
-    return text

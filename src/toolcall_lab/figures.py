@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from . import plots
+from ._files import save_atomically
+from .errors import UsageError
 from .models import TEACHING_MODEL
 
 if TYPE_CHECKING:
@@ -123,7 +125,8 @@ def write_figures(out_dir: str | Path, *, names: list[str] | None = None) -> lis
     for name in names or list(FIGURES):
         spec = FIGURES[name]
         path = out / f"{name}.png"
-        path.write_bytes(plots.to_png(spec.make(), title=name, description=spec.describe()))
+        save_atomically(path, plots.to_png(spec.make(), title=name, description=spec.describe()),
+                        what="figure", error=UsageError)
         written.append(path)
     return written
 

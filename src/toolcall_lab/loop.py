@@ -122,6 +122,7 @@ class Run(PartsRepr):
 
     @property
     def latency_s(self) -> float:
+        """Seconds spent waiting for the model, over every call (the tools' own time is not in it)."""
         return sum(s.latency_s for s in self.steps)
 
     @property

@@ -22,8 +22,10 @@ One long-context tier is in the table: Claude Haiku 5.5 bills a request whose pr
 token of that request, output included (`Price.for_prompt`).
 
 `RULES` says, per model, which request shapes the API refuses with a 400 (thinking
-modes, sampling parameters, assistant prefill, forced tool use, reasoning effort); the
-codecs' `check_request` and the API double enforce them through `rules_of`.
+modes, sampling parameters, assistant prefill, forced tool use, reasoning effort, thinking
+sent back after an edit of what came before it) and whether earlier turns' thinking is
+billed again as input; the codecs' `check_request` and the API double enforce them
+through `rules_of`.
 
 `RATE_LIMITS` holds the per-minute limits of the lowest paid tier where a published number
 could be read (`python -m toolcall_lab budget` compares a class's burst with them); a
@@ -296,7 +298,18 @@ class Rules:
     - `forced_tools`: when `tool_choice` "any"/"tool" is accepted: "without_thinking"
       (only with thinking off) or "never";
     - `min_cache_tokens`: the shortest prompt a cache breakpoint caches (shorter: silently
-      not cached, no error).
+      not cached, no error);
+    - `thinking_bound`: *preserved thinking*: each thinking block is bound to its prefix
+      (`system`, `tools` and everything before it), so an edit before a returned block
+      makes that block and every later one invalid: a 400, or the blocks dropped when the
+      request sets `thinking.block_binding.prefix_mismatch_behavior` to "drop_block";
+    - `keeps_thinking`: whether earlier turns' thinking sent back stays in the model's
+      context and is billed as input (True), or the API strips it and counts none of it
+      (False); None where no source says.
+
+    Both: `cache_breakpoints` says whether a request may mark where its cached prefix ends
+    (Anthropic's `cache_control` on a block; OpenAI's `prompt_cache_breakpoint` on a content
+    block, from the GPT-5.6 family on; before it OpenAI only caches automatically).
 
     OpenAI: `reasons` says whether the model is a reasoning model, which is what accepts
     `reasoning.effort` (Responses) or `reasoning_effort` (Chat); `chat_tools_effort`, where
@@ -304,6 +317,9 @@ class Rules:
     `cache_increment` is the step its automatic cache reports `cached_tokens` in (128 before
     the GPT-5.6 family: 1,024, 1,152, ...; 1 from GPT-5.6 on, which reports the exact
     boundary).
+
+    >>> rules_of("gpt-6-luna").cache_breakpoints, rules_of("gpt-4o").cache_breakpoints
+    (True, False)
 
     Every row names its `source`, the day it was `checked` and its evidence `label`
     ("official", "quoted" or "third-party"); `notes` says where sources disagree.
@@ -318,9 +334,12 @@ class Rules:
     prefill: bool = True
     forced_tools: Literal["without_thinking", "never"] = "without_thinking"
     min_cache_tokens: int | None = None
+    thinking_bound: bool = False
+    keeps_thinking: bool | None = None
     reasons: bool | None = None
     chat_tools_effort: str | None = None
     cache_increment: int = 1
+    cache_breakpoints: bool | None = None
     source: str = ""
     checked: str = PRICES_CHECKED.isoformat()  # the day the whole table was checked
     label: str = "official"
@@ -335,67 +354,92 @@ class Rules:
 _NEWER = frozenset({"adaptive", "disabled"})
 _THINKING_PAGE = "platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting"
 _CACHE_PAGE = "platform.claude.com/docs/en/build-with-claude/prompt-caching, as quoted (docs/sources.md §2)"
+#: Preserved thinking (read 2026-12-01): "On models with preserved thinking, usable blocks stay in
+#: context and are billed as input"; a changed prefix makes "that block and every later thinking block"
+#: invalid, "and the API rejects the request with a 400 error or drops the invalid blocks, whichever you
+#: choose". The models are the prefix-checks page's list (its 5.5 rows are the table's); the choice is
+#: `thinking.block_binding.prefix_mismatch_behavior`, "error" (default) or "drop_block" (anthropic 2.15
+#: BetaThinkingBlockBindingParam). subtle: the prefix-checks page also says failing the check "might or
+#: might not result in a 400 error, depending on the model" (and on accounts created before 2026-08-31 the
+#: check runs only when the request sets the field); the kit follows the SDK's default, a 400.
+_PRESERVED = ("platform.claude.com/docs/en/build-with-claude/preserved-thinking and its prefix-checks "
+              "page (read 2026-12-01)")
+#: Earlier models: "previous thinking blocks are automatically stripped from the context window
+#: calculation by the Anthropic API and are not part of the conversation history that the model 'sees'
+#: for subsequent turns" (the context-windows page, in the stored translations of its earlier version at
+#: docs.anthropic.com/{de,es,ko,pt}/docs/build-with-claude/context-windows; no current page names each model).
+_STRIPPED = "docs.anthropic.com/en/docs/build-with-claude/context-windows (earlier version, as stored)"
 #: OpenAI's automatic caching before GPT-5.6: "starting at 1024 tokens and increasing in 128-token
 #: increments" (openai.com/index/api-prompt-caching); GPT-5.6 and later report the exact boundary
 #: (developers.openai.com/api/docs/guides/prompt-caching, as quoted).
 _OPENAI_STEP = 128
+#: OpenAI's guide on writes and breakpoints, in its words: "Cache writes have no additional fee on
+#: models before the GPT-5.6 family. For GPT-5.6 models and later model families, cache writes
+#: cost 1.25× the uncached input token rate. [...] You can also use explicit cache breakpoints to
+#: control exactly which prompt prefixes OpenAI caches." (read 2026-12-01)
+_OPENAI_CACHE = "developers.openai.com/api/docs/guides/prompt-caching"
 
 # fmt: off
 RULES: dict[str, Rules] = {r.model: r for r in (
     Rules("claude-haiku-5-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
-          "without_thinking", 512,
+          "without_thinking", 512, cache_breakpoints=True, thinking_bound=True, keeps_thinking=True,
           source="platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5 (breaking: manual "
                  f"extended thinking, non-default sampling, prefill; read 2026-11-30); {_THINKING_PAGE}; "
-                 f"{_CACHE_PAGE}",
+                 f"{_CACHE_PAGE}; {_PRESERVED}",
           notes="'disabled' only at effort high or lower: third-party (APIYI thinking guide "
                 "2026-11-09, OpenCode Go v1.12.1); forced tool_choice accepted (quoted, "
                 "docs/sources.md §3)."),
     Rules("claude-sonnet-5-5", "anthropic", frozenset({"adaptive", "between_tools"}), (), EFFORTS,
-          "default", False, "never", 512,
+          "default", False, "never", 512, cache_breakpoints=True, thinking_bound=True, keeps_thinking=True,
           source="platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5 and model "
-                 f"overview (forced tool use refused); {_THINKING_PAGE}; {_CACHE_PAGE}",
+                 f"overview (forced tool use refused); {_THINKING_PAGE}; {_CACHE_PAGE}; {_PRESERVED}",
           notes="'disabled' refused, 'between_tools' is its lowest setting: live error quoted on "
                 "dev.to (2026-10-06) and OpenRouter's Claude 5.5 page; the 5.5 migration guides "
                 "agree (docs/sources.md §4)."),
     Rules("claude-opus-5-5", "anthropic", frozenset({"adaptive"}), (), EFFORTS, "default", False,
-          "never", 512,
+          "never", 512, cache_breakpoints=True, thinking_bound=True, keeps_thinking=True,
           source=f"platform.claude.com/docs/en/models/opus-5-5 overview (forced tool use refused); "
-                 f"{_THINKING_PAGE}; {_CACHE_PAGE}",
+                 f"{_THINKING_PAGE}; {_CACHE_PAGE}; {_PRESERVED}",
           notes="thinking always on: 'disabled' and 'enabled' refused (live errors quoted on dev.to, "
                 "2026-10-06)."),
     Rules("claude-opus-5", "anthropic", _NEWER, ("xhigh", "max"), EFFORTS, "default", False,
-          "without_thinking", 512,
+          "without_thinking", 512, cache_breakpoints=True,
           source="platform.claude.com/docs/en/build-with-claude/thinking (Opus 5: 'disabled' only at "
                  f"effort high or below; quoted in checkmarble/llmberjack#14); {_THINKING_PAGE} (4.7 and "
                  f"later refuse 'enabled'); {_CACHE_PAGE}", label="quoted",
           notes="prefill refused 'already the case on Opus 5' per OpenRouter's Claude 5.5 page "
                 "(third-party); the evidence gathered 2026-11-30 lists it for every 4.6+ model "
-                "(docs/sources.md §4)."),
+                "(docs/sources.md §4). Not a preserved-thinking model; whether it keeps earlier "
+                "turns' thinking in context no stored page says (keeps_thinking None)."),
     Rules("claude-haiku-4-5", "anthropic", frozenset({"enabled", "disabled"}), (), (), "one", True,
-          "without_thinking", 4096,
+          "without_thinking", 4096, cache_breakpoints=True, keeps_thinking=False,
           source=f"{_THINKING_PAGE} (extended thinking the only mode on Haiku 4.5); "
                  "platform.claude.com/docs/en/models/haiku-4-5/migration-guide (temperature OR top_p, "
-                 f"not both); {_CACHE_PAGE}",
-          notes="no effort parameter (apidog Haiku 4.5 vs 5.5 table, third-party)."),
+                 f"not both); {_CACHE_PAGE}; {_STRIPPED}",
+          notes="no effort parameter (apidog Haiku 4.5 vs 5.5 table, third-party); earlier thinking "
+                "stripped: the context-windows page says it of extended thinking in general, before "
+                "preserved thinking, and names no model."),
     # OpenAI: a reasoning model takes reasoning.effort; others answer 400 "Unsupported parameter".
     Rules("gpt-6-luna", "openai", min_cache_tokens=1024, reasons=True, chat_tools_effort="none",
+          cache_breakpoints=True,
           source="developers.openai.com/ja-JP/api/docs/models/gpt-6-luna (reasoning.effort none..max, "
                  "default medium; on Chat Completions function calling only with reasoning effort "
-                 "'none'; read 2026-11-30)",
+                 f"'none'; read 2026-11-30); {_OPENAI_CACHE} (breakpoints: a later family than GPT-5.6)",
           notes="OpenAIChatProvider sends reasoning_effort 'none' with tools on this model."),
-    Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True,
-          source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5)"),
+    Rules("gpt-6.2-sol", "openai", min_cache_tokens=1024, reasons=True, cache_breakpoints=True,
+          source="developers.openai.com/api/docs/models/gpt-6.2-sol (docs/sources.md §5); "
+                 f"{_OPENAI_CACHE} (breakpoints: a later family than GPT-5.6)"),
     Rules("gpt-5.4-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=True, label="third-party",
+          reasons=True, cache_breakpoints=False, label="third-party",
           source="GPT-5 family reasoning models (third-party price lists: APIYI, adk-model; "
-                 "docs/sources.md §5)"),
+                 f"docs/sources.md §5); {_OPENAI_CACHE} (no breakpoints before GPT-5.6)"),
     Rules("gpt-4o", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=False, label="quoted",
+          reasons=False, cache_breakpoints=False, label="quoted",
           source="not a reasoning model: 400 \"Unsupported parameter: 'reasoning.effort' is not "
                  "supported with this model.\" (RageAgainstThePixel/OpenAI-DotNet#500, "
-                 "BoundaryML/baml#2708)"),
+                 f"BoundaryML/baml#2708); {_OPENAI_CACHE} (no breakpoints before GPT-5.6)"),
     Rules("gpt-4o-mini", "openai", min_cache_tokens=1024, cache_increment=_OPENAI_STEP,
-          reasons=False, label="quoted",
+          reasons=False, cache_breakpoints=False, label="quoted",
           source="not a reasoning model (the GPT-4o family): a live gpt-4o-mini Responses reply carries "
                  "no reasoning item and 0 reasoning tokens (issue 9, 2026-11-30); effort refused like "
                  "gpt-4o's (BoundaryML/baml#2708)"),

@@ -9,6 +9,7 @@ prints it compares exactly under strict nbval.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
@@ -197,6 +198,21 @@ def price_table() -> str:
     return "\n".join(lines)
 
 
+def _top_level(sources: str) -> list[str]:
+    """`sources` split at each "; " outside brackets.
+
+    >>> _top_level("a (b; c); d")
+    ['a (b; c)', 'd']
+    """
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(sources):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and sources.startswith("; ", at):
+            parts.append(sources[start:at])
+            start = at + 2
+    return [*parts, sources[start:]]
+
+
 def rules_table(model: str) -> str:
     """What `model` accepts in a request, from `models.RULES`, with the row's source and date.
 
@@ -223,11 +239,19 @@ def rules_table(model: str) -> str:
         lines += [f"  sampling:          {sampling}",
                   f"  assistant prefill: {'accepted' if rules.prefill else 'refused'}",
                   f"  forced tool use:   {forced}"]
+        if rules.keeps_thinking is not None:
+            kept = "kept, billed as input" if rules.keeps_thinking else "stripped, not billed"
+            lines += [f"  earlier thinking:  {kept}"]
+        if rules.thinking_bound:
+            lines += ["  thinking bound:    to its prefix (an edit before it: 400 or dropped)"]
     elif rules.reasons is not None:
         lines += [f"  reasoning effort:  {'accepted (a reasoning model)' if rules.reasons else 'refused'}"]
         if rules.chat_tools_effort:
             lines += [f"  tools on Chat:     only with reasoning_effort '{rules.chat_tools_effort}'"]
     if rules.min_cache_tokens:
         lines += [f"  caching:           nothing below {rules.min_cache_tokens:,} prompt tokens"]
-    lines += [f"  source:            {rules.source}"]
+    lines += ["  sources:"]  # one a line, wrapped to 80 characters (a projector cuts longer lines)
+    for source in _top_level(rules.source):
+        lines += textwrap.wrap(source, width=80, initial_indent="    ", subsequent_indent="      ",
+                               break_long_words=False, break_on_hyphens=False)
     return "\n".join(lines)

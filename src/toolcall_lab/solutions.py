@@ -34,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ._files import save_atomically
 from .errors import UsageError
 
 __all__ = ["YOUR_CODE", "answer_key", "definition", "fill_definition", "solve_cell", "solve_notebook",
@@ -196,7 +197,7 @@ def write_solutions(lessons: Path | str, out: Path | str, *, execute: bool = Tru
         if execute:
             solved = _execute(solved, lessons.resolve(), timeout)
         target = out / path.name
-        target.write_text(json.dumps(solved, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+        text = json.dumps(solved, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        save_atomically(target, text.encode("utf-8"), what="solved lesson", error=UsageError)
         written.append(target)
     return written

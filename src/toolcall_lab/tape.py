@@ -18,10 +18,20 @@ learns why (`double.playback`).
 
 What a tape never holds: headers, so no key (recording reads the request's path and
 body and the response's status and body, nothing else; and the bodies go through the
-provider's key redaction and a key-shaped pattern, `KEYLIKE`, as well); nor the host,
-so a tape does not say where a private server lives. Each tape says how it was made
-in `label` ("recorded against the real Anthropic Messages API on 2026-...", "recorded
-against the toolcall-lab API double", ...) and `source`.
+provider's key redaction and the common token shapes, `KEYLIKE`: the vendors' keys,
+GitHub, AWS, Hugging Face, Google and Slack tokens, pasted in a prompt or returned by a
+tool); nor the host, so a tape does not say where a private server lives.
+
+A tape is saved the way every file of the kit is (`_files.save_atomically`: a temporary
+file, then one rename), so recording after every exchange (`recording`) never leaves a
+half-written or empty tape, whatever interrupts it; a save that fails raises `TapeError`
+saying why, and the file keeps every exchange saved before. Text that cannot be UTF-8 (a
+lone surrogate from a `"\\ud83d"` escape in a reply) becomes U+FFFD where it enters, as
+in transcripts (`blocks.clean_text`). Loading checks every field and raises one
+`TapeError` naming the JSON path that is wrong ("exchanges[1].status must be ...").
+
+Each tape says how it was made in `label` ("recorded against the real Anthropic Messages
+API on 2026-...", "recorded against the toolcall-lab API double", ...) and `source`.
 
 A request is matched *exactly* (`double.playback.first_difference`: same keys, same
 values, list items in the same order; numbers compare as numbers): nothing an SDK sends
@@ -36,20 +46,26 @@ results that were errors (`tools()` replays their text as a plain result).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
-from .errors import REDACTED, UsageError
+from ._checked import expect, read_field
+from ._files import parse_json, read_file, save_atomically
+from ._redact import TOKENLIKE, redact_tokens
+from .blocks import clean_text
+from .errors import TapeError, ToolcallLabError, UsageError
 from .wire import API_SPECS
 
 if TYPE_CHECKING:
     from .providers.base import Provider
+    from .providers.sdk import WireProvider
     from .tool import Tool
     from .transcript import Transcript
 
@@ -58,11 +74,31 @@ __all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record"
 
 #: The tape format this module writes and reads.
 FORMAT = 1
-#: The provider options a recording keeps, so a replay sends the very same requests.
-_SETTINGS = ("max_tokens", "thinking", "effort", "think", "reasoning_effort", "store", "temperature", "seed")
-#: How the vendors' keys are spelled (Anthropic "sk-ant-...", OpenAI "sk-..." and "sk-proj-..."),
-#: masked ones ("sk-proj-****abcd") too: never written to a tape.
-KEYLIKE = re.compile(r"\bsk-[A-Za-z0-9*_-]{6,}")
+#: The provider options a recording keeps, so a replay sends the very same requests, each with
+#: the JSON it takes (a tape is a file anyone can edit, so `from_dict` checks them).
+_SETTINGS: dict[str, tuple[Any, str]] = {
+    "max_tokens": (int, "a whole number of tokens"),
+    "thinking": (int | str, 'a budget in tokens or a string ("adaptive", "disabled")'),
+    "effort": (str, 'a string ("low" to "max")'),
+    "think": (bool | str, 'true/false or a string ("low", "medium", "high")'),
+    "reasoning_effort": (str, 'a string ("low", "medium", "high")'),
+    "store": (bool, "true/false"),
+    "temperature": (int | float, "a number"),
+    "seed": (int, "a whole number"),
+}
+#: Anything shaped like a key or a token (`_redact.TOKEN_SHAPES`, each with its source): never
+#: written to a tape.
+KEYLIKE: re.Pattern[str] = TOKENLIKE
+#: What a recorded status must be: a final answer that carries a body. RFC 9110 section 15:
+#: a status is three digits, 100-599; 1xx are interim (the real answer follows), and 204, 205
+#: and 304 carry no content (sections 15.3.5, 15.3.6, 15.4.5), while every exchange has a body.
+_STATUS = "a whole number from 200 to 599 (not 204, 205 or 304: a recorded answer has a body)"
+_TAPE_KEYS = ("format", "label", "api", "provider", "model", "settings", "source", "exchanges")
+_EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response")
+#: What a codec raises on a body that is not what a client sends or an API answers (a
+#: hand-edited tape is neither): `Tape.question`, `system`, `answer` and `tools()` turn it into
+#: a `TapeError` (the kit's own errors among them are `ValueError`s).
+_UNREADABLE = (LookupError, TypeError, ValueError, AttributeError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -84,6 +120,35 @@ class Exchange:
     def to_dict(self) -> dict[str, Any]:
         return {"api": self.api, "path": self.path, "status": self.status, "model": self.model,
                 "latency_ms": self.latency_ms, "request": self.request, "response": self.response}
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Exchange:
+        """The exchange `to_dict` wrote, each field checked; a `TapeError` naming `path.field` if not.
+
+        >>> Exchange.from_dict({"api": "chat", "path": "/v1/chat/completions", "status": "200",
+        ...     "model": "m", "latency_ms": None, "request": {}, "response": {}}, "exchanges[0]")
+        Traceback (most recent call last):
+        ...
+        toolcall_lab.errors.TapeError: exchanges[0].status must be a whole number from 200 to 599 (...),
+        got a string: '200'.
+        """
+        data = _fields(data, _EXCHANGE_KEYS, path, "a JSON object (one exchange)")
+        status = read_field(data, "status", int, path, _STATUS, error=TapeError)
+        if not (200 <= status <= 599) or status in (204, 205, 304):
+            raise TapeError(f"{path}.status must be {_STATUS}, got {status}.")
+        latency = read_field(data, "latency_ms", int | None, path, "a whole number of milliseconds or null",
+                             error=TapeError)
+        if latency is not None and latency < 0:
+            raise TapeError(f"{path}.latency_ms must be a whole number of milliseconds or null, "
+                            f"got {latency}.")
+        return cls(api=_api(data, path),
+                   path=read_field(data, "path", str, path, "a string", error=TapeError),
+                   status=status,
+                   model=read_field(data, "model", str, path, "a string", error=TapeError),
+                   latency_ms=latency,
+                   request=read_field(data, "request", dict, path, "a JSON object (the request body)",
+                                      error=TapeError),
+                   response=data["response"])
 
 
 @dataclass(frozen=True, repr=False)
@@ -116,58 +181,106 @@ class Tape:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, where: str = "the tape") -> Self:
-        """The tape in `data` (as `to_dict` writes it); a wrong file says what is wrong."""
+        """The tape in `data` (as `to_dict` writes it), every field checked.
+
+        A wrong document raises one `TapeError` that names `where` and the JSON path at
+        fault, e.g. "t.json is not a tape this kit can play: exchanges[0].status must be a
+        whole number from 200 to 599 (...), got null; record it again ...".
+        """
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
-            raise UsageError(f"{where} is not a toolcall-lab tape of format {FORMAT} (format: {found!r}); "
-                             "record it again with toolcall_lab.tape.record.")
+            raise TapeError(f"{where} is not a toolcall-lab tape of format {FORMAT} (format: {found!r}); "
+                            "record it again with toolcall_lab.tape.record.")
         try:
-            exchanges = tuple(Exchange(**exchange) for exchange in data["exchanges"])
-            return cls(api=data["api"], provider=data["provider"], model=data["model"], label=data["label"],
-                       exchanges=exchanges, settings=dict(data.get("settings") or {}),
-                       source=data.get("source", ""))
-        except (KeyError, TypeError) as exc:
-            raise UsageError(f"{where} is missing a field or has one too many ({exc}); "
-                             "record it again with toolcall_lab.tape.record.") from None
+            return cls._checked(data)
+        except TapeError as exc:
+            raise TapeError(f"{where} is not a tape this kit can play: {str(exc).rstrip('.')}; record it "
+                            "again with toolcall_lab.tape.record, or mend that field.") from None
+
+    @classmethod
+    def _checked(cls, data: Mapping[str, Any]) -> Self:
+        from .providers.registry import PROVIDERS
+
+        data = _fields(data, _TAPE_KEYS, "", "a JSON object (a tape)", optional=("settings", "source"))
+        api = _api(data, "")
+        provider = read_field(data, "provider", str, "", "a provider's name", error=TapeError)
+        spec = PROVIDERS.get(provider)
+        if spec is None or spec.api != api:
+            speaking = [name for name, each in PROVIDERS.items() if each.api == api]
+            raise TapeError(f"provider must name a provider that speaks the tape's api {api!r} "
+                            f"({', '.join(speaking)}), got {provider!r}.")
+        exchanges = read_field(data, "exchanges", list, "", "a list of exchanges", error=TapeError)
+        if not exchanges:
+            raise TapeError("exchanges is empty; a tape holds at least one exchange.")
+        return cls(api=api, provider=provider,
+                   model=read_field(data, "model", str, "", "a string (the model id)", error=TapeError),
+                   label=read_field(data, "label", str, "", "a string", error=TapeError),
+                   exchanges=tuple(Exchange.from_dict(exchange, f"exchanges[{index}]")
+                                   for index, exchange in enumerate(exchanges)),
+                   settings=_settings(data.get("settings", {})),
+                   source=read_field(data, "source", str, "", "a string", default="", error=TapeError))
 
     def save(self, path: str | Path) -> Path:
-        """Write the tape as JSON (UTF-8, two-space indents, a trailing newline); returns the path."""
-        path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        return path
+        """Write the tape as JSON (UTF-8, two-space indents, a trailing newline); returns the path.
+
+        The write is atomic (`_files.save_atomically`): if it fails (a full disk, a folder
+        you may not write to, a Ctrl-C), the file at `path` is exactly as it was, and a
+        `TapeError` says why.
+        """
+        try:
+            text = json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError) as exc:  # a Tape built in code, with a non-JSON value
+            raise TapeError(f"cannot save the tape: {exc}; a tape holds JSON values only.") from None
+        # subtle: clean_text, so a lone surrogate in a tape built in code cannot fail the encoding
+        return save_atomically(path, (clean_text(text) + "\n").encode("utf-8"), what="tape", error=TapeError)
 
     @classmethod
     def load(cls, path: str | Path) -> Self:
-        """The tape saved at `path`."""
+        """The tape saved at `path`; a file that is not one raises a `TapeError` saying why."""
         path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UsageError(f"no tape at {str(path)!r}; shipped tapes: {', '.join(shipped())}.") from None
-        except ValueError as exc:
-            raise UsageError(f"{path.name} is not JSON ({exc}); is it a tape?") from None
-        return cls.from_dict(data, where=path.name)
+        raw = read_file(path, what="tape", error=TapeError, missing=f"shipped tapes: {', '.join(shipped())}")
+        data = parse_json(raw, where=path.name, what="tape", error=TapeError)
+        return cls.from_dict(_cleaned(data), where=path.name)
 
     # -- what a lesson needs to run it again --------------------------------------------------
     def _transcript(self, index: int) -> tuple[Transcript, tuple[Tool, ...]]:
-        decoded: tuple[Transcript, tuple[Tool, ...]] = API_SPECS[self.api].codec.decode_request(
+        """The conversation and tools exchange `index` sent (decoded by its API's server half)."""
+        decoded: tuple[Transcript, tuple[Tool, ...]] = _codec(self.exchanges[index].api).decode_request(
             self.exchanges[index].request)
         return decoded
+
+    @contextlib.contextmanager
+    def _reading(self, what: str) -> Iterator[None]:
+        """Read `what` from the recorded bodies; what the codecs raise on a body no client would
+        send (a hand-edited tape is no client) becomes one `TapeError` naming `what`."""
+        if not self.exchanges:
+            raise TapeError(f"this tape has no exchanges, so it holds no {what}; record one first.")
+        try:
+            yield
+        except TapeError:
+            raise
+        except _UNREADABLE as exc:
+            raise TapeError(f"the {what} on this tape cannot be read ({type(exc).__name__}: {exc}); "
+                            "record the tape again.") from None
 
     @property
     def question(self) -> str:
         """The user's question that started the run (the first request's last user text)."""
-        return self._transcript(0)[0].last_user_text()
+        with self._reading("question"):
+            return self._transcript(0)[0].last_user_text()
 
     @property
     def system(self) -> str | None:
         """The system prompt the run was sent with (None when there was none)."""
-        return self._transcript(0)[0].system
+        with self._reading("system prompt"):
+            return self._transcript(0)[0].system
 
     @property
     def answer(self) -> str:
         """The text of the last recorded response: what the model finally said."""
-        return str(API_SPECS[self.api].codec.decode_response(self.exchanges[-1].response).message.text)
+        with self._reading("answer"):
+            last = self.exchanges[-1]
+            return str(_codec(last.api).decode_response(last.response).message.text)
 
     def tools(self) -> list[Tool]:
         """The run's tools, rebuilt from the first request, each answering as it did then.
@@ -176,6 +289,10 @@ class Tape:
         the result the run sent back; arguments the run never used raise, and the loop
         sends that as an error result, which the replay then refuses (naming the path).
         """
+        with self._reading("tools"):
+            return self._tools()
+
+    def _tools(self) -> list[Tool]:
         from .tool import Tool
 
         results: dict[str, list[tuple[Mapping[str, Any], str]]] = {}
@@ -206,6 +323,52 @@ def _answering(name: str, recorded: list[tuple[Mapping[str, Any], str]]) -> Call
     return function
 
 
+def _fields(data: Any, keys: tuple[str, ...], path: str, what: str, *,
+            optional: tuple[str, ...] = ()) -> Mapping[str, Any]:
+    """`data` if it is a JSON object with exactly `keys` (those in `optional` may be left out)."""
+    data = expect(data, dict, path or "the document", what, TapeError)
+    where = f"{path}." if path else ""
+    unknown = [key for key in data if key not in keys]
+    if unknown:
+        raise TapeError(f"{where}{unknown[0]} is not a field of a tape (the fields: {', '.join(keys)}).")
+    for key in keys:
+        if key not in data and key not in optional:
+            raise TapeError(f"{where}{key} is missing.")
+    return cast(Mapping[str, Any], data)
+
+
+def _api(data: Mapping[str, Any], path: str) -> str:
+    what = f"one of {', '.join(map(repr, API_SPECS))}"
+    api: str = read_field(data, "api", str, path, what, error=TapeError)
+    if api not in API_SPECS:
+        raise TapeError(f"{path + '.' if path else ''}api must be {what}, got {api!r}.")
+    return api
+
+
+def _settings(settings: Any) -> dict[str, Any]:
+    """The recorded provider options, each a known one (`_SETTINGS`) of the JSON type it takes."""
+    settings = expect(settings, dict, "settings", "a JSON object (the provider's options)", TapeError)
+    for name, value in settings.items():
+        if name not in _SETTINGS:
+            raise TapeError(f"settings.{name} is not an option a tape keeps (those: {', '.join(_SETTINGS)}).")
+        expect(value, _SETTINGS[name][0], f"settings.{name}", _SETTINGS[name][1], TapeError)
+    return dict(settings)
+
+
+def _codec(api: str) -> Any:
+    if api not in API_SPECS:
+        raise TapeError(f"the tape names the api {api!r}, which the kit does not speak "
+                        f"({', '.join(API_SPECS)}); record the tape again.")
+    return API_SPECS[api].codec
+
+
+def _cleaned(document: Any) -> Any:
+    """`document` with every lone surrogate (a `"\\ud83d"` escape) in its text replaced by U+FFFD."""
+    text = json.dumps(document, ensure_ascii=False)
+    cleaned = clean_text(text)
+    return document if cleaned is text else json.loads(cleaned)
+
+
 def shipped() -> list[str]:
     """The names of the tapes that come with the kit (`load(name)` reads one)."""
     from importlib.resources import files
@@ -233,6 +396,11 @@ class Recorder:
     It hooks the SDK's own httpx client (an event hook on each response), so it sees
     exactly what crossed the wire, retries and refusals included, and reads of each
     exchange only the request's path and body and the response's status and body.
+
+    Nothing it does raises inside the SDK: an exception in a hook is, to the SDK, a
+    connection that failed, so it would send the request again (billed again) and then
+    report that nothing answers. A failure to record or to save is handed to the provider
+    instead (`WireProvider._hold`), which raises it, as itself, when the SDK call returns.
     """
 
     def __init__(self, provider: Provider, path: str | Path | None = None, *, label: str | None = None,
@@ -241,7 +409,7 @@ class Recorder:
         self._label = label
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()
-        self._http = _http_client(provider)
+        self._wire, self._http = _http_client(provider)
         self._double = False  # whether an answer came from an API double (its header says so)
         #: save after every exchange, onto what `path` already holds (`recording`)
         self.keep_going = keep_going
@@ -268,9 +436,17 @@ class Recorder:
             self.tape.save(self.path)
 
     def _on_response(self, response: Any) -> None:
+        response.read()  # subtle: a hook sees the response before its body is read (failing: the network's)
+        try:
+            self._record(response)
+        except Exception as exc:  # subtle: never into the SDK (see the class docstring)
+            self._wire._hold(exc if isinstance(exc, ToolcallLabError) else TapeError(
+                f"could not record the exchange with {response.request.url.path} "
+                f"({type(exc).__name__}: {exc}); the tape holds what was recorded before it."))
+
+    def _record(self, response: Any) -> None:
         from .double.server import DOUBLE_HEADER
 
-        response.read()  # subtle: a hook sees the response before its body is read
         self._double = self._double or DOUBLE_HEADER in response.headers  # read, never kept
         request = response.request
         path = request.url.path
@@ -331,37 +507,41 @@ def recording(provider: Provider, path: str | Path, *, label: str | None = None,
     return provider  # subtle: the SDK client's event hook keeps the recorder alive
 
 
-def _http_client(provider: Provider) -> Any:
+def _http_client(provider: Provider) -> tuple[WireProvider, Any]:
+    """(the provider, as the `WireProvider` it must be, and the httpx client inside its SDK)."""
+    from .providers.sdk import WireProvider
+
     sdk = getattr(provider, "_client", None)
     http = getattr(sdk, "_client", None)  # the httpx client inside the anthropic, openai and ollama SDKs
-    if http is None or not hasattr(http, "event_hooks"):
+    if not isinstance(provider, WireProvider) or http is None or not hasattr(http, "event_hooks"):
         raise UsageError(f"record() records a real provider's SDK traffic, and {provider!r} sends none "
                          "through an SDK; record AnthropicProvider, OpenAIResponsesProvider, "
                          "OpenAIChatProvider or OllamaProvider.")
-    return http
+    return provider, http
 
 
 def _json_or_text(raw: bytes) -> Any:
     try:
         return json.loads(raw) if raw else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to read: kept as text
         return raw.decode("utf-8", "replace")
 
 
-def _redacted(provider: Provider, exchange: dict[str, Any]) -> dict[str, Any]:
-    """`exchange` with the provider's key, and anything spelled like a key, replaced by "[redacted]".
+def _redacted(provider: Provider | None, exchange: dict[str, Any]) -> dict[str, Any]:
+    """`exchange` with the provider's key, and anything shaped like a token, replaced by "[redacted]".
 
     subtle: a body can hold a key's *masked* form: OpenAI's 401 says "Incorrect API key provided:
-    sk-proj-****abcd", the last characters of the real key; the pattern catches that too.
+    sk-proj-****abcd", the last characters of the real key; the pattern catches that too. And a
+    lone surrogate (a "\\ud83d" escape in a reply) becomes U+FFFD here, where the text enters.
 
-    >>> _redacted(None, {"error": "Incorrect API key provided: sk-proj-****Ab12."})
-    {'error': 'Incorrect API key provided: [redacted].'}
+    >>> _redacted(None, {"error": "Incorrect API key provided: sk-proj-****Ab12.", "got": "\\ud83d"})
+    {'error': 'Incorrect API key provided: [redacted].', 'got': '�'}
     """
-    text = json.dumps(exchange, ensure_ascii=False)
+    text = clean_text(json.dumps(exchange, ensure_ascii=False))
     redact = getattr(getattr(provider, "_secrets", None), "redact", None)
     if redact is not None:
         text = redact(text)
-    redacted: dict[str, Any] = json.loads(KEYLIKE.sub(REDACTED, text))
+    redacted: dict[str, Any] = json.loads(redact_tokens(text))
     return redacted
 
 

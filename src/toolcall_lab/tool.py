@@ -75,6 +75,9 @@ class Tool:
                 f"{TOOL_NAME_PATTERN.pattern} (letters, digits, _ and -, 1 to 64 characters); "
                 f"try {suggestion!r}."
             )
+        if not isinstance(self.description, str):
+            raise ToolDefinitionError(f"tool {self.name!r}: description must be text (\"\" for none), "
+                                      f"got {type(self.description).__name__}: {self.description!r}.")
         if not callable(self.function):
             raise ToolDefinitionError(f"tool {self.name!r}: function must be callable, "
                                       f"got {type(self.function).__name__}.")

@@ -3,8 +3,10 @@
 A transcript is the system prompt and the messages, oldest first. Providers send it,
 `run_agent` extends it in place, and the views (`report`, `display`) show it.
 
-Saving is atomic (a temporary file in the same folder, then `os.replace`): a save that
-fails leaves the previous file exactly as it was. What strict JSON cannot hold (NaN, a
+Saving is atomic (`_files.save_atomically`, the one way the kit writes a file: a
+temporary file in the same folder, then `os.replace`): a save that fails leaves the
+previous file exactly as it was; a new file gets the permissions the umask leaves, and
+a symbolic link is written through to its target. What strict JSON cannot hold (NaN, a
 non-string key, an object that is not JSON) is refused before any file is touched, with
 the path of the value. Loading checks every field and raises one `TranscriptFormatError`
 naming the JSON path that is wrong and what belongs there. The format is versioned
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 from ._checked import expect, read_field
+from ._files import parse_json, read_file, save_atomically
 from ._text import shorten
 from .blocks import MAX_NESTING, REPR_TEXT, ToolCall, ToolResult, clean_text
 from .errors import TranscriptFormatError, UsageTypeError
@@ -159,40 +161,21 @@ class Transcript:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Transcript:
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise TranscriptFormatError("the document nests lists or objects too deeply to "
-                                        "read; it is not a saved transcript.") from None
-        except ValueError as exc:  # JSONDecodeError and bytes that are not UTF-8
-            raise TranscriptFormatError(f"the document is not valid JSON: {exc}.") from None
+        data = parse_json(text, where="the document", what="saved transcript", error=TranscriptFormatError)
         return cls.from_dict(data)
 
     def save(self, path: str | Path) -> Path:
         """Write the transcript as JSON (UTF-8) and return the path.
 
         The JSON goes to a temporary file in the same folder, which then replaces `path`
-        in one step (`os.replace`): if anything fails, `path` is exactly as it was.
+        in one step (`os.replace`): if anything fails, `path` is exactly as it was, and a
+        `TranscriptFormatError` says why (a value JSON cannot hold, a full disk, a folder
+        you may not write to).
         """
-        import tempfile
-        from pathlib import Path
-
-        path = Path(path)
         data = (self.to_json() + "\n").encode("utf-8")  # every error happens before any file is touched
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(data)
-            os.chmod(temporary, mode)  # subtle: mkstemp makes files only their owner may read
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-        return path
+        return save_atomically(path, data, what="transcript", error=TranscriptFormatError)
 
     @classmethod
     def load(cls, path: str | Path) -> Transcript:
-        from pathlib import Path
-
-        return cls.from_json(Path(path).read_bytes())
+        """The transcript saved at `path`; a file that is not one raises `TranscriptFormatError`."""
+        return cls.from_json(read_file(path, what="transcript", error=TranscriptFormatError))

@@ -50,21 +50,26 @@ def try_plan(options):
 
 
 ROWS = [
-    Row("8 predict_read", lambda answer: key.predict_read(answer, cached_run()), (), lambda: 766,
+    Row("10 predict_read", lambda answer: key.predict_read(answer, cached_run()), (), lambda: 766,
         (lambda: 823, lambda: 0, lambda: "766", lambda: 57)),
-    Row("8 call_2_input", lambda answer: key.call_2_input(answer, cached_run()), (),
+    Row("10 call_2_input", lambda answer: key.call_2_input(answer, cached_run()), (),
         lambda: (766 * 0.50 + 57 * 6.25) / 1_000_000,
         (lambda: 823 * 5 / 1_000_000, lambda: 766 * 0.50 + 57 * 6.25, lambda: (766 + 57) * 0.50 / 1_000_000,
          lambda: "0.000739")),
-    Row("8 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
+    Row("10 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
         (lambda: 766, lambda: 823, lambda: "0", lambda: None)),
-    Row("8 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
+    Row("10 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
         lambda: {"caching": "moving", "cache_ttl": "1h"},
         (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
          lambda: {"cache_ttl": "1h"}, lambda: "1h",
          lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"})),
-    Row("8 q1", key.q1, (), lambda: "no",
+    Row("10 q1", key.q1, (), lambda: "no",
         (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
-    Row("8 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
-    Row("8 q3", key.q3, (), lambda: 0.40, (lambda: 10, lambda: 0.01, lambda: "0.40", lambda: 400)),
+    Row("10 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
+    Row("10 q3", key.q3, (), lambda: 0.06,
+        (lambda: 0.01,  # the fee alone
+         lambda: 0.02,  # the results paid once, as if never re-sent
+         lambda: 0.05,  # the results without the fee
+         lambda: 0.01 + 10_000 * 25 / 1e6,  # at the output price
+         lambda: "0.06")),
 ]

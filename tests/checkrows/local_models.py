@@ -81,32 +81,61 @@ def returns_tool_calls(text):
     return parse_tool_calls(text)
 
 
+def empty_problems(text):
+    """Reports a tag it cannot read with an empty string: the count is right, the model learns nothing."""
+    calls, problems = read_tool_calls(text)
+    return calls, ["" for _ in problems]
+
+
+def wraps_the_kit(text):
+    """Hands the work to the kit's parser and reshapes its answer: right, and not written."""
+    from toolcall_lab import template
+
+    parsed = template.parse_tool_calls(text)
+    return [(c.name, dict(c.args)) for c in parsed.calls if not c.malformed], list(parsed.problems)
+
+
+def wraps_the_kit_by_another_name(text):
+    """The same wrapper, with the kit's parser imported under another name."""
+    from toolcall_lab.template import parse_tool_calls as parse
+
+    parsed = parse(text)
+    return [(c.name, dict(c.args)) for c in parsed.calls if not c.malformed], list(parsed.problems)
+
+
+def tagged(*cities):
+    call = '<tool_call>\n{{"name": "get_weather", "arguments": {{"city": "{}"}}}}\n</tool_call>'
+    return "\n".join(call.format(city) for city in cities)
+
+
 ROWS = [
-    Row("7 your_parser", key.your_parser, (), lambda: read_tool_calls,
+    Row("9 your_parser", key.your_parser, (), lambda: read_tool_calls,
         (lambda: first_brace, lambda: first_call_only, lambda: whole_text_is_json,
          lambda: silent_on_bad_json, lambda: arguments_left_as_text, lambda: complains_always,
-         lambda: returns_tool_calls, lambda: "read_tool_calls")),
-    Row("7 predict_result_role", key.predict_result_role, (), lambda: "user",
+         lambda: returns_tool_calls, lambda: "read_tool_calls", lambda: empty_problems,
+         lambda: wraps_the_kit, lambda: wraps_the_kit_by_another_name)),
+    Row("9 predict_result_role", key.predict_result_role, (), lambda: "user",
         (lambda: "tool", lambda: "system", lambda: "the user", lambda: "assistant", lambda: 1)),
-    Row("7 predict_limit", key.predict_limit, (), lambda: {"vllm", "llamacpp"},
-        (lambda: {"vllm"}, lambda: {"vllm", "llamacpp", "lmstudio", "ollama-openai"}, lambda: set(),
-         lambda: "vllm, llamacpp", lambda: {"vllm", "llama.cpp"}, lambda: {"vllm", "llamacpp", "ollama"})),
-    Row("7 q1", key.q1, (), lambda: "llamacpp",
-        (lambda: "lmstudio", lambda: "vllm", lambda: "llamacpp server", lambda: 200, lambda: "ollama")),
-    Row("7 q2", key.q2, (), lambda: 1, (lambda: 2, lambda: "1", lambda: 0, lambda: True)),
-    Row("7 q3", key.q3, (), lambda: 1, (lambda: 2, lambda: 0, lambda: "1", lambda: 1.5)),
-    Row("7 exercise_1", key.exercise_1, (), lambda: {"max_tokens": 50},
+    Row("9 predict_limit", key.predict_limit, (), lambda: "ignored",
+        (lambda: "cut", lambda: "refused", lambda: "ignored it", lambda: "stop", lambda: True)),
+    Row("9 q1", key.q1, (), lambda: {"vllm", "llamacpp", "lmstudio"},
+        (lambda: {"vllm", "llamacpp"},  # the max_completion_tokens row, not the max_tokens one
+         lambda: {"vllm", "llamacpp", "lmstudio", "ollama-openai"}, lambda: "vllm, llamacpp, lmstudio",
+         lambda: {"vllm", "llama.cpp", "lmstudio"}, lambda: {"vllm", "llamacpp", "lmstudio", "ollama"})),
+    Row("9 q2", key.q2, (), lambda: 3, (lambda: 2, lambda: "3", lambda: 1, lambda: 4, lambda: True)),
+    Row("9 q3", key.q3, (), lambda: 1, (lambda: 2, lambda: 0, lambda: "1", lambda: 1.5)),
+    Row("9 exercise_1", key.exercise_1, (), lambda: {"max_tokens": 50},
         (lambda: {"max_completion_tokens": 50}, lambda: {},
          lambda: {"max_tokens": 50, "tool_choice": "required"},
          lambda: {"max_tokens": 50, "parallel_tool_calls": False}, lambda: "max_tokens=50",
          lambda: {"max_tokens": "50"}, lambda: {"max_tokens": 0})),
-    Row("7 exercise_2", key.exercise_2, (),
-        lambda: ('I will look up both.\n<tool_call>\n{"name": "get_weather", "arguments": '
-                 '{"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", '
-                 '"arguments": {"city": "Tokyo"}}\n</tool_call>'),
-        (lambda: key.RAW_OUTPUTS[2][1],  # Paris and Tokyo, but no sentence before them
-         lambda: key.RAW_OUTPUTS[3][1],  # one call
-         lambda: 'Both:\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>',
-         lambda: ['<tool_call>...</tool_call>'],
-         lambda: 'Paris and Tokyo, please.')),
+    Row("9 exercise_2", key.exercise_2, (), lambda: "I will look up both.\n" + tagged("Rome", "Nairobi"),
+        (lambda: tagged("Rome", "Nairobi") + "\nI will look up both.",  # the sentence after the calls
+         lambda: tagged("Rome") + "\nAnd now the other one.\n" + tagged("Nairobi"),
+         lambda: tagged("Rome", "Nairobi"),  # no sentence at all
+         lambda: "Both cities:\n" + key.RAW_OUTPUTS[2][1],  # section 5's output 3: Paris and Tokyo
+         lambda: "Rome:\n" + tagged("Rome"),
+         lambda: 'Both:\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}\n</tool_call>',
+         lambda: ["<tool_call>...</tool_call>"],
+         lambda: "Rome and Nairobi, please.")),
 ]

@@ -1,5 +1,5 @@
-"""Lesson 8's wrong answers: values, replay rules that get one case wrong, and stateful loops
-that break one promise each."""
+"""Lesson 8's wrong answers: values, replay rules that get one case wrong, histories edited
+the wrong way, and a repaired call 2 built from anything but the saved reply."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import json
 from dataclasses import replace
 
 from checkrows import Row
-from toolcall_lab import ApiDouble, Message, ReasoningBlock, ToolResult, Transcript, get_provider
+from toolcall_lab import ApiDouble, Message, ReasoningBlock, ToolResult, Transcript, get_provider, run_agent
 from toolcall_lab.checks import reasoning_on_the_wire as key
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire import encode_request
+from toolcall_lab.wire import decode_response
 
 DOUBLE = ApiDouble(weather_policy).start()  # plays Claude, as in the lesson; stopped when the tests end
 atexit.register(DOUBLE.stop)
@@ -24,6 +24,7 @@ REPLY = CLAUDE.complete(QUESTION, tools=[get_weather])
 THOUGHT = REPLY.message.reasoning[0]
 CALL = REPLY.tool_calls[0]
 RESULT = Message.results([ToolResult(CALL.id, get_weather(**CALL.args))])
+HELLO = CLAUDE.complete(Transcript(messages=[Message.user("Hello!")]), tools=[get_weather])
 
 
 def call_2(*assistant_blocks, result=RESULT):
@@ -34,9 +35,22 @@ def call_2(*assistant_blocks, result=RESULT):
 
 VERSIONS = {"a": call_2(), "b": call_2(*REPLY.tool_calls),
             "c": call_2(replace(THOUGHT, text=THOUGHT.text.replace("Paris", "Rome")), *REPLY.tool_calls)}
-LOGGED = call_2(ReasoningBlock(THOUGHT.text), *REPLY.tool_calls)
-STATEFUL_BODY = {"model": "gpt-6-luna", "previous_response_id": "resp_double_0001", "store": True,
-                 "input": [{"type": "function_call_output", "call_id": "call_01", "output": "18°C, sunny"}]}
+
+# -- section 6: a two-question history on Claude Haiku 5.5, and its Paris result redacted -----------
+HISTORY = run_agent(CLAUDE, PARIS_QUESTION, tools=[get_weather]).transcript
+run_agent(CLAUDE, "And in Tokyo?", tools=[get_weather], transcript=HISTORY)
+HIDDEN = replace(HISTORY[2].tool_results[0], content="[redacted]")
+REDACTED = Transcript(messages=[*HISTORY.messages[:2], Message.results([HIDDEN]), *HISTORY.messages[3:]])
+
+# -- exercise 2: a Cairo reply, kept as JSON, and the call 2 a lossy log rebuilt from it ------------
+CAIRO = Transcript(messages=[Message.user("What's the weather in Cairo?")])
+SAVED = json.dumps(CLAUDE.complete(CAIRO, tools=[get_weather]).response)
+LOGGED = key.log_rebuilt(CAIRO, SAVED)
+KEPT = decode_response(json.loads(SAVED), api="anthropic").message
+
+
+def repaired(message=KEPT, *, result=True):
+    return Transcript(messages=[LOGGED[0], message, *([LOGGED[2]] if result else [])])
 
 
 # -- replay rules that each get one kind of block wrong ---------------------------------------------
@@ -64,86 +78,41 @@ def says_yes(block, api, model):
     return "yes" if key.goes_back(block, api, model) else "no"
 
 
-# -- stateful loops that each break one promise ------------------------------------------------------
-TOOLS = encode_request(Transcript(), [get_weather], api="responses", model="gpt-6-luna")["tools"]
-
-
-def _outputs(response, content=None):
-    return [{"type": "function_call_output", "call_id": item.call_id,
-             "output": content or get_weather(**json.loads(item.arguments))}
-            for item in response.output if item.type == "function_call"]
-
-
-def stateless(client, question):
-    """Re-sends the whole conversation, as the kit does, instead of naming the stored response."""
-    items = [{"role": "user", "content": question}]
-    response = client.responses.create(model="gpt-6-luna", input=items, tools=TOOLS, store=True)
-    while outputs := _outputs(response):
-        items += [item.model_dump(exclude_none=True) for item in response.output] + outputs
-        response = client.responses.create(model="gpt-6-luna", input=items, tools=TOOLS, store=True)
-    return response.output_text
-
-
-def names_it_and_resends(client, question):
-    """Names the previous response, and sends the question again besides the results."""
-    response = client.responses.create(model="gpt-6-luna", input=question, tools=TOOLS, store=True)
-    while outputs := _outputs(response):
-        response = client.responses.create(model="gpt-6-luna", tools=TOOLS, store=True,
-                                           previous_response_id=response.id,
-                                           input=[{"role": "user", "content": question}, *outputs])
-    return response.output_text
-
-
-def stops_after_the_call(client, question):
-    """Returns the first response's text, which is empty: the model asked for a tool."""
-    return client.responses.create(model="gpt-6-luna", input=question, tools=TOOLS, store=True).output_text
-
-
-def makes_up_the_result(client, question):
-    """Continues properly, but answers the call without running the tool."""
-    response = client.responses.create(model="gpt-6-luna", input=question, tools=TOOLS, store=True)
-    while outputs := _outputs(response, content="nice"):
-        response = client.responses.create(model="gpt-6-luna", input=outputs, tools=TOOLS, store=True,
-                                           previous_response_id=response.id)
-    return response.output_text
-
-
-def forgets_to_store(client, question):
-    """Asks with store: false, so there is nothing for previous_response_id to name."""
-    response = client.responses.create(model="gpt-6-luna", input=question, tools=TOOLS, store=False)
-    while outputs := _outputs(response):
-        response = client.responses.create(model="gpt-6-luna", input=outputs, tools=TOOLS, store=False,
-                                           previous_response_id=response.id)
-    return response.output_text
-
-
 ROWS = [
-    Row("6 predict_first", key.predict_first, (REPLY,), lambda: "reasoning",
+    Row("8 predict_first", key.predict_first, (REPLY,), lambda: "reasoning",
         (lambda: "tool_call", lambda: "the reasoning", lambda: "thinking", lambda: 0)),
-    Row("6 predict_refused", key.predict_refused, (VERSIONS, MODEL), lambda: {"b", "c"},
-        (lambda: {"b"}, lambda: {"a", "b", "c"}, lambda: "bc", lambda: ["b", "c"], lambda: {"B", "C"},
-         lambda: set())),
-    Row("6 replay_rule", key.replay_rule, (), lambda: key.goes_back,
+    # "look for it, do not assume it": the greeting at effort low has no thinking
+    Row("8 predict_hello", key.predict_hello, (HELLO,), lambda: ["text"],
+        (lambda: ["reasoning", "text"], lambda: "text", lambda: ["Text"], lambda: ("text",),
+         lambda: ["thinking", "text"], lambda: [])),
+    Row("8 predict_refused", key.predict_refused, (VERSIONS, MODEL), lambda: {"b", "c"},
+        (lambda: {"b"}, lambda: {"c"}, lambda: {"a", "b", "c"}, lambda: "bc", lambda: ["b", "c"],
+         lambda: {"B", "C"}, lambda: set())),
+    # a block is bound to what came before it: only the thinking made after the redacted result
+    Row("8 predict_invalid", key.predict_invalid, (HISTORY, REDACTED), lambda: {5},
+        (lambda: {1, 5}, lambda: {1}, lambda: set(), lambda: 5, lambda: [5], lambda: "5",
+         lambda: {"5"}, lambda: {2, 5})),
+    Row("8 replay_rule", key.replay_rule, (), lambda: key.goes_back,
         (lambda: sends_everything, lambda: by_provider_only, lambda: ignores_encrypted_content,
          lambda: ignores_the_model, lambda: says_yes, lambda: True, lambda: "goes_back")),
-    Row("6 predict_items", key.predict_items, (STATEFUL_BODY,), lambda: 1,
-        (lambda: 4, lambda: "1", lambda: 0, lambda: 1.5)),
-    Row("6 q1", key.q1, (), lambda: "chat",
+    Row("8 q1", key.q1, (), lambda: "chat",
         (lambda: "responses", lambda: "Chat Completions", lambda: "openai-chat", lambda: 3, lambda: "CHAT!")),
-    Row("6 q2", key.q2, (), lambda: "yes",
-        (lambda: "no", lambda: True, lambda: "yes, as output", lambda: 1)),
-    Row("6 q3", key.q3, (), lambda: 7, (lambda: 4, lambda: "7", lambda: 6, lambda: 10)),
-    Row("6 exercise_1", key.exercise_1, (), lambda: {"thinking": 2048, "max_tokens": 4096},
+    Row("8 q2", key.q2, (), lambda: 7, (lambda: 4, lambda: "7", lambda: 6, lambda: 10, lambda: 5)),
+    Row("8 exercise_1", key.exercise_1, (), lambda: {"thinking": 2048, "max_tokens": 4096},
         (lambda: {"thinking": "adaptive", "max_tokens": 4096}, lambda: {"thinking": 2048},
          lambda: {"thinking": 2048, "max_tokens": 2500}, lambda: {"thinking": 1024, "max_tokens": 4096},
          lambda: {"thinking": 2048, "max_tokens": 4096, "effort": "low"}, lambda: {"budget_tokens": 2048},
          lambda: {"thinking": "2048", "max_tokens": 4096}, lambda: "thinking=2048, max_tokens=4096")),
-    Row("6 exercise_2", key.exercise_2, (LOGGED, REPLY, MODEL), lambda: call_2(),
-        (lambda: LOGGED, lambda: VERSIONS["b"], lambda: VERSIONS["c"], lambda: call_2(result=None),
-         lambda: call_2(replace(THOUGHT, model="claude-opus-5"), *REPLY.tool_calls),
-         lambda: list(call_2().messages), lambda: Transcript(messages=[QUESTION[0], REPLY.message, RESULT,
-                                                                      Message.user("Thanks")]))),
-    Row("6 exercise_3", key.exercise_3, (), lambda: key.stateful_answer,
-        (lambda: stateless, lambda: names_it_and_resends, lambda: stops_after_the_call,
-         lambda: makes_up_the_result, lambda: forgets_to_store, lambda: "stateful_answer")),
+    # built on data the page does not hold: section 4's `versions["a"]`, a variable already on the
+    # page, is another conversation; asking Claude again gives a new call id; the log is the log
+    Row("8 exercise_2", key.exercise_2, (LOGGED, SAVED, MODEL), lambda: repaired(),
+        (lambda: VERSIONS["a"], lambda: LOGGED, lambda: repaired(result=False),
+         lambda: repaired(CLAUDE.complete(CAIRO, tools=[get_weather]).message),
+         lambda: repaired(Message.assistant(*KEPT.tool_calls)),
+         lambda: repaired(Message.assistant(replace(KEPT.reasoning[0], text="Cairo, then."),
+                                            *KEPT.tool_calls)),
+         lambda: repaired(Message.assistant(ReasoningBlock(KEPT.reasoning[0].text), *KEPT.tool_calls)),
+         lambda: list(repaired().messages),
+         lambda: Transcript(messages=[*repaired().messages, Message.user("Thanks")]),
+         lambda: repaired(Message.assistant(*KEPT.tool_calls, KEPT.reasoning[0])))),
 ]

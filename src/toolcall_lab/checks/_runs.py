@@ -1,5 +1,6 @@
 """What the keys share: that a tool really ran (not that some text appeared), and how a learner's
-own code is read (still the template? what did it raise? what did it print? is it the kit's own?)."""
+own code is read (still the template? what did it raise? what did it print? did it hand the work
+to the kit, or is it the kit's own?)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import dis
 import inspect
 import io
 import re
+import sys
 from collections.abc import Callable
-from types import SimpleNamespace
+from types import FrameType, SimpleNamespace
 from typing import Any
 
 from ..loop import Run
 from ..messages import ToolCall, ToolResult
 
-__all__ = ["kit_made", "mentions_number", "quietly", "raised", "template", "tool_exchanges", "unwritten"]
+__all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "template", "tool_exchanges",
+           "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -57,6 +60,38 @@ def raised(exc: BaseException) -> str:
 def template(function: Any) -> bool:
     """True when a learner's function is still the template: a docstring and `...`."""
     return callable(function) and unwritten(SimpleNamespace(body=function), "body")
+
+
+def run_watching(kit: Callable[..., Any], function: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
+    """(what `function(*args)` returned, whether it called the kit's `kit` on the way).
+
+    How a key refuses an answer that only wraps the kit's own version ("write it yourself"):
+    the call is watched, not the source read, so an alias, an import inside the function or
+    a helper in between is caught all the same.
+
+    >>> from toolcall_lab.template import parse_tool_calls
+    >>> run_watching(parse_tool_calls, lambda text: parse_tool_calls(text).calls, "Hi")
+    ((), True)
+    >>> run_watching(parse_tool_calls, str.upper, "Hi")
+    ('HI', False)
+    """
+    target = getattr(kit, "__code__", None)
+    called = False
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal called
+        if event == "call" and frame.f_code is target:
+            called = True
+
+    # subtle: a profile hook sees every Python call in this thread, however the learner named
+    # the function; the one that was there before (a profiler's) is put back, whatever happens.
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        result = function(*args)
+    finally:
+        sys.setprofile(previous)
+    return result, called
 
 
 def quietly(action: Callable[[], Any]) -> tuple[Any, str]:

@@ -4,7 +4,7 @@ Every key computes its answer from what the lesson's cell passes in (a run throu
 double, the model table, a compaction), so no answer is written here:
 
     >>> from toolcall_lab.checks.caching_for_real import q3
-    >>> q3(0.40)
+    >>> q3(0.06)
     Q3: correct.
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 
 from ..cost import compaction_in_loop, cost_of
 from ..loop import Run
-from ..models import SERVER_TOOL_FEES, rules_of
+from ..models import SERVER_TOOL_FEES, require_price, rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 
-__all__ = ["SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read", "predict_slow",
-           "q1", "q2", "q3"]
+__all__ = ["Q3_SEARCH", "SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read",
+           "predict_slow", "q1", "q2", "q3"]
 
 
 def predict_read(answer: Any, cached: Run) -> None:
@@ -79,14 +79,22 @@ def q2(answer: Any) -> None:
     effect = compaction_in_loop(30, 2_000, 500, kept_prefix=2_000, compacted=6_000, model="claude-opus-5")
     # subtle: None would mean "never"; with these numbers it pays back, which the lesson needs
     check("Q2", answer, a_number(effect.pays_back_after if effect.pays_back_after is not None else -1),
-          hint="compaction_in_loop(...) with the numbers of the question, and read pays_back_after")
+          hint="section 7's last cell works out when a compaction in a growing loop pays back; "
+               "ask the same of the question's loop")
+
+
+#: Q3's search: (tokens of results, calls after it that re-send them, model), on Anthropic.
+Q3_SEARCH = (2_000, 5, "claude-opus-5")
 
 
 def q3(answer: Any) -> None:
-    """The per-search fee of 40 web searches on Anthropic, in dollars (not the result tokens)."""
-    fee = SERVER_TOOL_FEES[("anthropic", "web_search")]
-    check("Q3", answer, a_number(40 * fee.per_use, tolerance=1e-9),
-          hint="models.SERVER_TOOL_FEES holds the price per 1,000 searches")
+    """Dollars one web search costs in all: its fee, plus its results re-sent on the later calls."""
+    tokens, later_calls, model = Q3_SEARCH
+    fee = SERVER_TOOL_FEES[("anthropic", "web_search")].per_use
+    resent = tokens * later_calls / 1e6 * require_price(model).input  # dollars = tokens / 1e6 * price
+    check("Q3", answer, a_number(fee + resent, tolerance=1e-6),
+          hint="two parts: section 8 printed the fee's row (per 1,000 searches), and lesson 3's loop "
+               "says what re-sent input costs: every later call pays for the results again")
 
 
 SOLUTIONS: dict[str, str] = {
@@ -96,5 +104,5 @@ SOLUTIONS: dict[str, str] = {
     "exercise_1": '{"caching": "moving", "cache_ttl": "1h"}',
     "q1": '"no"',
     "q2": "4",
-    "q3": "0.40",
+    "q3": "10 / 1000 + 2_000 * 5 / 1e6 * 5",
 }

@@ -11,7 +11,9 @@ calls a model writes back as raw text.
 sentence per `<tool_call>` tag that could not be read. `your_parser` runs it over the six raw
 outputs of `RAW_OUTPUTS` (a clean call, a plain answer, and four drifts a real model makes)
 and names the first output it gets wrong. What is right for each output is what the kit's
-own `template.parse_tool_calls` reads there, so the key holds no answer of its own:
+own `template.parse_tool_calls` reads there, so the key holds no answer of its own; a parser
+that hands the text to `template.parse_tool_calls` itself is refused ("write it yourself"),
+and so is a problem reported as an empty string, which tells the model nothing:
 
     >>> your_parser(read_tool_calls)
     read_tool_calls: correct.
@@ -31,12 +33,14 @@ from typing import Any
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..template import parse_tool_calls, render
-from ..wire.server.flavours import FLAVOURS, ignored, refusal
+from ..wire.server.flavours import FLAVOURS, held_to, ignored, output_limit, refusal
 from ._runs import raised as _raised
+from ._runs import run_watching as _run_watching
 from ._runs import template as _template
 
-__all__ = ["RAW_OUTPUTS", "SOLUTIONS", "TWO_TAGS", "exercise_1", "exercise_2", "predict_limit",
-           "predict_result_role", "q1", "q2", "q3", "read_tool_calls", "your_parser"]
+__all__ = ["EXERCISE_2_CITIES", "Q1_OPTIONS", "Q2_CITIES", "RAW_OUTPUTS", "SOLUTIONS", "TWO_TAGS",
+           "exercise_1", "exercise_2", "predict_limit", "predict_result_role", "q1", "q2", "q3",
+           "read_tool_calls", "your_parser"]
 
 #: What a model wrote, six times: (what it shows, the raw text). The lesson prints them.
 RAW_OUTPUTS: tuple[tuple[str, str], ...] = (
@@ -54,21 +58,24 @@ RAW_OUTPUTS: tuple[tuple[str, str], ...] = (
 
 # -- the worked parser -------------------------------------------------------------------------------
 def read_tool_calls(text):
-    """The tool calls in a model's raw text: ([(name, arguments), ...], [problem, ...])."""
+    """The tool calls in a model's raw text: (calls, problems)."""
     calls, problems = [], []
-    for number, inner in enumerate(re.findall(r"<tool_call>(.*?)(?:</tool_call>|$)", text, re.DOTALL), 1):
+    tags = re.findall(r"<tool_call>(.*?)(?:</tool_call>|$)", text, re.DOTALL)
+    for number, inner in enumerate(tags, start=1):
         try:
             call = json.loads(inner)
             name, arguments = call["name"], call["arguments"]
-            if isinstance(arguments, str):  # some models write the object as a string of JSON
+            if isinstance(arguments, str):  # the object written as a string of JSON
                 arguments = json.loads(arguments)
         except (ValueError, KeyError, TypeError) as error:
-            problems.append(f"tool call {number} cannot be read ({error}): {inner.strip()[:60]}")
+            problems.append(f"tool call {number} cannot be read ({error}): "
+                            f"{inner.strip()[:60]}")
             continue
         if isinstance(arguments, dict):
             calls.append((name, arguments))
         else:
-            problems.append(f"tool call {number}'s arguments are not a JSON object: {arguments!r}")
+            problems.append(f"tool call {number}'s arguments are not a JSON "
+                            f"object: {arguments!r}")
     return calls, problems
 
 
@@ -111,6 +118,9 @@ def _wrong_on(what: str, got: Any, text: str) -> str | None:
             return f"on {what}, call {number}'s arguments are {dict(pair[1])!r}; read the whole object"
     if any(not isinstance(problem, str) for problem in problems):
         return f"on {what}, each problem should be a sentence (a str)"
+    if any(not problem.strip() for problem in problems):
+        return (f"on {what}, a problem is an empty string; say in a sentence which tag cannot be "
+                "read and why, since the model reads it")
     if unreadable and not problems:
         return (f"on {what}, it reported no problem, but a tag there cannot be read; say so, so the "
                 "loop can tell the model instead of dropping its call")
@@ -126,10 +136,13 @@ def _wrong_parser(function: Any) -> str | None:
     for number, (label, text) in enumerate(RAW_OUTPUTS, start=1):
         what = f"output {number} ({label})"
         try:
-            got = function(text)
+            got, leaned = _run_watching(parse_tool_calls, function, text)
         except Exception as exc:
             return (f"on {what}, it raised {_raised(exc)}; a model's text is not to be trusted, so catch "
                     "what cannot be read and report it as a problem")
+        if leaned:
+            return ("it hands the text to template.parse_tool_calls, the kit's parser: write it "
+                    "yourself, with re and json")
         found = _wrong_on(what, got, text)
         if found:
             return found
@@ -181,28 +194,63 @@ def _wrong_server_set(answer: Any, expected: set[str]) -> str | None:
     return None if said == expected else "that is not the set of servers the table shows"
 
 
+def _limit_outcome(name: str, field: str) -> str:
+    """What server `name` does with `{field: 5}`: "cut" (stops at 5), "refused" (4xx) or "ignored"."""
+    body = {"model": FLAVOURS[name].model, "messages": [{"role": "user", "content": "Hi"}], field: 5}
+    if refusal(FLAVOURS[name], body) is not None:
+        return "refused"
+    return "cut" if output_limit(FLAVOURS[name], body) == 5 else "ignored"
+
+
 def predict_limit(answer: Any) -> None:
-    """Which Chat servers stop a reply at 5 tokens when the request says `max_completion_tokens: 5`."""
-    expected = {name for name in _chat_servers() if FLAVOURS[name].reads_limit("max_completion_tokens")}
-    check("Prediction", answer, lambda a: _wrong_server_set(a, expected),
-          hint="the row max_completion_tokens: 5 of the table says, per server, whether the reply "
-               "stopped for length")
+    """What a server that reads only `max_tokens` does with `max_completion_tokens: 5`."""
+    old_name_only = [name for name in _chat_servers() if FLAVOURS[name].reads_limit("max_tokens")
+                     and not FLAVOURS[name].reads_limit("max_completion_tokens")]
+    outcomes = {_limit_outcome(name, "max_completion_tokens") for name in old_name_only}
+    # subtle: the question assumes those servers agree; a flavour that breaks ranks fails here
+    assert len(outcomes) == 1, f"the servers that read only max_tokens disagree: {outcomes}"
+    check("Prediction", answer, word(outcomes.pop(), choices=("cut", "refused", "ignored")),
+          hint="find the servers whose max_tokens: 5 row says length but whose "
+               "max_completion_tokens: 5 row does not: what did their reply do instead?")
+
+
+#: Q1's request options: short replies, and one tool call per reply.
+Q1_OPTIONS: dict[str, Any] = {"max_tokens": 100, "parallel_tool_calls": False}
+
+
+def _honoured_by(options: Mapping[str, Any]) -> set[str]:
+    """The Chat servers that neither refuse nor ignore any of `options`."""
+    body = {"model": "a-model", "messages": [{"role": "user", "content": "Hi"}], **options}
+    return {name for name in _chat_servers() if refusal(FLAVOURS[name], body, model_check=False) is None
+            and not ignored(FLAVOURS[name], body)}
 
 
 def q1(answer: Any) -> None:
-    """The one server that answers a request for a model it does not have with 200."""
-    # subtle: None is "the server does not check the model"; it answers 200 with its own
-    expected = next(name for name, flavour in FLAVOURS.items() if flavour.unknown_model is None)
-    check("Q1", answer, word(expected, choices=tuple(FLAVOURS)),
-          hint="look at the unknown model row: four servers refuse; what does the fifth do, and why "
-               "can it (how many models does it serve)?")
+    """The Chat servers that honour both of `Q1_OPTIONS` (an output limit, one call per reply)."""
+    expected = _honoured_by(Q1_OPTIONS)
+    check("Q1", answer, lambda a: _wrong_server_set(a, expected),
+          hint="each option has its row in the table of section 2; a server belongs in the set "
+               "only if both of its cells show the option working")
+
+
+#: Q2's cities: a question that needs two calls of get_weather.
+Q2_CITIES = ("Paris", "Tokyo")
 
 
 def q2(answer: Any) -> None:
-    """Calls in llama.cpp's reply when the model wants two and the request leaves parallel calls unset."""
-    expected = 1 if FLAVOURS["llamacpp"].parallel is False else 2
-    check("Q2", answer, a_number(expected),
-          hint="the row parallel_tool_calls not sent, in the llamacpp column")
+    """Model calls of a run on llama.cpp's server for two cities, `parallel_tool_calls` not sent."""
+    from ..examples import weather_policy
+    from ..loop import run_agent
+    from ..providers.scripted import ScriptedProvider
+    from ..tools.weather import get_weather
+
+    _, parallel = held_to(FLAVOURS["llamacpp"], {})  # what the server does when it is not told
+    question = f"What's the weather in {Q2_CITIES[0]} and in {Q2_CITIES[1]}?"
+    run = run_agent(ScriptedProvider(weather_policy), question, tools=[get_weather],
+                    parallel_tool_calls=parallel)
+    check("Q2", answer, a_number(len(run.steps)),
+          hint="the row parallel_tool_calls not sent says how many calls one llamacpp reply holds; "
+               "then count the replies the loop needs, the one with the answer included")
 
 
 #: A model's reply with two tags, the second of which drifted.
@@ -243,8 +291,13 @@ def _wrong_portable(options: Any) -> str | None:
 def exercise_1(answer: Any) -> None:
     """Request options every Chat server honours: an output limit, and nothing any of them ignores."""
     check("Exercise 1", answer, _wrong_portable,
-          hint="wire.check(transcript, api='chat', server=name, ...) lists what each server would "
-               "ignore; keep an output limit that none of the four ignores, and nothing else")
+          hint="section 3's checker warns about what one server ignores, and section 2's table "
+               "shows which limit field each server reads; keep a limit none of the four ignores, "
+               "and nothing else")
+
+
+#: The cities of Exercise 2: not those of section 5's outputs, so a copy of one does not pass.
+EXERCISE_2_CITIES = ("Rome", "Nairobi")
 
 
 def _wrong_drift(text: Any) -> str | None:
@@ -254,30 +307,36 @@ def _wrong_drift(text: Any) -> str | None:
     if parsed.problems:
         return f"the kit's parser cannot read it: {parsed.problems[0]}"
     cities = [dict(call.args).get("city") for call in parsed.calls if call.name == "get_weather"]
-    if len(parsed.calls) != 2 or sorted(map(str, cities)) != ["Paris", "Tokyo"]:
+    wanted = sorted(EXERCISE_2_CITIES)
+    if len(parsed.calls) != 2 or sorted(map(str, cities)) != wanted:
         return (f"the parser reads {len(parsed.calls)} call(s) ({', '.join(map(str, cities)) or 'none'}); "
-                "write two get_weather calls, for Paris and Tokyo")
-    if not parsed.text.strip():
-        return "it has no prose: put a sentence before the first <tool_call>"
+                f"write two get_weather calls, for {' and '.join(EXERCISE_2_CITIES)}")
+    before = text[:text.index("<tool_call>")].strip()
+    if not before:
+        return "it does not start with a sentence: put one before the first <tool_call>"
+    # subtle: the parser joins all the prose into one text; any beyond the opening sentence
+    # stood between or after the calls, which the task rules out
+    if parsed.text.strip() != before:
+        return "it has prose after the first call; the reply starts with a sentence, then only the calls"
     return None
 
 
 def exercise_2(answer: Any) -> None:
-    """A raw reply with a sentence and two get_weather calls (Paris, Tokyo) the kit's parser reads."""
+    """A raw reply: a sentence, then two get_weather calls (EXERCISE_2_CITIES) the kit's parser reads."""
     check("Exercise 2", answer, _wrong_drift,
-          hint="copy the two-call output of RAW_OUTPUTS, change one city and add a sentence before it; "
-               "template.parse_tool_calls(exercise_2) shows what a loop would get")
+          hint="section 5's outputs show the format: output 3 holds two calls in a row, output 4 "
+               "has prose around a tag; here the sentence comes first and nothing after the calls")
 
 
 SOLUTIONS: dict[str, str] = {
     "read_tool_calls": inspect.getsource(read_tool_calls),
     "predict_result_role": '"user"',
-    "predict_limit": '{"vllm", "llamacpp"}',
-    "q1": '"llamacpp"',
-    "q2": "1",
+    "predict_limit": '"ignored"',
+    "q1": '{"vllm", "llamacpp", "lmstudio"}',
+    "q2": "3",
     "q3": "1",
     "exercise_1": '{"max_tokens": 50}',
     "exercise_2": ("'I will look up both cities.\\n<tool_call>\\n{\"name\": \"get_weather\", \"arguments\": "
-                   "{\"city\": \"Paris\"}}\\n</tool_call>\\n<tool_call>\\n{\"name\": \"get_weather\", "
-                   "\"arguments\": {\"city\": \"Tokyo\"}}\\n</tool_call>'"),
+                   "{\"city\": \"Rome\"}}\\n</tool_call>\\n<tool_call>\\n{\"name\": \"get_weather\", "
+                   "\"arguments\": {\"city\": \"Nairobi\"}}\\n</tool_call>'"),
 }

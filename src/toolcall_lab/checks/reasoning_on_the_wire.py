@@ -3,20 +3,21 @@
 """Answer keys and worked solutions of lesson 8, "Reasoning on the wire".
 
 Most answers are values, checked as in every lesson, and each expected value is worked out
-from the lesson's own data: the reply the API double gave, the versions of call 2 the
-lesson staged, the body the double received. Two answers are functions the learner writes
-in a `your-code` cell, judged by what they do:
+from the lesson's own data: the replies the API double gave, the versions of call 2 the
+lesson staged, the edited history, the body the double received. One answer is a
+function the learner writes in a `your-code` cell, judged by what it does:
+`goes_back(block, api, model)`, the learner's replay rule, is asked about a grid of
+reasoning blocks (from both APIs, two Claude models, other providers) and must agree
+with the kit's codecs (`wire.<api>.why_dropped`) on every one.
 
-- `goes_back(block, api, model)`, the learner's replay rule, is asked about a grid of
-  reasoning blocks (from both APIs, two Claude models, other providers) and must agree
-  with the kit's codecs (`wire.<api>.why_dropped`) on every one;
-- `stateful_answer(client, question)`, exercise 3, runs against a fresh API double, which
-  records what each request carried: it must continue with `previous_response_id` and
-  send only what is new.
+Exercise 2 is built on data the page does not hold: a Cairo reply the exercise's own
+cell asks for, kept as JSON (`saved`), and the call 2 a lossy log rebuilt from it
+(`log_rebuilt`); the answer is built from `saved`, so no variable already on the page
+(section 4's `versions["a"]`, the Paris conversation) passes.
 
 A function whose body is still the template's `...` counts as not answered yet, so
-**Run All** reaches the end. `goes_back` and `stateful_answer` below are the worked
-answers, kept as code so that they are linted and run; `SOLUTIONS` holds their source.
+**Run All** reaches the end. `goes_back` below is the worked answer, kept as code so that
+it is linted and run; `SOLUTIONS` holds its source.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..blocks import ReasoningBlock
-from ..examples import PARIS_QUESTION, weather_policy
+from ..examples import PARIS_QUESTION
 from ..messages import Message, ToolCall, ToolResult, Transcript
 from ..selfcheck import check, equal, number, word
 from ..tools.weather import get_weather
@@ -37,8 +38,8 @@ from ..wire import check as api_check
 from ._runs import raised as _raised
 from ._runs import template as _template
 
-__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "exercise_3", "predict_first", "predict_items",
-           "predict_refused", "q1", "q2", "q3", "replay_rule"]
+__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "log_rebuilt", "predict_first", "predict_hello",
+           "predict_invalid", "predict_refused", "q1", "q2", "replay_rule"]
 
 #: How the lesson turns thinking on for Claude Haiku 5.5 (section 1), and so what a check asks.
 THINKING = {"thinking": "adaptive", "effort": "low"}
@@ -56,6 +57,20 @@ def predict_first(answer: Any, reply: Turn) -> None:
     first = reply.message.blocks[0].kind
     check("Prediction", answer, word(first, choices=("reasoning", "text", "tool_call")),
           hint="the model thinks before it acts: what would it need to have done before choosing a tool?")
+
+
+def predict_hello(answer: Any, turn: Turn) -> None:
+    """Which kinds of block does a reply to "Hello!" hold, at adaptive thinking and effort low?"""
+    kinds = [block.kind for block in turn.message.blocks]
+
+    def wrong(a: Any) -> str | None:
+        if isinstance(a, str):
+            return f'write a list of kinds in square brackets, like ["text"], not the string {a!r}'
+        return equal(kinds)(a)
+
+    check("Prediction", answer, wrong,
+          hint="the table this cell printed has the reply at each effort; with adaptive thinking "
+               "the model decides whether to think, and a greeting needs no tool")
 
 
 # -- section 4: thinking goes back unchanged -----------------------------------------------------
@@ -146,11 +161,29 @@ def replay_rule(answer: Any) -> None:
                "model (`block.model`), for Responses the item's encrypted_content (`block.opaque`)")
 
 
-# -- section 6: store: true and previous_response_id -------------------------------------------
-def predict_items(answer: Any, body: Mapping[str, Any]) -> None:
-    """How many input items did the request that continued with previous_response_id carry?"""
-    check("Prediction", answer, number(len(body["input"])),
-          hint="the server kept the question, the reasoning and the call; what is new since then?")
+# -- section 6: editing history on Claude 5.5 models --------------------------------------------
+def _invalid_after(edited: Transcript, model: str) -> set[int]:
+    """The messages of `edited` whose thinking a further question to `model` would be refused for."""
+    from ..wire.signing import prefix_mismatches
+
+    ask = Transcript(messages=[*edited.messages, Message.user("And in Cairo?")])
+    body = encode_request(ask, [get_weather], api="anthropic", model=model, **THINKING)
+    return {message for message, _ in prefix_mismatches(body)}
+
+
+def predict_invalid(answer: Any, history: Transcript, redacted: Transcript) -> None:
+    """Which messages' thinking does redacting message 2 make invalid? A set of indexes."""
+    model = next(b.model for m in history for b in m.reasoning if b.model)
+    expected = _invalid_after(redacted, model)
+
+    def wrong(a: Any) -> str | None:
+        if isinstance(a, str):
+            return "write a set of message indexes in curly brackets, like {1}, not a string"
+        return equal(expected)(a)
+
+    check("Prediction", answer, wrong,
+          hint="a thinking block is bound to everything before it: which of the two blocks had "
+               "the Paris result before it when it was made?")
 
 
 # -- check yourself ---------------------------------------------------------------------------------
@@ -171,20 +204,6 @@ def q1(answer: Any) -> None:
 
 
 def q2(answer: Any) -> None:
-    """Thinking text omitted (an empty block): are its tokens still billed?"""
-    body = {"model": "m", "stop_reason": "end_turn", "content": [
-        {"type": "thinking", "thinking": "", "signature": "sig"}, {"type": "text", "text": "Hi"}],
-        "usage": {"input_tokens": 10, "output_tokens": 300,
-                  "output_tokens_details": {"thinking_tokens": 290}}}
-    billed = decode_response(body, api="anthropic").usage.reasoning_tokens > 0
-    check("Q2", answer, word("yes" if billed else "no", choices=("yes", "no")),
-          hint="the tokens were spent when the model thought, whatever the reply shows; where does "
-               "usage count them?",
-          why="Anthropic's thinking page says so: thinking is billed as output tokens even when its "
-              "text is not returned (platform.claude.com/docs/en/build-with-claude/thinking).")
-
-
-def q3(answer: Any) -> None:
     """Stateless Responses: how many input items does call 3 of a two-tool loop send?"""
     def reply(n: int, city: str) -> Message:
         item = _item(f"call {n}", encrypted_content="gAAAA" + str(n))
@@ -194,8 +213,8 @@ def q3(answer: Any) -> None:
                                 Message.results([ToolResult("call_1", "18°C, sunny")]), reply(2, "Tokyo"),
                                 Message.results([ToolResult("call_2", "22°C, cloudy")])])
     sent = encode_request(loop, [get_weather], api="responses", model="gpt-6-luna", reasoning_effort="low")
-    check("Q3", answer, number(len(sent["input"])),
-          hint="count what call 2 sent (section 6), then add what reply 2 and its result bring: "
+    check("Q2", answer, number(len(sent["input"])),
+          hint="count what call 2 sent (section 7), then add what reply 2 and its result bring: "
                "every item goes back, in order")
 
 
@@ -233,9 +252,25 @@ def exercise_1(answer: Any) -> None:
                "to the thinking budget?")
 
 
-def _wrong_repair(answer: Any, logged: Transcript, reply: Turn, model: str) -> str | None:
+def log_rebuilt(question: Transcript, saved: str) -> Transcript:
+    """Call 2 as a program rebuilt it from a readable log of `saved`, the reply's JSON body.
+
+    The log kept the words of Claude's thinking and the tool call, nothing else of the
+    block, so the thinking comes back without its signature.
+    """
+    reply = decode_response(json.loads(saved), api="anthropic")
+    words = " ".join(block.text for block in reply.message.reasoning)
+    results = [ToolResult(c.id, get_weather(**c.args)) for c in reply.message.tool_calls]
+    return Transcript(messages=[question[0], Message.assistant(ReasoningBlock(words), *reply.tool_calls),
+                                Message.results(results)])
+
+
+def _wrong_repair(answer: Any, logged: Transcript, saved: str, model: str) -> str | None:
     if not isinstance(answer, Transcript):
         return f"expected a Transcript, got {type(answer).__name__}"
+    if len(answer) and answer[0].role == "user" and answer[0].text != logged[0].text:
+        return (f"that is another conversation (its question: {answer[0].text!r}); call 2 here "
+                "continues the question in `logged`")
     if len(answer) != len(logged):
         return (f"call 2 sends {len(logged)} messages (question, Claude's reply, your result); "
                 f"this has {len(answer)}")
@@ -243,87 +278,31 @@ def _wrong_repair(answer: Any, logged: Transcript, reply: Turn, model: str) -> s
         return "keep the question as message 1"
     if answer[2].tool_results != logged[2].tool_results:
         return "keep the tool result as message 3"
-    if answer[1].tool_calls != reply.message.tool_calls:
-        return "message 2 must hold Claude's tool call as it came"
+    sent = decode_response(json.loads(saved), api="anthropic")
+    if answer[1].tool_calls != sent.tool_calls:
+        return "message 2 must hold Claude's tool call as the API sent it (in `saved`)"
     refused = api_check(answer, api="anthropic", model=model, tools=[get_weather], **THINKING)
     if refused:
         return f"Anthropic would refuse it: {_refusal(refused[0].text)}"
     return None
 
 
-def exercise_2(answer: Any, logged: Transcript, reply: Turn, model: str) -> None:
+def exercise_2(answer: Any, logged: Transcript, saved: str, model: str) -> None:
     """Call 2's transcript, repaired so that Anthropic accepts it (thinking on)."""
-    check("Exercise 2", answer, lambda a: _wrong_repair(a, logged, reply, model),
-          hint="the log kept what you could read of the thinking, not what the API checks; where does "
-               "the reply exactly as it came still live?")
-
-
-def stateful_answer(client, question):
-    """Run `question` to its answer with store=True and previous_response_id; return the answer's text."""
-    tools = encode_request(Transcript(), [get_weather], api="responses", model="gpt-6-luna")["tools"]
-    response = client.responses.create(model="gpt-6-luna", input=question, tools=tools, store=True)
-    while True:
-        calls = [item for item in response.output if item.type == "function_call"]
-        if not calls:
-            return response.output_text
-        outputs = [{"type": "function_call_output", "call_id": call.call_id,
-                    "output": get_weather(**json.loads(call.arguments))} for call in calls]
-        response = client.responses.create(model="gpt-6-luna", input=outputs, tools=tools, store=True,
-                                           previous_response_id=response.id)
-
-
-def _wrong_stateful(function: Any) -> str | None:
-    from openai import OpenAI
-
-    from ..double import ApiDouble
-
-    if not callable(function):
-        return ("expected your function itself (stateful_answer, without brackets), got "
-                f"{type(function).__name__}")
-    with ApiDouble(weather_policy) as double:
-        client = OpenAI(base_url=double.base_url("responses"), api_key="no-key-needed", max_retries=0)
-        try:
-            answer = function(client, PARIS_QUESTION)
-        except Exception as exc:
-            return f"stateful_answer(client, question) raised {_raised(exc)}"
-        requests = [r for r in double.requests if r.api == "responses"]
-    bodies = [r.body for r in requests]
-    if any(r.status != 200 for r in requests):
-        return f"the server refused a request (status {next(r.status for r in requests if r.status != 200)})"
-    if len(bodies) < 2:
-        return "the model asked for get_weather: run it and send the result back in a second request"
-    if any(b.get("store", True) is not True for b in bodies):
-        return "keep store: true (the API's default), or there is nothing for previous_response_id to name"
-    for number_, body in enumerate(bodies[1:], start=2):
-        if not body.get("previous_response_id"):
-            return f"request {number_} has no previous_response_id, so it cannot continue the stored response"
-        items = body.get("input")
-        kinds = [i.get("type", "message") for i in items] if isinstance(items, list) else ["message"]
-        if any(kind != "function_call_output" for kind in kinds):
-            return (f"request {number_} re-sent {kinds}; with previous_response_id the server has "
-                    "the rest, so send only the new results")
-    if not isinstance(answer, str) or "18°C" not in answer:
-        return (f"it returned {answer!r:.60}; return the text of the model's final answer, which "
-                "gives the weather get_weather reported")
-    return None
-
-
-def exercise_3(answer: Any) -> None:
-    """Your stateful loop, against a fresh API double playing OpenAI."""
-    check("Exercise 3", ... if _template(answer) else answer, _wrong_stateful,
-          hint="create(...) once with the question; then, while the response holds function_call items, "
-               "answer them in a new create(...) that names the previous response's id")
+    check("Exercise 2", answer, lambda a: _wrong_repair(a, logged, saved, model),
+          hint="the log kept what you could read of the thinking, not what the API checks; "
+               "`saved` still holds the reply as it came")
 
 
 SOLUTIONS: dict[str, str] = {
     "predict_first": '"reasoning"',
+    "predict_hello": '["text"]',
     "predict_refused": '{"b", "c"}',
-    "predict_items": "1",
+    "predict_invalid": "{5}",
     "goes_back": inspect.getsource(goes_back),
     "q1": '"chat"',
-    "q2": '"yes"',
-    "q3": "7",
+    "q2": "7",
     "exercise_1": '{"thinking": 2048, "max_tokens": 4096}',
-    "exercise_2": "Transcript(messages=[logged[0], reply.message, logged[2]])",
-    "stateful_answer": inspect.getsource(stateful_answer),
+    "exercise_2": 'Transcript(messages=[logged[0], decode_response(json.loads(saved), '
+                  'api="anthropic").message, logged[2]])',
 }

@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..cost import cost_of, loop_bill
-from ..loop import Run
-from ..models import tool_prompt_tokens
+from ..models import require_price, tool_prompt_tokens
 from ..selfcheck import check, number, word
 from ..tokens import loop_input_total
 from ..usage import Usage
 
-__all__ = ["CACHE_LIFETIME_MINUTES", "SOLUTIONS", "exercise_1", "exercise_2", "loop_total",
-           "predict_first_call", "q1", "q2", "q3"]
+__all__ = ["CACHE_LIFETIME_MINUTES", "EXERCISE_1", "Q1_LOOP", "Q4_QUESTION", "Q4_TIMES", "SOLUTIONS",
+           "exercise_1", "exercise_2", "loop_total", "predict_first_call", "q1", "q2", "q3", "q4"]
 
 #: Anthropic's default cache lifetime, refreshed on every hit (prompt-caching page,
 #: platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-11-30).
@@ -39,11 +38,18 @@ def predict_first_call(answer: Any, model: str) -> None:
                  hint="on call 1 nothing is in the cache yet: what must the provider do with the prefix?")
 
 
-def q1(answer: Any, run: Run, calls: int = 20) -> None:
-    """Hidden tool-prompt tokens a `calls`-call loop on `run`'s model adds in total."""
-    model = run.steps[0].turn.model or ""
-    check("Q1", answer, number(calls * tool_prompt_tokens(model)),
-                 hint="the hidden prompt is added to every request that offers tools, once per call")
+#: Q1's loop: (calls, model). Not the page's model, so its hidden prompt is looked up, not copied.
+Q1_LOOP = (20, "claude-haiku-4-5")
+
+
+def q1(answer: Any) -> None:
+    """Dollars the hidden tool-use prompt adds to the bill of Q1's loop (every call offers a tool)."""
+    calls, model = Q1_LOOP
+    # dollars = tokens / 1e6 * price_per_mtok; the hidden prompt is input, once per request
+    expected = calls * tool_prompt_tokens(model) / 1e6 * require_price(model).input
+    check("Q1", answer, number(expected, tolerance=expected * 0.01),
+          hint="section 3 says which requests carry the hidden prompt and the table that holds its "
+               "size per model; section 1 has that model's input price")
 
 
 def q2(answer: Any, model: str = "claude-haiku-5-5") -> None:
@@ -62,10 +68,17 @@ def q3(answer: Any, minutes: float = 7) -> None:
                  hint="a 5-minute cache is refreshed when it is read, but only if it is still alive")
 
 
+#: Exercise 1's loop: (a budget of input tokens, h0, t).
+EXERCISE_1 = (100_000, 2_000, 500)
+
+
 def exercise_1(answer: Any) -> None:
-    """Total input tokens of a 20-call loop, 2,000 to start, 500 per step."""
-    check("Exercise 1", answer, number(loop_input_total(20, 2000, 500)),
-                 hint="n = 20 calls: n·h0 plus t·n(n−1)/2")
+    """The most calls a loop (h0 to start, t per step) makes with its input bill within the budget."""
+    budget, h0, t = EXERCISE_1
+    expected = max(n for n in range(1, budget) if loop_input_total(n, h0, t) <= budget)
+    check("Exercise 1", answer, number(expected),
+          hint="section 4's formula gives the bill of n calls; the answer is the last n whose bill "
+               "is still within the budget (the bill, not the size of the last request)")
 
 
 def exercise_2(answer: Any, model: str) -> None:
@@ -74,16 +87,40 @@ def exercise_2(answer: Any, model: str) -> None:
                     if loop_bill(n, 2000, 500, model=model, caching=True).total_dollars
                     < loop_bill(n, 2000, 500, model=model).total_dollars)
     check("Exercise 2", answer, number(expected),
-                 hint="one call never pays: it only writes the cache and reads nothing back")
+          hint="section 5 priced a 10-call loop with caching on and off: price shorter loops the "
+               "same way, from one call up, and compare the totals")
+
+
+#: Q4's timings, in seconds: (one model call, one tool run), and the question's two cities.
+Q4_TIMES = (1.2, 0.5)
+Q4_QUESTION = "What's the weather in London and Cairo?"
+
+
+def q4(answer: Any) -> None:
+    """Seconds, at least, before the answer to Q4_QUESTION with one call per reply (Q4_TIMES)."""
+    from ..examples import weather_policy
+    from ..loop import run_agent
+    from ..providers.scripted import ScriptedProvider
+    from ..tools.weather import get_weather
+
+    per_call, per_tool = Q4_TIMES
+    run = run_agent(ScriptedProvider(weather_policy, latency_s=per_call), Q4_QUESTION,
+                    tools=[get_weather], parallel_tool_calls=False)
+    tools_run = sum(len(step.results) for step in run.steps)
+    expected = run.latency_s + tools_run * per_tool  # the calls wait in turn, and so do the tools
+    check("Q4", answer, number(expected, tolerance=1e-6),
+          hint="count the model calls first: with one call per reply, how many replies ask for a "
+               "tool before one can answer? Then add each tool's run")
 
 
 SOLUTIONS: dict[str, str] = {
     "my_total": "12 * 3000 + 800 * 12 * 11 // 2",
     "predict_first_call": '"dearer"',
-    "q1": "20 * tool_prompt_tokens(paris.steps[0].turn.model)",
+    "q1": '20 * tool_prompt_tokens("claude-haiku-4-5") / 1e6 * price_of("claude-haiku-4-5").input',
     "q2": '"higher"',
     "q3": '"no"',
-    "exercise_1": "20 * 2000 + 500 * 20 * 19 // 2",
+    "exercise_1": "max(n for n in range(1, 100) if n * 2000 + 500 * n * (n - 1) // 2 <= 100_000)",
     "exercise_2": ("next(n for n in range(1, 50) if loop_bill(n, 2000, 500, model=MODEL, caching=True)"
                    ".total_dollars < loop_bill(n, 2000, 500, model=MODEL).total_dollars)"),
+    "q4": "3 * 1.2 + 2 * 0.5",
 }

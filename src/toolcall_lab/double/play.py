@@ -7,7 +7,16 @@ way: tool-call ids spelled as that API spells them, the hidden tool prompt Anthr
 bills, and reasoning where the real model would reason:
 
 - Anthropic when `thinking` is "enabled" (a budget) or "adaptive", but not right after
-  tool results (Anthropic sends no new thinking until the next question);
+  tool results (Anthropic sends no new thinking until the next question), and not when
+  the model *skips* it. Adaptive thinking lets the model decide whether to think: "A
+  simple factual question may get a direct response with no thinking block at all", and
+  "Don't build application logic that assumes every assistant turn starts with one"
+  (platform.claude.com/docs/en/build-with-claude/thinking-steering-and-cost; the
+  adaptive-thinking page: at lower efforts "Claude may skip thinking for simpler
+  problems"). The double's rule for it, fixed so a lesson can show it: at adaptive
+  thinking with `output_config.effort` "low", a reply that calls no tool (the question
+  needs none) comes without thinking. "Hello!" at effort low: text only; at high, or
+  asking for the weather: thinking first;
 - Responses only for a model that reasons (`models.rules_of(model).reasons`), unless
   `reasoning.effort` is "none"; a model the table does not know reasons only when the
   request sets an effort. The reply echoes the effort as the live API does: the one
@@ -16,6 +25,14 @@ bills, and reasoning where the real model would reason:
 
 The Responses side also keeps what it answered with `store: true` (the API's default),
 the last `keep` of them, so a later request can continue with `previous_response_id`.
+
+What the model sees of the thinking sent back follows the model's row of `models.RULES`:
+on a model with `keeps_thinking` False the thinking of earlier, closed turns is stripped
+before the model reads the request (so it is not billed as input), and on a model whose
+thinking is bound to its prefix (`thinking_bound`) a request that set
+`thinking.block_binding.prefix_mismatch_behavior` to "drop_block" has the blocks whose
+prefix changed dropped, each listed in the reply's `input_transformations` (without that
+setting `check_request` refuses the request first, with the API's 400).
 
 Left out: `conversation` objects, `GET /v1/responses/{id}`, and reasoning summaries
 worth reading (the trace is "Thinking about: <the question>").
@@ -87,6 +104,9 @@ class Player:
         """
         wire = API_SPECS[api].codec
         full = self._with_history(body) if api == "responses" else body
+        dropped: list[dict[str, str]] = []
+        if api == "anthropic":
+            full, dropped = _as_the_model_reads_it(body)
         transcript, tools = wire.decode_request(full)
         tool_choice, parallel_tool_calls = held_to or wire.decode_tool_choice(full)
         with self._lock:
@@ -102,11 +122,15 @@ class Player:
             turn = replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
         if self.cache is not None:
             turn = replace(turn, usage=self.cache.usage(api, full, transcript, tools, turn.usage))
-        if _wants_reasoning(api, body, transcript) and not turn.message.reasoning:
+        if _wants_reasoning(api, body, transcript, turn) and not turn.message.reasoning:
             turn = _with_reasoning(turn, api, transcript)
         response_id = f"{API_SPECS[api].response_id}{number:04d}"
         if api == "anthropic":
-            return _with_cache_creation(wire.encode_response(turn, response_id=response_id), body)
+            written = _with_cache_creation(wire.encode_response(turn, response_id=response_id,
+                                                                request=body), body)
+            if dropped:
+                written["input_transformations"] = dropped
+            return written
         if api != "responses":
             return cast(dict[str, Any], wire.encode_response(turn, response_id=response_id))
         reasoning = {**(body.get("reasoning") or {}), "effort": responses_effort(body)}
@@ -134,6 +158,60 @@ class Player:
             self.stored[response_id] = [*items, *reply["output"]]
             while len(self.stored) > self.keep:
                 self.stored.popitem(last=False)  # the oldest goes first
+
+
+def _as_the_model_reads_it(body: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """An Anthropic request as the model reads it, and the `input_transformations` that says so.
+
+    Two rules of the model's row take thinking out: blocks whose prefix changed, when the
+    request asked for "drop_block" (each listed, with the API's reason), and, on a model
+    that does not keep earlier turns' thinking, the thinking of every turn before the
+    current one (stripped silently, as the API does: it is simply not counted). The
+    current turn starts at the last user message that is not only tool results: its tool
+    loop's thinking always counts.
+    """
+    from ..wire.rules.anthropic import prefix_mismatch_behavior
+    from ..wire.signing import prefix_mismatches
+
+    rules = rules_of(str(body.get("model", "")))
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    if len(messages) != len(body.get("messages") or []):
+        return body, []  # not a body the codec wrote; the rules have refused it already
+    gone: set[tuple[int, int]] = set()
+    dropped = []
+    if rules.thinking_bound and prefix_mismatch_behavior(body) == "drop_block":
+        for i, j in prefix_mismatches(body):
+            # subtle: "the rest of that turn's consecutive thinking blocks are removed with it"
+            # (anthropic 2.15, BetaThinkingDroppedInputTransformation.reason).
+            content = messages[i].get("content")
+            run = range(j, len(content)) if isinstance(content, list) else range(j, j + 1)
+            for k in run:
+                if (i, k) in gone or not _is_thinking(content, k):
+                    break
+                gone.add((i, k))
+                dropped.append({"type": "thinking_dropped", "path": f"messages.{i}.content.{k}",
+                                "reason": "prefix_binding_mismatch"})
+    if rules.keeps_thinking is False:
+        questions = [i for i, m in enumerate(messages) if m.get("role") == "user" and not _only_results(m)]
+        current = questions[-1] if questions else 0
+        gone |= {(i, k) for i, m in enumerate(messages[:current]) if m.get("role") == "assistant"
+                 for k in range(len(m.get("content") or [])) if _is_thinking(m.get("content"), k)}
+    if not gone:
+        return body, dropped
+    kept = [{**m, "content": [b for k, b in enumerate(m["content"]) if (i, k) not in gone]}
+            if isinstance(m.get("content"), list) else m for i, m in enumerate(messages)]
+    return {**body, "messages": kept}, dropped
+
+
+def _is_thinking(content: object, k: int) -> bool:
+    return (isinstance(content, list) and k < len(content) and isinstance(content[k], dict)
+            and content[k].get("type") in ("thinking", "redacted_thinking"))
+
+
+def _only_results(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and bool(content) and all(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
 
 
 def _with_cache_creation(reply: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
@@ -173,15 +251,21 @@ def _spell_ids(turn: Turn, api: str) -> Turn:
     return replace(turn, message=replace(turn.message, blocks=blocks))
 
 
-def _wants_reasoning(api: str, body: dict[str, Any], transcript: Transcript) -> bool:
+#: The effort at which the double's Claude skips thinking on a reply that calls no tool.
+SKIPS_THINKING_AT = "low"
+
+
+def _wants_reasoning(api: str, body: dict[str, Any], transcript: Transcript, turn: Turn) -> bool:
     match api:
         case "anthropic":
-            on = (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+            mode = (body.get("thinking") or {}).get("type")
             # subtle: after a tool_result Anthropic sends no new thinking until the next question.
             last = transcript.messages[-1] if transcript.messages else None
             after_results = last is not None and last.role == "user" and all(
                 b.kind == "tool_result" for b in last.blocks)
-            return on and not after_results
+            effort = (body.get("output_config") or {}).get("effort")
+            skipped = mode == "adaptive" and effort == SKIPS_THINKING_AT and not turn.tool_calls
+            return mode in ("enabled", "adaptive") and not after_results and not skipped
         case "responses":
             return responses_effort(body) not in ("none", None)
         case "ollama":

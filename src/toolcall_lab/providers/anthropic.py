@@ -23,12 +23,16 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
   the default), "moving" (on the last message, so each call of a loop reads what the one
   before wrote), "system", "tools", "auto" (Anthropic's automatic caching, one top-level
   `cache_control`), or several of them, say ("tools", "system", "moving"); see
-  `wire.anthropic.place_breakpoints`.
+  `wire.anthropic.place_breakpoints`. `True` means "auto", the API's own switch (the one
+  `cost.loop_bill(caching=True)` simulates), and `False` means "off"; the repr shows the
+  strategy taken.
 - `cache_ttl`: how long an unused cache entry lives, "5m" (writes at 1.25x input) or "1h"
   (2x); every read refreshes it.
 
     >>> AnthropicProvider(api_key="sk-ant-example", caching="moving", cache_ttl="1h")
     AnthropicProvider(model='claude-haiku-5-5', caching='moving', cache_ttl='1h')
+    >>> AnthropicProvider(api_key="sk-ant-example", caching=True)
+    AnthropicProvider(model='claude-haiku-5-5', caching='auto')
 
 - `temperature` (a `WireProvider` option): sent as `temperature` when given. Claude Haiku
   5.5 and the other newest models take only their default sampling, so on them
@@ -49,9 +53,10 @@ Left out: streaming.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import UsageTypeError
 from ..wire import anthropic
 from .sdk import WireProvider, send_via_sdk
 
@@ -80,10 +85,11 @@ class AnthropicProvider(WireProvider):
 
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
                  effort: str | None = None, server_tools: Sequence[Mapping[str, Any]] = (),
-                 caching: str | Sequence[str] | None = None, cache_ttl: str = "5m",
+                 caching: str | Sequence[str] | bool | None = None, cache_ttl: str = "5m",
                  **kwargs: Any) -> None:
+        caching = _strategy(caching)
         anthropic.place_breakpoints({}, caching, ttl=cache_ttl)  # a bad value fails now
-        self.caching = caching if caching is None or isinstance(caching, str) else tuple(caching)
+        self.caching = caching
         self.cache_ttl = cache_ttl
         if thinking is not None:
             anthropic.thinking_config(thinking)  # a bad value fails now, not at the first call
@@ -117,3 +123,20 @@ class AnthropicProvider(WireProvider):
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)
+
+
+def _strategy(caching: object) -> str | tuple[str, ...] | None:
+    """`caching` as `place_breakpoints` takes it: True -> "auto", False -> None, a list -> a tuple.
+
+    >>> _strategy(True), _strategy(False), _strategy(["tools", "moving"])
+    ('auto', None, ('tools', 'moving'))
+    """
+    if isinstance(caching, bool):
+        return "auto" if caching else None
+    if caching is None or isinstance(caching, str):
+        return caching
+    if isinstance(caching, Iterable) and not isinstance(caching, Mapping | bytes):
+        return tuple(caching)
+    choices = ", ".join(map(repr, anthropic.CACHING))
+    raise UsageTypeError(f"caching must be True, False, None, 'off', or one or more of {choices} "
+                         f"(say ('tools', 'system', 'moving')), got {caching!r}.")

@@ -33,7 +33,6 @@ from ..errors import (
     ModelNotFoundError,
     ProviderError,
     ProviderTimeoutError,
-    ProviderUnreachableError,
 )
 from ..models import default_model
 from ..wire import ollama as ollama_codec
@@ -66,12 +65,14 @@ class OllamaProvider(WireProvider):
     default_base_url: ClassVar[str] = "http://localhost:11434"
     sdk_client: ClassVar[str] = "ollama.Client"
     takes_seed: ClassVar[bool] = True
-    start_hint: ClassVar[str] = (f"start Ollama with `ollama serve` and fetch a model with "
-                                 f"`ollama pull {default_model('ollama')}`.")
+    start_hint: ClassVar[str | None] = (f"start Ollama with `ollama serve` and fetch a model with "
+                                        f"`ollama pull {default_model('ollama')}`.")
 
     def __init__(self, model: str | None = None, *, think: bool | str | None = None, **kwargs: Any) -> None:
         self.think = think
         super().__init__(model, **kwargs)
+        self.start_hint = (f"start Ollama with `ollama serve` (and fetch the model once with "  # type: ignore[misc]
+                           f"`ollama pull {self.model}`), or pass the base_url it listens on.")
         self.max_retries = 0  # the ollama client never retries; error messages must say so
         inner: Any = getattr(self._client, "_client", None)  # a client you built: its httpx client
         if kwargs.get("client") is not None and getattr(inner, "base_url", None) is not None:
@@ -109,7 +110,7 @@ class OllamaProvider(WireProvider):
             where = ".".join(str(part) for part in first["loc"])
             raise MalformedResponseError(
                 f"{self.name} answered with a body the ollama client rejects ({where}: {first['msg']}); "
-                f"is {self.base_url} really an Ollama server?", provider=self.name) from None
+                f"is {self.shown_url} really an Ollama server?", provider=self.name) from None
         return body
 
     # -- errors: the ollama client raises its own exceptions ----------------------------------
@@ -128,22 +129,16 @@ class OllamaProvider(WireProvider):
             return self._status_error(status, message, {})
         if "TimeoutException" in names or isinstance(exc, TimeoutError):
             return ProviderTimeoutError(
-                f"{self.name} did not answer within {self.timeout:g} s at {self.base_url}; the first "
+                f"{self.name} did not answer within {self.timeout:g} s at {self.shown_url}; the first "
                 "call loads the model into memory, which can take a while, so try again or pass a "
                 "larger timeout=.", provider=self.name)
         if "ConnectError" in names or isinstance(exc, ConnectionError):
             return self._unreachable(exc)
         return super()._translate(exc)
 
-    def _unreachable(self, exc: BaseException | None = None) -> ProviderUnreachableError:
-        return ProviderUnreachableError(
-            f"nothing answers at {self.base_url}: start Ollama with `ollama serve` (and fetch the "
-            f"model once with `ollama pull {self.model}`), or pass the base_url it listens on.",
-            provider=self.name)
-
     def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
         said = self._redact(message).rstrip(".")
-        where = f"{self.name} ({self.base_url})"
+        where = f"{self.name} ({self.shown_url})"
         if status == 404:
             return ModelNotFoundError(
                 f"{where} has no model {self.model!r} ({status}: {said}); fetch it with "

@@ -173,7 +173,7 @@ class OpenAIChatProvider(WireProvider):
             return shown + ")"
         shown = f"preset={self.preset.name!r}, model={self.model!r}"
         if self.base_url != self.preset.base_url:
-            shown += f", base_url={self.base_url!r}"
+            shown += f", base_url={self.shown_url!r}"
         return f"{type(self).__name__}({shown}{self._shown_sampling()})"
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:

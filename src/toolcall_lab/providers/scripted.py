@@ -29,8 +29,10 @@ API holds a real model to them, so a scripted run teaches what a real one does:
   reply to change: a script cannot be made to obey, it has to be written to.
 
 What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
-`toolu_02`, ...; a provider-side search's `srvtoolu_01`, ...) and usage is estimated
-from characters and marked `estimated=True`.
+`toolu_02`, ...; a provider-side search's `srvtoolu_01`, ...), usage is estimated
+from characters and marked `estimated=True`, and each reply's `latency_s` is the value
+you state (`latency_s=1.2`: a model that takes 1.2 s a call; 0.0 unless told), never a
+stopwatch reading, so a run's timings are the same on every machine.
 It records every call that succeeded in `provider.requests` (a `SentRequest` each, the
 same record the real providers keep), so you can see what each call sent.
 """
@@ -38,11 +40,10 @@ same record the real providers keep), so you can see what each call sent.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ScriptError, ScriptExhaustedError, UsageTypeError
+from ..errors import ScriptError, ScriptExhaustedError, UsageError, UsageTypeError
 from ..messages import Block, Message, ServerToolCall, ServerToolResult, TextBlock, ToolCall, Transcript
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
@@ -125,13 +126,28 @@ class ScriptedProvider:
     (Message.assistant(TextBlock('Hello!')), StopReason.END_TURN)
     >>> turn.usage  # estimated from characters: about 4 per token
     Usage(input_tokens=24, output_tokens=9, estimated=True)
+
+    `latency_s` is how long each reply takes, as you state it (a Python policy answers in
+    microseconds, which say nothing about a model):
+
+    >>> ScriptedProvider(["Hello!"], latency_s=1.2).complete(transcript).latency_s
+    1.2
     """
 
     name = "scripted"
 
-    def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1") -> None:
+    def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1",
+                 latency_s: float = 0.0) -> None:
+        if isinstance(latency_s, bool) or not isinstance(latency_s, (int, float)):
+            raise UsageTypeError(f"latency_s is the seconds each reply takes, a number; got "
+                                 f"{type(latency_s).__name__} {latency_s!r}. Pass, for example, "
+                                 "latency_s=1.2.")
+        if latency_s < 0:
+            raise UsageError(f"latency_s is the seconds each reply takes, got {latency_s!r}; "
+                             "pass 0 or more, for example latency_s=1.2.")
         self._policy = as_policy(policy)
         self.model = model
+        self.latency_s = float(latency_s)
         self.requests: list[SentRequest] = []
         self._ids = itertools.count(1)
         self._server_ids = itertools.count(1)
@@ -143,7 +159,6 @@ class ScriptedProvider:
                  parallel_tool_calls: bool | None = None) -> Turn:
         tools = tuple(tools)
         check_tool_choice(tool_choice, tools, parallel_tool_calls)
-        started = time.perf_counter()
         sent = SentRequest.of(transcript, tools, previous=self.requests[-1] if self.requests else None,
                               tool_choice=tool_choice, parallel_tool_calls=parallel_tool_calls)
         # The policy gets a copy (it cannot change the caller's transcript by mistake), and
@@ -155,8 +170,9 @@ class ScriptedProvider:
             turn = reply if blocks == reply.message.blocks else replace(
                 reply, message=replace(reply.message, blocks=blocks))
         else:
+            # subtle: the stated latency, not a stopwatch: outputs that show it stay stable
             turn = replace(self._to_turn(reply, sent.input_tokens, tool_choice, parallel_tool_calls),
-                           latency_s=time.perf_counter() - started)
+                           latency_s=self.latency_s)
         # subtle: recorded only now, like a real provider's: a call that raised (a script
         # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
         self.requests.append(sent)

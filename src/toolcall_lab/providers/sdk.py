@@ -24,7 +24,10 @@ character inside is refused at once with `MissingKeyError`, naming the variable,
 the key. The key is handed to the SDK client and kept nowhere else readable: the copy
 used to redact messages sits in a `SealedKeys`, whose repr hides it and which has no
 `__dict__`, so `vars(provider)` in a notebook shows no key. Reprs, errors and saved
-turns never show it (`Turn.request` / `Turn.response` are bodies, not headers).
+turns never show it (`Turn.request` / `Turn.response` are bodies, not headers). A user
+name or password inside `base_url` (`http://user:PASSWORD@host/v1`) is kept for the SDK,
+sealed for redacting like a key, and shown nowhere: every repr and message names the URL
+as `shown_url` (`_redact.redact_url`: `http://[redacted]@host/v1`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import urlsplit
 
+from .._redact import redact_url, url_secrets
 from .._text import shorten
 from ..errors import (
     AuthenticationError,
@@ -51,6 +55,7 @@ from ..errors import (
     ProviderUnreachableError,
     RateLimitError,
     ServerError,
+    ToolcallLabError,
     UsageError,
     redact,
 )
@@ -153,8 +158,9 @@ class WireProvider:
     default_base_url: ClassVar[str] = ""
     #: The SDK's client class, "module.Class"; the module is also the kit's extra that installs it.
     sdk_client: ClassVar[str]            # "anthropic.Anthropic", "openai.OpenAI", "ollama.Client"
-    #: One sentence on how to start the server, for "nothing answers at <url>".
-    start_hint: ClassVar[str] = "check your network connection and the base_url."
+    #: How to start the local server this provider is made for, for "nothing answers at <url>"
+    #: (None for a hosted API: see `_unreachable`).
+    start_hint: ClassVar[str | None] = None
     #: Whether the API takes a sampling `seed` (Chat Completions, Ollama); Messages and Responses have none.
     takes_seed: ClassVar[bool] = False
 
@@ -175,14 +181,16 @@ class WireProvider:
         self.max_retries = max_retries
         self.check = check
         self.requests: list[SentRequest] = []
+        self._held: list[ToolcallLabError] = []
         self.base_url = (base_url or self.default_base_url).rstrip("/")
-        self._secrets = SealedKeys()
+        self._secrets = SealedKeys(url_secrets(self.base_url))
         if client is not None:
             self._client = client
             self.base_url = str(getattr(client, "base_url", self.base_url)).rstrip("/")
+            self._secrets = SealedKeys(url_secrets(self.base_url))
         else:
             key = self._resolve_key(api_key)
-            self._secrets = SealedKeys([key] if key != NO_KEY_NEEDED else [])
+            self._secrets = SealedKeys([key if key != NO_KEY_NEEDED else None, *url_secrets(self.base_url)])
             self._client = self._make_client(key)
 
     # -- the SDK client -----------------------------------------------------------------
@@ -237,13 +245,15 @@ class WireProvider:
             raise
         except Exception as exc:
             raise self._translate(exc) from None
+        finally:
+            self._raise_held()
         latency = time.perf_counter() - started
         try:
             turn = self.codec.decode_response(body)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise MalformedResponseError(
                 f"{self.name} answered with a body the {self.api} API does not produce "
-                f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.base_url} really "
+                f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.shown_url} really "
                 f"a {self.api} server?", provider=self.name) from None
         # subtle: recorded last, so a call that failed anywhere above records nothing.
         self.requests.append(SentRequest.of(transcript, tools, body=request,
@@ -263,10 +273,30 @@ class WireProvider:
                 "check=False to send it anyway and see the API's own answer.",
                 problems=problems, provider=self.name, status=400)
 
+    def _hold(self, error: ToolcallLabError) -> None:
+        """Keep `error` to raise, as itself, when the SDK call under way returns.
+
+        For code that runs *inside* the SDK's call, such as a tape recorder's hook on the
+        SDK's HTTP client (`tape.Recorder`): what it raises there, the SDK takes for a
+        connection that failed, so it would send the request again and then report that
+        nothing answers.
+        """
+        self._held.append(error)
+
+    def _raise_held(self) -> None:
+        if self._held:
+            error, self._held[:] = self._held[0], []
+            raise error
+
+    @property
+    def shown_url(self) -> str:
+        """`base_url` as every repr and message shows it: a user name or password in it hidden."""
+        return redact_url(self.base_url)
+
     def __repr__(self) -> str:
         shown = f"model={self.model!r}"
         if self.base_url and self.base_url != self.default_base_url.rstrip("/"):
-            shown += f", base_url={self.base_url!r}"
+            shown += f", base_url={self.shown_url!r}"
         return f"{type(self).__name__}({shown}{self._shown_sampling()})"
 
     def _shown_sampling(self) -> str:
@@ -283,7 +313,7 @@ class WireProvider:
             return NO_KEY_NEEDED  # local servers and the API double ignore keys
         raise MissingKeyError(
             f"{self.key_env} is not set, so the {self.name} provider has no key to call "
-            f"{self.base_url} with; set it (export {self.key_env}=...), pass api_key=..., or "
+            f"{self.shown_url} with; set it (export {self.key_env}=...), pass api_key=..., or "
             "stay offline with get_provider('scripted').", provider=self.name)
 
     def _redact(self, text: str) -> str:
@@ -299,7 +329,7 @@ class WireProvider:
         names = {cls.__name__ for cls in type(exc).__mro__}
         if "APITimeoutError" in names or isinstance(exc, TimeoutError):
             return ProviderTimeoutError(
-                f"{self.name} did not answer within {self.timeout:g} s at {self.base_url} "
+                f"{self.name} did not answer within {self.timeout:g} s at {self.shown_url} "
                 f"(after {self.max_retries} retries); try again, or pass a larger timeout=.",
                 provider=self.name)
         if "APIConnectionError" in names or isinstance(exc, ConnectionError):
@@ -312,14 +342,23 @@ class WireProvider:
         if isinstance(exc, json.JSONDecodeError) or "APIResponseValidationError" in names:
             return MalformedResponseError(
                 f"{self.name} answered with a body that is not the {self.api} API's JSON "
-                f"({self._redact(str(exc))[:200]}); is {self.base_url} really a {self.api} server?",
+                f"({self._redact(str(exc))[:200]}); is {self.shown_url} really a {self.api} server?",
                 provider=self.name)
         return ProviderError(f"{self.name} call failed: {type(exc).__name__}: "
                              f"{self._redact(str(exc))}", provider=self.name)
 
     def _unreachable(self, exc: BaseException | None = None) -> ProviderUnreachableError:
-        return ProviderUnreachableError(
-            f"nothing answers at {self.base_url}: {self.start_hint}", provider=self.name)
+        """"nothing answers at <url>", and what is true of it: a remote host is the network's
+        business; on this machine, the server there is not running (the API double a lesson
+        stopped, or a local server not started yet), and the message says how to start it."""
+        if not is_loopback(self.base_url):
+            hint = "check your network connection and the base_url."
+        else:
+            double = ("if it was the API double, it was stopped or never started: run the cell that "
+                      "starts it again (`with ApiDouble(...) as double:`) or start one with "
+                      "`python -m toolcall_lab serve`")
+            hint = f"{(self.start_hint or 'no server runs there').rstrip('.')}; {double}."
+        return ProviderUnreachableError(f"nothing answers at {self.shown_url}: {hint}", provider=self.name)
 
     def _where(self) -> str:
         """Who answered, for a message about an answer: the provider, and its URL unless it is
@@ -329,7 +368,7 @@ class WireProvider:
             return self.name
         if is_loopback(self.base_url):
             return f"{self.name} (a server on this machine)"
-        return f"{self.name} ({self.base_url})"
+        return f"{self.name} ({self.shown_url})"
 
     def _status_error(self, status: int, message: str, headers: Mapping[str, str]) -> ProviderError:
         """The kit's error for an HTTP error `status` with the API's `message`.

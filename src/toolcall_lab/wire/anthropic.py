@@ -98,7 +98,7 @@ from ._shared import (
     plain_json,
     sampling,
 )
-from .signing import SIGNATURE_PREFIX, sign_thinking, signature_is_ours, verify_thinking
+from .signing import SIGNATURE_PREFIX, binding_of, sign_thinking, signature_is_ours, verify_thinking
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -111,6 +111,7 @@ __all__ = [
     "CACHING",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
+    "binding_of",
     "caching_strategies",
     "check_effort",
     "check_request",

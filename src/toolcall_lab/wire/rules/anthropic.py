@@ -13,6 +13,8 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     tool_use without tool_result      anthropics/claude-code#5989
     empty message, empty/blank text   anthropics/claude-code#6774, #59812, #23440
     thinking edited, bad signature    anthropics/claude-code#25361, #10627
+    thinking bound to another prefix  platform.claude.com/docs/en/build-with-claude/preserved-thinking/
+                                      fix-bound-to-a-different-conversation (the error it quotes)
     no thinking first in a tool       the outputs of Anthropic's cookbook
     loop, budget below 1024,          (github.com/anthropics/claude-cookbooks, extended_thinking/)
     temperature with thinking
@@ -44,9 +46,9 @@ from typing import Any
 from ...models import rules_of
 from ..anthropic import _MIN_BUDGET, API_NAME
 from ..problem import Problem
-from ..signing import signature_is_ours, verify_thinking
+from ..signing import prefix_mismatches, signature_is_ours, verify_thinking
 
-__all__ = ["MAX_BREAKPOINTS", "breakpoints", "check_request"]
+__all__ = ["MAX_BREAKPOINTS", "breakpoints", "check_request", "prefix_mismatch_behavior"]
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 
@@ -107,6 +109,7 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
         elif message.role == "assistant":
             problems += _check_calls(merged, index)
     problems += _check_thinking_blocks(body, merged)
+    problems += _check_prefix_binding(body)
     return problems
 
 
@@ -399,3 +402,45 @@ def _check_thinking_blocks(body: Mapping[str, Any], merged: Sequence[_Merged]) -
                 "`thinking`. Please consult our documentation at "
                 "https://docs.claude.com/en/docs/build-with-claude/extended-thinking")))
     return problems
+
+
+# -- preserved thinking: a thinking block is bound to what came before it --------------------------
+def prefix_mismatch_behavior(body: Mapping[str, Any]) -> str:
+    """What the request asks the API to do with a thinking block whose prefix changed.
+
+    `thinking.block_binding.prefix_mismatch_behavior`: "error" (the default) or "drop_block"
+    (anthropic 2.15, `BetaThinkingBlockBindingParam`).
+
+    >>> prefix_mismatch_behavior({"thinking": {"type": "adaptive",
+    ...     "block_binding": {"prefix_mismatch_behavior": "drop_block"}}})
+    'drop_block'
+    >>> prefix_mismatch_behavior({"thinking": {"type": "adaptive"}})
+    'error'
+    """
+    thinking = body.get("thinking")
+    binding = thinking.get("block_binding") if isinstance(thinking, Mapping) else None
+    chosen = binding.get("prefix_mismatch_behavior") if isinstance(binding, Mapping) else None
+    return str(chosen or "error")
+
+
+def _check_prefix_binding(body: Mapping[str, Any]) -> list[Problem]:
+    """On a model with preserved thinking, a thinking block whose prefix changed is refused.
+
+    The rule and the texts: Anthropic's preserved-thinking pages. An edit of anything
+    before a returned thinking block (a redacted tool result, a compaction, a rebuilt
+    system prompt) makes "that block and every later thinking block" invalid, and "the API
+    rejects the request with a 400 error or drops the invalid blocks, whichever you
+    choose": with "drop_block" the request goes through (the API double drops the blocks
+    and lists them in `input_transformations`). The path counts the messages as sent,
+    like the API's `input_transformations` paths. Only the double's own signatures carry
+    a prefix the kit can check (`wire.signing`); a real one passes, for the API to judge.
+    """
+    if not rules_of(str(body.get("model", ""))).thinking_bound or prefix_mismatch_behavior(body) != "error":
+        return []
+    found = prefix_mismatches(body)
+    if not found:
+        return []
+    path = "messages.{}.content.{}".format(*found[0])
+    return [_problem(path, f"{path}: Invalid `signature` in `thinking` block. The block is bound to a "
+                     "different conversation. Remove the block, or set "
+                     '`thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')]

@@ -23,6 +23,7 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import from_the_wire, request_tool
 from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
+from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 
 __all__ = ["cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
@@ -94,11 +95,15 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
     return named, (False if choice.get("disable_parallel_tool_use") else None)
 
 
-def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
+def encode_response(turn: Turn, *, response_id: str, request: Mapping[str, Any] | None = None
+                    ) -> dict[str, Any]:
     """The response body the API would send for `turn` (`anthropic.types.Message` parses it).
 
     Reasoning becomes thinking blocks; one without a signature is signed by the double
-    (`sign_thinking`), so a later request can show whether it came back unchanged.
+    (`sign_thinking`), so a later request can show whether it came back unchanged. Given
+    the `request` it answers, the double also binds each such signature to the block's
+    prefix (the request's system, tools and messages, and the reply's blocks before it),
+    as preserved thinking does (`wire.signing.prefix_digests`).
     Usage is split back into Anthropic's shape, where cache reads and writes sit beside
     `input_tokens` (kit input 360 with 300 read and 50 written -> input_tokens 10), and the
     writes are split into 5-minute and 1-hour ones in `cache_creation` when there are any.
@@ -106,6 +111,8 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     if turn.message.tool_results:
         raise UsageError("an assistant turn cannot hold a tool result")  # Message forbids it
     content = _encode_content(turn.message.blocks, sign=True)
+    if request is not None:
+        _bind(content, request)
     usage = turn.usage
     wire_usage: dict[str, Any] = {
         "input_tokens": usage.uncached_input_tokens,
@@ -125,6 +132,20 @@ def encode_response(turn: Turn, *, response_id: str) -> dict[str, Any]:
     return {"id": response_id, "type": "message", "role": "assistant", "model": turn.model,
             "content": content, "stop_reason": _STOP_OUT[turn.stop_reason], "stop_sequence": None,
             "usage": wire_usage}
+
+
+def _bind(content: list[dict[str, Any]], request: Mapping[str, Any]) -> None:
+    """Bind the double's own unbound thinking signatures in `content` to their prefixes, in place."""
+    at = len(request.get("messages") or [])
+    for position, block in enumerate(content):
+        signature = block.get("signature")
+        if block.get("type") != "thinking" or not signature_is_ours(signature) or binding_of(signature):
+            continue
+        # subtle: a block's prefix holds the blocks before it, signatures included, so sign in order.
+        so_far = {**request, "messages": [*(request.get("messages") or []),
+                                          {"role": "assistant", "content": content[:position + 1]}]}
+        digest = next(d for i, j, d in prefix_digests(so_far) if (i, j) == (at, position))
+        block["signature"] = sign_thinking(block.get("thinking", ""), bound_to=digest)
 
 
 def cache_creation(usage: Usage) -> dict[str, int]:

@@ -1,0 +1,121 @@
+"""What is never shown: keys, tokens and the password in a URL, each replaced by "[redacted]".
+
+Three tools, for three kinds of secret:
+
+- `redact(text, secrets)` hides secrets the kit *knows* (the provider's own key);
+- `redact_tokens(text)` hides anything *shaped* like a common token (`TOKEN_SHAPES`: the
+  vendors' keys, GitHub, AWS, Hugging Face, Google and Slack tokens), wherever it came
+  from: pasted into a prompt, returned by a tool, quoted in an API's error;
+- `redact_url(url)` hides the user name and password a URL may carry
+  (`http://user:PASSWORD@host/v1`), for every place a URL is shown.
+
+    >>> redact_tokens("my token is ghp_" + "a1B2" * 9 + ", keep it safe")
+    'my token is [redacted], keep it safe'
+    >>> redact_url("http://teacher:hunter2@10.0.0.5:8000/v1")
+    'http://[redacted]@10.0.0.5:8000/v1'
+
+Left out: secrets with no shape of their own (an AWS *secret* access key is 40 characters
+of base64 with no prefix; a password is anything), which only `redact` can hide, and only
+when the kit was given them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = ["REDACTED", "TOKENLIKE", "TOKEN_SHAPES", "TokenShape", "redact", "redact_tokens", "redact_url",
+           "url_secrets"]
+
+REDACTED = "[redacted]"
+
+
+@dataclass(frozen=True)
+class TokenShape:
+    """How one kind of token is spelled (`pattern`, a regular expression) and who says so."""
+
+    name: str
+    pattern: str
+    source: str
+
+
+#: The common token shapes, each with the public page its format comes from.
+TOKEN_SHAPES = (
+    TokenShape("Anthropic and OpenAI API keys (sk-ant-..., sk-proj-..., masked sk-proj-****abcd too)",
+               r"sk-[A-Za-z0-9*_-]{6,}",
+               "docs.anthropic.com/en/api/overview; platform.openai.com/docs/api-reference/authentication"),
+    TokenShape("GitHub tokens: personal (ghp_), OAuth (gho_), app user (ghu_), app server (ghs_), "
+               "refresh (ghr_)", r"gh[pousr]_[A-Za-z0-9]{30,255}",
+               "github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available"),
+    TokenShape("GitHub fine-grained personal access tokens", r"github_pat_[A-Za-z0-9_]{22,255}",
+               "docs.github.com/en/authentication/keeping-your-account-and-data-secure/"
+               "about-authentication-to-github#githubs-token-formats"),
+    TokenShape("AWS access key ids: long-term (AKIA), temporary STS (ASIA), bearer (ABIA), "
+               "context-specific (ACCA)", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
+               "docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids"),
+    TokenShape("Hugging Face user access tokens", r"hf_[A-Za-z0-9]{30,}",
+               "huggingface.co/docs/hub/security-tokens"),
+    # subtle: Google publishes no format; AIza and 35 more characters is the shape every secret
+    # scanner uses (GitGuardian's and TruffleHog's Google API key detectors), 39 in all.
+    TokenShape("Google API keys", r"AIza[0-9A-Za-z_-]{35}", "cloud.google.com/docs/authentication/api-keys"),
+    TokenShape("Slack tokens: bot (xoxb-), user (xoxp-), app-level (xapp-), refresh (xoxe-) and the others",
+               r"xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
+               "docs.slack.dev/authentication/tokens"),
+)
+#: Any one of `TOKEN_SHAPES`, starting at a word boundary (so "task-force" is not a key).
+TOKENLIKE = re.compile("|".join(rf"\b(?:{shape.pattern})" for shape in TOKEN_SHAPES))
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """`text` with every secret in it replaced, so a message can be shown or logged.
+
+    >>> redact("key sk-test-123 was refused", ["sk-test-123"])
+    'key [redacted] was refused'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:  # subtle: never "redact" every 'a' of a one-letter key
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def redact_tokens(text: str) -> str:
+    """`text` with everything shaped like a token (`TOKEN_SHAPES`) replaced.
+
+    >>> redact_tokens("AWS key AKIAIOSFODNN7EXAMPLE and Slack xoxb-1234567890-abcdef")
+    'AWS key [redacted] and Slack [redacted]'
+    """
+    return TOKENLIKE.sub(REDACTED, text)
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The secrets a URL carries: its password, or a user name that stands alone (a token).
+
+    >>> url_secrets("https://user:hunter2@host/v1"), url_secrets("https://ghp_abc123@host")
+    (['hunter2'], ['ghp_abc123'])
+    """
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:
+        return []
+    # subtle: a user name next to a password is not secret, and hiding "user" everywhere in a
+    # message would garble it; a user name alone is how a token travels (https://TOKEN@host).
+    found = parts.password if parts.password else parts.username
+    return [found] if found else []
+
+
+def redact_url(url: str) -> str:
+    """`url` as it may be shown: any user name and password in it replaced by "[redacted]".
+
+    >>> redact_url("https://api.anthropic.com"), redact_url("http://me:pw@localhost:8765/v1")
+    ('https://api.anthropic.com', 'http://[redacted]@localhost:8765/v1')
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL that parses (an unclosed "[" of an IPv6 host): hide what may be one
+        return re.sub(r"//[^/@]*@", f"//{REDACTED}@", url)
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{REDACTED}@{host}"))
