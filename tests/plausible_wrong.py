@@ -13,6 +13,18 @@ lesson changes nothing here.
 
 from __future__ import annotations
 
+from toolcall_lab.checks import transcript_as_data as _transcript
+from toolcall_lab.checks import your_own_provider as _own
+
+_WORKED = _own.SOLUTIONS
+
+
+def _broken(name: str, right: str, wrong: str) -> str:
+    """The worked `name` with one mistake a learner makes: `right` written as `wrong`."""
+    assert right in _WORKED[name], (name, right)
+    return _WORKED[name].replace(right, wrong)
+
+
 WRONG: dict[str, dict[str, str]] = {
     "start_here": {
         "warm_up": '"42"',
@@ -142,5 +154,32 @@ WRONG: dict[str, dict[str, str]] = {
             "    if call.name == 'delete_files' and path.lstrip('/').startswith('tmp/'):\n"
             "        return True\n"
             "    return f'{call.name} is not allowed here: {path!r}'\n"),
+    },
+    "transcript_as_data": {
+        # a match that guesses for a kind it was never told about, instead of failing loudly
+        "made_by": _transcript.SOLUTIONS["made_by"].replace("assert_never(block)", 'return "either"'),
+        "predict_biggest": '"text"',
+        "q1": "True",
+        "q2": "(40, 50)",
+        "q3": '"tool_call"',
+        # the trap of section 3: replace() on the message keeps the original's id
+        "exercise_1": ("Transcript(transcript.system, [transcript[0], transcript[1], "
+                       "replace(transcript[2], blocks=tuple(replace(r, content='[redacted]') "
+                       "for r in transcript[2].tool_results)), *transcript.messages[3:]])"),
+        # the two temperatures swapped between the cities
+        "exercise_2": ("Transcript(long_talk.system, [Message.user('Earlier: Paris was 22°C and "
+                       "cloudy, Tokyo 18°C and sunny.', synthetic=True), *long_talk.messages[-4:]])"),
+    },
+    "your_own_provider": {
+        # a constant usage: above zero, and an estimate of nothing
+        "EchoProvider": _broken("EchoProvider", "usage = Usage(input_tokens=sent, output_tokens="
+                                "estimate_tokens(words),", "usage = Usage(input_tokens=1, output_tokens=1,"),
+        # the model's turns called "assistant", as the other APIs call them
+        "MyPartsProvider": _broken("MyPartsProvider", 'role = "model" if', 'role = "assistant" if'),
+        "predict_refused_call": "1",
+        "q1": "2",
+        # input printed as "out" and output as "in"
+        "Traced": _broken("Traced", "{used.input_tokens} in, {used.output_tokens} out",
+                          "{used.output_tokens} in, {used.input_tokens} out"),
     },
 }

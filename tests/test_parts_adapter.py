@@ -1,5 +1,6 @@
-"""The worked solution of lesson 4: a Parts API adapter that keeps the provider contract, and
-broken Parts adapters the contract names."""
+"""The worked solution of lesson 5: a Parts API adapter, written as a learner writes it, that keeps
+the provider contract; `parts_api.post`, which sends its bodies; and broken Parts adapters the
+contract names."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import contextlib
 import pytest
 
 from toolcall_lab import Message, ToolResult, Transcript, run_agent
-from toolcall_lab.checks.transcript_as_data import PartsProvider, decode_response, encode_request
+from toolcall_lab.checks._worked_providers import MyPartsProvider
 from toolcall_lab.contract import CLAUSES, check_provider
-from toolcall_lab.errors import InvalidRequestError, ProviderUnreachableError
+from toolcall_lab.errors import InvalidRequestError, ProviderError, ProviderUnreachableError
 from toolcall_lab.examples import PARIS_QUESTION
-from toolcall_lab.parts_api import PartsServer, first_problem
+from toolcall_lab.parts_api import PartsServer, first_problem, post
 from toolcall_lab.tools import get_weather
 
 
@@ -24,72 +25,74 @@ def server():
 
 def test_what_it_encodes_keeps_the_apis_rules():
     transcript = Transcript("Be brief.", [Message.user(PARIS_QUESTION)])
-    assert first_problem(encode_request(transcript, [get_weather])) is None
+    assert first_problem(MyPartsProvider("").encode(transcript, [get_weather])) is None
 
 
-def test_the_reference_adapter_keeps_the_contract(server):
-    assert check_provider(PartsProvider(server.url)) == []
+def test_the_worked_adapter_keeps_the_contract(server):
+    assert check_provider(MyPartsProvider(server.url)) == []
 
 
-def test_the_reference_adapter_keeps_the_contract_as_a_factory():
+def test_the_worked_adapter_keeps_the_contract_as_a_factory():
     with contextlib.ExitStack() as servers:
         def factory(policy):
-            return PartsProvider(servers.enter_context(PartsServer(policy)).url)
+            return MyPartsProvider(servers.enter_context(PartsServer(policy)).url)
         assert check_provider(factory) == []
 
 
-def test_the_reference_adapter_runs_the_loop_and_records_what_it_sent(server):
-    provider = PartsProvider(server.url)
-    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+def test_the_worked_adapter_runs_the_loop_over_the_wire(server):
+    run = run_agent(MyPartsProvider(server.url), PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
-    assert [r.body for r in provider.requests] == [seen.body for seen in server.requests]
-    assert run.steps[0].turn.response["candidates"][0]["finishReason"] == "STOP"
+    assert [seen.status for seen in server.requests] == [200, 200]
+    assert server.requests[1].body["contents"][2]["parts"][0]["functionResponse"]["name"] == "get_weather"
 
 
-def test_the_reference_adapter_reports_the_apis_400_and_a_server_that_is_gone(server):
+def test_post_reports_the_apis_400_in_its_words_and_a_server_that_is_gone(server):
     orphan = Transcript(messages=[Message.user("Hi"), Message.assistant("Hello!"),
                                   Message.results([ToolResult("fc_9", "18°C")])])
     with pytest.raises(InvalidRequestError, match=r'\(400: contents\[2\]\.parts\[0\]\.functionResponse\.id '
                                                   r'"fc_9" matches no functionCall before it'):
-        PartsProvider(server.url).complete(orphan)
+        MyPartsProvider(server.url).complete(orphan)
+    with pytest.raises(ProviderError, match=r"\(404: "):
+        post(server.url + "/v1/nowhere", {"contents": []})
     with PartsServer() as gone:
         url = gone.url
     with pytest.raises(ProviderUnreachableError, match="start a PartsServer"):
-        PartsProvider(url).complete(Transcript(messages=[Message.user("Hi")]))
+        MyPartsProvider(url).complete(Transcript(messages=[Message.user("Hi")]))
 
 
 def test_decode_reads_max_tokens_and_safety():
     def reply(reason, parts):
         return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": reason}],
                 "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 2}, "modelVersion": "m"}
-    assert decode_response(reply("MAX_TOKENS", [{"text": "It's"}])).stop_reason == "max_tokens"
-    assert decode_response(reply("SAFETY", [{"text": "No."}])).stop_reason == "refusal"
-    assert decode_response(reply("OTHER", [{"text": "Hm."}])).stop_reason == "end_turn"
+    decode = MyPartsProvider("").decode
+    assert decode(reply("MAX_TOKENS", [{"text": "It's"}])).stop_reason == "max_tokens"
+    assert decode(reply("SAFETY", [{"text": "No."}])).stop_reason == "refusal"
+    assert decode(reply("OTHER", [{"text": "Hm."}])).stop_reason == "end_turn"
 
 
 # -- broken Parts adapters are named by the contract --------------------------------------------
 
-class SendsErrorsAsOutput(PartsProvider):
+class SendsErrorsAsOutput(MyPartsProvider):
     """Forgets the "error" key: a failed tool reads as a result."""
 
-    def _post(self, request):
-        for content in request["contents"]:
+    def encode(self, transcript, tools):
+        body = super().encode(transcript, tools)
+        for content in body["contents"]:
             for part in content["parts"]:
                 response = part.get("functionResponse", {}).get("response", {})
                 if "error" in response:
                     response["output"] = response.pop("error")
-        return super()._post(request)
+        return body
 
 
-class ForgetsTheId(PartsProvider):
+class ForgetsTheId(MyPartsProvider):
     """Reads the call's name and arguments but not its id."""
 
-    def _post(self, request):
-        reply = super()._post(request)
-        for part in reply["candidates"][0]["content"]["parts"]:
+    def decode(self, body):
+        for part in body["candidates"][0]["content"]["parts"]:
             if "functionCall" in part:
                 part["functionCall"]["id"] = ""
-        return reply
+        return super().decode(body)
 
 
 def test_a_parts_adapter_that_loses_the_error_flag_fails_error_result(server):

@@ -42,7 +42,8 @@ def test_the_solved_copy_answers_every_question(path):
     for source, tags in code:
         if YOUR_CODE in tags:  # a worked definition now, not the template
             assert source not in templates
-            assert template_problems(source) or "(PartsProvider)" in source  # lesson 4's points at the key
+            assert template_problems(source)  # a body of its own: no worked answer is a subclass of one
+            assert "checks" not in source and "(PartsProvider)" not in source
     assert [c["outputs"] for c in solved["cells"] if c["cell_type"] == "code" and c["outputs"]] == []
     note = "".join(solved["cells"][0]["source"])
     assert note.startswith("**Teacher's copy") and answer_key(path).__name__ in note

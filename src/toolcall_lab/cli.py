@@ -10,6 +10,8 @@
                                     # with --check compare a fresh set with those in DIR
     python -m toolcall_lab solutions [OUT] [--lessons notebooks] [--no-execute]
                                     # a teacher's solved copy of every lesson (default: ./solutions)
+    python -m toolcall_lab handouts [OUT] [--lessons notebooks]
+                                    # a one-page printable handout per lesson (default: docs/handouts)
     python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
                                     # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
     python -m toolcall_lab budget --students N [--lessons 1-4] [--provider P] [--model M]
@@ -118,6 +120,19 @@ def _solutions(lessons: str, out: str, *, execute: bool) -> int:
     return 0
 
 
+def _handouts(lessons: str, out: str) -> int:
+    from .errors import UsageError
+    from .handouts import write_handouts
+
+    try:
+        written = write_handouts(lessons, out)
+    except UsageError as exc:
+        print(f"handouts: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(written) - 1} handouts and their index in {out}/")
+    return 0
+
+
 def _links(repo: str, *, hub: str | None, branch: str, lesson: str) -> int:
     from .classroom import links
     from .errors import UsageError
@@ -205,6 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                            help="folder that holds the lessons (default: notebooks)")
     solutions.add_argument("--no-execute", action="store_true",
                            help="write the solved cells without running them (no outputs)")
+    handouts = commands.add_parser("handouts", help="write a one-page printable handout per lesson")
+    handouts.add_argument("out", nargs="?", default="docs/handouts",
+                          help="folder for the handouts (default: docs/handouts)")
+    handouts.add_argument("--lessons", default="notebooks",
+                          help="folder that holds the lessons (default: notebooks)")
     links = commands.add_parser("links",
                                 help="print a lesson's JupyterHub (nbgitpuller), Binder and Colab links")
     links.add_argument("--repo", required=True, help="the kit's repository, e.g. https://github.com/OWNER/REPO")
@@ -217,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _budget(args)
     if args.command == "solutions":
         return _solutions(args.lessons, args.out, execute=not args.no_execute)
+    if args.command == "handouts":
+        return _handouts(args.lessons, args.out)
     if args.command == "links":
         return _links(args.repo, hub=args.hub, branch=args.branch, lesson=args.lesson)
     if args.command == "figures":

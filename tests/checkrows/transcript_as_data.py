@@ -1,29 +1,24 @@
-"""Lesson 4's wrong answers: values, and classes that break the contract one way each."""
+"""Lesson 4's wrong answers: values, and transcripts built from another one in the ways learners get wrong."""
 
 from __future__ import annotations
 
-import atexit
-import json
 from dataclasses import replace
-from types import SimpleNamespace
 
 from checkrows import Row
-from toolcall_lab import Message, ScriptedProvider, StopReason, Transcript, Turn, Usage, call, run_agent
+from toolcall_lab import (
+    Message,
+    ReasoningBlock,
+    ScriptedProvider,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    call,
+    run_agent,
+)
 from toolcall_lab.checks import transcript_as_data as key
-from toolcall_lab.checks.transcript_as_data import EchoProvider, PartsProvider, Traced
 from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
-from toolcall_lab.parts_api import PartsServer
-from toolcall_lab.tokens import estimate_tokens
 from toolcall_lab.tools import get_weather, search_kb
-
-ANTHROPIC_MESSAGES = [
-    {"role": "user", "content": "What's the weather in Paris?"},
-    {"role": "assistant", "content": [
-        {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}]},
-    {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "toolu_01", "content": "18°C, sunny"}]},
-    {"role": "assistant", "content": [{"type": "text", "text": "It's 18°C and sunny in Paris."}]},
-]
 
 TRANSCRIPT = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
                        system=SYSTEM_PROMPT).transcript
@@ -47,14 +42,14 @@ def long_talk():
 
 LONG_TALK = long_talk()
 SUMMARY = "Earlier: Paris was 18°C and sunny, Tokyo 22°C and cloudy."
-REFUSED_ON_CALL_2 = SimpleNamespace(requests=[SimpleNamespace(status=200), SimpleNamespace(status=400)])
 
 
-def redacted(transcript=TRANSCRIPT, *, call_id=None, content="[redacted]", is_error=False):
+def redacted(transcript=TRANSCRIPT, *, call_id=None, content="[redacted]", is_error=False, keep_id=False):
     results = [replace(r, call_id=call_id or r.call_id, content=content, is_error=is_error)
                for r in transcript[2].tool_results]
-    return Transcript(transcript.system, [transcript[0], transcript[1], Message.results(results),
-                                          *transcript.messages[3:]])
+    # subtle: replace() on the message keeps its id, the trap of section 3
+    message = replace(transcript[2], blocks=tuple(results)) if keep_id else Message.results(results)
+    return Transcript(transcript.system, [transcript[0], transcript[1], message, *transcript.messages[3:]])
 
 
 def summarised(text=SUMMARY, *, synthetic=True, kept=4, same_objects=True):
@@ -64,76 +59,32 @@ def summarised(text=SUMMARY, *, synthetic=True, kept=4, same_objects=True):
     return Transcript(LONG_TALK.system, [Message.user(text, synthetic=synthetic), *tail])
 
 
-# -- EchoProviders that each break one promise ------------------------------------------------------
-def _echo_turn(provider, text, transcript, tools, **usage):
-    counted = {"input_tokens": 50, "output_tokens": max(1, estimate_tokens(text)), "estimated": True} | usage
-    return Turn(Message.assistant(text), StopReason.END_TURN, Usage(**counted), provider.model)
-
-
-class EchoesTheFirstQuestion(EchoProvider):
-    def complete(self, transcript, *, tools=()):
-        first = next(m.text for m in transcript if m.role == "user")
-        return _echo_turn(self, first, transcript, tools)
-
-
-class AppendsItsReply(EchoProvider):
-    def complete(self, transcript, *, tools=()):
-        turn = super().complete(transcript, tools=tools)
-        transcript.append(turn.message)
-        return turn
-
-
-class ClaimsItsUsageWasMeasured(EchoProvider):
-    def complete(self, transcript, *, tools=()):
-        return _echo_turn(self, transcript.last_user_text(), transcript, tools, estimated=False)
-
-
-class ReturnsText(EchoProvider):
-    def complete(self, transcript, *, tools=()):
-        return transcript.last_user_text()
-
-
-# -- Traced wrappers that each break one promise -------------------------------------------------
-class Silent(Traced):
-    def complete(self, transcript, *, tools=()):
-        return self.inner.complete(transcript, tools=tools)
-
-
-class CopiesTheTurn(Traced):
-    def complete(self, transcript, *, tools=()):
-        return replace(super().complete(transcript, tools=tools), model=self.model)
-
-
-class OnlyCounts(Traced):
-    def complete(self, transcript, *, tools=()):
-        turn = self.inner.complete(transcript, tools=tools)
-        self.calls += 1
-        print(f"call {self.calls}")
-        return turn
-
-
-class TwoLinesEach(Traced):
-    def complete(self, transcript, *, tools=()):
-        print("calling...")
-        return super().complete(transcript, tools=tools)
-
-
-class NamedTraced(Traced):
-    def __init__(self, inner):
-        super().__init__(inner)
-        self.name = "traced"
+def made_by_that(*, reasoning="the model", text="either", unknown=None, model="the model"):
+    """A learner's made_by with one mistake: a wrong answer for a kind, or a guess for the unknown."""
+    def made_by(block):
+        match block:
+            case TextBlock():
+                return text
+            case ReasoningBlock():
+                return reasoning
+            case ToolCall():
+                return model
+            case ToolResult():
+                return "your code"
+            case _:
+                if unknown is None:
+                    raise AssertionError(f"Expected code to be unreachable, but got: {block!r}")
+                return unknown
+    return made_by
 
 
 ROWS = [
-    Row("4 predict_last_question", key.predict_last_question, (ANTHROPIC_MESSAGES,), lambda: "result",
-        (lambda: "question", lambda: "the result", lambda: "error", lambda: 2)),
+    Row("4 made_by", key.made_by, (), made_by_that,
+        (lambda: "made_by", lambda: made_by_that(unknown="either"), lambda: made_by_that(reasoning="either"),
+         lambda: made_by_that(model="model"), lambda: made_by_that(text="the user"),
+         lambda: lambda block: "the model", lambda: TextBlock)),
     Row("4 predict_biggest", key.predict_biggest, (researcher(),), lambda: "tool_result",
         (lambda: "text", lambda: "tool_results", lambda: "a tool_result", lambda: 1528, lambda: "tool_call")),
-    Row("4 echo_provider", key.echo_provider, (), lambda: EchoProvider,
-        (lambda: EchoProvider(), lambda: "EchoProvider", lambda: EchoesTheFirstQuestion,
-         lambda: AppendsItsReply, lambda: ClaimsItsUsageWasMeasured, lambda: ReturnsText)),
-    Row("4 predict_refused_call", key.predict_refused_call, (REFUSED_ON_CALL_2,), lambda: 2,
-        (lambda: 1, lambda: "2", lambda: 0, lambda: "call 2")),
     Row("4 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
     Row("4 q2", key.q2, (), lambda: (3040, 50),
         (lambda: [3040, 50], lambda: (40, 50), lambda: (3040, 200), lambda: "(3040, 50)", lambda: 3090)),
@@ -142,74 +93,13 @@ ROWS = [
     Row("4 exercise_1", key.exercise_1, (TRANSCRIPT,), redacted,
         (lambda: TRANSCRIPT, lambda: "[redacted]", lambda: redacted(content="[REDACTED]"),
          lambda: redacted(call_id=TRANSCRIPT[1].tool_calls[0].id.upper()),
-         lambda: redacted(is_error=True), lambda: list(redacted().messages))),
+         lambda: redacted(is_error=True), lambda: list(redacted().messages),
+         lambda: redacted(keep_id=True))),
     Row("4 exercise_2", key.exercise_2, (LONG_TALK,), summarised,
         (lambda: SUMMARY, lambda: summarised(synthetic=False),
          lambda: summarised("Paris and Tokyo were nice."),
          lambda: summarised("Earlier: Paris was sunny, Tokyo 22°C and cloudy."),
-         lambda: summarised(kept=5), lambda: summarised(same_objects=False), lambda: LONG_TALK)),
-    Row("4 exercise_3", key.exercise_3, (), lambda: Traced,
-        (lambda: Traced(ScriptedProvider(weather_policy)), lambda: "Traced", lambda: Silent,
-         lambda: CopiesTheTurn, lambda: OnlyCounts, lambda: TwoLinesEach, lambda: NamedTraced)),
+         lambda: summarised(kept=5), lambda: summarised(same_objects=False), lambda: LONG_TALK,
+         lambda: summarised("Earlier: Paris was 22°C and sunny, Tokyo 18°C and cloudy."),
+         lambda: summarised("It was 22°C in Paris and 18°C in Tokyo."))),
 ]
-
-
-# -- Parts API adapters that each break one clause ---------------------------------------------
-PARTS_SERVER = PartsServer().start()  # the weather model; stopped when the tests end
-atexit.register(PARTS_SERVER.stop)
-
-
-def _each_part(request, kind):
-    """Every `kind` part (functionCall, functionResponse) of a Parts API request, to change it."""
-    return [part[kind] for content in request["contents"] for part in content["parts"] if kind in part]
-
-
-class CallsEndTheTurn(PartsProvider):
-    """Trusts finishReason: STOP for a reply of calls too, so it reads them as an answer."""
-
-    def complete(self, transcript, *, tools=()):
-        turn = super().complete(transcript, tools=tools)
-        return replace(turn, stop_reason=StopReason.END_TURN)
-
-
-class ArgumentsAsText(PartsProvider):
-    """Sends the call's arguments as a string of JSON, as Chat wants them."""
-
-    def _post(self, request):
-        for call_part in _each_part(request, "functionCall"):
-            call_part["args"] = json.dumps(call_part["args"])
-        return super()._post(request)
-
-
-class LosesTheErrorFlag(PartsProvider):
-    """Sends a failed tool's text as its output."""
-
-    def _post(self, request):
-        for response in _each_part(request, "functionResponse"):
-            response["response"] = {"output": next(iter(response["response"].values()))}
-        return super()._post(request)
-
-
-class AssistantRole(PartsProvider):
-    """Calls the model's turns "assistant", as two other APIs do."""
-
-    def _post(self, request):
-        for content in request["contents"]:
-            content["role"] = "user" if content["role"] == "user" else "assistant"
-        return super()._post(request)
-
-
-class AppendsTheReply(PartsProvider):
-    """Appends its reply to the caller's transcript, which is the loop's job."""
-
-    def complete(self, transcript, *, tools=()):
-        turn = super().complete(transcript, tools=tools)
-        transcript.append(turn.message)
-        return turn
-
-
-ROWS.append(
-    Row("4 parts_provider", key.parts_provider, (PARTS_SERVER,), lambda: PartsProvider,
-        (lambda: PartsProvider(PARTS_SERVER.url), lambda: "MyPartsProvider", lambda: CallsEndTheTurn,
-         lambda: ArgumentsAsText, lambda: LosesTheErrorFlag, lambda: AssistantRole,
-         lambda: AppendsTheReply)))

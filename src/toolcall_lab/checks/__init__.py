@@ -9,7 +9,8 @@ that a cell never shows its own answer.
     one_tool_call   lesson 1, the four messages of a tool call
     on_the_wire     lesson 2, one conversation on four wires
     the_bill        lesson 3, what a loop costs
-    transcript_as_data          lesson 4, typed blocks, your own provider and adapter
+    transcript_as_data          lesson 4, typed blocks, frozen messages, usage
+    your_own_provider           lesson 5, a pretend model, an adapter of your own, a tracer
     when_the_model_misbehaves   lesson 6, broken loops, what a loop does with each stop reason
     steering_and_guarding       lesson 7, tool choice, calls at once, the permission gate
     reasoning_on_the_wire       lesson 8, reasoning in replies, bills and replays

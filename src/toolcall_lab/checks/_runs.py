@@ -1,9 +1,13 @@
 """What the keys share: that a tool really ran (not that some text appeared), and how a learner's
-own code is read (still the template? what did it raise? did it hand the work to the kit?)."""
+own code is read (still the template? what did it raise? what did it print? did it hand the work
+to the kit, or is it the kit's own?)."""
 
 from __future__ import annotations
 
+import contextlib
 import dis
+import inspect
+import io
 import re
 import sys
 from collections.abc import Callable
@@ -13,7 +17,8 @@ from typing import Any
 from ..loop import Run
 from ..messages import ToolCall, ToolResult
 
-__all__ = ["mentions_number", "raised", "run_watching", "template", "tool_exchanges", "unwritten"]
+__all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "template", "tool_exchanges",
+           "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -91,3 +96,26 @@ def run_watching(kit: Callable[..., Any], function: Callable[..., Any], *args: A
     finally:
         sys.setprofile(previous)
     return result, called
+
+
+def quietly(action: Callable[[], Any]) -> tuple[Any, str]:
+    """Run `action` with its printing captured: (what it returned, what it printed)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        value = action()
+    return value, printed.getvalue()
+
+
+def kit_made(cls: Any) -> str | None:
+    """The kit's class that `cls` is or builds on (its qualified name), or None when it is the
+    learner's own: what "write it yourself" refuses.
+
+    >>> from toolcall_lab import ScriptedProvider
+    >>> kit_made(ScriptedProvider), kit_made(type("Mine", (), {"__module__": "__main__"}))
+    ('toolcall_lab.providers.scripted.ScriptedProvider', None)
+    """
+    for base in inspect.getmro(cls) if isinstance(cls, type) else ():
+        module = getattr(base, "__module__", "") or ""
+        if module == "toolcall_lab" or module.startswith("toolcall_lab."):
+            return f"{module}.{base.__qualname__}"
+    return None

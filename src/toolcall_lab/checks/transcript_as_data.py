@@ -1,248 +1,53 @@
-# mypy: disable-error-code="no-untyped-def"
-# (the worked classes of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 4, "The transcript is data, and the model is one method".
+"""Answer keys of lesson 4, "The transcript is data": blocks, what a loop re-sends, frozen
+messages, ids and synthetic messages, usage.
 
-Most answers are values, checked as in every lesson. Three are classes the learner writes in
-a `your-code` cell; their checks judge them by what they do, one clause at a time, and name
-the first clause that fails. A class whose `complete` is still the template's `...` counts as
-not answered yet, so **Run All** reaches the end.
+Every answer but one is a value, checked as in every lesson; `made_by` is a function the
+learner writes with one complete `match`, and its check also hands it a kind of block it was
+never told about, which must make it fail rather than guess. The two exercises build a transcript
+from another one, and their checks read it as a program would: the copy must leave the
+original as it was, reuse what did not change, and give anything new its own identity
+(a redacted results message with the old message's id claims to be the message it
+replaced, the trap of section 3).
 
-**The Parts API adapter.** The lesson asks for a provider for the made-up Parts API
-(`toolcall_lab.parts_api`, its documentation in `parts_api.DOC`) that keeps the provider
-contract (`toolcall_lab.contract`). `PartsProvider` is the teacher's answer, kept off the
-lesson's page:
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+    >>> from toolcall_lab.tools import get_weather
+    >>> paris = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
+    >>> exercise_1(paris.transcript, paris.transcript)
+    ✗ Exercise 1: Transcript(...) is not it: that is the transcript itself; make a new one and \
+leave the original as it is. Hint: section 3 made a redacted ToolResult; read what it says \
+about a message made with replace()
 
-    >>> from toolcall_lab import contract
-    >>> from toolcall_lab.parts_api import PartsServer
-    >>> with PartsServer() as server:
-    ...     contract.check_provider(PartsProvider(server.url))
-    []
-
-It is built the way every adapter of the kit is: two pure translators, `encode_request`
-(transcript -> request body) and `decode_response` (reply body -> Turn), and a thin
-`complete()` that sends the body with the standard library's `urllib.request`, so a
-learner's version needs nothing installed. The quirks of the Parts API are handled where
-they arise, each with a comment: the model's role is "model", results travel in a "user"
-content with the call's name repeated, an error is `{"error": ...}`, and finishReason is
-"STOP" for a reply of function calls too.
-
-**The other worked classes**, `EchoProvider` and `Traced`, are kept as real code here so that
-they are linted and run; `SOLUTIONS` holds their source text, and the lesson's tests put it
-in place of the templates.
-
-Left out, as in the lesson: retries, streaming, keys, and reasoning (the Parts API has none).
+Left out: lesson 5's provider, adapter and tracer, whose keys are in `your_own_provider`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import inspect
-import io
 import json
 import re
-import time
-import urllib.error
-import urllib.request
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, assert_never, cast
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from ..errors import (
-    InvalidRequestError,
-    MalformedResponseError,
-    ProviderError,
-    ProviderTimeoutError,
-    ProviderUnreachableError,
-)
-from ..examples import PARIS_QUESTION, weather_policy
-from ..loop import run_agent
-from ..messages import (
-    Block,
-    Message,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-)
-from ..providers.base import Provider, SentRequest
-from ..providers.scripted import ScriptedProvider
-from ..selfcheck import check, equal, number, word
-from ..tokens import estimate_tokens, request_text
-from ..tool import Tool
-from ..tools.weather import get_weather
-from ..turn import StopReason, Turn
-from ..usage import Usage
+from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..selfcheck import check, equal, word
+from ..tokens import estimate_tokens
 from ..wire import check as api_check
 from ..wire import decode_response as decode_wire_response
-from ._runs import raised as _raised
-from ._runs import unwritten as _unwritten
+from ._runs import quietly, raised, template
 
-__all__ = ["SOLUTIONS", "PartsProvider", "decode_response", "echo_provider", "encode_request", "exercise_1",
-           "exercise_2", "exercise_3", "parts_provider", "predict_biggest", "predict_last_question",
-           "predict_refused_call", "q1", "q2", "q3"]
+__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "input_by_kind", "made_by", "predict_biggest", "q1",
+           "q2", "q3", "temperature_pairs", "tokens_in"]
 
-
-# -- the worked Parts API adapter ----------------------------------------------------------------
-#: finishReason -> the kit's stop reason; STOP is decided by the parts (see decode_response).
-STOP_REASONS = {"MAX_TOKENS": StopReason.MAX_TOKENS, "SAFETY": StopReason.REFUSAL}
-
-
-def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *,
-                   max_tokens: int = 1024) -> dict[str, Any]:
-    """The Parts API request body for `transcript` and `tools`.
-
-    >>> encode_request(Transcript("Be brief.", [Message.user("Hi")]))
-    {'contents': [{'role': 'user', 'parts': [{'text': 'Hi'}]}], 'systemInstruction': {'parts': \
-[{'text': 'Be brief.'}]}, 'generationConfig': {'maxOutputTokens': 1024}}
-    """
-    names = {call.id: call.name for call in transcript.tool_calls()}  # a response repeats its call's name
-    contents = []
-    for message in transcript:
-        parts = [part for block in message.blocks if (part := _part(block, names)) is not None]
-        if parts:  # subtle: a content with no parts is refused; a message of foreign reasoning has none
-            contents.append({"role": "model" if message.role == "assistant" else "user", "parts": parts})
-    body: dict[str, Any] = {"contents": contents}
-    if transcript.system:
-        body["systemInstruction"] = {"parts": [{"text": transcript.system}]}
-    if tools:
-        declarations = [{"name": t.name, "description": t.description, "parameters": dict(t.input_schema)}
-                        for t in tools]
-        body["tools"] = [{"functionDeclarations": declarations}]
-    body["generationConfig"] = {"maxOutputTokens": max_tokens}
-    return body
-
-
-def _part(block: Block, names: Mapping[str, str]) -> dict[str, Any] | None:
-    match block:
-        case TextBlock(text=text):
-            return {"text": text}
-        case ToolCall(id=call_id, name=name, args=args):
-            return {"functionCall": {"id": call_id, "name": name, "args": dict(args)}}
-        case ToolResult(call_id=call_id, content=content, is_error=is_error):
-            # the API wants an object; "error" is how it tells a failure from a result
-            response = {"error": content} if is_error else {"output": content}
-            return {"functionResponse": {"id": call_id, "name": names.get(call_id, ""), "response": response}}
-        case ReasoningBlock() | ServerToolCall() | ServerToolResult():
-            return None  # the Parts API has no reasoning, nor another provider's tools, to send back
-        case _:
-            assert_never(block)
-
-
-def decode_response(body: Mapping[str, Any]) -> Turn:
-    """The `Turn` in a Parts API reply.
-
-    >>> reply = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {
-    ...     "id": "fc_01", "name": "get_weather", "args": {"city": "Paris"}}}]}, "finishReason": "STOP"}],
-    ...     "usageMetadata": {"promptTokenCount": 104, "candidatesTokenCount": 9}, "modelVersion": "parts-1"}
-    >>> turn = decode_response(reply)
-    >>> turn.message, turn.stop_reason, turn.usage
-    (Message.assistant(ToolCall('fc_01', 'get_weather', {'city': 'Paris'})), StopReason.TOOL_USE, \
-Usage(input_tokens=104, output_tokens=9))
-    """
-    candidate = body["candidates"][0]
-    blocks: list[Block] = []
-    for part in candidate["content"].get("parts", []):
-        if "text" in part:
-            blocks.append(TextBlock(part["text"]))
-        elif "functionCall" in part:
-            call = part["functionCall"]
-            blocks.append(ToolCall(call["id"], call["name"], call.get("args") or {}))
-    # subtle: finishReason is "STOP" for calls and answers alike; the parts tell them apart
-    has_calls = any(isinstance(b, ToolCall) for b in blocks)
-    stop = STOP_REASONS.get(candidate.get("finishReason", "STOP"),
-                            StopReason.TOOL_USE if has_calls else StopReason.END_TURN)
-    usage = body.get("usageMetadata", {})
-    return Turn(Message("assistant", tuple(blocks)), stop,
-                Usage(input_tokens=usage.get("promptTokenCount", 0),
-                      output_tokens=usage.get("candidatesTokenCount", 0)),
-                body.get("modelVersion", ""))
-
-
-class PartsProvider:
-    """A provider for the Parts API at `base_url` (a `PartsServer`'s `url`).
-
-    `requests` keeps a `SentRequest` per call that succeeded, as every provider of the kit does.
-    """
-
-    name = "parts"
-
-    def __init__(self, base_url: str, *, model: str = "parts-1", max_tokens: int = 1024,
-                 timeout: float = 30.0) -> None:
-        self.base_url, self.model = base_url.rstrip("/"), model
-        self.max_tokens, self.timeout = max_tokens, timeout
-        self.requests: list[SentRequest] = []
-
-    def __repr__(self) -> str:
-        return f"PartsProvider(model={self.model!r})"
-
-    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
-        """Send the conversation and the tools; return the reply with both wire bodies."""
-        tools = tuple(tools)
-        request = encode_request(transcript, tools, max_tokens=self.max_tokens)
-        started = time.perf_counter()
-        body = self._post(request)
-        try:
-            turn = decode_response(body)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise MalformedResponseError(f"the Parts API answered with a body it does not document "
-                                         f"({type(exc).__name__}: {exc}).", provider=self.name) from None
-        self.requests.append(SentRequest.of(transcript, tools, body=request,
-                                            previous=self.requests[-1] if self.requests else None))
-        return replace(turn, latency_s=time.perf_counter() - started, request=request, response=body)
-
-    def _post(self, request: dict[str, Any]) -> dict[str, Any]:
-        """POST `request` to the model's endpoint; the reply's JSON, or the kit's error."""
-        url = f"{self.base_url}/v1/models/{self.model}:generateContent"  # the model goes in the URL
-        sent = urllib.request.Request(url, data=json.dumps(request).encode(), method="POST",
-                                      headers={"content-type": "application/json"})
-        try:
-            with urllib.request.urlopen(sent, timeout=self.timeout) as response:
-                return cast(dict[str, Any], json.load(response))
-        except urllib.error.HTTPError as error:  # a status the API chose: its body says why
-            with error:
-                said = _error_message(error.read()) or error.reason
-            kind = InvalidRequestError if error.code == 400 else ProviderError
-            raise kind(f"the Parts API refused the request ({error.code}: {said})", provider=self.name,
-                       status=error.code) from None
-        except TimeoutError:
-            raise ProviderTimeoutError(f"the Parts API did not answer within {self.timeout:g} s.",
-                                       provider=self.name) from None
-        except (urllib.error.URLError, ConnectionError) as error:
-            raise ProviderUnreachableError(f"nothing answers at {self.base_url} ({error}); start a "
-                                           "PartsServer and pass its url.", provider=self.name) from None
-        except ValueError as error:
-            raise MalformedResponseError(f"the Parts API's reply is not JSON ({error}).",
-                                         provider=self.name) from None
-
-
-def _error_message(raw: bytes) -> str | None:
-    """The message of a Parts API error body, or None when it is not one."""
-    try:
-        return cast(str, json.loads(raw)["error"]["message"])
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-# -- the lesson's checks ----------------------------------------------------------------------
+_quietly = quietly  # lesson 6's key reads it from here
 KINDS = ("text", "tool_call", "tool_result", "reasoning")
 REDACTED = "[redacted]"
 
 
 # -- what the checks share ----------------------------------------------------------------------
-def _quietly(action: Callable[[], Any]) -> tuple[Any, str]:
-    """Run `action` with its printing captured: (what it returned, what it printed)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        value = action()
-    return value, printed.getvalue()
-
-
 def tokens_in(block: Any) -> int:
-    """The lesson's measure of a block (section 2): its words or its call, ~4 characters a token."""
+    """The lesson's measure of a block (section 1): its words or its call, ~4 characters a token."""
     match block:
         case TextBlock(text=text):
             return estimate_tokens(text)
@@ -255,7 +60,7 @@ def tokens_in(block: Any) -> int:
 
 
 def input_by_kind(requests: Sequence[Any]) -> Counter[str]:
-    """Input tokens per kind of block over `requests` (the lesson's section 3, blocks only)."""
+    """Input tokens per kind of block over `requests` (the lesson's section 2, blocks only)."""
     bill: Counter[str] = Counter()
     for request in requests:
         for message in request.messages:
@@ -264,150 +69,57 @@ def input_by_kind(requests: Sequence[Any]) -> Counter[str]:
     return bill
 
 
-# -- section 1 -------------------------------------------------------------------------------------
-def _last_user_holds(messages: Any) -> str:
-    """What `last_question` returns for `messages`: "question", "result" or "error"."""
+# -- section 1: made_by ----------------------------------------------------------------------------
+#: Who puts each kind of block into a conversation (messages.py holds the same rule per role).
+MADE_BY = {"text": "either", "reasoning": "the model", "tool_call": "the model", "tool_result": "your code"}
+
+
+@dataclass(frozen=True)
+class _ImageBlock:
+    """A kind of block the learner's function was never told about."""
+
+    url: str
+    kind: str = "image"
+
+
+def _wrong_made_by(function: Any) -> str | None:
+    if isinstance(function, type) or not callable(function):
+        return f"expected the function itself (made_by, without brackets), got {type(function).__name__}"
+    samples: list[Block] = [TextBlock("Hi"), ReasoningBlock("The user wants Paris."),
+                            ToolCall("toolu_01", "get_weather", {"city": "Paris"}),
+                            ToolResult("toolu_01", "18°C, sunny")]
+    for block in samples:
+        try:
+            said = function(block)
+        except Exception as exc:
+            return f"made_by raised {raised(exc)} for a {block.kind} block"
+        if said not in set(MADE_BY.values()):
+            return (f"made_by answered {said!r} for a {block.kind} block; answer with one of "
+                    "'the model', 'your code' or 'either'")
+        if said != MADE_BY[block.kind]:
+            return f"made_by says {said!r} made a {block.kind} block, and that is not who makes it"
     try:
-        content = next(m["content"] for m in reversed(messages) if m["role"] == "user")
-    except (StopIteration, KeyError, TypeError):
-        return "error"
-    if isinstance(content, list) and any(isinstance(b, Mapping) and b.get("type") == "tool_result"
-                                         for b in content):
-        return "result"
-    return "question"
+        guess = function(_ImageBlock("https://example.com/paris.png"))
+    except Exception:
+        return None  # it failed loudly on a kind it was not told about
+    return (f"made_by answered {guess!r} for a kind of block it was never told about (image); a "
+            "complete match fails there instead of guessing")
 
 
-def predict_last_question(answer: Any, messages: Any) -> None:
-    """What `last_question` (written for Chat) returns on the Anthropic-shaped list."""
-    check("Prediction", answer, word(_last_user_holds(messages), choices=("question", "result", "error")),
-          hint="look at the role of every message in the Anthropic list: which is the last 'user' one, "
-               "and what does it carry?")
+def made_by(answer: Any) -> None:
+    """Your made_by(block): who makes each kind, and a loud failure on a kind it does not know."""
+    check("made_by", ... if template(answer) else answer, _wrong_made_by,
+          hint="compare the trace's block and produced-by columns; tokens_in's match has the shape, "
+               "down to its last case")
 
 
-# -- section 3 -------------------------------------------------------------------------------------
+# -- section 2 -------------------------------------------------------------------------------------
 def predict_biggest(answer: Any, provider: Any) -> None:
     """Which kind of block cost the most input tokens over `provider`'s calls."""
     bill = input_by_kind(getattr(provider, "requests", []))
     expected = max(KINDS, key=lambda kind: bill[kind])
     check("Prediction", answer, word(expected, choices=KINDS),
           hint="every call re-sends every earlier block: which kind is long, and is there one per step?")
-
-
-# -- section 7: EchoProvider -----------------------------------------------------------------------
-class EchoProvider:
-    """A pretend model that answers every conversation with the user's newest words."""
-
-    name = "echo"
-    model = "echo-1"
-
-    def complete(self, transcript, *, tools=()):
-        """The reply: an assistant message repeating the newest user text, ending the turn."""
-        words = transcript.last_user_text()
-        usage = Usage(input_tokens=estimate_tokens(request_text(transcript, tools)),
-                      output_tokens=estimate_tokens(words), estimated=True)
-        return Turn(Message.assistant(words), StopReason.END_TURN, usage, self.model)
-
-
-def _reply_problem(provider: Any, transcript: Transcript, expected: str) -> str | None:
-    """What is wrong with `provider`'s reply to `transcript`, which should echo `expected`."""
-    before = list(transcript.messages)
-    try:
-        turn = provider.complete(transcript, tools=(get_weather,))
-    except Exception as exc:
-        return f"complete() raised {_raised(exc)}"
-    if not isinstance(turn, Turn):
-        return f"complete() returned {type(turn).__name__}, not a Turn(message, stop_reason, usage, model)"
-    if transcript.messages != before:
-        return "complete() changed the transcript it was given; the loop appends the reply, not the provider"
-    if turn.text != expected:
-        return f"the reply says {turn.text[:40]!r}; it should repeat the newest user text, {expected!r}"
-    if turn.stop_reason is not StopReason.END_TURN:
-        return f"the stop reason is {turn.stop_reason.value}; an answer ends the turn (end_turn)"
-    used = turn.usage
-    if not isinstance(used, Usage) or used.input_tokens <= 0 or used.output_tokens <= 0:
-        return f"its usage is {used!r}; estimate input and output tokens, both above 0"
-    if not used.estimated:
-        return "its usage is made up by your code, so it must say estimated=True"
-    if turn.model != provider.model:
-        return f"the Turn names model {turn.model!r}; it should be the provider's, {provider.model!r}"
-    return None
-
-
-def _wrong_echo(cls: Any) -> str | None:
-    if not isinstance(cls, type):
-        return f"expected the class itself (EchoProvider, without brackets), got {type(cls).__name__}"
-    try:
-        provider = cls()
-    except Exception as exc:
-        return f"EchoProvider() raised {_raised(exc)}; it should need no arguments"
-    if not isinstance(provider, Provider):
-        return "a provider has a name, a model and a complete() method"
-    alone = Transcript("Be brief.", [Message.user("Is anyone there?")])
-    found = _reply_problem(provider, alone, "Is anyone there?")
-    if found:
-        return found
-    longer = Transcript(messages=[Message.user("First words"), Message.assistant("First words"),
-                                  Message.user("Newest words")])
-    found = _reply_problem(provider, longer, "Newest words")
-    if found:
-        return f"in a longer conversation, {found}"
-    try:
-        run = run_agent(provider, "Hello?")
-    except Exception as exc:
-        return f"run_agent with it raised {_raised(exc)}"
-    if run.answer != "Hello?" or len(run.transcript) != 2:
-        return f"run_agent with it answered {run.answer!r} in {len(run.transcript)} messages"
-    return None
-
-
-def echo_provider(answer: Any) -> None:
-    """Your EchoProvider, run alone and inside run_agent."""
-    check("EchoProvider", ... if _unwritten(answer) else answer, _wrong_echo,
-          hint="read the sentence before the hint: it names what went wrong; the list above the cell "
-               "says what a Turn holds, and lesson 1 found the user's newest words")
-
-
-# -- section 8: your Parts API adapter -------------------------------------------------------------
-def _contract_of(cls: Any, server: Any) -> tuple[Any, str | None]:
-    """(the contract's report on `cls(server.url)` or None, what is wrong or None)."""
-    from ..contract import report
-
-    if not isinstance(cls, type):
-        return None, ("expected the class itself (MyPartsProvider, without brackets), "
-                      f"got {type(cls).__name__}")
-    try:
-        provider = cls(server.url)
-    except Exception as exc:
-        return None, f"MyPartsProvider(server.url) raised {_raised(exc)}"
-    found = report(provider)
-    if found.failures:
-        held = len(found.results) - len(found.failures)
-        return found, (f"{held} of {len(found.results)} clauses hold; the first that fails, "
-                       f"{str(found.failures[0]).rstrip('.')}")
-    return found, None
-
-
-def parts_provider(answer: Any, server: Any) -> None:
-    """Your Parts API adapter, built on `server.url`, held to the provider contract."""
-    if _unwritten(answer):
-        answer, problem = ..., None
-    else:
-        found, problem = _contract_of(answer, server)
-        if found is not None:
-            print(found)
-    check("MyPartsProvider", answer, lambda _: problem,
-          hint="read the first failing clause, then the documentation's section on what it sent or read; "
-               "compare your request body with its examples")
-
-
-# -- section 9 -------------------------------------------------------------------------------------
-def predict_refused_call(answer: Any, double: Any) -> None:
-    """Which call of the run the server refused (1-based; 0 for none)."""
-    statuses = [request.status for request in getattr(double, "requests", [])]
-    expected = next((index for index, status in enumerate(statuses, start=1) if status >= 400), 0)
-    check("Prediction", answer, number(expected),
-          hint="the bug is in how a call's arguments are written; which request is the first to carry "
-               "a call back to the server?")
 
 
 # -- check yourself --------------------------------------------------------------------------------
@@ -426,7 +138,7 @@ def q2(answer: Any) -> None:
     usage = decode_wire_response(body, api="anthropic").usage
     check("Q2", answer, equal((usage.input_tokens, usage.output_tokens - usage.reasoning_tokens)),
           hint="the kit counts cached input inside input_tokens, and reasoning inside output_tokens "
-               "(section 6)")
+               "(section 5)")
 
 
 def q3(answer: Any) -> None:
@@ -442,7 +154,7 @@ def q3(answer: Any) -> None:
           hint="which kind is produced by your code, never by the model?")
 
 
-# -- exercises -------------------------------------------------------------------------------------
+# -- exercise 1: redact without rewriting history ---------------------------------------------------
 def _wrong_redaction(answer: Any, original: Transcript, saved: list[dict[str, Any]]) -> str | None:
     if not isinstance(answer, Transcript):
         return f"expected a Transcript, got {type(answer).__name__}"
@@ -462,6 +174,9 @@ def _wrong_redaction(answer: Any, original: Transcript, saved: list[dict[str, An
             return f"the results of message {index + 1} must answer the same calls (same call_id)"
         if [r.content for r in results] != [REDACTED] * len(results) or any(r.is_error for r in results):
             return f"the result in message {index + 1} should say {REDACTED!r} and not be an error"
+        if mine.id == theirs.id:  # subtle: replace() on a Message copies its id and creation time
+            return (f"message {index + 1} is new, yet it has the id of the message it replaced, so "
+                    "it claims to be the original")
     return None
 
 
@@ -469,11 +184,33 @@ def exercise_1(answer: Any, transcript: Transcript) -> None:
     """A copy of `transcript` whose tool results say "[redacted]"; the original unchanged."""
     saved = [m.to_dict() for m in transcript]
     check("Exercise 1", answer, lambda a: _wrong_redaction(a, transcript, saved),
-          hint="keep the system prompt and every message but the third, which is new: a results "
-               "message around section 4's redacted copy")
+          hint="section 3 made a redacted ToolResult; read what it says about a message made "
+               "with replace()")
 
 
+# -- exercise 2: a summary in place of old messages ------------------------------------------------
 _TEMPERATURE = re.compile(r"-?\d+°C")
+#: Where one clause of a summary ends: its temperature belongs to its city.
+_CLAUSE_END = re.compile(r"[.;,:()\n]|\b(?:and|but|while|whereas)\b", re.IGNORECASE)
+
+
+def temperature_pairs(text: str, cities: Sequence[str]) -> list[tuple[str, str]]:
+    """(city, temperature) as `text` puts them side by side: a temperature goes with the one
+    city its clause names, or with the city of the clause before when its own names none.
+
+    >>> temperature_pairs("Paris was 18°C and sunny, Tokyo 22°C.", ["Paris", "Tokyo"])
+    [('Paris', '18°C'), ('Tokyo', '22°C')]
+    >>> temperature_pairs("It was 22°C in Paris and 18°C in Tokyo.", ["Paris", "Tokyo"])
+    [('Paris', '22°C'), ('Tokyo', '18°C')]
+    """
+    pairs: list[tuple[str, str]] = []
+    current: str | None = None
+    for clause in _CLAUSE_END.split(text):
+        named = [city for city in cities if re.search(rf"\b{re.escape(city)}\b", clause, re.IGNORECASE)]
+        if named:
+            current = named[0] if len(named) == 1 else None  # two cities in one clause: whose is it?
+        pairs += [(current, found) for found in _TEMPERATURE.findall(clause) if current]
+    return pairs
 
 
 def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | None:
@@ -494,14 +231,23 @@ def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | No
         return "nobody said the summary: mark it synthetic=True"
     replaced = original.messages[: len(original) - kept]
     results = {r.call_id: r for m in replaced for r in m.tool_results}
+    reported: dict[str, str] = {}
     for tool_call in (c for m in replaced for c in m.tool_calls):
-        city = str(tool_call.args.get("city", ""))
         said = results.get(tool_call.id)
-        temperature = _TEMPERATURE.search(said.content) if said else None
+        found = _TEMPERATURE.search(said.content) if said else None
+        city = str(tool_call.args.get("city", ""))
         if city.casefold() not in summary.text.casefold():
             return f"the summary does not mention {city}"
-        if temperature and temperature.group() not in summary.text:
-            return f"the summary does not give {city}'s temperature as the tool reported it"
+        if found:
+            reported[city] = found.group()
+    pairs = temperature_pairs(summary.text, list(reported))
+    for city, temperature in pairs:
+        if temperature != reported[city]:
+            return (f"the summary puts {temperature} beside {city}, which is not what the tool "
+                    f"reported for {city}")
+    for city, temperature in reported.items():
+        if (city, temperature) not in pairs:
+            return f"the summary does not give {city}'s temperature beside {city}, as the tool reported it"
     refused = api_check(answer, api="anthropic")
     if refused:
         return f"Anthropic would refuse it: {refused[0].text[:80]}"
@@ -511,93 +257,26 @@ def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | No
 def exercise_2(answer: Any, long_talk: Transcript) -> None:
     """long_talk with messages 1-8 replaced by one synthetic summary, the last 4 kept."""
     check("Exercise 2", answer, lambda a: _wrong_summary(a, long_talk),
-          hint="a new Transcript: long_talk's system prompt, your synthetic summary, then a slice of "
-               "long_talk.messages; read the trace for each city's temperature")
+          hint="section 4 built a synthetic message and a Transcript around it; read the trace for each "
+               "city's result, and put each temperature beside its own city")
 
 
-class Traced:
-    """A provider around another: one printed line per call, the reply passed on unchanged."""
-
-    def __init__(self, inner):
-        """Keep the provider to wrap; take its name and model."""
-        self.inner = inner
-        self.name, self.model = inner.name, inner.model
-        self.calls = 0
-
-    def complete(self, transcript, *, tools=()):
-        """Call the inner provider, print the call's number and tokens, return its Turn."""
-        turn = self.inner.complete(transcript, tools=tools)
-        self.calls += 1
-        print(f"call {self.calls}: {turn.usage.input_tokens} in, {turn.usage.output_tokens} out")
-        return turn
-
-
-class _Recording:
-    """A provider around another that keeps every Turn it hands out (to compare identities)."""
-
-    def __init__(self, inner: Provider) -> None:
-        self.inner, self.name, self.model = inner, inner.name, inner.model
-        self.turns: list[Turn] = []
-
-    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Turn:
-        turn = self.inner.complete(transcript, tools=tools)
-        self.turns.append(turn)
-        return turn
-
-
-def _shows(line: str, value: int) -> bool:
-    return re.search(rf"(?<![\d.,]){value}(?![\d])", line.replace(",", "")) is not None
-
-
-def _wrong_tracer(cls: Any) -> str | None:
-    if not isinstance(cls, type):
-        return f"expected the class itself (Traced, without brackets), got {type(cls).__name__}"
-    inner = _Recording(ScriptedProvider(weather_policy, model="scripted-traced"))
-    try:
-        traced = cls(inner)
-    except Exception as exc:
-        return f"Traced(provider) raised {_raised(exc)}"
-    if getattr(traced, "name", None) != inner.name or getattr(traced, "model", None) != inner.model:
-        return "a Traced provider takes its name and model from the provider it wraps"
-    try:
-        run, printed = _quietly(lambda: run_agent(traced, PARIS_QUESTION, tools=[get_weather]))
-    except Exception as exc:
-        return f"run_agent with it raised {_raised(exc)}"
-    if [s.turn for s in run.steps] != inner.turns or any(
-            s.turn is not t for s, t in zip(run.steps, inner.turns, strict=False)):
-        return "complete() should return the inner provider's Turn itself, unchanged"
-    lines = [line for line in printed.splitlines() if line.strip()]
-    if len(lines) != len(inner.turns):
-        return f"expected one printed line per call ({len(inner.turns)} calls), got {len(lines)}"
-    for number_, (line, turn) in enumerate(zip(lines, inner.turns, strict=True), start=1):
-        shown = (number_, turn.usage.input_tokens, turn.usage.output_tokens)
-        if not all(_shows(line, value) for value in shown):
-            return (f"line {number_} ({line.strip()[:40]!r}) should show the call's number and its "
-                    f"input and output tokens, {shown}")
-    return None
-
-
-def exercise_3(answer: Any) -> None:
-    """Your Traced wrapper, around a scripted Paris run."""
-    check("Exercise 3", ... if _unwritten(answer) else answer, _wrong_tracer,
-          hint="the inner provider does the work; your complete() only counts, prints what the "
-               "Turn's usage says, and hands that same Turn back")
-
-
-#: The worked adapter is `PartsProvider` above; the lesson's class only has to behave like it.
-_PARTS_SOLUTION = '''from toolcall_lab.checks.transcript_as_data import PartsProvider
-
-
-class MyPartsProvider(PartsProvider):
-    """The worked Parts API adapter: PartsProvider, in toolcall_lab.checks.transcript_as_data."""
+_MADE_BY_SOLUTION = '''def made_by(block):
+    """Who puts `block` in a conversation: the model, your code, or either."""
+    match block:
+        case TextBlock():
+            return "either"
+        case ReasoningBlock() | ToolCall():
+            return "the model"
+        case ToolResult():
+            return "your code"
+        case _:
+            assert_never(block)
 '''
 
 SOLUTIONS: dict[str, str] = {
-    "predict_last_question": '"result"',
+    "made_by": _MADE_BY_SOLUTION,
     "predict_biggest": '"tool_result"',
-    "EchoProvider": inspect.getsource(EchoProvider),
-    "MyPartsProvider": _PARTS_SOLUTION,
-    "predict_refused_call": "2",
     "q1": "False",
     "q2": "(3040, 50)",
     "q3": '"tool_result"',
@@ -606,5 +285,4 @@ SOLUTIONS: dict[str, str] = {
                    "*transcript.messages[3:]])"),
     "exercise_2": ("Transcript(long_talk.system, [Message.user('Earlier: Paris was 18°C and sunny, "
                    "Tokyo 22°C and cloudy.', synthetic=True), *long_talk.messages[-4:]])"),
-    "Traced": inspect.getsource(Traced),
 }

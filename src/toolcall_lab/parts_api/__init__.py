@@ -1,4 +1,4 @@
-"""The Parts API: a fifth wire format, made up for lesson 4, to write an adapter for.
+"""The Parts API: a fifth wire format, made up for lesson 5, to write an adapter for.
 
 It is not any vendor's API. Its shape follows the family of APIs where a conversation is a
 list of *contents* made of *parts* (Google's Gemini API is the best-known member): the
@@ -10,14 +10,19 @@ written down in `DOC`, which a lesson shows with `Markdown(DOC)`.
     rules    first_problem(body): the first rule a request breaks, named by its JSON path
     server   PartsServer: the API on 127.0.0.1, the model played by a scripted policy;
              decode_request / encode_response / error_body, the server's half of a codec
+    client   post(url, body): one request body sent, the reply's JSON back, a refusal
+             raised in the API's own words
 
-The client's half, a provider for this API, is the learner's exercise; the worked solution
-lives with the lesson's answer keys (`toolcall_lab.checks.transcript_as_data`).
+The client's translators (a transcript into a request body, a reply into a `Turn`) are the
+learner's exercise in lesson 5. The worked solution is kept with the answer keys
+(`toolcall_lab.checks._worked_providers`, handed out as source text for a teacher's solved
+copy), and the lesson's check refuses any adapter built on a class of the kit.
 """
 
+from .client import post
 from .doc import DOC
 from .rules import first_problem
 from .server import ENDPOINT, FINISH_REASONS, PartsServer, decode_request, encode_response, error_body
 
 __all__ = ["DOC", "ENDPOINT", "FINISH_REASONS", "PartsServer", "decode_request", "encode_response",
-           "error_body", "first_problem"]
+           "error_body", "first_problem", "post"]

@@ -1,0 +1,150 @@
+# mypy: disable-error-code="no-untyped-def, no-untyped-call, type-arg"
+# (written as a learner writes them in the lesson's `your-code` cells: unannotated, but for a
+# bare `dict` and `list` where mypy could not tell a body's or a reply's mixed values apart)
+"""The worked classes of lesson 5, "Your own provider": the teacher's answers, as real code.
+
+They live here, as code, so that ruff and mypy read them and the tests run them; the key
+(`toolcall_lab.checks.your_own_provider`) hands out their *source text* as `SOLUTIONS`,
+which a teacher's solved copy puts in place of each template. A lesson never imports this
+module, and the checks refuse any class built on the kit's own (this module's included),
+so the answer to "write it yourself" cannot be one import.
+
+Each one uses only the names its template cell imports, since its source is pasted there:
+
+    EchoProvider     Message, StopReason, Turn, Usage, estimate_tokens, request_text
+    MyPartsProvider  Message, StopReason, TextBlock, ToolCall, ToolResult, Turn, Usage, post
+    Traced           nothing
+
+`MyPartsProvider` keeps the provider contract on a `PartsServer`:
+
+    >>> from toolcall_lab.contract import check_provider
+    >>> from toolcall_lab.parts_api import PartsServer
+    >>> with PartsServer() as server:
+    ...     check_provider(MyPartsProvider(server.url))
+    []
+
+Left out, as in the lesson: retries, streaming, and reasoning (the Parts API has none).
+"""
+
+from __future__ import annotations
+
+from ..messages import Message, TextBlock, ToolCall, ToolResult
+from ..parts_api import post
+from ..tokens import estimate_tokens, request_text
+from ..turn import StopReason, Turn
+from ..usage import Usage
+
+__all__ = ["EchoProvider", "MyPartsProvider", "Traced"]
+
+
+class EchoProvider:
+    """A pretend model that answers with the user's newest words."""
+
+    name = "echo"
+    model = "echo-1"
+
+    def complete(self, transcript, *, tools=()):
+        """The reply: the newest user text, repeated; it ends the turn."""
+        words = transcript.last_user_text()
+        sent = estimate_tokens(request_text(transcript, tools))
+        usage = Usage(input_tokens=sent, output_tokens=estimate_tokens(words),
+                      estimated=True)
+        reply = Message.assistant(words)
+        return Turn(reply, StopReason.END_TURN, usage, self.model)
+
+
+class MyPartsProvider:
+    """A provider for the Parts API served at `url`."""
+
+    name = "parts"
+    model = "parts-1"
+
+    def __init__(self, url):
+        """Keep the server's address."""
+        self.url = url
+
+    def encode(self, transcript, tools):
+        """The request body for `transcript` and `tools`."""
+        names = {call.id: call.name for call in transcript.tool_calls()}
+        contents = []
+        for message in transcript:
+            parts = [self.part(block, names) for block in message.blocks]
+            parts = [part for part in parts if part is not None]
+            if parts:  # a content needs a part (reasoning alone has none)
+                role = "model" if message.role == "assistant" else "user"
+                contents.append({"role": role, "parts": parts})
+        body: dict = {"contents": contents}
+        if transcript.system:
+            body["systemInstruction"] = {"parts": [{"text": transcript.system}]}
+        if tools:
+            declared = [{"name": t.name, "description": t.description,
+                         "parameters": dict(t.input_schema)} for t in tools]
+            body["tools"] = [{"functionDeclarations": declared}]
+        return body
+
+    def part(self, block, names):
+        """One block as a part; None for one the Parts API cannot carry."""
+        match block:
+            case TextBlock(text=text):
+                return {"text": text}
+            case ToolCall(id=call_id, name=name, args=args):
+                call = {"id": call_id, "name": name, "args": dict(args)}
+                return {"functionCall": call}
+            case ToolResult(call_id=call_id, content=content):
+                key = "error" if block.is_error else "output"
+                said = {key: content}
+                response = {"id": call_id, "name": names.get(call_id, ""),
+                            "response": said}  # the call's name, repeated
+                return {"functionResponse": response}
+            case _:
+                return None  # reasoning, or another provider's server tools
+
+    def decode(self, body):
+        """The Turn in a reply body."""
+        candidate = body["candidates"][0]
+        blocks: list = []
+        for part in candidate["content"].get("parts", []):
+            if "text" in part:
+                blocks.append(TextBlock(part["text"]))
+            elif "functionCall" in part:
+                call = part["functionCall"]
+                args = call.get("args") or {}
+                blocks.append(ToolCall(call["id"], call["name"], args))
+        reason = candidate.get("finishReason", "STOP")
+        if reason == "MAX_TOKENS":
+            stop = StopReason.MAX_TOKENS
+        elif reason == "SAFETY":
+            stop = StopReason.REFUSAL
+        elif any(isinstance(block, ToolCall) for block in blocks):
+            stop = StopReason.TOOL_USE  # STOP for calls too: the parts decide
+        else:
+            stop = StopReason.END_TURN
+        counts = body["usageMetadata"]
+        usage = Usage(input_tokens=counts["promptTokenCount"],
+                      output_tokens=counts["candidatesTokenCount"])
+        model = body.get("modelVersion", self.model)
+        return Turn(Message.assistant(*blocks), stop, usage, model)
+
+    def complete(self, transcript, *, tools=()):
+        """Encode, send to the model's endpoint, decode."""
+        url = f"{self.url}/v1/models/{self.model}:generateContent"
+        return self.decode(post(url, self.encode(transcript, tools)))
+
+
+class Traced:
+    """A provider around another: one log line per call, the reply unchanged."""
+
+    def __init__(self, inner):
+        """Keep the provider to wrap; take its name and model."""
+        self.inner = inner
+        self.name, self.model = inner.name, inner.model
+        self.calls = 0
+
+    def complete(self, transcript, *, tools=()):
+        """Call the inner provider, print the call's line, return its Turn."""
+        turn = self.inner.complete(transcript, tools=tools)
+        self.calls += 1
+        used = turn.usage
+        print(f"{self.name}/{self.model} call {self.calls}: "
+              f"{used.input_tokens} in, {used.output_tokens} out")
+        return turn
