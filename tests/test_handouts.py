@@ -7,6 +7,7 @@ changes without its handout fails here, with the command to run.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,11 @@ def test_the_command_writes_every_handout_and_an_index(tmp_path):
 def test_a_folder_without_lessons_is_one_sentence(tmp_path):
     with pytest.raises(Exception, match="no lessons in"):
         write_handouts(tmp_path, tmp_path)
+
+
+def test_the_promise_is_the_whole_sentence_under_the_title_whatever_of_it_is_bold(tmp_path):
+    for title in ("**By the end you can** run a loop.", "**By the end you can run a loop.**"):
+        lesson = tmp_path / "01_x.ipynb"
+        lesson.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": [
+            "# Lesson 1 · X\n", "\n", title]}]}), encoding="utf-8")
+        assert "\nBy the end you can run a loop.\n" in handout(lesson)

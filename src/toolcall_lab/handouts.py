@@ -71,7 +71,9 @@ def handout(notebook: Path | str) -> str:
     if not cells or not cells[0].startswith("# "):
         raise UsageError(f"{notebook.name} has no title cell ('# Lesson N · ...'); is it a lesson?")
     title = cells[0].splitlines()[0].removeprefix("# ")
-    promise = re.search(r"\*\*(.+?)\*\*", cells[0], re.S)
+    # subtle: the promise is the paragraph under the title, bold in part ("**By the end you
+    # can** ...") or whole; its bold marks go, its words all stay
+    promise = " ".join(cells[0].partition("\n")[2].replace("**", "").split())
     before = next((c for c in cells if c.startswith("## Before you start")), "")
     recap = next((c for c in cells if c.startswith("## Recap")), "")
     sections = [h for c in cells for h in _HEADING.findall(c) if h.strip() not in _SKIPPED]
@@ -81,7 +83,7 @@ def handout(notebook: Path | str) -> str:
     predictions = len(re.findall(r"^\*\*Predict first\.\*\*", text, re.M))
     lines = [f"# {title}", "", "*A one-page handout: print it, keep it beside the lesson.*", ""]
     if promise:
-        lines += [" ".join(promise[1].split()), ""]
+        lines += [promise, ""]
     facts = [f"**{label}:** {value}" for label, value in
              (("Takes", _line(before, "Takes")), ("Assumes", _line(before, "Assumes"))) if value]
     lines += [" · ".join(facts), "", "## Every tool call, four messages", "", BOX_MESSAGES, "",
