@@ -75,8 +75,10 @@ def run_all(path: Path) -> float:
     import nbclient
     import nbformat
 
+    from toolcall_lab.solutions import kernel_config  # over IPC: no "eavesdropping" warning per lesson
+
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, config=kernel_config(), timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()

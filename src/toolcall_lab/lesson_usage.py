@@ -166,7 +166,10 @@ def run_notebook(path: Path, env: Mapping[str, str]) -> list[str]:
         raise UsageError("running the lessons needs nbclient and nbformat, which come with JupyterLab: "
                          "pip install -e '.[lab]'.") from None
     notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
-    client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT, allow_errors=True, kernel_name="python3",
+    from .solutions import kernel_config
+
+    client = nbclient.NotebookClient(notebook, config=kernel_config(), timeout=CELL_TIMEOUT,
+                                     allow_errors=True, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     failures = []
     try:

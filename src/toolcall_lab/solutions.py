@@ -37,8 +37,8 @@ from typing import Any
 from ._files import save_atomically
 from .errors import UsageError
 
-__all__ = ["YOUR_CODE", "answer_key", "definition", "fill_definition", "solve_cell", "solve_notebook",
-           "solved_code", "write_solutions"]
+__all__ = ["YOUR_CODE", "answer_key", "definition", "fill_definition", "kernel_config", "solve_cell",
+           "solve_notebook", "solved_code", "write_solutions"]
 
 YOUR_CODE = "your-code"  # the tag of a cell whose answer is a definition, not one line
 CELL_TIMEOUT = 120  # seconds per cell when a solved copy is executed, as `dev.py notebooks` uses
@@ -153,27 +153,36 @@ def solve_notebook(notebook: Path, answers: Mapping[str, str] | None = None) -> 
     return solved
 
 
-def _execute(nb: dict[str, Any], cwd: Path, timeout: int) -> dict[str, Any]:
-    """Run every cell of `nb` in a fresh kernel started in `cwd` (nbclient, imported only here)."""
+def kernel_config() -> Any:
+    """The traitlets Config every kernel the kit starts runs with (a solved copy, a lesson's
+    measurement, the benchmarks): over IPC, files only this user can open, where the system has
+    it. Over TCP each kernel warns of "eavesdropping" on stderr, once per lesson (`dev.py lab`
+    and `dev.py notebooks` do the same). Windows has no IPC transport and keeps TCP.
+    """
     import os
     import uuid
 
-    import nbclient
-    import nbformat
     from jupyter_core.paths import jupyter_runtime_dir
     from traitlets.config import Config
 
-    node = nbformat.from_dict(nb)  # type: ignore[no-untyped-call]  # nbformat leaves it unannotated
     config = Config()
     if os.name == "posix":
-        # subtle: over IPC (files only this user opens), not TCP, where the system has it; over
-        # TCP each kernel warns of "eavesdropping" on stderr, once per lesson (dev.py lab does
-        # the same). The connection file is absolute, so the sockets named after it are too.
+        # subtle: an absolute connection file, so the sockets named after it are absolute too
+        # (a bare name would be looked for in the kernel's own working folder)
         runtime = Path(jupyter_runtime_dir())
         runtime.mkdir(parents=True, exist_ok=True)
         config.KernelManager.transport = "ipc"
         config.KernelManager.connection_file = str(runtime / f"kernel-{uuid.uuid4()}.json")
-    client = nbclient.NotebookClient(node, config=config, timeout=timeout, kernel_name="python3",
+    return config
+
+
+def _execute(nb: dict[str, Any], cwd: Path, timeout: int) -> dict[str, Any]:
+    """Run every cell of `nb` in a fresh kernel started in `cwd` (nbclient, imported only here)."""
+    import nbclient
+    import nbformat
+
+    node = nbformat.from_dict(nb)  # type: ignore[no-untyped-call]  # nbformat leaves it unannotated
+    client = nbclient.NotebookClient(node, config=kernel_config(), timeout=timeout, kernel_name="python3",
                                      record_timing=False, resources={"metadata": {"path": str(cwd)}})
     client.execute()
     return dict(node)
