@@ -285,13 +285,14 @@ def test_native_ollama_unknown_model_through_the_ollama_client(make_double):
 
 
 @pytest.mark.parametrize(("flavour", "error"), [
-    ("ollama-openai", {"message": "Invalid type for 'messages': expected an array, but got an integer "
-                                  "instead.",
+    ("ollama-openai", {"message": "Invalid type for 'messages': expected an array of objects, but got "
+                                  "an integer instead.",
                        "type": "invalid_request_error", "param": None, "code": None}),
-    ("vllm", {"message": "Invalid type for 'messages': expected an array, but got an integer instead.",
+    ("vllm", {"message": "Invalid type for 'messages': expected an array of objects, but got an integer "
+                         "instead.",
               "type": "BadRequestError", "param": "messages", "code": 400}),
-    ("llamacpp", {"code": 400, "message": "Invalid type for 'messages': expected an array, but got an "
-                                          "integer instead.", "type": "invalid_request_error"}),
+    ("llamacpp", {"code": 400, "message": "Invalid type for 'messages': expected an array of objects, "
+                                          "but got an integer instead.", "type": "invalid_request_error"}),
 ])
 def test_a_bad_request_in_each_servers_error_shape(client_for, flavour, error):
     import httpx

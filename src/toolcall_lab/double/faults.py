@@ -18,9 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FAULTS", "Fault", "error", "retry_headers"]
+__all__ = ["FAULTS", "FINAL", "TRANSIENT", "Fault", "error", "retry_headers", "should_retry"]
 
 FAULTS = ("rate_limit", "overloaded", "server_error", "unauthorized", "not_found", "slow", "malformed")
+#: The faults that stand for a server in trouble, so the SDKs retry them as they would the real ones.
+TRANSIENT = ("rate_limit", "overloaded", "server_error")
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,24 @@ def error(shape: str, kind: str, *, param: str | None = None, **fill: object) ->
     return status, wire.error_body(_WORDS[family][kind].format(**fill), status=status,
                                    param=param if family == "openai" else None,
                                    code=code, error_type=error_type)
+
+
+#: On every error a retry cannot fix: both SDKs obey it before they look at the status
+#: (anthropic and openai, `_base_client.py`, `_should_retry`: "If the server explicitly says
+#: whether or not to retry, obey."), and Anthropic sends it on a 400 (a recorded response in
+#: writingmate/chatlabs#35). So a body the double refuses, a script that fails or has
+#: stopped, or a request it cannot play is sent once, not three times.
+FINAL = {"x-should-retry": "false"}
+
+
+def should_retry(fault: Fault) -> dict[str, str]:
+    """The retry header of an injected fault: none for a transient one, which the SDKs retry as
+    they would the real API's, and `FINAL` for the others (a refused key, an unknown model).
+
+    >>> should_retry(Fault("rate_limit")), should_retry(Fault("unauthorized"))
+    ({}, {'x-should-retry': 'false'})
+    """
+    return {} if fault.kind in TRANSIENT else FINAL
 
 
 def retry_headers(fault: Fault) -> dict[str, str]:

@@ -48,16 +48,18 @@ from dataclasses import replace
 from typing import Any, cast
 
 from .._text import shorten
+from ..errors import ToolcallLabError, UsageError
 from ..messages import ReasoningBlock, ToolCall, Transcript
 from ..models import rules_of, tool_prompt_tokens
 from ..providers.scripted import Policy, Reply, ScriptedProvider, as_policy
 from ..tokens import estimate_tokens
 from ..tool import Tool
+from ..tool_choice import check_tool_choice
 from ..turn import Turn
 from ..wire import API_SPECS, Problem
 from .cache import PromptCache
 
-__all__ = ["PROVIDER_FOR", "Player", "responses_effort"]
+__all__ = ["PROVIDER_FOR", "Player", "Unplayable", "responses_effort"]
 
 #: The provider (registry name) that speaks each API: what `serve` tells you to use.
 PROVIDER_FOR = {spec.name: spec.provider for spec in API_SPECS.values()}
@@ -65,6 +67,15 @@ PROVIDER_FOR = {spec.name: spec.provider for spec in API_SPECS.values()}
 #: API echoes {"effort": "medium"} (tests/fixtures/openai_responses_reasoning_encrypted_response
 #: .dotnet_recorded.json, gpt-5-mini) and gpt-6-luna's model page gives medium as its default.
 DEFAULT_EFFORT = "medium"
+
+
+class Unplayable(UsageError):
+    """Raised by `Player.answer` when the kit cannot read a well-shaped body into a
+    transcript: a tool whose name or schema the kit's `Tool` refuses, a `tool_choice` naming
+    no tool on offer, an input item or part the kit does not model. The double answers it
+    with a 400 in the API's shape and these words, which are the double's own: the real API
+    may refuse such a request in other words, or (for what the kit does not model) accept it.
+    """
 
 
 class Player:
@@ -98,6 +109,9 @@ class Player:
                adjust: Callable[[Turn], Turn] | None = None) -> dict[str, Any]:
         """The response body for a valid request `body` to `api`: the model's next reply.
 
+        Raises `Unplayable` when the body cannot be read into a transcript; anything else
+        it raises comes from the script (the policy, or a reply it cannot hold).
+
         A server flavour (`wire.server.flavours`) passes `held_to`, the (tool_choice,
         parallel_tool_calls) the server really holds the model to, and `adjust`, what the
         server does to the reply (cut it at its limit, spell its ids) before it is written.
@@ -105,10 +119,14 @@ class Player:
         wire = API_SPECS[api].codec
         full = self._with_history(body) if api == "responses" else body
         dropped: list[dict[str, str]] = []
-        if api == "anthropic":
-            full, dropped = _as_the_model_reads_it(body)
-        transcript, tools = wire.decode_request(full)
-        tool_choice, parallel_tool_calls = held_to or wire.decode_tool_choice(full)
+        try:
+            if api == "anthropic":
+                full, dropped = _as_the_model_reads_it(body)
+            transcript, tools = wire.decode_request(full)
+            tool_choice, parallel_tool_calls = held_to or wire.decode_tool_choice(full)
+            check_tool_choice(tool_choice, tools, parallel_tool_calls)
+        except ToolcallLabError as exc:  # the kit cannot hold what the body says: not the script's fault
+            raise Unplayable(f"The API double cannot play this request: {exc}") from None
         with self._lock:
             turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
                                                  parallel_tool_calls=parallel_tool_calls)

@@ -37,14 +37,15 @@ from ..wire.server import flavours
 from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
-from .faults import FAULTS, Fault, error, retry_headers
-from .play import PROVIDER_FOR, Player, policy_of
+from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
+from .play import PROVIDER_FOR, Player, Unplayable, policy_of
 
 if TYPE_CHECKING:
     from ..tape import Tape
     from .playback import Playback
 
-__all__ = ["DOUBLE_HEADER", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
+__all__ = ["DOUBLE_HEADER", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning",
+           "content_length", "serve"]
 
 #: path -> the API served there
 ROUTES = {spec.endpoint: spec.name for spec in API_SPECS.values()}
@@ -267,7 +268,8 @@ class ApiDouble(BackgroundServer):
         """
         path = path.split("?")[0].rstrip("/")
         try:
-            body: Any = json.loads(raw) if raw else None
+            # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them
+            body: Any = json.loads(raw, parse_constant=_not_json) if raw else None
             bad_json = None if body is None or isinstance(body, dict) else "expected a JSON object"
         except (ValueError, RecursionError) as exc:  # subtle: 100,000 "[" overflow the parser's stack
             body = raw[:200].decode("utf-8", "replace")
@@ -296,7 +298,7 @@ class ApiDouble(BackgroundServer):
         self.requests.append(RecordedRequest(shape_, path, None, status))
         if self.log:
             self.log(f"{method} {path} -> {status} ({kind})")
-        return status, json.dumps(payload).encode(), {"connection": "close"}
+        return status, json.dumps(payload).encode(), {"connection": "close", **FINAL}
 
     def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
                  fault: Fault | None, model: str) -> tuple[int, Any, dict[str, str]]:
@@ -304,36 +306,37 @@ class ApiDouble(BackgroundServer):
         if fault and fault.kind == "slow":
             time.sleep(2.0 if fault.delay is None else fault.delay)  # then answer in full
         elif fault and fault.kind != "malformed":
-            return error(shape_, fault.kind, model=model) + (retry_headers(fault),)
+            return error(shape_, fault.kind, model=model) + ({**retry_headers(fault), **should_retry(fault)},)
         if path in _LISTS and method in ("GET", "HEAD"):
             return 200, _model_list(shape_, self.flavour), {}
         if (api or path in _LISTS) and method != ("POST" if api else "GET"):
             allow = "POST" if api else "GET, HEAD"
-            return error(shape_, "method", method=method, path=path) + ({"allow": allow},)
+            return error(shape_, "method", method=method, path=path) + ({"allow": allow, **FINAL},)
         if api is None:
-            return error(shape_, "no_route", method=method, path=path) + ({},)
+            return error(shape_, "no_route", method=method, path=path) + (FINAL,)
         if bad_json is not None:
-            return error(shape_, "bad_json", detail=bad_json) + ({},)
+            return error(shape_, "bad_json", detail=bad_json) + (FINAL,)
         if body.get("stream", api == "ollama"):
-            return error(shape_, "stream", param="stream") + ({},)
-        if self.playback is not None:
+            return error(shape_, "stream", param="stream") + (FINAL,)
+        if self.playback is not None:  # as recorded, so the SDK retries what it retried then
             return self.playback.answer(api, path, body) + ({},)
         if self.flavour is not None and api == self.flavour.api:
             return self._flavoured(self.flavour, api, body)
         wire = API_SPECS[api].codec
         try:
-            found = shape.first_problem(api, body) or _first(wire.check_request(body))
+            found = shape.refusal(api, body) or _first(wire.check_request(body))
             found = found or self._player.problem(api, body)
             if found:
                 status, problem = found if isinstance(found, tuple) else (_status_of(found), found)
                 return status, wire.error_body(problem.text, status=status, param=problem.param,
-                                               code=problem.code), {}
+                                               code=problem.code), FINAL
             answer = self._player.answer(api, body)
+        except Unplayable as exc:  # well shaped, but nothing the kit can hold: the double's own 400
+            return 400, wire.error_body(str(exc), status=400), FINAL
         except RecursionError:
-            return error(shape_, "bad_json", detail="nested too deeply") + ({},)
-        except Exception as exc:  # a policy (or codec) that fails is the server failing: a 500
-            return 500, wire.error_body(f"the API double failed: {type(exc).__name__}: {exc}",
-                                        status=500), {}
+            return error(shape_, "bad_json", detail="nested too deeply") + (FINAL,)
+        except BaseException as exc:  # a policy (or codec) that fails is the server failing: a 500
+            return 500, wire.error_body(_failed(exc), status=500), FINAL
         if fault and fault.kind == "malformed":  # cut off halfway, as a dropped proxy leaves it
             text = json.dumps(answer)
             return 200, text[: len(text) // 2], {}
@@ -343,14 +346,17 @@ class ApiDouble(BackgroundServer):
     def _flavoured(self, flavour: flavours.Flavour, api: str, body: dict[str, Any]
                    ) -> tuple[int, Any, dict[str, str]]:
         """A request to `api` answered the way the local server `flavour` answers it."""
-        found = shape.first_problem(api, body)
+        found = shape.refusal(api, body, hosted=False)
         if found is None and api == "ollama":  # Ollama's own few rules (Chat's are OpenAI's)
-            found = _first(API_SPECS[api].codec.check_request(body))
+            problem = _first(API_SPECS[api].codec.check_request(body))
+            found = None if problem is None else (_status_of(problem), problem)
         if found is not None:
-            return 400, flavours.error_body(flavour, found.text, param=found.param, code=found.code), {}
+            status, problem = found
+            return status, flavours.error_body(flavour, problem.text, status=status, param=problem.param,
+                                               code=problem.code), FINAL
         refused = flavours.refusal(flavour, body)
         if refused is not None:
-            return refused.status, refused.body, {}
+            return refused.status, refused.body, FINAL
         limit = flavours.output_limit(flavour, body)
         ids: list[str] = []
 
@@ -363,10 +369,32 @@ class ApiDouble(BackgroundServer):
         self.held_to = flavours.held_to(flavour, body)
         try:
             answer = self._player.answer(api, body, held_to=self.held_to, adjust=adjust)
-        except Exception as exc:  # a policy that fails is the server failing: a 500
-            text = f"the API double failed: {type(exc).__name__}: {exc}"
-            return 500, flavours.error_body(flavour, text, status=500), {}
+        except Unplayable as exc:
+            return 400, flavours.error_body(flavour, str(exc)), FINAL
+        except BaseException as exc:  # a policy that fails is the server failing: a 500
+            return 500, flavours.error_body(flavour, _failed(exc), status=500), FINAL
         return 200, flavours.finish(flavour, body, answer, ids), {}
+
+
+def _failed(exc: BaseException) -> str:
+    """What a 500 says when the script (or the double) failed: the exception, or that the script stopped.
+
+    subtle: `sys.exit()` and `KeyboardInterrupt` in a policy are not `Exception`s; caught
+    only as such they would end the request's thread and drop the connection, which the
+    learner reads as "nothing answers ... check your network". A Ctrl-C typed while the
+    double runs in the foreground arrives in the main thread, never here, and still stops it.
+    """
+    if isinstance(exc, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+        raise exc  # `handle` called directly, and the user pressed Ctrl-C: let it through
+    if isinstance(exc, SystemExit | KeyboardInterrupt):
+        raised = f"{type(exc).__name__}({', '.join(map(repr, exc.args))})"
+        return (f"the API double's script stopped: the policy raised {raised}, which ends this request, "
+                "not the double; make the policy return a reply (a str, call(...), or a list of them).")
+    return f"the API double failed: {type(exc).__name__}: {exc}"
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON value")
 
 
 def _first(problems: list[Any]) -> Any:
@@ -401,6 +429,8 @@ def _handler_for(double: ApiDouble) -> type:
             # every method comes here instead, and the double answers in JSON.
             self.raw_requestline = self.rfile.readline(65537)
             if len(self.raw_requestline) > 65536:
+                # subtle: parse_request sets these; http.server's own handler sets them first too
+                self.requestline, self.request_version, self.command = "", "", ""
                 self.send_error(414)
                 self.wfile.flush()
                 return
@@ -432,7 +462,8 @@ def _handler_for(double: ApiDouble) -> type:
             """http.server's own refusals (bad request line, bad headers) in JSON, not HTML."""
             if self.request_version == "HTTP/0.9":
                 self.request_version = "HTTP/1.1"  # subtle: else no status line is written at all
-            detail = f"{code} {message or 'Bad Request'}: the request line or headers could not be read."
+            said = message or self.responses.get(code, ("Bad Request",))[0]
+            detail = f"{code} {said}: the request line or headers could not be read."
             status, data, headers = double.refuse(self.command or "?", self.path if hasattr(self, "path")
                                                   else "/", "bad_header", detail=detail)
             self.close_connection = True
@@ -440,20 +471,19 @@ def _handler_for(double: ApiDouble) -> type:
 
         def _reply(self) -> None:
             anthropic_sdk = "anthropic-version" in self.headers  # whether it is there, no more
-            declared = self.headers.get("content-length")
-            if declared is None and self.headers.get("transfer-encoding"):
+            declared = self.headers.get_all("content-length") or []
+            chunked = self.headers.get("transfer-encoding")
+            if not declared and chunked:
                 self.close_connection = True
                 return self._send(*double.refuse(self.command, self.path, "no_length",
                                                  anthropic_sdk=anthropic_sdk))
-            try:
-                length = int(declared or 0)
-            except ValueError:
-                length = -1  # not a number: refused below, like a negative one
-            if length < 0:
+            length = content_length(declared)
+            if length is None or (declared and chunked):
                 self.close_connection = True  # subtle: the body's end is unknown, so no more requests
+                shown = ", ".join(declared) + (f" with Transfer-Encoding: {chunked}" if chunked else "")
                 return self._send(*double.refuse(
                     self.command, self.path, "bad_header", anthropic_sdk=anthropic_sdk,
-                    detail=f"Content-Length must be a whole number of bytes, not {declared!r}."))
+                    detail=f"Content-Length must be one whole number of bytes, in digits; got {shown!r}."))
             if length > double.max_body:
                 self.close_connection = True  # the body is never read
                 return self._send(*double.refuse(self.command, self.path, "too_large",
@@ -477,6 +507,27 @@ def _handler_for(double: ApiDouble) -> type:
                 pass  # subtle: a client that timed out (the "slow" fault) hung up before the answer
 
     return Handler
+
+
+def content_length(values: Sequence[str]) -> int | None:
+    """A request's body length from its Content-Length headers, as HTTP reads it; None if invalid.
+
+    RFC 9110 §8.6: `Content-Length = 1*DIGIT`, so "+45", "1_0", " 4 5" or "-5" are not
+    lengths (Python's `int` would take the first two); a list of the same value
+    repeated ("45, 45", or the header twice) is one length, different values are none
+    (RFC 9112 §6.3). No header at all is a body of 0 bytes.
+
+    >>> content_length(["45"]), content_length(["45, 45"]), content_length([])
+    (45, 45, 0)
+    >>> content_length(["+45"]), content_length(["1_0"]), content_length(["45", "46"])
+    (None, None, None)
+    """
+    found = {part.strip(" \t") for value in values for part in value.split(",")}
+    if not values:
+        return 0
+    if len(found) != 1 or not all(part.isascii() and part.isdigit() for part in found):
+        return None
+    return int(found.pop())
 
 
 def _model_list(shape_: str, flavour: flavours.Flavour | None = None) -> dict[str, Any]:

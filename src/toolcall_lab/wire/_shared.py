@@ -21,7 +21,8 @@
 - Both OpenAI APIs refuse a reasoning effort on a model that does not reason (gpt-4o):
   `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do);
   an effort that is no effort at all ("extreme") is `invalid_effort`.
-- Both OpenAI APIs refuse a `strict` function whose schema leaves an object open, or
+- Both OpenAI APIs refuse function parameters that are not of type "object"
+  (`parameters_problems`), and a `strict` function whose schema leaves an object open, or
   leaves a property out of `required` (`strict_schema_problems`).
 - Arguments are read once, the same way everywhere (`parse_arguments` for text,
   `object_call` for an object): anything that is not a JSON object, nests more than
@@ -60,6 +61,7 @@ __all__ = [
     "made_elsewhere",
     "object_call",
     "openai_error_body",
+    "parameters_problems",
     "parse_arguments",
     "plain_json",
     "prompt_cache_fields",
@@ -294,6 +296,28 @@ def invalid_effort(api: str, effort: object, param: str) -> list[Problem]:
     listed = ", ".join(f"'{e}'" for e in OPENAI_EFFORTS[:-1]) + f", and '{OPENAI_EFFORTS[-1]}'"
     return [Problem(api, param, f"Invalid value: {effort!r}. Supported values are: {listed}.",
                     param=param, code="invalid_value")]
+
+
+def parameters_problems(api: str, name: object, schema: object, *, path: str, param: str) -> list[Problem]:
+    """OpenAI's 400 for function parameters that are not a JSON Schema of type "object".
+
+    The text is recorded in live traffic for a schema of another type and for one with no
+    type at all ("... got 'type: \"None\"'.", both OpenAI's APIs; e.g.
+    alibaba/spring-ai-alibaba#4576 and smithers-orchestrator's postinstall notes); the
+    code is the one OpenAI gives its other schema errors. Parameters left out, null or
+    `{}` are a function without parameters, which the API takes.
+
+    >>> print(parameters_problems("chat", "f", {"type": "string"}, path="tools.0",
+    ...                           param="tools[0].function.parameters")[0].text)
+    Invalid schema for function 'f': schema must be a JSON Schema of 'type: "object"', got 'type: "string"'.
+    >>> parameters_problems("chat", "f", {}, path="tools.0", param="tools[0].function.parameters")
+    []
+    """
+    if not isinstance(schema, Mapping) or not schema or schema.get("type") == "object":
+        return []  # a non-object is the shape check's (`double/shape.py`), in OpenAI's words
+    said = f'type: "{schema.get("type")}"'
+    return [Problem(api, path, f"Invalid schema for function '{name}': schema must be a JSON Schema of "
+                    f"'type: \"object\"', got '{said}'.", param=param, code="invalid_function_parameters")]
 
 
 def strict_schema_problems(api: str, name: object, schema: object, *, path: str,

@@ -11,6 +11,7 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     text                              recorded in
     tool_result without tool_use      tests/fixtures/anthropic_error_tool_result_without_tool_use.body.json
     tool_use without tool_result      anthropics/claude-code#5989
+    no messages                       langgenius/dify#25953
     empty message, empty/blank text   anthropics/claude-code#6774, #59812, #23440
     thinking edited, bad signature    anthropics/claude-code#25361, #10627
     thinking bound to another prefix  platform.claude.com/docs/en/build-with-claude/preserved-thinking/
@@ -287,7 +288,10 @@ def _paused(last: _Merged) -> bool:
 
 
 def _check_content(merged: Sequence[_Merged]) -> list[Problem]:
-    """Empty messages, then empty or blank text blocks (the API names no block for those)."""
+    """No messages, empty messages, then empty or blank text blocks (the API names no block for those)."""
+    if not merged:
+        # The API's words as recorded in langgenius/dify#25953 and devoxx/DevoxxGenieIDEAPlugin#567.
+        return [_problem("messages", "messages: at least one message is required")]
     problems = []
     for index, message in enumerate(merged):
         final_assistant = index == len(merged) - 1 and message.role == "assistant"

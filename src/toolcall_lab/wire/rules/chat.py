@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...models import rules_of
-from .._shared import invalid_effort, strict_schema_problems, unsupported_reasoning
+from .._shared import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
 from ..chat import API_NAME
 from ..problem import Problem
 
@@ -55,6 +55,9 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
         name = function.get("name")
         if isinstance(name, str):
             problems.extend(_check_name(index, name))
+        problems.extend(parameters_problems(API_NAME, name, function.get("parameters"),
+                                            path=f"tools.{index}.function.parameters",
+                                            param=f"tools[{index}].function.parameters"))
         if function.get("strict"):  # subtle: Chat's default is strict false (Responses': true)
             problems.extend(strict_schema_problems(
                 API_NAME, name, function.get("parameters"), path=f"tools.{index}.function.parameters",
@@ -129,6 +132,7 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
     owner: int | None = None          # index of the assistant message whose calls are open
     call_ids: list[str] = []          # its call ids, in order
     answered: set[str] = set()
+    asked: set[str] = set()           # the same ids, to look up
 
     def close() -> None:
         missing = [i for i in call_ids if i not in answered]
@@ -151,7 +155,7 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
                     API_NAME, f"messages.{index}.role", "Invalid parameter: messages with role 'tool' must "
                     "be a response to a preceeding message with 'tool_calls'.",
                     param=f"messages.[{index}].role")))
-            elif call_id not in call_ids:
+            elif call_id not in asked:  # subtle: a set, so 3,000 parallel calls stay linear
                 # subtle: the API's `param` for this one is not on record, so none is claimed.
                 found.append((index, Problem(
                     API_NAME, f"messages.{index}.tool_call_id", f"Invalid parameter: 'tool_call_id' of "
@@ -164,5 +168,6 @@ def _check_pairing(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:
         tool_calls = message.get("tool_calls")
         if role == "assistant" and tool_calls:
             owner, call_ids = index, [str(c.get("id")) for c in tool_calls]
+        asked = set(call_ids)
     close()
     return [problem for _, problem in sorted(found, key=lambda pair: pair[0])]

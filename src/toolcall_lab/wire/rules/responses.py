@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...models import rules_of
-from .._shared import invalid_effort, strict_schema_problems, unsupported_reasoning
+from .._shared import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
 from ..problem import Problem
 from ..responses import API_NAME
 from ..signing import seal_is_ours, unseal_reasoning
@@ -59,28 +59,62 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     stateful = bool(body.get("previous_response_id") or body.get("conversation"))
     store = body.get("store", True)  # subtle: the API's default is store: true
     reasons = rules_of(str(body.get("model", ""))).reasons is not False
-    called: set[str | None] = set()
+    return problems + _conversation_problems(items, stateful=stateful, store=store, reasons=reasons)
+
+
+def _conversation_problems(items: Sequence[Any], *, stateful: bool, store: object,
+                           reasons: bool) -> list[Problem]:
+    """Calls and outputs paired, reasoning items followed and not orphaned: in one pass each.
+
+    subtle: linear in the items, however many calls one turn holds (issue 19: looking
+    ahead for each call's output, and back for each call's reasoning, took 17x as long
+    per call at 3,000 parallel calls as at 750; benchmarks/wire_check_scale.py).
+    """
+    last_output: dict[Any, int] = {}  # call_id -> the index of its last function_call_output
+    following: list[Any] = [None] * len(items)  # the first item after each that is not reasoning
+    after = None
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        following[index] = after
+        if not _is_kind(item, "reasoning"):
+            after = item
+        if _is_kind(item, "function_call_output") and _hashable(item.get("call_id")):
+            last_output.setdefault(item.get("call_id"), index)
+    problems: list[Problem] = []
+    called: set[Any] = set()
+    before = None  # the last item before this one that is not the model's output
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
+            before = item
             continue  # not an item at all: the API's schema check says so, not this one
         kind = item.get("type", "message")
+        call_id = item.get("call_id") if _hashable(item.get("call_id")) else repr(item.get("call_id"))
         if kind == "function_call" and not stateful:
-            call_id = item.get("call_id")
-            later = (i for i in items[index + 1:]
-                     if isinstance(i, Mapping) and i.get("type") == "function_call_output")
-            if not any(i.get("call_id") == call_id for i in later):
+            if last_output.get(call_id, -1) < index:
                 problems.append(_problem(index, f"No tool output found for function call {call_id}."))
             called.add(call_id)
-        elif kind == "function_call_output" and not stateful:
-            call_id = item.get("call_id")
-            if call_id not in called:
-                problems.append(_problem(
-                    index, f"No tool call found for function call output with call_id {call_id}."))
+        elif kind == "function_call_output" and not stateful and call_id not in called:
+            problems.append(_problem(
+                index, f"No tool call found for function call output with call_id {call_id}."))
         elif kind == "reasoning":
-            problems.extend(_reasoning_problems(items, index, store=store))
+            problems.extend(_reasoning_problems(item, index, following[index], store=store))
         if kind == "function_call" and reasons and not stateful:
-            problems.extend(_orphaned_call(items, index))
+            problems.extend(_orphaned_call(item, index, before))
+        if not _is_model_output(item):
+            before = item
     return problems
+
+
+def _is_kind(item: object, kind: str) -> bool:
+    return isinstance(item, Mapping) and item.get("type", "message") == kind
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _limit_problems(limit: object) -> list[Problem]:
@@ -125,37 +159,31 @@ def _call_id_problems(items: Sequence[object]) -> list[Problem]:
     return problems
 
 
-def _orphaned_call(items: Sequence[Any], index: int) -> list[Problem]:
+def _orphaned_call(item: Mapping[str, Any], index: int, before: object) -> list[Problem]:
     """A call replayed with its `fc_` item id needs the reasoning item it came with.
 
     The id ties the call to the response that made it, and so to that response's
     reasoning; without the id (what `encode_request` sends) `call_id` alone pairs it.
     The API's text ends with the reasoning item's id (": 'rs_...'."), which only
     OpenAI's store knows; here it stops before it (paraphrased).
-    Only the items of the same turn are searched: back to the last user message or
-    function_call_output.
+    Only the items of the same turn count: `before` is the last item ahead of the call
+    that is not the model's output (a reasoning item, or the user message or
+    function_call_output the turn answers).
     """
-    item_id = items[index].get("id")
-    if not (isinstance(item_id, str) and item_id.startswith("fc_")):
+    item_id = item.get("id")
+    if not (isinstance(item_id, str) and item_id.startswith("fc_")) or _is_kind(before, "reasoning"):
         return []
-    for before in reversed(items[:index]):
-        if not isinstance(before, Mapping) or not _is_model_output(before):
-            if isinstance(before, Mapping) and before.get("type") == "reasoning":
-                return []
-            break
     return [_problem(index, f"Item '{item_id}' of type 'function_call' was provided without its "
                             "required 'reasoning' item.")]
 
 
-def _reasoning_problems(items: Sequence[Mapping[str, Any]], index: int, *,
+def _reasoning_problems(item: Mapping[str, Any], index: int, after: object, *,
                         store: object) -> list[Problem]:
-    item = items[index]
+    """A reasoning item: followed by what it reasoned about (`after`), kept, and unaltered."""
     item_id = item.get("id")
     problems = []
     # subtle: the item a reasoning item must be followed by is the model's output it led
     # to (a call or an assistant message); further reasoning items in between are skipped.
-    after = next((i for i in items[index + 1:]
-                  if not isinstance(i, Mapping) or i.get("type") != "reasoning"), None)
     if after is None or not _is_model_output(after):
         problems.append(_problem(
             index, f"Item '{item_id}' of type 'reasoning' was provided without its required "
@@ -197,6 +225,8 @@ def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
                 API_NAME, f"tools.{index}.name",
                 f"Invalid '{param}': string does not match pattern. Expected a string that "
                 f"matches the pattern '{_TOOL_NAME.pattern}'.", param=param, code="invalid_value"))
+        problems += parameters_problems(API_NAME, name, spec.get("parameters"),
+                                        path=f"tools.{index}.parameters", param=f"tools[{index}].parameters")
         # subtle: only an explicit strict: true is refused. A tool that leaves `strict` out
         # is reported back as strict: true, yet OpenAI's own spec example (an open schema,
         # no `strict`) is accepted, so the API must close or relax such a schema itself.
