@@ -382,6 +382,55 @@ def test_a_list_of_replies_is_played_in_order_then_the_server_fails(make_double)
         run_agent(provider, "Again?")
 
 
+def stop_the_script(how: str) -> object:
+    def policy(transcript: object, tools: object) -> object:
+        if how == "exit":
+            sys.exit(3)
+        raise KeyboardInterrupt
+    return policy
+
+
+@pytest.mark.parametrize(("how", "raised"), [("exit", "SystemExit(3)"), ("interrupt", "KeyboardInterrupt()")])
+def test_a_script_that_stops_gets_a_500_saying_so_and_is_not_retried(how, raised, make_double):
+    import openai
+
+    double = make_double(stop_the_script(how))
+    client = openai.OpenAI(base_url=double.base_url("chat"), api_key=SECRET, max_retries=2)
+    ask = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": PARIS_QUESTION}]}
+    with pytest.raises(openai.InternalServerError) as caught:
+        client.chat.completions.create(**ask)
+    assert caught.value.status_code == 500 and caught.value.response.headers["x-should-retry"] == "false"
+    said = caught.value.body["message"]
+    assert said.startswith(f"the API double's script stopped: the policy raised {raised}")
+    assert [r.status for r in double.requests] == [500], "sent once: a retry cannot fix a script"
+    double.policy = ["Back again."]  # the double itself is still serving
+    assert client.chat.completions.create(**ask).choices[0].message.content == "Back again."
+
+
+def test_a_script_with_no_replies_left_is_not_retried_by_the_sdk(make_double):
+    import anthropic
+
+    double = make_double(["Only one reply."])
+    client = anthropic.Anthropic(base_url=double.url, api_key=SECRET, max_retries=2)
+    ask = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}
+    client.messages.create(**ask)
+    with pytest.raises(anthropic.InternalServerError, match=ScriptExhaustedError.__name__):
+        client.messages.create(**ask)
+    assert [r.status for r in double.requests] == [200, 500]
+
+
+def test_errors_a_retry_cannot_fix_say_so_and_transient_faults_do_not(double):
+    url = double.url + "/v1/chat/completions"
+    refused = post(url, {"model": "m", "messages": 5})
+    double.fail_next("unauthorized")
+    unauthorized = post(url, {"model": "m", "messages": [{"role": "user", "content": "Hi"}]})
+    assert refused[2]["x-should-retry"] == unauthorized[2]["x-should-retry"] == "false"
+    for kind in ("rate_limit", "overloaded", "server_error"):  # the SDKs retry these, as they would the API's
+        double.fail_next(kind)
+        status, _, headers = post(url, {"model": "m", "messages": [{"role": "user", "content": "Hi"}]})
+        assert status >= 429 and "x-should-retry" not in headers
+
+
 def test_the_policy_can_be_swapped_while_serving(double):
     double.policy = ["Hello from a new policy."]
     assert run_agent(real_provider("anthropic", double), "Hi").answer == "Hello from a new policy."
@@ -569,6 +618,38 @@ def test_a_malformed_request_line_gets_json_not_html(double):
     status, headers, body = raw_request(double, b"GARBAGE\r\n\r\n")
     assert status == 400 and headers["content-type"] == "application/json"
     assert "error" in json.loads(body)
+
+
+def test_a_request_line_over_64_kib_gets_a_414_in_json(double):
+    status, headers, body = raw_request(double, b"POST /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")
+    assert (status, headers["content-type"]) == (414, "application/json")
+    assert "414 Request-URI Too Long" in json.dumps(json.loads(body))
+
+
+@pytest.mark.parametrize("lengths", [["+45"], ["1_0"], ["45", "46"], ["45, 46"], [" 4 5"]])
+def test_a_content_length_http_does_not_allow_gets_a_400(lengths, double):
+    headers = "".join(f"Content-Length: {length}\r\n" for length in lengths)
+    got, answer_headers, body = raw_request(
+        double, f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode() + b"{}" * 30)
+    assert (got, answer_headers["content-type"]) == (400, "application/json")
+    assert "Content-Length must be one whole number of bytes" in json.loads(body)["error"]["message"]
+
+
+@pytest.mark.parametrize("lengths", [["45"], ["45", "45"], ["45, 45"]])
+def test_the_same_content_length_given_twice_is_one_length(lengths, double):
+    body = json.dumps({"model": "m", "messages": 5}).encode().ljust(45)
+    headers = "".join(f"Content-Length: {length}\r\n" for length in lengths)
+    status, _, answer = raw_request(double, f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n{headers}"
+                                    "Connection: close\r\n\r\n".encode() + body)
+    assert status == 400 and "Invalid type for 'messages'" in json.loads(answer)["error"]["message"]
+
+
+def test_a_body_with_nan_is_not_json(double):
+    raw = (b'{"model": "m", "max_tokens": 5, "temperature": NaN, '
+           b'"messages": [{"role": "user", "content": "Hi"}]}')
+    status, body, _ = post(double.url + "/v1/messages", raw)
+    assert status == 400 and body["error"]["message"] == ("The request body is not valid JSON: NaN is not a "
+                                                          "JSON value")
 
 
 def test_requests_are_kept_in_a_bounded_ring(make_double):

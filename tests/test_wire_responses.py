@@ -628,6 +628,21 @@ def test_a_replayed_fc_item_without_its_reasoning_item_is_flagged():
     assert responses.check_request({**without, "model": "gpt-4o"}) == []
 
 
+def test_a_turn_of_thousands_of_parallel_calls_is_paired_call_by_call():
+    # Issue 19 item 12: the pairing is one pass (benchmarks/wire_check_scale.py times it);
+    # at this size it must still name exactly the call left unanswered and the orphaned one.
+    n = 3000
+    calls = [call_item(f"call_{i}", id=f"fc_{i}") for i in range(n)]
+    outputs = [output_item(f"call_{i}") for i in range(n) if i != 1234]
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": []}
+    body = {"model": "gpt-6-luna", "input": [user_item(), reasoning, *calls, *outputs, user_item(),
+                                             call_item("call_late", id="fc_late"), output_item("call_late")]}
+    found = [(p.path, p.text) for p in responses.check_request(body)]
+    assert found == [("input.1236", "No tool output found for function call call_1234."),
+                     ("input.6002", "Item 'fc_late' of type 'function_call' was provided without its "
+                                    "required 'reasoning' item.")]
+
+
 def test_shape_problems_come_before_conversation_rules():
     found = responses.check_request({"model": "m", "max_output_tokens": 8,
                                      "input": [user_item(), call_item("call_1")]})

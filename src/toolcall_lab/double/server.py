@@ -394,7 +394,7 @@ def _failed(exc: BaseException) -> str:
 
 
 def _not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not a JSON value")
+    raise UsageError(f"{constant} is not a JSON value")  # a ValueError too: `handle` says it is bad JSON
 
 
 def _first(problems: list[Any]) -> Any:

@@ -95,6 +95,7 @@ def _tagged(validator: Any, spec: dict[str, Any], instance: Any, schema: dict[st
         yield ValidationError(f"{key!r} is a required property")
         return
     tag = instance.get(key, spec.get("default"))
+    tag = spec.get("null", tag) if tag is None else tag
     if isinstance(tag, str) and tag in spec["branches"]:
         yield from validator.descend(instance, spec["branches"][tag], schema_path=tag)
     elif not (isinstance(tag, str) and (spec["others"] is True or tag in spec["others"])):

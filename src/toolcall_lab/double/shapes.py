@@ -83,12 +83,15 @@ def either(*kinds: str, **more: Any) -> Schema:
 
 
 def tagged(branches: dict[str, Schema], *, key: str = "type", default: str | None = None,
-           others: list[str] | bool = False) -> Schema:
-    """An object whose `key` says which of `branches` it is (see the module docstring)."""
+           others: list[str] | bool = False, null: str | None = None) -> Schema:
+    """An object whose `key` says which of `branches` it is (see the module docstring);
+    `null` is the tag a null key stands for, where the API has one (Responses' item_reference)."""
     accepted = True if others is True else list(others or [])
     spec: Schema = {"key": key, "branches": branches, "others": accepted}
     if default is not None:
         spec["default"] = default
+    if null is not None:
+        spec["null"] = null
     return {"type": "object", "x-tagged": spec}
 
 
@@ -115,7 +118,9 @@ _ANTHROPIC_BLOCK = tagged({
     "text_editor_code_execution_tool_result": _SERVER_RESULT, "tool_search_tool_result": _SERVER_RESULT,
 }, others=["image", "document", "search_result", "container_upload"])
 _ANTHROPIC_TOOL = tagged({
-    # tool_param.py: `type` is Optional[Literal["custom"]]; the input schema's type is "object"
+    # tool_param.py: `type` is Optional[Literal["custom"]]; the input schema's type is required and
+    # "object" (the SDK's type would take any dict, the API does not: "tools.26.custom.input_schema.type:
+    # Field required" is recorded in lidge-jun/opencodex#75)
     "custom": obj({"name": STRING, "description": STRING,
                    "input_schema": obj({"type": enum("object")}, required=("type",)),
                    "strict": BOOLEAN, "cache_control": _CACHE_CONTROL}, required=("name", "input_schema")),
@@ -165,11 +170,11 @@ _RESPONSES_ITEM = tagged({
                          required=("call_id", "name", "arguments")),
     "function_call_output": obj({"call_id": null(STRING),
                                  "output": either("string", "array", items=_OUTPUT_PARTS)},
-                                required=("call_id", "output")),
+                                required=("output",)),  # call_id too is optional in the spec
     "reasoning": obj({"id": STRING, "summary": array(obj({"text": STRING}, required=("text",))),
                       "encrypted_content": null(STRING)}, required=("id", "summary")),
     "web_search_call": obj({"id": STRING}, required=("id",)),
-}, default="message", others=_OTHER_ITEMS)
+}, default="message", others=_OTHER_ITEMS, null="item_reference")  # ItemReferenceParam: type nullable
 #: Tool's tags in the spec (ToolsArray); the double reads function tools and skips web search
 _OTHER_TOOLS = ["file_search", "computer", "computer_use_preview", "web_search", "web_search_2025_08_26",
                 "mcp", "code_interpreter", "programmatic_tool_calling", "image_generation", "local_shell",

@@ -95,7 +95,8 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[_ItemRole, tuple[Bl
             if not isinstance(output, str):
                 output = "".join(_part_text(part) for part in output)
             content, is_error = read_result_text(output)
-            return "user", (ToolResult(item["call_id"], content, is_error),)
+            # subtle: the spec lets call_id be left out or null (the pairing rule refuses it then)
+            return "user", (ToolResult(str(item.get("call_id") or ""), content, is_error),)
         case "reasoning":
             return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
         case "web_search_call":
