@@ -6,9 +6,10 @@ Anthropic, OpenAI and Ollama; to run that whole path offline (SDK, HTTP, JSON, r
 error mapping) with no key, no network and no bill, tests and notebooks start this
 server on the loopback interface and point the SDK at it. Per request, the double:
 
-1. reads the body with the API's codec (`toolcall_lab.wire.<api>`, the server half):
-   `check_request` first, answering what the real API would reject with a 400 in the
-   API's own error shape and words; then `decode_request` gives a transcript and tools;
+1. checks the body's shape (`shape`: the API's types, in its words), then the API's rules
+   with its codec's `check_request` (`toolcall_lab.wire.<api>`), answering what the real
+   API would reject with a 400 in its own error shape and words; then the codec's
+   `decode_request` gives a transcript and tools;
 2. lets a `ScriptedProvider` play the model (the lessons' `weather_policy` by default), held
    to the request's `tool_choice` and `parallel_tool_calls` as the API holds a real model;
 3. answers with `encode_response`, a body the SDK parses with its own types.
@@ -39,7 +40,8 @@ newest Claude models think when `thinking` is left out, the double only when it 
 (so a run without it shows no thinking blocks), and "between_tools" gets no thinking.
 
 The double is a package of small modules, read in this order: `server`
-(`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules),
+(`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules, against
+`shapes`: one JSON Schema per API of the fields the double reads),
 `play` (the model's reply, reasoning, stored Responses), `cache` (the prompt cache and
 its clock), `faults` (failures in each
 API's words), `background` (serving from a thread, shared with `parts_api`) and

@@ -11,7 +11,11 @@ read without a network. The server is built for a classroom on one machine:
 - `TCP_NODELAY` on every accepted connection: without it each small reply waits on the
   client's delayed ACK (Nagle's algorithm), about 40 ms per request;
 - a cap on the body (`max_body`, 413 in the API's shape), an answer in JSON for every
-  method and every malformed header, and a timeout on a client that stops sending;
+  method and every malformed header (Content-Length read as HTTP defines it, a request
+  line over 64 KiB refused with a 414), and a timeout on a client that stops sending;
+- every error a retry cannot fix (a refused body, a script that fails or stops) says
+  `x-should-retry: false`, which both SDKs obey, so it is sent once; the transient
+  faults (`fail_next("rate_limit")`, ...) leave the SDKs to retry as they would;
 - `requests` keeps the last `keep` requests, and a body over `max_recorded` bytes is
   kept as a one-line note, so a long `serve` does not grow without bound.
 """
@@ -439,7 +443,10 @@ def _handler_for(double: ApiDouble) -> type:
                 return
             if self.parse_request():
                 self._reply()
-                self.wfile.flush()
+                try:
+                    self.wfile.flush()
+                except ConnectionError:  # the client hung up first (a timeout of its own): nothing to tell
+                    self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass  # the double logs one line per request itself, and never a header

@@ -125,7 +125,7 @@ class Failure:
         path, node, key = tuple(error.absolute_path), error.schema, None
         if error.validator == "required":
             key = next(k for k in error.validator_value if k not in error.instance)
-            node = {**node.get("properties", {}).get(key, {}), "x-parent": node}
+            node = node.get("properties", {}).get(key, {})  # the missing key's own node
         elif error.validator == "x-tagged":
             key = error.validator_value["key"]
         kind = "tag" if error.validator == "x-tagged" else str(error.validator)
