@@ -407,6 +407,20 @@ def test_a_script_that_stops_gets_a_500_saying_so_and_is_not_retried(how, raised
     assert client.chat.completions.create(**ask).choices[0].message.content == "Back again."
 
 
+def test_the_kit_says_a_500_that_was_not_retried_was_not_retried(make_double):
+    # the double's x-should-retry: false means the SDK sent it once; "after 2 retries, try again
+    # later" would be untrue, and would send the learner to wait for nothing
+    from toolcall_lab.errors import ServerError
+
+    double = make_double(stop_the_script("exit"))
+    provider = real_provider("openai-chat", double, max_retries=2)
+    with pytest.raises(ServerError) as caught:
+        run_agent(provider, PARIS_QUESTION)
+    said = str(caught.value)
+    assert "the SDK did not retry" in said and "after 2 retries" not in said and "try again later" not in said
+    assert "the API double's script stopped" in said
+
+
 def test_a_script_with_no_replies_left_is_not_retried_by_the_sdk(make_double):
     import anthropic
 

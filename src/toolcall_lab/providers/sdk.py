@@ -403,6 +403,12 @@ class WireProvider:
                 "try again in a minute.", provider=self.name, status=status,
                 retry_after=retry_after(headers))
         if status >= 500:
+            # subtle: `x-should-retry: false` is the server saying a retry cannot help (the API
+            # double's script stopped, say); both SDKs obey it, so nothing was retried
+            if str(headers.get("x-should-retry", "")).lower() == "false":
+                return ServerError(
+                    f"{where} failed with {status} ({said}); the server says a retry cannot help, "
+                    "so the SDK did not retry: read its message above.", provider=self.name, status=status)
             return ServerError(
                 f"{where} failed with {status} ({said}) after {self.max_retries} retries; "
                 "the request may be fine, try again later.", provider=self.name, status=status)
