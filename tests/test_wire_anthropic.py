@@ -707,7 +707,7 @@ def test_string_input_nested_deeper_than_python_reads_is_a_malformed_call():
 # -- preserved thinking: a thinking block is bound to what came before it --------------------------
 def _bound_loop(model=MODEL):
     """Two questions on `model` as the double answered them: each reply's thinking signed and bound."""
-    from toolcall_lab.wire.server.anthropic import encode_response
+    from toolcall_lab.wire.anthropic.server import encode_response
 
     body = body_of(user(text("Paris?")), model=model, thinking={"type": "adaptive"})
     for question, call_id in (("Paris?", "toolu_1"), ("And Tokyo?", "toolu_2")):

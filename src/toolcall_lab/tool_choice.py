@@ -31,7 +31,7 @@ a `UsageError` instead of sending a request that would quietly be ignored.
 
 A forced choice ("required" or a name) cannot be combined with Anthropic's extended
 thinking: the API answers 400 "Thinking may not be enabled when tool_choice forces tool
-use." (`wire.rules.anthropic`, and `models.Rules.forced_tools` per model).
+use." (`wire.anthropic.rules`, and `models.Rules.forced_tools` per model).
 
 Left out: OpenAI's `allowed_tools` (a subset of the tools), hosted and custom tools.
 """

@@ -44,7 +44,7 @@ Past `max_entries` prefixes (a long `serve`), the ones expiring first are droppe
 
 Left out: a cache shared between APIs or doubles, eviction as a real provider does it, OpenAI's explicit
 `prompt_cache_breakpoint`s. (A 1-hour breakpoint after a 5-minute one never gets here:
-the rules refuse it first, `wire.rules.anthropic`.)
+the rules refuse it first, `wire.anthropic.caching`.)
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def anthropic_layout(body: Mapping[str, Any], transcript: Transcript,
     The hash covers the request's own blocks (so an image or a signature counts); the
     tokens follow the kit's estimate of the decoded `transcript` and `tools`.
     """
-    from ..wire.anthropic import _decode_blocks
+    from ..wire.anthropic._blocks import decode_blocks as _decode_blocks
 
     hidden = tool_prompt_tokens(str(body.get("model", ""))) if tools else 0
     layout = _Layout(hidden)

@@ -188,7 +188,7 @@ def _as_the_model_reads_it(body: dict[str, Any]) -> tuple[dict[str, Any], list[d
     current turn starts at the last user message that is not only tool results: its tool
     loop's thinking always counts.
     """
-    from ..wire.rules.anthropic import prefix_mismatch_behavior
+    from ..wire.anthropic.thinking import prefix_mismatch_behavior
     from ..wire.signing import prefix_mismatches
 
     rules = rules_of(str(body.get("model", "")))
@@ -238,7 +238,7 @@ def _with_cache_creation(reply: dict[str, Any], body: dict[str, Any]) -> dict[st
     (The codec writes `cache_creation` only when the cache was used; a request below the
     minimum asked for caching all the same, and the API answers it with zeros.)
     """
-    from ..wire.rules.anthropic import breakpoints
+    from ..wire.anthropic.caching import breakpoints
 
     if breakpoints(body) and "cache_creation" not in reply["usage"]:
         reply["usage"]["cache_creation"] = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}

@@ -6,8 +6,8 @@ a `Turn` (the SDK's own `anthropic.types.Message` parses it), and `error_body` t
 API's error JSON. The double signs the thinking it invents (`wire.signing`), so the
 rules can tell when it comes back edited.
 
-The block translators are the codec's (`wire/anthropic.py`), shared with the client
-half; this module only adds what a server needs on top of them.
+The block translators are this folder's (`_blocks.py`), shared with the client half;
+this module only adds what a server needs on top of them.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import from_the_wire, request_tool
-from ..anthropic import _STOP_IN, _decode_blocks, _encode_content, _result_text
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
+from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
 
 __all__ = ["cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
-_STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in _STOP_IN.items()}
+_STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 
 _ERROR_TYPES: dict[int, str] = {
     400: "invalid_request_error",
@@ -64,11 +64,11 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             content = [{"type": "text", "text": content}]
         role = message.get("role")
         if role == "system":  # SDK 2.14's SystemMessageParam: fold it into the system prompt
-            text = _result_text(content)
+            text = result_text(content)
             system = f"{system}\n{text}" if system else text
             continue
         try:
-            messages.append(Message(role, tuple(_decode_blocks(content, model=None))))
+            messages.append(Message(role, tuple(decode_blocks(content, model=None))))
         except (TypeError, ValueError) as exc:
             raise UsageError(f"messages.{position}: {exc}") from None
     # subtle: a tool with a `type` other than "custom" (web_search_20250305, ...) is one
@@ -110,7 +110,7 @@ def encode_response(turn: Turn, *, response_id: str, request: Mapping[str, Any] 
     """
     if turn.message.tool_results:
         raise UsageError("an assistant turn cannot hold a tool result")  # Message forbids it
-    content = _encode_content(turn.message.blocks, sign=True)
+    content = encode_content(turn.message.blocks, sign=True)
     if request is not None:
         _bind(content, request)
     usage = turn.usage
