@@ -1,80 +1,22 @@
-"""The OpenAI Responses API (`POST /v1/responses`): the kit's transcript as input *items*.
+"""The OpenAI Responses API's client half: a `POST /v1/responses` body out, its reply in.
 
-Where the kit has messages made of blocks, Responses has one flat list of items, and
-tool calls and their results are items of their own, not parts of a message:
+`encode_request` writes a transcript as one flat list of input items (see the package's
+docstring, `wire.responses`, for what maps to what and why); `decode_response` reads a
+reply's output items into a `Turn`, and raises the kit's error for a response that
+"failed"; `why_dropped` says which reasoning a request leaves out. The item readers are
+this folder's (`_blocks.py`), shared with the server half.
 
-    kit                                 Responses input item
-    Transcript.system                   top-level "instructions"
-    user TextBlocks (side by side)      {"type": "message", "role": "user",
-                                         "content": [{"type": "input_text", "text": ...}, ...]}
-    assistant TextBlock                 {"type": "message", "role": "assistant", "content": "..."}
-    ToolCall                            {"type": "function_call", "call_id", "name",
-                                         "arguments": "<JSON text>"}
-    ToolResult                          {"type": "function_call_output", "call_id", "output"}
-    ReasoningBlock (made by "openai")   the reasoning item it came from, verbatim
-    ServerToolCall (made by "openai")   the web_search_call item it came from, verbatim
-    Usage.web_search_requests           the number of web_search_call items in a reply
-    server_tools=[{...}] (an option)    appended to "tools" as given, e.g. {"type": "web_search"}
-
-    >>> from toolcall_lab import Message, ToolCall, ToolResult, Transcript
-    >>> t = Transcript(messages=[Message.user("Weather in Paris?"),
-    ...                          Message.assistant(ToolCall("call_1", "get_weather", {"city": "Paris"})),
-    ...                          Message.results([ToolResult("call_1", "18°C, sunny")])])
-    >>> [item["type"] for item in encode_request(t, model="gpt-6-luna")["input"]]
-    ['message', 'function_call', 'function_call_output']
-
-Choices worth knowing:
-
-- Assistant text goes back as *string* content. The spec's `EasyInputMessage` takes any
-  role with a string; the other spelling, an output message with `output_text` parts, is
-  the spec's `OutputMessage`, which requires the `msg_` id, a `status` and `logprobs`
-  the kit does not keep. User text uses `input_text` parts, one per `TextBlock`, so a
-  request decodes back into the same blocks.
-- Function-call items carry no `fc_` id. On input the id is optional and `call_id`
-  alone pairs a call with its output. Sending `fc_` ids would also tie each call to the
-  reasoning item it came with (`Item 'fc_...' of type 'function_call' was provided
-  without its required 'reasoning' item`), a rule the kit then could not keep when a
-  transcript drops reasoning.
-- A failed tool is signalled in words: there is no `is_error` on the wire, so the output
-  starts with `ERROR_PREFIX` ("Error: "), which `decode_request` strips again. A
-  successful output that itself begins with "Error: " goes out as "Output: Error: ..."
-  (`OUTPUT_PREFIX`), which the real API and the model read as it stands, and
-  `decode_request` reads back as the success it was (`_shared.result_text`).
-- Reasoning is replayed as the whole item the model sent (`ReasoningBlock.opaque`),
-  `encrypted_content` untouched; reasoning from other providers is dropped, and so is
-  an OpenAI block without its item (nothing the API could verify). The provider asks
-  for `store: false` by default, so with `reasoning_effort` it also asks for
-  `include: ["reasoning.encrypted_content"]`: without it a stateless request cannot
-  replay reasoning (`Item with id 'rs_...' not found`). It is not sent without
-  `reasoning_effort`, because non-reasoning models reject it with a 400 ("Encrypted
-  content is not supported with this model."). With `store: false`, an item that came
-  back without `encrypted_content` is dropped too: the API could only look it up by
-  its id, and `check_request` says what it answers then (that 404). `why_dropped`
-  says, for one block, why a request leaves it out.
-
-This module is the client half. The server half (`decode_request`, `encode_response`,
-`error_body`, in `wire/server/responses.py`) lets the loopback API double play OpenAI;
-the double mints `encrypted_content` with `seal_reasoning` (from `wire.signing`), and
-`check_request` (the API's rules, in `wire/rules/responses.py`) refuses a sealed value
-that was altered, as the real API does. Both are re-exported here.
-
-A web search OpenAI ran inside the reply comes back as a `web_search_call` item (its
-`action` says what was searched; the results themselves are not an item, only the
-answer's citations). It becomes a `ServerToolCall` (see `toolcall_lab.server_tools`),
-replayed as the item it was, to OpenAI only; the loop never runs it.
-
-Left out: images and files, built-in tools other than web search, streaming, and
-`previous_response_id` conversations (the pairing rules are then not checked, since the
-earlier items live on OpenAI's servers).
+Left out: background requests (a response still "queued" or "in_progress" is refused),
+and `previous_response_id` (the kit sends the whole conversation every time).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never, cast
+from typing import Any, assert_never
 
-from ..errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
-from ..messages import (
+from ...errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
+from ...messages import (
     Block,
     Message,
     ReasoningBlock,
@@ -85,37 +27,25 @@ from ..messages import (
     ToolResult,
     Transcript,
 )
-from ..tool import Tool
-from ..tool_choice import MODES, check_tool_choice
-from ..turn import StopReason, Turn
-from ..usage import Usage
-from ._shared import (
-    ERROR_PREFIX,
+from ...tool import Tool
+from ...tool_choice import MODES, check_tool_choice
+from ...turn import StopReason, Turn
+from ...usage import Usage
+from .._shared import (
     arguments_json,
     from_the_wire,
     made_elsewhere,
-    parse_arguments,
     plain_json,
     prompt_cache_fields,
     result_text,
     sampling,
 )
-from .signing import seal_reasoning, unseal_reasoning
+from ._blocks import PROVIDER_NAME, part_text, read_call, summary, web_search_call
 
-if TYPE_CHECKING:
-    from . import API
-
-__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
-           "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]
-
-#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "responses"
-#: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
-PROVIDER_NAME = "openai"
+__all__ = ["decode_response", "encode_request", "why_dropped"]
 
 
-# -- client side: request out, response in ------------------------------------------------
+# -- request out ---------------------------------------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    store: bool = False, tool_choice: str | None = None,
@@ -218,7 +148,6 @@ def why_dropped(block: ReasoningBlock, *, model: str | None = None, store: bool 
     return None
 
 
-
 def _tool_spec(tool: Tool) -> dict[str, Any]:
     # subtle: the Responses API treats a missing `strict` as TRUE (Chat Completions as false).
     # Strict mode demands every property in `required` and "additionalProperties": false,
@@ -229,6 +158,7 @@ def _tool_spec(tool: Tool) -> dict[str, Any]:
             "parameters": plain_json(tool.input_schema), "strict": tool.strict}
 
 
+# -- reply in -----------------------------------------------------------------------------------
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Responses body: output items become blocks, in order.
@@ -262,13 +192,13 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     for item in body["output"]:
         match item.get("type"):
             case "reasoning":
-                blocks.append(ReasoningBlock(_summary(item), PROVIDER_NAME, model, plain_json(item)))
+                blocks.append(ReasoningBlock(summary(item), PROVIDER_NAME, model, plain_json(item)))
             case "message":
                 for part in item["content"]:
                     refused = refused or part["type"] == "refusal"
-                    blocks.append(TextBlock(_part_text(part)))
+                    blocks.append(TextBlock(part_text(part)))
             case "function_call":
-                blocks.append(_call(item["call_id"], item["name"], item["arguments"]))
+                blocks.append(read_call(item["call_id"], item["name"], item["arguments"]))
             case "web_search_call":
                 blocks.append(web_search_call(item))
             case _:
@@ -281,18 +211,6 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         # subtle: the usage object has no search count; each web_search_call item is one billed call.
         usage = Usage(**{**vars(usage), "web_search_requests": searches})
     return Turn(Message("assistant", tuple(blocks)), stop, usage, model)
-
-
-def web_search_call(item: Mapping[str, Any]) -> ServerToolCall:
-    """A `web_search_call` item as a ServerToolCall: its `action` as the arguments, the item kept.
-
-    >>> web_search_call({"type": "web_search_call", "id": "ws_1", "status": "completed",
-    ...                  "action": {"type": "search", "query": "weather Paris"}})
-    ServerToolCall('ws_1', 'web_search', {'type': 'search', 'query': 'weather Paris'}, provider='openai')
-    """
-    action = item.get("action")
-    return ServerToolCall(str(item.get("id", "")), "web_search", action if isinstance(action, dict) else {},
-                          PROVIDER_NAME, plain_json(item))
 
 
 def _stop_reason(status: str, details: Mapping[str, Any] | None, *, has_calls: bool,
@@ -333,37 +251,3 @@ def _failure(error: Mapping[str, Any] | None) -> ProviderError:
         return InvalidRequestError(f"{where}; change what the request sends and try again.",
                                    provider=PROVIDER_NAME)
     return ServerError(f"{where}; the request may be fine, try again later.", provider=PROVIDER_NAME)
-
-
-def _call(call_id: str, name: str, arguments: str) -> ToolCall:
-    """A ToolCall; arguments that are not a JSON object are kept as `raw_args`.
-
-    e.g. '[' * 5000 (too deep for Python's parser) -> ToolCall(args={}, raw_args='[[[...').
-    """
-    args = parse_arguments(arguments) if isinstance(arguments, str) else None
-    if args is None:
-        return ToolCall(call_id, name, {}, raw_args=arguments if isinstance(arguments, str) else "")
-    return ToolCall(call_id, name, args)
-
-
-def _summary(item: Mapping[str, Any]) -> str:
-    """The readable part of a reasoning item: its summary texts, one paragraph each."""
-    return "\n\n".join(part.get("text", "") for part in item.get("summary") or [])
-
-
-def _part_text(part: Mapping[str, Any]) -> str:
-    match part.get("type"):
-        case "input_text" | "output_text":
-            return cast(str, part["text"])
-        case "refusal":
-            return cast(str, part["refusal"])
-        case other:
-            raise UsageError(f"a message content part of type {other!r} is not text; the kit "
-                             "reads input_text, output_text and refusal parts only")
-
-
-# -- the server half and the API's rules, in modules of their own ------------------------------
-# subtle: imported last, because both read this module's names (API_NAME, the item readers);
-# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
-from .rules.responses import check_request  # noqa: E402
-from .server.responses import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

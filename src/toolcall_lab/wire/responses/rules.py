@@ -20,8 +20,8 @@ from typing import Any
 from ...models import rules_of
 from .._shared import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
 from ..problem import Problem
-from ..responses import API_NAME
 from ..signing import seal_is_ours, unseal_reasoning
+from ._blocks import API_NAME
 
 __all__ = ["check_request"]
 

@@ -7,7 +7,7 @@ error JSON (one shape for both OpenAI APIs). Reasoning the double invents gets a
 `encrypted_content` sealed with `seal_reasoning` (`wire.signing`), so the rules can tell
 when it comes back altered.
 
-The item readers are the codec's (`wire/responses.py`), shared with the client half.
+The item readers are this folder's (`_blocks.py`), shared with the client half.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ from ...messages import (
 )
 from ...tool import Tool
 from ...turn import StopReason, Turn
+from ...usage import Usage
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
-from ..responses import PROVIDER_NAME, _call, _part_text, _summary, web_search_call
 from ..signing import seal_reasoning
+from ._blocks import PROVIDER_NAME, part_text, read_call, summary, web_search_call
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
@@ -85,20 +86,20 @@ def _read_item(item: Mapping[str, Any], index: int) -> tuple[_ItemRole, tuple[Bl
     match item.get("type", "message"):  # subtle: `type` is optional on an EasyInputMessage
         case "message":
             content = item["content"]
-            texts = [content] if isinstance(content, str) else [_part_text(p) for p in content]
+            texts = [content] if isinstance(content, str) else [part_text(p) for p in content]
             role: _ItemRole = "system" if item["role"] in ("system", "developer") else item["role"]
             return role, tuple(TextBlock(t) for t in texts)
         case "function_call":
-            return "assistant", (_call(item["call_id"], item["name"], item["arguments"]),)
+            return "assistant", (read_call(item["call_id"], item["name"], item["arguments"]),)
         case "function_call_output":
             output = item["output"]
             if not isinstance(output, str):
-                output = "".join(_part_text(part) for part in output)
+                output = "".join(part_text(part) for part in output)
             content, is_error = read_result_text(output)
             # subtle: the spec lets call_id be left out or null (the pairing rule refuses it then)
             return "user", (ToolResult(str(item.get("call_id") or ""), content, is_error),)
         case "reasoning":
-            return "assistant", (ReasoningBlock(_summary(item), PROVIDER_NAME, None, plain_json(item)),)
+            return "assistant", (ReasoningBlock(summary(item), PROVIDER_NAME, None, plain_json(item)),)
         case "web_search_call":
             return "assistant", (web_search_call(item),)
         case other:
@@ -152,12 +153,32 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
     >>> body["status"], body["output"][0]["content"][0]["text"], decode_response(body).message.blocks
     ('completed', 'Hello!', (TextBlock('Hello!'),))
     """
-    suffix = response_id.removeprefix("resp_")
+    cut = turn.stop_reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED)
     refusal = turn.stop_reason is StopReason.REFUSAL
     has_text = any(isinstance(b, TextBlock) for b in turn.message.blocks)
-    cut = turn.stop_reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED)
     incomplete = cut or (refusal and not has_text)
-    item_status = "incomplete" if incomplete else "completed"
+    output = _output(turn, response_id.removeprefix("resp_"), refusal=refusal,
+                     status="incomplete" if incomplete else "completed")
+    reason = "max_output_tokens" if cut else "content_filter"
+    asked = request or {}
+    return {
+        "id": response_id, "object": "response", "created_at": created_at,
+        "status": "incomplete" if incomplete else "completed",
+        "completed_at": None if incomplete else created_at,
+        "error": None,
+        "incomplete_details": {"reason": reason} if incomplete else None,
+        "instructions": asked.get("instructions"),
+        "max_output_tokens": asked.get("max_output_tokens"),
+        "model": turn.model,
+        "output": output,
+        **_echo(asked),
+        "usage": _usage(turn.usage),
+        "metadata": {},
+    }
+
+
+def _output(turn: Turn, suffix: str, *, refusal: bool, status: str) -> list[dict[str, Any]]:
+    """The reply's output items, in the order of its blocks; item ids are made from `suffix`."""
     output: list[dict[str, Any]] = []
     for index, block in enumerate(turn.message.blocks):
         match block:
@@ -167,14 +188,14 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                 part = ({"type": "refusal", "refusal": text} if refusal else
                         {"type": "output_text", "text": text, "annotations": [], "logprobs": []})
                 if output and output[-1]["type"] == "message":
-                    output[-1]["content"].append(part)
+                    output[-1]["content"].append(part)  # text next to text: one message
                 else:
                     output.append({"type": "message", "id": f"msg_{suffix}_{index}",
-                                   "status": item_status, "role": "assistant", "content": [part]})
+                                   "status": status, "role": "assistant", "content": [part]})
             case ToolCall(id=call_id, name=name):
                 output.append({"type": "function_call", "id": f"fc_{suffix}_{index}",
                                "call_id": call_id, "name": name, "arguments": arguments_json(block),
-                               "status": item_status})
+                               "status": status})
             case ServerToolCall(opaque=opaque) if block.replayable_to(PROVIDER_NAME) and opaque:
                 output.append(plain_json(opaque))
             case ServerToolCall(args=args):
@@ -187,19 +208,12 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
                 raise UsageError("a reply cannot hold a ToolResult")  # Message forbids it too
             case _:
                 assert_never(block)
-    reason = "max_output_tokens" if cut else "content_filter"
-    asked = request or {}
-    usage = turn.usage
+    return output
+
+
+def _echo(asked: Mapping[str, Any]) -> dict[str, Any]:
+    """The request's settings as the API echoes them in its reply (its defaults where none was sent)."""
     return {
-        "id": response_id, "object": "response", "created_at": created_at,
-        "status": "incomplete" if incomplete else "completed",
-        "completed_at": None if incomplete else created_at,
-        "error": None,
-        "incomplete_details": {"reason": reason} if incomplete else None,
-        "instructions": asked.get("instructions"),
-        "max_output_tokens": asked.get("max_output_tokens"),
-        "model": turn.model,
-        "output": output,
         "parallel_tool_calls": asked.get("parallel_tool_calls", True),
         "previous_response_id": None,
         "reasoning": {"effort": (asked.get("reasoning") or {}).get("effort"), "summary": None},
@@ -210,15 +224,18 @@ def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
         "tools": [_echo_tool(spec) for spec in asked.get("tools") or []],
         "top_p": 1.0,
         "truncation": "disabled",
-        "usage": {
-            "input_tokens": usage.input_tokens,
-            "input_tokens_details": {"cached_tokens": usage.cache_read_tokens,
-                                     "cache_write_tokens": usage.cache_write_tokens},
-            "output_tokens": usage.output_tokens,
-            "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
-            "total_tokens": usage.total_tokens,
-        },
-        "metadata": {},
+    }
+
+
+def _usage(usage: Usage) -> dict[str, Any]:
+    """The kit's usage in OpenAI's shape, which counts the same way (cached inside input)."""
+    return {
+        "input_tokens": usage.input_tokens,
+        "input_tokens_details": {"cached_tokens": usage.cache_read_tokens,
+                                 "cache_write_tokens": usage.cache_write_tokens},
+        "output_tokens": usage.output_tokens,
+        "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
+        "total_tokens": usage.total_tokens,
     }
 
 
