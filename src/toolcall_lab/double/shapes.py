@@ -226,7 +226,7 @@ _CHAT_MESSAGE = tagged({
     # content may be left out or null beside tool_calls; an empty tool_calls is a rule
     "assistant": obj({"content": null(_chat_content(tagged({"text": _PART_TEXT, "refusal": obj(
         {"refusal": STRING}, required=("refusal",))}))), "tool_calls": array(_CHAT_CALL)}),
-    # a missing tool_call_id is a rule, in OpenAI's recorded words (`wire.rules.chat`)
+    # a missing tool_call_id is a rule, in OpenAI's recorded words (`wire.chat.rules`)
     "tool": obj({"tool_call_id": STRING, "content": _chat_content(_TEXT_PARTS)}, required=("content",)),
     "function": obj({"name": STRING}, required=("name",)),
 }, key="role")

@@ -213,7 +213,7 @@ def _is_model_output(item: object) -> bool:
 
 def _tool_problems(tools: Sequence[Mapping[str, Any]]) -> list[Problem]:
     # No Responses-specific text is recorded for a bad name; this is the Chat Completions
-    # message (`rules.chat`, from an issue report) with the param path Responses uses, `tools[0].name`.
+    # message (`wire.chat.rules`, from an issue report) with the param path Responses uses, `tools[0].name`.
     problems = []
     for index, spec in enumerate(tools):
         if not isinstance(spec, Mapping) or spec.get("type", "function") != "function":

@@ -5,7 +5,7 @@
 answer with for a `Turn` (the SDK's `ChatCompletion` parses it), and `error_body`
 OpenAI's error JSON (one shape for both OpenAI APIs).
 
-The call and content readers are the codec's (`wire/chat.py`), shared with the client half.
+The call and content readers are this folder's (`_blocks.py`), shared with the client half.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ...tool import Tool
 from ...turn import StopReason, Turn
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
-from ..chat import _decode_call, _text_of
+from ._blocks import read_call, text_of
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
@@ -53,11 +53,11 @@ Message.user(ToolResult('c1', 'no such city', is_error=True))]
             results = []
         match role:
             case "system" | "developer":
-                system.append(_text_of(item.get("content")))
+                system.append(text_of(item.get("content")))
             case "user":
                 messages.append(Message("user", _text_blocks(item.get("content"))))
             case "assistant":
-                calls = tuple(_decode_call(c) for c in item.get("tool_calls") or [])
+                calls = tuple(read_call(c) for c in item.get("tool_calls") or [])
                 messages.append(Message("assistant", _text_blocks(item.get("content")) + calls))
             case _:
                 pass  # the deprecated "function" role: the kit never sends it
@@ -78,7 +78,7 @@ def _text_blocks(content: Any) -> tuple[Block, ...]:
 
 
 def _decode_result(item: Mapping[str, Any]) -> ToolResult:
-    content, is_error = read_result_text(_text_of(item.get("content")))
+    content, is_error = read_result_text(text_of(item.get("content")))
     return ToolResult(str(item.get("tool_call_id") or ""), content, is_error)
 
 

@@ -1,50 +1,24 @@
-"""OpenAI Chat Completions (`POST /v1/chat/completions`), the dialect most servers speak.
+"""OpenAI Chat Completions' client half: a `/v1/chat/completions` body out, its reply in.
 
-OpenAI's hosted API speaks it, and so do vLLM, llama.cpp's `llama-server`, LM Studio,
-Ollama's `/v1` and most gateways. The kit's transcript maps onto it like this:
+`encode_request` writes a transcript as Chat messages (see the package's docstring,
+`wire.chat`, for what maps to what and the three things Chat has no field for);
+`decode_response` reads the first choice into a `Turn`, tool use read from the presence
+of `tool_calls` (local servers answer "stop" beside them), and a Qwen3-style `<think>`
+prefix taken out of the content as reasoning; `why_dropped` says why a request leaves
+reasoning out (always). The call and content readers are this folder's (`_blocks.py`),
+shared with the server half.
 
-    kit                                   Chat Completions
-    Transcript.system                     first message {"role": "system"}
-    user TextBlock                        {"role": "user", "content": "..."}
-    assistant text + ToolCalls            {"role": "assistant", "content": "..." | null,
-                                           "tool_calls": [{"id", "type": "function",
-                                           "function": {"name", "arguments": "<JSON string>"}}]}
-    user ToolResults                      one {"role": "tool", "tool_call_id", "content"} each,
-                                          in the order they appear; the message's text, if any,
-                                          follows them as a {"role": "user"} message
-    Tool                                  {"type": "function", "function": {"name",
-                                           "description", "parameters"}}
-
-Three things have no Chat field, so this module decides:
-
-- `ToolResult.is_error`: a failure's content is sent as "Error: <content>"
-  (`ERROR_PREFIX`). A success whose own text begins with "Error: " is sent as
-  "Output: Error: ..." (`OUTPUT_PREFIX`), so the wire can tell the two apart, and
-  `decode_request` gives back the flag and the text exactly (`_shared.result_text`).
-  That is also what the real API, and the model, reads.
-- Reasoning is never sent. OpenAI's own models return none in Chat (only a token
-  count), and the `reasoning_content` / `reasoning` fields some local servers return
-  are not part of the API, so no server promises to read them back (`why_dropped`
-  says so for each block).
-- Order inside a message: Chat puts an assistant's text before its tool calls, and a
-  user's tool results before its text, whatever order the kit's blocks were in.
-
-This module is the client half. The server half the API double plays
-(`decode_request`, `encode_response`, `error_body`) is in `wire/server/chat.py`, and the
-API's rules (`check_request`) are in `wire/rules/chat.py`; both are re-exported here.
-
-Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
-`function_call`, custom (grammar) tools and `allowed_tools`.
+Left out: `n > 1` (only the first choice is read), logprobs, and audio.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, assert_never
 
-from ..errors import UsageError
-from ..messages import (
+from ...errors import UsageError
+from ...messages import (
     Block,
     Message,
     ReasoningBlock,
@@ -55,44 +29,22 @@ from ..messages import (
     ToolResult,
     Transcript,
 )
-from ..tool import Tool
-from ..tool_choice import MODES, check_tool_choice
-from ..turn import StopReason, Turn
-from ..usage import Usage
-from ._shared import (
-    ERROR_PREFIX,
+from ...tool import Tool
+from ...tool_choice import MODES, check_tool_choice
+from ...turn import StopReason, Turn
+from ...usage import Usage
+from .._shared import (
     arguments_json,
     from_the_wire,
     made_elsewhere,
-    object_call,
-    parse_arguments,
     prompt_cache_fields,
     result_text,
     sampling,
 )
+from ._blocks import PROVIDER_NAME, read_call, text_of
 
-if TYPE_CHECKING:
-    from . import API
+__all__ = ["MAX_TOKENS_FIELDS", "decode_response", "encode_request", "why_dropped"]
 
-__all__ = [
-    "API_NAME",
-    "ERROR_PREFIX",
-    "MAX_TOKENS_FIELDS",
-    "PROVIDER_NAME",
-    "check_request",
-    "decode_request",
-    "decode_response",
-    "decode_tool_choice",
-    "encode_request",
-    "encode_response",
-    "error_body",
-    "why_dropped",
-]
-
-#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "chat"
-#: The name this codec stamps on the reasoning it decodes (`ReasoningBlock.provider`).
-PROVIDER_NAME = "openai-chat"
 #: The two spellings of the output limit: OpenAI's current one, and the older one that
 #: local servers read (Ollama ignores `max_completion_tokens` without a word).
 MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
@@ -100,7 +52,7 @@ MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
 _THINK = re.compile(r"\A\s*<think>(.*?)</think>\s*", re.DOTALL)
 
 
-# -- request: kit -> wire ---------------------------------------------------------------
+# -- request out ---------------------------------------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, reasoning_effort: str | None = None,
                    parallel_tool_calls: bool | None = None,
@@ -202,8 +154,7 @@ def _content(texts: list[str]) -> str | list[dict[str, str]]:
     return [{"type": "text", "text": text} for text in texts]
 
 
-
-# -- response: wire -> kit --------------------------------------------------------------
+# -- reply in -----------------------------------------------------------------------------------
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Chat Completions response body (the first choice).
@@ -233,13 +184,13 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         reasoning, content = think.group(1).strip(), content[think.end():]
     if reasoning:
         blocks.append(ReasoningBlock(str(reasoning), PROVIDER_NAME, model or None))
-    text = _text_of(content)
+    text = text_of(content)
     if text:
         blocks.append(TextBlock(text))
     refusal = message.get("refusal")
     if refusal:
         blocks.append(TextBlock(refusal))
-    calls = [_decode_call(call) for call in message.get("tool_calls") or []]
+    calls = [read_call(call) for call in message.get("tool_calls") or []]
     blocks.extend(calls)
     return Turn(Message("assistant", tuple(blocks)),
                 _stop_reason(choice.get("finish_reason"), bool(refusal), bool(calls)),
@@ -256,23 +207,6 @@ def _stop_reason(finish_reason: str | None, refused: bool, called: bool) -> Stop
         return StopReason.TOOL_USE
     # "stop", and "tool_calls" with an empty list (vLLM's `required` can send that).
     return StopReason.END_TURN
-
-
-def _decode_call(call: Mapping[str, Any]) -> ToolCall:
-    function = call.get("function") or {}
-    call_id, name = str(call.get("id") or ""), str(function.get("name") or "")
-    arguments = function.get("arguments")
-    if isinstance(arguments, Mapping):  # a few servers send an object instead of a string
-        return object_call(call_id, name, arguments)
-    text = "" if arguments is None else str(arguments)
-    if not text.strip():
-        # subtle: local servers send "" for a call without arguments; that is {}, not an error.
-        return ToolCall(call_id, name, {})
-    # subtle: text nested too deep ('[' * 5000), or holding NaN, is malformed too.
-    args = parse_arguments(text)
-    if args is None:
-        return ToolCall(call_id, name, {}, raw_args=text)
-    return ToolCall(call_id, name, args)
 
 
 def _decode_usage(usage: Mapping[str, Any] | None) -> Usage:
@@ -293,20 +227,3 @@ def _decode_usage(usage: Mapping[str, Any] | None) -> Usage:
     reasoning = min(int(completion_details.get("reasoning_tokens") or 0), output_tokens)
     return Usage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read_tokens=cache_read,
                  cache_write_tokens=cache_write, reasoning_tokens=reasoning)
-
-
-def _text_of(content: Any) -> str:
-    """The text of a content field: a string, text parts, or null."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text") or part.get("refusal") or "" for part in content
-                   if isinstance(part, Mapping))
-
-
-# -- the server half and the API's rules, in modules of their own ------------------------------
-# subtle: imported last, because both read this module's names (API_NAME, the readers);
-# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
-from .rules.chat import check_request  # noqa: E402
-from .server.chat import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402

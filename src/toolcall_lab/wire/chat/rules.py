@@ -16,8 +16,8 @@ from typing import Any
 
 from ...models import rules_of
 from .._shared import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
-from ..chat import API_NAME
 from ..problem import Problem
+from ._blocks import API_NAME
 
 __all__ = ["check_request"]
 
