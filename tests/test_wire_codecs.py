@@ -1,8 +1,8 @@
-"""Each codec module is its API's whole codec, though its halves live in three files.
+"""Each codec package is its API's whole codec, though its halves live in files of their own.
 
-`wire/<api>.py` holds the client half and re-exports the server half (`wire/server/`)
-and the rules (`wire/rules/`), so a provider and the API double each find everything
-they need on the one module `API_SPECS` names.
+`wire/<api>/__init__.py` re-exports the client half (`client.py`), the server half
+(`server.py`) and the rules (`rules.py`), so a provider and the API double each find
+everything they need on the one package `API_SPECS` names.
 """
 
 import importlib
@@ -30,18 +30,11 @@ def test_every_codec_offers_both_halves_and_its_rules(api):
     assert codec.API_NAME == api
 
 
-def half(api, name):
-    """`wire/<api>/<name>.py`, or (an API not moved yet) `wire/<name>/<api>.py`."""
-    try:
-        return importlib.import_module(f"toolcall_lab.wire.{api}.{name}")
-    except ModuleNotFoundError:
-        return importlib.import_module(f"toolcall_lab.wire.{name}.{api}")
-
-
 @pytest.mark.parametrize("api", list(API_SPECS))
 def test_the_codec_re_exports_the_server_half_and_the_rules(api):
     codec = API_SPECS[api].codec
-    rules, server = half(api, "rules"), half(api, "server")
+    rules = importlib.import_module(f"toolcall_lab.wire.{api}.rules")
+    server = importlib.import_module(f"toolcall_lab.wire.{api}.server")
     assert codec.check_request is rules.check_request
     assert all(getattr(codec, name) is getattr(server, name) for name in SERVER)
 

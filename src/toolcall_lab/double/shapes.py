@@ -33,7 +33,7 @@ Three keywords beyond JSON Schema, all read by `shape.py`:
 - `x-hosted`: values only the hosted API checks; a local server's flavour of the same API
   checks them its own way, or not at all (`wire.server.flavours`).
 
-Left out, on purpose: value ranges and the rules between fields (`wire.rules.<api>`
+Left out, on purpose: value ranges and the rules between fields (`wire.<api>.rules`
 checks those, in the API's words), and every field the double neither reads nor the kit
 sends (a real API checks those too; here they pass). Unknown keys pass too, although
 Anthropic refuses them ("Extra inputs are not permitted") and OpenAI too ("Unknown
@@ -297,7 +297,7 @@ OLLAMA: Schema = obj({
         "num_predict": _option("integer"), "seed": _option("integer"),
         "temperature": _option("float32"), "top_p": _option("float32"), "top_k": _option("integer")}},
         "map[string]interface {}"),
-})  # `think` is a type of Ollama's own (ThinkValue), checked with its words by `wire.rules.ollama`
+})  # `think` is a type of Ollama's own (ThinkValue), checked with its words by `wire.ollama.rules`
 
 #: api -> the JSON Schema of the request fields the double reads
 SHAPES: dict[str, Schema] = {"anthropic": ANTHROPIC, "responses": RESPONSES, "chat": CHAT, "ollama": OLLAMA}

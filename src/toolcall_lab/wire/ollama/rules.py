@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..ollama import API_NAME
 from ..problem import Problem
+from ._blocks import API_NAME
 
 __all__ = ["THINK_LEVELS", "check_request"]
 

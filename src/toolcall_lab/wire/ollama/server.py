@@ -5,7 +5,7 @@ inverse of `encode_request`, pairing each tool result with its call), `encode_re
 writes the reply Ollama would send for a `Turn` (the official client's `ChatResponse`
 parses it), and `error_body` Ollama's error JSON.
 
-The call and message readers are the codec's (`wire/ollama.py`), shared with the client half.
+The call and message readers are this folder's (`_blocks.py`), shared with the client half.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from .._shared import from_the_wire, read_result_text, request_tool
-from ..ollama import _decode_call, _reasoning_and_text
+from ._blocks import read_call, reasoning_and_text
 
 __all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
 
@@ -56,9 +56,9 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
             case "assistant":
                 calls = []
                 for call in wire.get("tool_calls") or ():
-                    calls.append(_decode_call(call, body, minted))
+                    calls.append(read_call(call, body, minted))
                     minted += 0 if call.get("id") else 1
-                messages.append(Message("assistant", (*_reasoning_and_text(wire, model), *calls)))
+                messages.append(Message("assistant", (*reasoning_and_text(wire, model), *calls)))
                 pending = list(calls)
             case "tool":
                 results.append(_decode_result(wire, pending))

@@ -1,51 +1,22 @@
-"""Ollama's native chat API, `POST /api/chat`: the kit's transcript in Ollama's spelling.
+"""Ollama's client half: an `/api/chat` body out (`stream: false`), its reply in.
 
-Ollama spells a conversation much like OpenAI Chat, with three differences that bite:
+`encode_request` writes a transcript in Ollama's spelling (see the package's docstring,
+`wire.ollama`, for the three differences from OpenAI Chat that bite), refusing what the
+API cannot say (a forced tool call, parallel calls off); `decode_response` reads a whole
+reply into a `Turn`, tool use read from `tool_calls` (Ollama has no stop reason for it);
+`why_dropped` says which reasoning a request leaves out. The call and message readers
+are this folder's (`_blocks.py`), shared with the server half.
 
-- tool-call `arguments` are a JSON **object**, not a string holding JSON;
-- a tool result is `{"role": "tool", "content": ..., "tool_name": ...}`: it names the
-  *tool*, where other APIs name the *call*;
-- there is no stop reason for tool calls: a reply that calls tools still ends with
-  `done_reason: "stop"`, so the codec looks at `tool_calls` to say `tool_use`.
-
-Ollama has no `is_error` either: a failed tool's content goes out as "Error: <text>", and
-a success whose text begins with "Error: " as "Output: Error: ..." (what the model then
-reads), so `decode_request` gets both the flag and the text back exactly
-(`_shared.result_text`).
-
-One turn, both ways (the shape of Ollama's own docs example):
-
-    assistant: ToolCall("call_1", "get_weather", {"city": "Tokyo"})
-      -> {"role": "assistant", "content": "",
-          "tool_calls": [{"id": "call_1", "function": {"name": "get_weather",
-                                                       "arguments": {"city": "Tokyo"}}}]}
-    user:      ToolResult("call_1", "11 degrees celsius")
-      -> {"role": "tool", "content": "11 degrees celsius", "tool_name": "get_weather",
-          "tool_call_id": "call_1"}
-
-Ollama validates almost nothing. It renders the messages into the model's chat template
-and lets the model make of them what it can, so a badly shaped conversation does not
-fail: it quietly confuses the model. That is why `check_request` finds so little.
-
-This module is the client half. The server half the API double plays
-(`decode_request`, `encode_response`, `error_body`) is in `wire/server/ollama.py`, and the
-API's rules (`check_request`) are in `wire/rules/ollama.py`; both are re-exported here.
-
-Left out: streaming (the kit sends `stream: false`), images, `format` (structured
-output), `keep_alive` and logprobs. Sources: Ollama's API docs
-(https://github.com/ollama/ollama/blob/main/docs/api.md) and its Go server
-(github.com/ollama/ollama: `api/types.go`, `server/routes.go`).
+Left out: streamed replies (a chunk with `done: false` is refused, not joined).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, assert_never
 
-from ..errors import UsageError
-from ..messages import (
+from ...errors import UsageError
+from ...messages import (
     Message,
     ReasoningBlock,
     ServerToolCall,
@@ -55,32 +26,14 @@ from ..messages import (
     ToolResult,
     Transcript,
 )
-from ..tool import Tool
-from ..tool_choice import check_tool_choice, forces_a_call
-from ..turn import StopReason, Turn
-from ..usage import Usage
-from ._shared import (
-    ERROR_PREFIX,
-    from_the_wire,
-    json_text,
-    made_elsewhere,
-    object_call,
-    parse_arguments,
-    result_text,
-    sampling,
-)
+from ...tool import Tool
+from ...tool_choice import check_tool_choice, forces_a_call
+from ...turn import StopReason, Turn
+from ...usage import Usage
+from .._shared import from_the_wire, made_elsewhere, result_text, sampling
+from ._blocks import PROVIDER_NAME, read_call, reasoning_and_text
 
-if TYPE_CHECKING:
-    from . import API
-
-__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
-           "mint_call_id", "why_dropped"]
-
-#: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "ollama"
-#: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
-PROVIDER_NAME = "ollama"
+__all__ = ["decode_response", "encode_request", "why_dropped"]
 
 _DONE_REASONS: dict[str, StopReason] = {
     "stop": StopReason.END_TURN,      # also stop sequences, and replies that call tools
@@ -90,7 +43,7 @@ _DONE_REASONS: dict[str, StopReason] = {
 }
 
 
-# -- client side -----------------------------------------------------------------------------
+# -- request out ---------------------------------------------------------------------------------
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, think: bool | str | None = None,
                    tool_choice: str | None = None, parallel_tool_calls: bool | None = None,
@@ -234,23 +187,7 @@ def _encode_assistant(message: Message) -> dict[str, Any]:
     return wire
 
 
-def mint_call_id(body: Mapping[str, Any], index: int) -> str:
-    """A tool-call id for call `index` of a body that carries none, the same on every decode.
-
-    Ollama's docs show calls without ids (newer servers add `call_` + 8 random
-    characters), but the kit pairs calls and results by id. The id is a hash of the whole
-    body and the call's position, so decoding one body twice gives the same ids, and
-    two different bodies (Ollama stamps each with its time, to the microsecond) differ.
-
-    >>> mint_call_id({"model": "m"}, 0) == mint_call_id({"model": "m"}, 0)
-    True
-    >>> mint_call_id({"model": "m"}, 0) != mint_call_id({"model": "m"}, 1)
-    True
-    """
-    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return "call_" + hashlib.sha256(f"{canonical}#{index}".encode()).hexdigest()[:24]
-
-
+# -- reply in -----------------------------------------------------------------------------------
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` an `/api/chat` reply carries (`stream: false`).
@@ -269,37 +206,12 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
                          "(encode_request does) or join the chunks first.")
     model = str(body.get("model") or "")
     wire = body["message"]
-    calls = [_decode_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]
-    message = Message("assistant", (*_reasoning_and_text(wire, model), *calls))
+    calls = [read_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]
+    message = Message("assistant", (*reasoning_and_text(wire, model), *calls))
     stop = _DONE_REASONS.get(str(body.get("done_reason") or "stop"), StopReason.END_TURN)
     if calls and stop is StopReason.END_TURN:
         stop = StopReason.TOOL_USE  # subtle: Ollama has no done reason for tool calls
     return Turn(message, stop, _decode_usage(body), model)
-
-
-def _reasoning_and_text(wire: Mapping[str, Any], model: str | None) -> list[ReasoningBlock | TextBlock]:
-    blocks: list[ReasoningBlock | TextBlock] = []
-    if wire.get("thinking"):
-        blocks.append(ReasoningBlock(wire["thinking"], PROVIDER_NAME, model or None))
-    if wire.get("content"):
-        blocks.append(TextBlock(wire["content"]))
-    return blocks
-
-
-def _decode_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -> ToolCall:
-    function = call["function"]
-    call_id = call.get("id") or mint_call_id(body, index)
-    arguments = function.get("arguments")
-    if arguments is None:
-        return ToolCall(call_id, function["name"], {})
-    if isinstance(arguments, Mapping):
-        return object_call(call_id, function["name"], arguments)
-    # Ollama itself always sends an object; a string (an OpenAI habit) is read if it parses.
-    raw = arguments if isinstance(arguments, str) else json_text(arguments)
-    parsed = parse_arguments(raw)  # subtle: '[' * 5000, or NaN, is malformed too
-    if parsed is not None:
-        return ToolCall(call_id, function["name"], parsed)
-    return ToolCall(call_id, function["name"], {}, raw_args=raw)
 
 
 def _decode_usage(body: Mapping[str, Any]) -> Usage:
@@ -315,5 +227,3 @@ def _decode_usage(body: Mapping[str, Any]) -> Usage:
 # -- the server half and the API's rules, in modules of their own ------------------------------
 # subtle: imported last, because both read this module's names (API_NAME, the readers);
 # re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
-from .rules.ollama import check_request  # noqa: E402
-from .server.ollama import decode_request, decode_tool_choice, encode_response, error_body  # noqa: E402
