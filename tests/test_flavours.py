@@ -1,6 +1,6 @@
 """Server flavours of the API double: each local server's documented quirks, through its real client.
 
-Every quirk in `wire.server.flavours.FLAVOURS` is shown here by a request sent with the
+Every quirk in `wire.flavours.FLAVOURS` is shown here by a request sent with the
 `openai` SDK (the /v1 servers) or the `ollama` client (Ollama's own API) to
 `ApiDouble(flavour=...)`; the presets of `LOCAL_SERVERS` send what their flavour reads;
 `wire.check(..., server=...)` warns about what a server ignores; and the default double
@@ -19,7 +19,7 @@ from toolcall_lab import Message, Transcript, get_provider, run_agent, wire
 from toolcall_lab.errors import UsageError
 from toolcall_lab.providers.openai_chat import LOCAL_SERVERS
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire.server.flavours import FLAVOURS, flavour_of, ignored
+from toolcall_lab.wire.flavours import FLAVOURS, flavour_of, ignored
 
 openai = pytest.importorskip("openai")
 

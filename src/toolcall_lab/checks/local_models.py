@@ -33,7 +33,7 @@ from typing import Any
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..template import parse_tool_calls, render
-from ..wire.server.flavours import FLAVOURS, held_to, ignored, output_limit, refusal
+from ..wire.flavours import FLAVOURS, held_to, ignored, output_limit, refusal
 from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template

@@ -50,7 +50,7 @@ API's words), `background` (serving from a thread, shared with `parts_api`) and
 `ApiDouble(flavour="vllm")` (or "ollama", "ollama-openai", "llamacpp", "lmstudio")
 answers like that local server instead: its output-limit field, the `tool_choice` and
 parallel calls it honours, its tool-call ids and error shapes, its answer to an unknown
-model. The quirks are data, each with its source, in `toolcall_lab.wire.server.flavours`.
+model. The quirks are data, each with its source, in `toolcall_lab.wire.flavours`.
 
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,

@@ -112,7 +112,7 @@ class Player:
         Raises `Unplayable` when the body cannot be read into a transcript; anything else
         it raises comes from the script (the policy, or a reply it cannot hold).
 
-        A server flavour (`wire.server.flavours`) passes `held_to`, the (tool_choice,
+        A server flavour (`wire.flavours`) passes `held_to`, the (tool_choice,
         parallel_tool_calls) the server really holds the model to, and `adjust`, what the
         server does to the reply (cut it at its limit, spell its ids) before it is written.
         """

@@ -36,8 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
-from ..wire import API_SPECS
-from ..wire.server import flavours
+from ..wire import API_SPECS, flavours
 from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
@@ -124,7 +123,7 @@ class ApiDouble(BackgroundServer):
     recording gets a 400 naming where (`double.playback`); `policy` is then not used.
 
     With `flavour=` ("ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; see
-    `toolcall_lab.wire.server.flavours`) the flavour's API is answered the way that local
+    `toolcall_lab.wire.flavours`) the flavour's API is answered the way that local
     server answers: the output-limit field it reads, the `tool_choice` and parallel calls
     it honours, its tool-call ids, its error shapes, its answer to a model it does not have
     (it has one: `double.flavour.model`); `double.held_to` is the (tool_choice,

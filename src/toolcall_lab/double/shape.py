@@ -67,7 +67,7 @@ def refusal(api: str, body: Any, *, hosted: bool = True) -> tuple[int, Problem] 
 
     `hosted=False` leaves out the values only the hosted API holds a field to (marked
     `x-hosted`, such as OpenAI's three `tool_choice` modes): a local server speaking the
-    same API checks those its own way (`wire.server.flavours`).
+    same API checks those its own way (`wire.flavours`).
     """
     for error in _validator(api).iter_errors(body):
         if hosted or not error.schema.get("x-hosted"):

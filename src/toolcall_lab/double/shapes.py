@@ -31,7 +31,7 @@ Three keywords beyond JSON Schema, all read by `shape.py`:
   `x-missing` the words when the key is absent (Chat's recorded "you must provide a model
   parameter").
 - `x-hosted`: values only the hosted API checks; a local server's flavour of the same API
-  checks them its own way, or not at all (`wire.server.flavours`).
+  checks them its own way, or not at all (`wire.flavours`).
 
 Left out, on purpose: value ranges and the rules between fields (`wire.<api>.rules`
 checks those, in the API's words), and every field the double neither reads nor the kit

@@ -28,7 +28,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..wire.server.flavours import FLAVOURS, Flavour
+from ..wire.flavours import FLAVOURS, Flavour
 from .server import ApiDouble
 
 __all__ = ["PROBES", "flavour_table", "quirk_table"]

@@ -160,7 +160,7 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
 
     Options are the codec's (`thinking=` for Anthropic, say, since a tool loop with
     thinking on has rules of its own). With `server` (a local server's flavour:
-    "ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; `server.flavours`), the
+    "ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; `wire.flavours`), the
     list is that server's instead: what it refuses, then warnings (`severity="warning"`)
     for what it silently ignores, such as `max_completion_tokens` on Ollama's /v1:
 
@@ -181,7 +181,7 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
     body = encode_request(transcript, tools, api=api, model=model, **options)
     if server is None:
         return check_request(body, api=api)
-    from .server import flavours
+    from . import flavours
 
     flavour = flavours.flavour_of(server)
     if flavour.api != api:
