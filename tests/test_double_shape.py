@@ -3,7 +3,7 @@
 Issue 19, items 3 and 4: a misshapen body used to crash the double into a 500 (which the
 SDKs retry twice, and the learner reads "try again later"), and a wrongly typed field the
 kit itself sends used to be answered 200. Now both get the API's 400, in its error shape,
-naming the JSON path (`toolcall_lab.double.shape`, against `toolcall_lab.double.shapes`).
+naming the JSON path (`toolcall_lab.double.shape`, against each API's `wire.<api>.shape.SHAPE`).
 
 Also here: the shapes hold to the APIs' own definitions (OpenAI's OpenAPI excerpt, the
 Anthropic SDK's request types), so the double is never harsher than the API; and a
@@ -25,9 +25,10 @@ from conftest import SECRET
 from schemas import anthropic_request_errors, fixture, openapi_errors
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript, call
 from toolcall_lab.double import shape
-from toolcall_lab.double.shapes import SHAPES
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire import ENDPOINTS, codec, encode_request
+from toolcall_lab.wire import API_SPECS, ENDPOINTS, codec, encode_request
+
+SHAPES = {name: spec.server.SHAPE for name, spec in API_SPECS.items()}
 
 ANTHROPIC = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}
 RESPONSES = {"model": "gpt-4o-mini", "input": "Hi"}

@@ -41,7 +41,7 @@ newest Claude models think when `thinking` is left out, the double only when it 
 
 The double is a package of small modules, read in this order: `server`
 (`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules, against
-`shapes`: one JSON Schema per API of the fields the double reads),
+each API's `SHAPE`: one JSON Schema per API of the fields the double reads),
 `play` (the model's reply, reasoning, stored Responses), `cache` (the prompt cache and
 its clock), `faults` (failures in each
 API's words), `background` (serving from a thread, shared with `parts_api`) and

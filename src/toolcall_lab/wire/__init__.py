@@ -67,18 +67,18 @@ if TYPE_CHECKING:
     from ..messages import ReasoningBlock, Transcript
     from ..tool import Tool
     from ..turn import Turn
+    from ._schema import Failure
 
-__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "check",
-           "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
+__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
+           "check", "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
 
 
 class Codec(Protocol):
-    """What a provider asks of its API's codec module (each module here is one).
+    """What a provider asks of its API's codec (each `wire.<api>` package is one).
 
-    The server half (`decode_request`, `encode_response`) is the API double's business
-    and not part of this protocol.
+    The server half is the API double's business: `ServerHalf`.
     """
 
     def encode_request(self, transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
@@ -92,6 +92,36 @@ class Codec(Protocol):
                    code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
 
 
+class ServerHalf(Protocol):
+    """What the API double asks of an API's server half (each `wire/<api>/server.py` is one).
+
+    The double (`toolcall_lab.double`) is the same for every API: it listens, checks a
+    body's shape, runs the codec's `check_request`, plays the model and injects faults.
+    What it does an API's own way, it asks of that API's half, so the double names no API:
+
+        SHAPE, shape_problem(failure)   the request body's JSON Schema, and the API's words
+                                        for the first way a body breaks it
+        decode_request(body)            the transcript and tools a request carries
+        decode_tool_choice(body)        ... and how free the request leaves the model
+        encode_response(turn, ...)      the reply the API would send for a turn
+        error_body(message, ...)        the API's error JSON
+    """
+
+    @property
+    def SHAPE(self) -> Mapping[str, Any]: ...
+
+    def shape_problem(self, failure: Failure) -> Problem: ...
+
+    def decode_request(self, body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]: ...
+
+    def decode_tool_choice(self, body: Mapping[str, Any]) -> tuple[str | None, bool | None]: ...
+
+    def encode_response(self, turn: Turn, *, response_id: str) -> dict[str, Any]: ...
+
+    def error_body(self, message: str, *, status: int = 400, param: str | None = None,
+                   code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class ApiSpec:
     """Everything the kit knows about one API, in one record.
@@ -100,7 +130,9 @@ class ApiSpec:
     `base_path` is what follows the server's root in an SDK's `base_url` (the OpenAI SDK
     wants ".../v1" and adds the rest; the Anthropic and Ollama clients want the root);
     `provider` is the registry name of the provider that speaks it by default;
-    `response_id` is how the API double numbers its responses (the prefix of each id).
+    `response_id` is how the API double numbers its responses (the prefix of each id);
+    `codec` is the API's package (`wire.<api>`, what a provider speaks with) and `server`
+    its server half (`wire.<api>.server`, what the API double plays).
 
     >>> API_SPECS["chat"].endpoint, API_SPECS["chat"].base_path, API_SPECS["chat"].provider
     ('/v1/chat/completions', '/v1', 'openai-chat')
@@ -113,17 +145,19 @@ class ApiSpec:
     provider: str
     response_id: str
     codec: Any  # the codec module (a `Codec`, plus the server half)
+    server: ServerHalf
 
 
 #: Every API the kit speaks, by name: the one record each, in the lessons' order.
 API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
     ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
-            "msg_double_", anthropic),
+            "msg_double_", anthropic, anthropic.server),
     ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
-            "resp_double_", responses),
+            "resp_double_", responses, responses.server),
     ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
-            "chatcmpl-double-", chat),
-    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama),
+            "chatcmpl-double-", chat, chat.server),
+    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama,
+            ollama.server),
 )}
 APIS: tuple[API, ...] = cast("tuple[API, ...]", tuple(API_SPECS))
 #: The path each API is served at, relative to the server's root.

@@ -19,8 +19,9 @@ from ...turn import StopReason, Turn
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ._blocks import read_call, text_of
+from .shape import SHAPE, shape_problem
 
-__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
+__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "shape_problem"]
 
 
 @from_the_wire

@@ -2,7 +2,7 @@
 
 The checks and their texts are those of Ollama's Go server, word for word
 (github.com/ollama/ollama@fb307609: `server/routes.go`, `api/types.go`). The types of
-the other fields are Go's to check as it reads the body (`toolcall_lab.double.shapes`).
+the other fields are Go's to check as it reads the body (`shape.py`).
 """
 
 from __future__ import annotations

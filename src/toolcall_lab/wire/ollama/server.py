@@ -19,8 +19,9 @@ from ...tool import Tool
 from ...turn import StopReason, Turn
 from .._shared import from_the_wire, read_result_text, request_tool
 from ._blocks import read_call, reasoning_and_text
+from .shape import SHAPE, shape_problem
 
-__all__ = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
+__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "shape_problem"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
