@@ -105,6 +105,8 @@ class ServerHalf(Protocol):
         decode_tool_choice(body)        ... and how free the request leaves the model
         encode_response(turn, ...)      the reply the API would send for a turn
         error_body(message, ...)        the API's error JSON
+        fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
+                                        refusal before the body is read, as the API answers it
     """
 
     @property
@@ -120,6 +122,9 @@ class ServerHalf(Protocol):
 
     def error_body(self, message: str, *, status: int = 400, param: str | None = None,
                    code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
+
+    def fault(self, kind: str, status: int, *, param: str | None = None,
+              **fill: object) -> tuple[int, dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """What the server halves of OpenAI's two APIs (Responses, Chat Completions) share.
 
-OpenAI's validator words a misshapen body one way for both APIs (`shape_problem`, from a
-`_schema.Failure`), and the shapes share a few parts (`PART_TEXT`, `EFFORT`, `FUNCTION`,
-`choice` for `tool_choice`). The dialect:
+Both fail alike: one error shape (`_shared.openai_error_body`) and the same words for the
+failures the double injects (`fault`). OpenAI's validator words a misshapen body one way
+for both APIs (`shape_problem`, from a `_schema.Failure`), and the shapes share a few
+parts (`PART_TEXT`, `EFFORT`, `FUNCTION`, `choice` for `tool_choice`). The dialect:
 
 - "Invalid type for 'temperature': expected a decimal, but got a string instead."
   (recorded from api.openai.com in public code), code "invalid_type";
@@ -23,9 +24,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
+from ._shared import NO_STREAM, TOO_LARGE, openai_error_body
 from .problem import Problem
 
-__all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "choice", "openai_param", "shape_problem"]
+__all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "choice", "fault", "openai_param", "shape_problem"]
 
 # -- the parts both shapes share -----------------------------------------------------------------
 #: A text part: what both APIs' content parts of type text hold
@@ -137,3 +139,37 @@ def shape_problem(api: str, failure: Failure) -> Problem:
                            f"{_got(failure.value)} instead.", param=param, code="invalid_type")
         case _:
             return Problem(api, at, f"Invalid '{param}': {failure.message}.", param=param)
+
+
+# -- how the APIs fail: the faults the double injects, and what it refuses unread -----------------
+#: Each failure in OpenAI's words: the recorded errors in tests/fixtures/ where there is one,
+#: else what the API is commonly seen to answer.
+_FAULT_WORDS = {
+    "rate_limit": "Rate limit reached for {model} in organization org-double on requests per min "
+                  "(RPM): Limit 3, Used 3, Requested 1.",
+    "overloaded": "The engine is currently overloaded, please try again later.",
+    "server_error": "The server had an error while processing your request. Sorry about that!",
+    "unauthorized": "Incorrect API key provided. You can find your API key at "
+                    "https://platform.openai.com/account/api-keys.",
+    "not_found": "The model `{model}` does not exist or you do not have access to it.",
+    "no_route": "Invalid URL ({method} {path})", "method": "Invalid method for URL ({method} {path})",
+    "bad_json": "We could not parse the JSON body of your request.", "stream": NO_STREAM,
+    "bad_header": "{detail}", "too_large": TOO_LARGE,
+    "no_length": "A request body needs a Content-Length header."}
+#: OpenAI's error (type, code) where the error body's defaults ("invalid_request_error" for a
+#: 4xx, "server_error" for a 5xx, no code) are not what OpenAI says.
+_FAULT_KINDS = {"rate_limit": ("requests", "rate_limit_exceeded"), "unauthorized": (None, "invalid_api_key"),
+                "overloaded": ("service_unavailable_error", "server_is_overloaded"),
+                "not_found": (None, "model_not_found"), "stream": (None, "unsupported_value")}
+
+
+def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -> tuple[int, dict[str, Any]]:
+    """(status, body) of the failure `kind` (`double.FAULTS`, or a refusal before a body is read)
+    as OpenAI answers it, `fill` completing the words.
+
+    >>> fault("not_found", 404, model="gpt-9")[1]["error"]["code"]
+    'model_not_found'
+    """
+    error_type, code = _FAULT_KINDS.get(kind, (None, None))
+    return status, openai_error_body(_FAULT_WORDS[kind].format(**fill), status=status, param=param, code=code,
+                                     error_type=error_type)

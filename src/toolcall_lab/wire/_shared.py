@@ -32,6 +32,8 @@
   says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
 - Every codec sends a sampling `temperature` (and, where its API has one, a `seed`) only
   when asked; `sampling` checks both values once, the same way for all four.
+- Two refusals are the API double's own, whatever API it plays (`NO_STREAM`, `TOO_LARGE`):
+  each server half's `fault` says them in its API's error shape.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ from .problem import Problem
 
 __all__ = [
     "ERROR_PREFIX",
+    "NO_STREAM",
     "OPENAI_EFFORTS",
     "OUTPUT_PREFIX",
+    "TOO_LARGE",
     "arguments_json",
     "clean_body",
     "from_the_wire",
@@ -392,6 +396,12 @@ def plain_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain_json(v) for v in value]
     return value
+
+
+#: The double's words for a request that asks it to stream, which it does not do.
+NO_STREAM = "The API double does not stream; send the request without `stream: true`."
+#: The double's words for a body over its `max_body` (filled with `size` and `limit`).
+TOO_LARGE = "The request body is {size} bytes; the API double accepts at most {limit} bytes."
 
 
 def openai_error_body(message: str, *, status: int = 400, param: str | None = None,

@@ -21,13 +21,13 @@ from ...messages import Message, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
-from .._shared import from_the_wire, request_tool
+from .._shared import NO_STREAM, TOO_LARGE, from_the_wire, request_tool
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
 from .shape import SHAPE, shape_problem
 
 __all__ = ["SHAPE", "cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body",
-           "shape_problem"]
+           "fault", "shape_problem"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 
@@ -174,3 +174,37 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
                                                       else "invalid_request_error")
     request_id = "req_" + hashlib.sha256(f"{status} {message}".encode()).hexdigest()[:24]
     return {"type": "error", "error": {"type": kind, "message": message}, "request_id": request_id}
+
+
+# -- how the API fails: the faults the double injects, and what it refuses unread ----------------
+_OVERLOADED = 529  # Anthropic's own status for "Overloaded"
+_429 = (  # tests/fixtures/anthropic_error_rate_limit_429.body.json, word for word
+    "This request would exceed your organization's rate limit of 20,000,000 prompt bytes per hour "
+    "(org: 5576611f-a1ee-427c-9800-298d9579899c, model: claude-sonnet-4-5-20250929). For details, "
+    "refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for "
+    "current usage. Please reduce the prompt length or the maximum tokens requested, or try again "
+    "later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your "
+    "options for a rate limit increase.")
+#: Each failure in Anthropic's words: its error page's (platform.claude.com/docs/en/api/errors)
+#: or a recorded response's where there is one, else what the API is commonly seen to answer.
+_FAULT_WORDS = {"rate_limit": _429, "overloaded": "Overloaded", "not_found": "model: {model}",
+                "server_error": "Internal server error", "unauthorized": "invalid x-api-key",
+                "no_route": "Not Found", "bad_json": "The request body is not valid JSON: {detail}",
+                "stream": NO_STREAM, "bad_header": "{detail}", "method": "Method Not Allowed",
+                "too_large": "Request exceeds the maximum allowed number of bytes. " + TOO_LARGE,
+                "no_length": "A request body needs a Content-Length header."}
+#: The error type where the status's own (`_ERROR_TYPES`) is not what Anthropic says.
+_FAULT_TYPES = {"too_large": "request_too_large", "method": "invalid_request_error",
+                "no_length": "invalid_request_error"}
+
+
+def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -> tuple[int, dict[str, Any]]:
+    """(status, body) of the failure `kind` (`double.FAULTS`, or a refusal before a body is read)
+    as Anthropic answers it, `fill` completing the words; an overload is Anthropic's 529.
+
+    >>> fault("overloaded", 503)[0], fault("overloaded", 503)[1]["error"]
+    (529, {'type': 'overloaded_error', 'message': 'Overloaded'})
+    """
+    status = _OVERLOADED if kind == "overloaded" else status
+    return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status,
+                              error_type=_FAULT_TYPES.get(kind))

@@ -16,12 +16,14 @@ from typing import Any, assert_never
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
+from .._openai import fault
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ._blocks import read_call, text_of
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "shape_problem"]
+__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
+           "shape_problem"]
 
 
 @from_the_wire

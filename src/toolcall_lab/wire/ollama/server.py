@@ -17,11 +17,12 @@ from ...errors import UsageError
 from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
-from .._shared import from_the_wire, read_result_text, request_tool
+from .._shared import TOO_LARGE, from_the_wire, read_result_text, request_tool
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "shape_problem"]
+__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
+           "shape_problem"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -139,3 +140,28 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
     {'error': "model 'x' not found"}
     """
     return {"error": message}
+
+
+# -- how the API fails: the faults the double injects, and what it refuses unread ----------------
+#: Each failure in Ollama's words: its API docs' (github.com/ollama/ollama/blob/main/docs/api.md)
+#: or its Go server's where they say, else what it is commonly seen to answer.
+_FAULT_WORDS = {
+    "rate_limit": "too many requests", "unauthorized": "unauthorized",
+    "overloaded": "server busy, please try again.  maximum pending requests exceeded",
+    "server_error": "llama runner process has terminated: exit status 2",
+    "not_found": "model '{model}' not found", "no_route": "404 page not found", "bad_json": "{detail}",
+    # subtle: Ollama streams unless told not to, so a request *without* "stream" is refused too.
+    "stream": 'The API double does not stream, and Ollama streams unless the request says '
+              '"stream": false; add it.',
+    "bad_header": "{detail}", "method": "405 method not allowed", "too_large": TOO_LARGE,
+    "no_length": "a request body needs a Content-Length header"}
+
+
+def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -> tuple[int, dict[str, Any]]:
+    """(status, body) of the failure `kind` (`double.FAULTS`, or a refusal before a body is read)
+    as Ollama answers it, `fill` completing the words.
+
+    >>> fault("not_found", 404, model="qwen9")
+    (404, {'error': "model 'qwen9' not found"})
+    """
+    return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status)

@@ -30,13 +30,15 @@ from ...messages import (
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._openai import fault
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..signing import seal_reasoning
 from ._blocks import PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "shape_problem"]
+__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
+           "shape_problem"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
