@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from ..messages import ReasoningBlock, Transcript
     from ..tool import Tool
     from ..turn import Turn
+    from ..usage import Usage
+    from ._layout import Prefixes
     from ._schema import Failure
 
 __all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
@@ -107,6 +109,7 @@ class ServerHalf(Protocol):
         error_body(message, ...)        the API's error JSON
         fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
                                         refusal before the body is read, as the API answers it
+        cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
     """
 
     @property
@@ -125,6 +128,9 @@ class ServerHalf(Protocol):
 
     def fault(self, kind: str, status: int, *, param: str | None = None,
               **fill: object) -> tuple[int, dict[str, Any]]: ...
+
+    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
+                    tools: Sequence[Tool], usage: Usage) -> Usage: ...
 
 
 @dataclass(frozen=True)

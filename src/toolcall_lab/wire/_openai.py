@@ -15,19 +15,41 @@ the patterns the API is seen to use; each case's exact text follows from them an
 recorded unless a source is named (how OpenAI words "one of" more than two types, for
 one, is not on record).
 
-Left out: "Unknown parameter: ..." (the double lets unknown keys pass).
+Both cache by themselves (`cache_usage`): every request stores its prefixes from 1,024
+tokens on, and a later one reads the longest prefix it shares with them (`cached_tokens`,
+a part of `input_tokens`), reported in steps of 128 tokens before the GPT-5.6 family
+(1,024, 1,152, ...) and exactly from GPT-5.6 on (`models.Rules.cache_increment`). The
+models that bill a cache write (GPT-5.6 and later: `models.Price.cache_write`) also report
+it, as `cache_write_tokens`: the prompt past what was read. Lifetimes:
+`prompt_cache_options.ttl` ("30m", "12h"), else `prompt_cache_retention` ("in_memory": 10
+minutes, the top of OpenAI's 5 to 10; "24h"), else 30 minutes from GPT-5.6 on and 10
+minutes before; a read starts the lifetime again. A model the table does not know (a
+local one) caches nothing. The prefixes are the conversation's, laid out in the kit's own
+shape (`_layout.kit_layout`), one cache per API, model and `prompt_cache_key`.
+
+Left out: "Unknown parameter: ..." (the double lets unknown keys pass), and OpenAI's
+explicit `prompt_cache_breakpoint`s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
+from ..models import price_of, rules_of
+from ._layout import HOUR, MINUTE, Prefixes, kit_layout
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
 from ._shared import NO_STREAM, TOO_LARGE, openai_error_body
 from .problem import Problem
 
-__all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "choice", "fault", "openai_param", "shape_problem"]
+if TYPE_CHECKING:
+    from ..messages import Transcript
+    from ..tool import Tool
+    from ..usage import Usage
+
+__all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "cache_usage", "choice", "fault", "openai_param",
+           "shape_problem"]
 
 # -- the parts both shapes share -----------------------------------------------------------------
 #: A text part: what both APIs' content parts of type text hold
@@ -173,3 +195,39 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     error_type, code = _FAULT_KINDS.get(kind, (None, None))
     return status, openai_error_body(_FAULT_WORDS[kind].format(**fill), status=status, param=param, code=code,
                                      error_type=error_type)
+
+
+# -- the prompt cache, automatic on both APIs -----------------------------------------------------
+_TTLS = {"30m": 30 * MINUTE, "12h": 12 * HOUR, "in_memory": 10 * MINUTE, "24h": 24 * HOUR}
+
+
+def cache_usage(api: str, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
+                tools: Sequence[Tool], usage: Usage) -> Usage:
+    """`usage` with what a request to `api` reads from `cache` and writes to it (see the module docstring)."""
+    model = str(body.get("model", ""))
+    rules = rules_of(model)
+    if rules.provider != "openai":
+        return usage  # a local model, or one the table does not know: no cache to speak of
+    minimum = rules.min_cache_tokens or 1024
+    space = (api, model, str(body.get("prompt_cache_key") or ""))
+    boundaries = kit_layout(transcript, tools)
+    total = usage.input_tokens
+    shared = max((min(b.tokens, total) for b in boundaries if cache.held(space, b.key)), default=0)
+    step = rules.cache_increment
+    read = 0 if shared < minimum else minimum + (shared - minimum) // step * step
+    lifetime = _lifetime(body, step)
+    for boundary in boundaries:
+        if boundary.tokens >= minimum:
+            cache.keep(space, boundary.key, lifetime)
+    price = price_of(model)
+    billed_writes = price is not None and price.cache_write is not None
+    write = total - read if billed_writes and total >= minimum else 0
+    return replace(usage, cache_read_tokens=read, cache_write_tokens=write)
+
+
+def _lifetime(body: Mapping[str, Any], step: int) -> float:
+    """Seconds a prefix lives unused: asked for, else the model generation's default."""
+    options = body.get("prompt_cache_options")
+    asked = options.get("ttl") if isinstance(options, Mapping) else None
+    asked = asked or body.get("prompt_cache_retention")
+    return _TTLS.get(str(asked), _TTLS["30m"] if step == 1 else _TTLS["in_memory"])

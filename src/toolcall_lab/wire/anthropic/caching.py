@@ -1,4 +1,5 @@
-"""Prompt caching, Anthropic's way: where a request puts its breakpoints, and the rules about them.
+"""Prompt caching, Anthropic's way: where a request puts its breakpoints, the rules about them,
+and what the API reads and writes for them.
 
 A *breakpoint* is a `cache_control` on one block of the prompt, which is read in the order
 tools -> system -> messages: the API caches the prompt up to and including that block, and
@@ -8,21 +9,48 @@ strategies, `CACHING`, and the two lifetimes, `CACHE_TTLS`); `check_request` (`r
 refuses what the API refuses (`breakpoint_problems`): more than four breakpoints, or a
 1-hour one after a 5-minute one.
 
-Left out: the beta 1-hour header of older API versions, and caching of images and documents
-(the kit sends none).
+The API double caches the way the API does (`cache_usage`), on the prompt laid out block
+by block (`layout`, `wire._layout`: each block ends a prefix, named by a hash of what
+comes before it and measured with the kit's token estimate, plus the hidden tool prompt):
+
+- read: from each breakpoint (or the top-level automatic one, on the last block) the API
+  looks back up to 20 blocks (`LOOKBACK`) for a prefix it already holds; the longest one
+  found is read (`cache_read_input_tokens`) and its lifetime starts again;
+- write: each breakpoint past what was read stores its prefix, if the prefix is at least
+  the model's minimum (`models.Rules.min_cache_tokens`: 512 on Claude Haiku 5.5); the
+  tokens from the read up to the last stored breakpoint are the write
+  (`cache_creation_input_tokens`), split by the breakpoints' `ttl` into
+  `cache_creation.ephemeral_5m_input_tokens` and `ephemeral_1h_input_tokens`;
+- `input_tokens` is what is left: the tokens after the last breakpoint.
+
+Below the minimum nothing is cached and nothing is said: both counts read 0. Changing a
+tool or the system prompt changes every prefix after it, so nothing matches; editing a
+message changes the prefixes from that message on.
+
+Left out: the beta 1-hour header of older API versions, caching of images and documents
+(the kit sends none), and eviction as Anthropic does it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
+from ...blocks import block_to_dict
 from ...errors import UsageError
+from ...models import rules_of, tool_prompt_tokens
+from .._layout import HOUR, MINUTE, Boundary, Layout, Prefixes, message_head, to_json
 from ..problem import Problem
-from ._blocks import API_NAME
+from ._blocks import API_NAME, decode_blocks
 
-__all__ = ["CACHE_TTLS", "CACHING", "MAX_BREAKPOINTS", "breakpoint_problems", "breakpoints",
-           "caching_strategies", "place_breakpoints"]
+if TYPE_CHECKING:
+    from ...messages import Transcript
+    from ...tool import Tool
+    from ...usage import Usage
+
+__all__ = ["CACHE_TTLS", "CACHING", "LOOKBACK", "MAX_BREAKPOINTS", "breakpoint_problems", "breakpoints",
+           "cache_usage", "caching_strategies", "layout", "place_breakpoints"]
 
 # -- the client half: where the breakpoints go --------------------------------------------------
 #: The kit's caching strategies, each a place for a `cache_control` breakpoint.
@@ -168,3 +196,130 @@ def _marks(body: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
 
 def _problem(path: str, text: str) -> Problem:
     return Problem(API_NAME, path, text)
+
+
+# -- the API double: what a request reads from the cache, and what it writes ---------------------
+#: How many blocks before a breakpoint Anthropic looks for a prefix it holds ("up to
+#: approximately 20 blocks", the prompt-caching page); the breakpoint's own block is one more.
+LOOKBACK = 20
+_TTLS = {"5m": 5 * MINUTE, "1h": HOUR}
+
+
+def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
+                usage: Usage) -> Usage:
+    """`usage` with what this request reads from `cache` and writes to it (unchanged without breakpoints).
+
+    The reads and writes are parts of `usage.input_tokens` (the kit's convention), never
+    more than it holds. The prefixes are the request's own blocks (`layout`), so the
+    `transcript` read from it is not needed.
+    """
+    boundaries, marks = layout(body, tools)
+    if not marks:
+        return usage
+    model = str(body.get("model", ""))
+    space = ("anthropic", model)
+    at = [min(b.tokens, usage.input_tokens) for b in boundaries]  # subtle: never more than the request holds
+    read = _read(cache, space, boundaries, marks, at)
+    minimum = rules_of(model).min_cache_tokens or 0
+    written = _write(cache, space, boundaries, marks, at, read=read, minimum=minimum)
+    return replace(usage, cache_read_tokens=read, cache_write_tokens=written["5m"] + written["1h"],
+                   cache_write_1h_tokens=written["1h"])
+
+
+def _read(cache: Prefixes, space: tuple[str, ...], boundaries: Sequence[Boundary],
+          marks: Sequence[tuple[int, str]], at: Sequence[int]) -> int:
+    """The tokens read: the longest held prefix found looking back from any breakpoint."""
+    read = 0
+    for index, _ in marks:
+        for back in range(index, max(index - LOOKBACK - 1, -1), -1):
+            if cache.held(space, boundaries[back].key):
+                read = max(read, at[back])
+                break
+    return read
+
+
+def _write(cache: Prefixes, space: tuple[str, ...], boundaries: Sequence[Boundary],
+           marks: Sequence[tuple[int, str]], at: Sequence[int], *, read: int, minimum: int) -> dict[str, int]:
+    """The tokens written past `read`, by lifetime: each breakpoint at least `minimum` long is stored."""
+    written = {"5m": 0, "1h": 0}
+    start = read
+    for index, ttl in marks:
+        if at[index] < minimum:
+            continue  # too short to cache: silently not cached
+        cache.keep(space, boundaries[index].key, _TTLS[ttl])
+        if at[index] > start:
+            written[ttl] += at[index] - start
+            start = at[index]
+    return written
+
+
+def layout(body: Mapping[str, Any], tools: Sequence[Tool]) -> tuple[list[Boundary], list[tuple[int, str]]]:
+    """Every block boundary of a Messages request, and its breakpoints as (boundary, ttl).
+
+    The hash covers the request's own blocks (so an image or a signature counts); the
+    tokens follow the kit's estimate of the blocks as `decode_request` reads them (and of
+    `tools`, the request's tools as read), plus the hidden tool prompt when tools are offered.
+    """
+    hidden = tool_prompt_tokens(str(body.get("model", ""))) if tools else 0
+    prompt = Layout(hidden)
+    marks: list[tuple[int, str]] = []
+    _lay_tools(prompt, marks, body, tools)
+    _lay_system(prompt, marks, body)
+    _lay_messages(prompt, marks, body)
+    control = body.get("cache_control")
+    if isinstance(control, Mapping) and prompt.boundaries:
+        # automatic caching: the breakpoint goes on the last block (thinking cannot carry one,
+        # which the kit's moving breakpoint also skips; here the last block stands for it)
+        marks.append((len(prompt.boundaries) - 1, str(control.get("ttl") or "5m")))
+    return prompt.boundaries, sorted(marks)
+
+
+def _lay_tools(prompt: Layout, marks: list[tuple[int, str]], body: Mapping[str, Any],
+               tools: Sequence[Tool]) -> None:
+    """The tools come first: boundary k ends tool k; Anthropic's own tools count in the hash only."""
+    wire_tools = [t for t in body.get("tools") or [] if isinstance(t, Mapping)]
+    yours = iter([t.spec() for t in tools])
+    prompt.tools([next(yours, None) if "input_schema" in t else None for t in wire_tools],
+                 [_without_mark(t) for t in wire_tools])
+    for index, item in enumerate(wire_tools):
+        _mark(marks, item, index)
+
+
+def _lay_system(prompt: Layout, marks: list[tuple[int, str]], body: Mapping[str, Any]) -> None:
+    """The system prompt, a string or text blocks: one boundary per block."""
+    system = body.get("system")
+    blocks = ([{"type": "text", "text": system}] if isinstance(system, str)
+              else [b for b in system or [] if isinstance(b, Mapping)])
+    start = len(prompt.boundaries)
+    prompt.system([str(b.get("text", "")) for b in blocks], [_without_mark(b) for b in blocks])
+    for offset, item in enumerate(blocks):
+        _mark(marks, item, start + offset)
+
+
+def _lay_messages(prompt: Layout, marks: list[tuple[int, str]], body: Mapping[str, Any]) -> None:
+    """Each message's content blocks, one boundary each, counted as the kit's blocks they decode to."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, Mapping) and m.get("role") != "system"]
+    for number, message in enumerate(messages):
+        content = message.get("content")
+        items = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        prompt.add(message_head(str(message.get("role"))) + (number > 0), {"role": message.get("role")})
+        kit_blocks = 0
+        for position, item in enumerate(items):
+            decoded = list(decode_blocks([item], model=None))
+            chars = sum(len(to_json(block_to_dict(b))) for b in decoded) + (kit_blocks > 0 and bool(decoded))
+            kit_blocks += len(decoded)
+            prompt.add(chars + 2 * (position == len(items) - 1), _without_mark(item))
+            _mark(marks, item, prompt.boundary(f"messages.{number}.content.{position}"))
+        if not items:
+            prompt.add(2)
+
+
+def _mark(marks: list[tuple[int, str]], item: Mapping[str, Any], index: int) -> None:
+    """Note a breakpoint on boundary `index` if `item` carries one."""
+    control = item.get("cache_control")
+    if isinstance(control, Mapping):
+        marks.append((index, str(control.get("ttl") or "5m")))
+
+
+def _without_mark(block: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in block.items() if key != "cache_control"}

@@ -24,10 +24,11 @@ from ...usage import Usage
 from .._shared import NO_STREAM, TOO_LARGE, from_the_wire, request_tool
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
+from .caching import cache_usage
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "cache_creation", "decode_request", "decode_tool_choice", "encode_response", "error_body",
-           "fault", "shape_problem"]
+__all__ = ["SHAPE", "cache_creation", "cache_usage", "decode_request", "decode_tool_choice",
+           "encode_response", "error_body", "fault", "shape_problem"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 

@@ -10,20 +10,23 @@ The call and content readers are this folder's (`_blocks.py`), shared with the c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
+from ...usage import Usage
+from .._layout import Prefixes
+from .._openai import cache_usage as openai_cache_usage
 from .._openai import fault
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
-from ._blocks import read_call, text_of
+from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
-           "shape_problem"]
+__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
+           "fault", "shape_problem"]
 
 
 @from_the_wire
@@ -163,3 +166,10 @@ def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
             return "stop"
         case _:
             assert_never(stop_reason)
+
+
+# -- the prompt cache: automatic, as on every OpenAI API -------------------------------------------
+def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
+                usage: Usage) -> Usage:
+    """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
+    return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)

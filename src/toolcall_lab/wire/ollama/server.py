@@ -10,19 +10,21 @@ The call and message readers are this folder's (`_blocks.py`), shared with the c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
 from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from ...tool import Tool
 from ...turn import StopReason, Turn
+from ...usage import Usage
+from .._layout import Prefixes
 from .._shared import TOO_LARGE, from_the_wire, read_result_text, request_tool
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
-           "shape_problem"]
+__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
+           "fault", "shape_problem"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -165,3 +167,10 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     (404, {'error': "model 'qwen9' not found"})
     """
     return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status)
+
+
+# -- the prompt cache: none a client sees -----------------------------------------------------------
+def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
+                usage: Usage) -> Usage:
+    """`usage` unchanged: Ollama keeps its KV cache to itself and bills nothing for it."""
+    return usage

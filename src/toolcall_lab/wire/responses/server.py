@@ -12,7 +12,7 @@ The item readers are this folder's (`_blocks.py`), shared with the client half.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, assert_never, cast
 
 from ...errors import UsageError
@@ -30,15 +30,17 @@ from ...messages import (
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._layout import Prefixes
+from .._openai import cache_usage as openai_cache_usage
 from .._openai import fault
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..signing import seal_reasoning
-from ._blocks import PROVIDER_NAME, part_text, read_call, summary, web_search_call
+from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "decode_request", "decode_tool_choice", "encode_response", "error_body", "fault",
-           "shape_problem"]
+__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
+           "fault", "shape_problem"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -255,3 +257,10 @@ def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
     echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
     echoed.setdefault("parameters", None)
     return echoed
+
+
+# -- the prompt cache: automatic, as on every OpenAI API -------------------------------------------
+def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
+                usage: Usage) -> Usage:
+    """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
+    return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
