@@ -55,7 +55,7 @@ each with why.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
 
@@ -110,6 +110,18 @@ class ServerHalf(Protocol):
         fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
                                         refusal before the body is read, as the API answers it
         cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
+        refusal(body, stored)           what only the server can refuse (a response it does
+                                        not hold)
+        as_the_model_reads_it(...)      the request as the model reads it (history put first,
+                                        thinking it drops taken out), and what the reply says
+                                        about that
+        as_served(turn, tools)          the model's turn as the API serves it (its ids, the
+                                        hidden prompt it bills)
+        reasons(body, transcript, turn) whether the model reasons before this turn
+        reply(turn, ...)                the reply the double sends
+
+    `stored` is what the server half keeps between requests, one bounded mapping per API
+    and double (Responses keeps its stored responses there).
     """
 
     @property
@@ -131,6 +143,19 @@ class ServerHalf(Protocol):
 
     def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
                     tools: Sequence[Tool], usage: Usage) -> Usage: ...
+
+    def refusal(self, body: Mapping[str, Any],
+                stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None: ...
+
+    def as_the_model_reads_it(self, body: Mapping[str, Any], stored: Mapping[str, Any]
+                              ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]: ...
+
+    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn: ...
+
+    def reasons(self, body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool: ...
+
+    def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """What the server halves of OpenAI's two APIs (Responses, Chat Completions) share.
 
-Both fail alike: one error shape (`_shared.openai_error_body`) and the same words for the
-failures the double injects (`fault`). OpenAI's validator words a misshapen body one way
-for both APIs (`shape_problem`, from a `_schema.Failure`), and the shapes share a few
-parts (`PART_TEXT`, `EFFORT`, `FUNCTION`, `choice` for `tool_choice`). The dialect:
+Both spell tool-call ids "call_..." (`call_ids`). Both fail alike: one error shape
+(`_shared.openai_error_body`) and the same words for the failures the double injects
+(`fault`). OpenAI's validator words a misshapen body one way for both APIs
+(`shape_problem`, from a `_schema.Failure`), and the shapes share a few parts
+(`PART_TEXT`, `EFFORT`, `FUNCTION`, `choice` for `tool_choice`). The dialect:
 
 - "Invalid type for 'temperature': expected a decimal, but got a string instead."
   (recorded from api.openai.com in public code), code "invalid_type";
@@ -37,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..messages import ToolCall
 from ..models import price_of, rules_of
 from ._layout import HOUR, MINUTE, Prefixes, kit_layout
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
@@ -46,6 +48,7 @@ from .problem import Problem
 if TYPE_CHECKING:
     from ..messages import Transcript
     from ..tool import Tool
+    from ..turn import Turn
     from ..usage import Usage
 
 __all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "cache_usage", "choice", "fault", "openai_param",
@@ -195,6 +198,15 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     error_type, code = _FAULT_KINDS.get(kind, (None, None))
     return status, openai_error_body(_FAULT_WORDS[kind].format(**fill), status=status, param=param, code=code,
                                      error_type=error_type)
+
+
+# -- the ids OpenAI's models write -----------------------------------------------------------------
+def call_ids(turn: Turn) -> Turn:
+    """`turn` with its tool-call ids the OpenAI way: the double's "toolu_01" becomes "call_01"."""
+    blocks = tuple(replace(b, id="call_" + b.id.removeprefix("toolu_"))
+                   if isinstance(b, ToolCall) and b.id.startswith("toolu_") else b
+                   for b in turn.message.blocks)
+    return replace(turn, message=replace(turn.message, blocks=blocks))
 
 
 # -- the prompt cache, automatic on both APIs -----------------------------------------------------

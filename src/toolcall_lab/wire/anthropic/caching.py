@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from ...usage import Usage
 
 __all__ = ["CACHE_TTLS", "CACHING", "LOOKBACK", "MAX_BREAKPOINTS", "breakpoint_problems", "breakpoints",
-           "cache_usage", "caching_strategies", "layout", "place_breakpoints"]
+           "cache_usage", "caching_strategies", "layout", "place_breakpoints", "with_cache_creation"]
 
 # -- the client half: where the breakpoints go --------------------------------------------------
 #: The kit's caching strategies, each a place for a `cache_control` breakpoint.
@@ -251,6 +251,18 @@ def _write(cache: Prefixes, space: tuple[str, ...], boundaries: Sequence[Boundar
             written[ttl] += at[index] - start
             start = at[index]
     return written
+
+
+def with_cache_creation(reply: dict[str, Any], request: Mapping[str, Any]) -> dict[str, Any]:
+    """`reply`, which says how much it wrote to the cache whenever its `request` has breakpoints.
+
+    (`encode_response` writes `usage.cache_creation` only when something was written; a
+    request below the minimum asked for caching all the same, and the API answers it with
+    zeros.)
+    """
+    if breakpoints(request) and "cache_creation" not in reply["usage"]:
+        reply["usage"]["cache_creation"] = {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+    return reply
 
 
 def layout(body: Mapping[str, Any], tools: Sequence[Tool]) -> tuple[list[Boundary], list[tuple[int, str]]]:

@@ -6,29 +6,43 @@ a `Turn` (the SDK's own `anthropic.types.Message` parses it), and `error_body` t
 API's error JSON. The double signs the thinking it invents (`wire.signing`), so the
 rules can tell when it comes back edited.
 
+The rest is what the double asks of this half (`wire.ServerHalf`) to play Anthropic:
+the body's shape (`shape.py`), the API's words for each failure (`fault`), the prompt
+cache (`caching.py`), what the model reads of the thinking sent back and when it thinks
+(`thinking.py`), and the hidden tool-use system prompt Anthropic bills whenever tools are
+offered (`as_served`, `models.tool_prompt_tokens`).
+
 The block translators are this folder's (`_blocks.py`), shared with the client half;
 this module only adds what a server needs on top of them.
+
+Left out: the Message Batches and Files APIs, token counting, and `GET /v1/models/{id}`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ...errors import UsageError
 from ...messages import Message, Transcript
+from ...models import tool_prompt_tokens
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import NO_STREAM, TOO_LARGE, from_the_wire, request_tool
+from ..problem import Problem
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
-from .caching import cache_usage
+from .caching import cache_usage, with_cache_creation
 from .shape import SHAPE, shape_problem
+from .thinking import as_the_model_reads_it as thinking_as_read
+from .thinking import thinks
 
-__all__ = ["SHAPE", "cache_creation", "cache_usage", "decode_request", "decode_tool_choice",
-           "encode_response", "error_body", "fault", "shape_problem"]
+__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_creation", "cache_usage", "decode_request",
+           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
+           "shape_problem"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 
@@ -209,3 +223,40 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     status = _OVERLOADED if kind == "overloaded" else status
     return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status,
                               error_type=_FAULT_TYPES.get(kind))
+
+
+# -- playing the model: what it reads, how its reply is billed and written -----------------------
+def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
+    """None: Anthropic keeps nothing between requests that a request could name and miss."""
+    return None
+
+
+def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
+                          ) -> tuple[Mapping[str, Any], list[dict[str, str]]]:
+    """The request as the model reads it: thinking dropped or stripped as the model's rules say
+    (`thinking.as_the_model_reads_it`), and the `input_transformations` the reply lists."""
+    return thinking_as_read(body)
+
+
+def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
+    """`turn` as the API bills it: with tools offered, the hidden tool-use system prompt the kit
+    cannot see is input too (`models.tool_prompt_tokens`)."""
+    if not tools:
+        return turn
+    hidden = tool_prompt_tokens(turn.model)
+    return replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
+
+
+def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+    """Whether the model thinks before `turn` (`thinking.thinks`)."""
+    return thinks(body, transcript, turn)
+
+
+def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
+    """The reply the double sends: its thinking bound to the `request`'s prefix, its cache writes
+    said whenever the request has breakpoints, and the thinking the model did not read listed."""
+    written = with_cache_creation(encode_response(turn, response_id=response_id, request=request), request)
+    if notes:
+        written["input_transformations"] = list(notes)
+    return written

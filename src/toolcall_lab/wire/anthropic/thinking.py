@@ -16,8 +16,33 @@ sends back:
 
 Which thinking *modes* and efforts a model takes are model rules, in `rules.py`.
 
-Left out: `display` ("summarized" or "omitted" thinking) beyond its type, and interleaved
-thinking's beta header.
+The API double thinks the way Claude does (`thinks`): when `thinking` is "enabled" (a
+budget) or "adaptive", but not right after tool results (Anthropic sends no new thinking
+until the next question), and not when the model *skips* it. Adaptive thinking lets the
+model decide whether to think: "A simple factual question may get a direct response with
+no thinking block at all", and "Don't build application logic that assumes every
+assistant turn starts with one"
+(platform.claude.com/docs/en/build-with-claude/thinking-steering-and-cost; the
+adaptive-thinking page: at lower efforts "Claude may skip thinking for simpler
+problems"). The double's rule for it, fixed so a lesson can show it: at adaptive thinking
+with `output_config.effort` "low" (`SKIPS_THINKING_AT`), a reply that calls no tool (the
+question needs none) comes without thinking. "Hello!" at effort low: text only; at high,
+or asking for the weather: thinking first. The newest Claude models think when `thinking`
+is left out; the double only when it is sent (so a run without it shows no thinking
+blocks), and "between_tools" gets no thinking.
+
+What the model reads of the thinking sent back follows the model's row of `models.RULES`
+(`as_the_model_reads_it`): on a model with `keeps_thinking` False the thinking of
+earlier, closed turns is stripped before the model reads the request (so it is not
+billed as input), and on a model whose thinking is bound to its prefix (`thinking_bound`)
+a request that set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block" has
+the blocks whose prefix changed dropped, each listed in the reply's
+`input_transformations` (without that setting `check_request` refuses the request first,
+with the API's 400).
+
+Left out: `display` ("summarized" or "omitted" thinking) beyond its type, interleaved
+thinking's beta header, and thoughts worth reading (the double's trace is "Thinking
+about: <the question>").
 """
 
 from __future__ import annotations
@@ -26,13 +51,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
+from ...messages import Transcript
 from ...models import EFFORTS, rules_of
+from ...turn import Turn
 from ..problem import Problem
 from ..signing import prefix_mismatches, signature_is_ours, verify_thinking
 from ._blocks import API_NAME, MIN_BUDGET, Merged
 
-__all__ = ["binding_problems", "block_problems", "budget_problems", "check_effort",
-           "prefix_mismatch_behavior", "thinking_config"]
+__all__ = ["SKIPS_THINKING_AT", "as_the_model_reads_it", "binding_problems", "block_problems",
+           "budget_problems", "check_effort", "prefix_mismatch_behavior", "thinking_config", "thinks"]
 
 
 # -- the request's `thinking` object -------------------------------------------------------------
@@ -178,3 +205,88 @@ def binding_problems(body: Mapping[str, Any]) -> list[Problem]:
     return [_problem(path, f"{path}: Invalid `signature` in `thinking` block. The block is bound to a "
                      "different conversation. Remove the block, or set "
                      '`thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')]
+
+
+# -- the API double: when its Claude thinks, and what it reads of the thinking sent back ----------
+#: The effort at which the double's Claude skips thinking on a reply that calls no tool.
+SKIPS_THINKING_AT = "low"
+
+
+def thinks(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+    """Whether the double's Claude thinks before `turn`, the reply to `body` (see the module docstring).
+
+    >>> from toolcall_lab import Message, StopReason, Transcript, Turn, Usage
+    >>> hello = Turn(Message.assistant("Hello!"), StopReason.END_TURN, Usage(5, 2), "claude-haiku-5-5")
+    >>> asked = Transcript(messages=[Message.user("Hi")])
+    >>> [thinks({"thinking": {"type": "adaptive"}, "output_config": {"effort": effort}}, asked, hello)
+    ...  for effort in ("low", "high")]
+    [False, True]
+    """
+    mode = (body.get("thinking") or {}).get("type")
+    # subtle: after a tool_result Anthropic sends no new thinking until the next question.
+    last = transcript.messages[-1] if transcript.messages else None
+    after_results = last is not None and last.role == "user" and all(
+        b.kind == "tool_result" for b in last.blocks)
+    effort = (body.get("output_config") or {}).get("effort")
+    skipped = mode == "adaptive" and effort == SKIPS_THINKING_AT and not turn.tool_calls
+    return mode in ("enabled", "adaptive") and not after_results and not skipped
+
+
+def as_the_model_reads_it(body: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[dict[str, str]]]:
+    """A request as the model reads it, and the `input_transformations` that say so.
+
+    Two rules of the model's row take thinking out: blocks whose prefix changed, when the
+    request asked for "drop_block" (each listed, with the API's reason), and, on a model
+    that does not keep earlier turns' thinking, the thinking of every turn before the
+    current one (stripped silently, as the API does: it is simply not counted). The
+    current turn starts at the last user message that is not only tool results: its tool
+    loop's thinking always counts.
+    """
+    rules = rules_of(str(body.get("model", "")))
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    if len(messages) != len(body.get("messages") or []):
+        return body, []  # not a body the codec wrote; the rules have refused it already
+    gone: set[tuple[int, int]] = set()
+    dropped = _dropped_for_binding(body, messages, gone) if rules.thinking_bound else []
+    if rules.keeps_thinking is False:
+        questions = [i for i, m in enumerate(messages) if m.get("role") == "user" and not _answers_only(m)]
+        current = questions[-1] if questions else 0
+        gone |= {(i, k) for i, m in enumerate(messages[:current]) if m.get("role") == "assistant"
+                 for k in range(len(m.get("content") or [])) if _is_thinking(m.get("content"), k)}
+    if not gone:
+        return body, dropped
+    kept = [{**m, "content": [b for k, b in enumerate(m["content"]) if (i, k) not in gone]}
+            if isinstance(m.get("content"), list) else m for i, m in enumerate(messages)]
+    return {**body, "messages": kept}, dropped
+
+
+def _dropped_for_binding(body: Mapping[str, Any], messages: Sequence[dict[str, Any]],
+                         gone: set[tuple[int, int]]) -> list[dict[str, str]]:
+    """With "drop_block", the thinking whose prefix changed: added to `gone`, and listed."""
+    dropped: list[dict[str, str]] = []
+    if prefix_mismatch_behavior(body) != "drop_block":
+        return dropped
+    for i, j in prefix_mismatches(body):
+        # subtle: "the rest of that turn's consecutive thinking blocks are removed with it"
+        # (anthropic 2.15, BetaThinkingDroppedInputTransformation.reason).
+        content = messages[i].get("content")
+        run = range(j, len(content)) if isinstance(content, list) else range(j, j + 1)
+        for k in run:
+            if (i, k) in gone or not _is_thinking(content, k):
+                break
+            gone.add((i, k))
+            dropped.append({"type": "thinking_dropped", "path": f"messages.{i}.content.{k}",
+                            "reason": "prefix_binding_mismatch"})
+    return dropped
+
+
+def _is_thinking(content: object, k: int) -> bool:
+    return (isinstance(content, list) and k < len(content) and isinstance(content[k], dict)
+            and content[k].get("type") in ("thinking", "redacted_thinking"))
+
+
+def _answers_only(message: Mapping[str, Any]) -> bool:
+    """Whether a user message holds only tool results (it continues a turn, asks nothing new)."""
+    content = message.get("content")
+    return isinstance(content, list) and bool(content) and all(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)

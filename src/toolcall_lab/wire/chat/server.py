@@ -5,12 +5,19 @@
 answer with for a `Turn` (the SDK's `ChatCompletion` parses it), and `error_body`
 OpenAI's error JSON (one shape for both OpenAI APIs).
 
+The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI Chat:
+the body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI
+APIs share (`wire._openai`), and tool-call ids spelled "call_...". Chat Completions shows
+no reasoning (only its token count), so the double's model never reasons here.
+
 The call and content readers are this folder's (`_blocks.py`), shared with the client half.
+
+Left out: `n > 1`, logprobs, and the stored completions of `store: true`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any, assert_never
 
 from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
@@ -19,14 +26,16 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import fault
+from .._openai import call_ids, fault
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
+from ..problem import Problem
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
-           "fault", "shape_problem"]
+__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
+           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
+           "shape_problem"]
 
 
 @from_the_wire
@@ -173,3 +182,32 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
                 usage: Usage) -> Usage:
     """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
     return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+
+# -- playing the model: what it reads, how its reply is written ----------------------------------
+
+def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
+    """None: Chat Completions keeps nothing between requests that a request could name and miss."""
+    return None
+
+
+def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
+                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
+    """The request as it came: the model reads every message it sends."""
+    return body, []
+
+
+def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
+    """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
+    return call_ids(turn)
+
+
+def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+    """False: Chat Completions returns no reasoning, only its token count."""
+    return False
+
+
+def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
+    """The reply the double sends: `encode_response`'s body."""
+    return encode_response(turn, response_id=response_id)

@@ -5,12 +5,21 @@ inverse of `encode_request`, pairing each tool result with its call), `encode_re
 writes the reply Ollama would send for a `Turn` (the official client's `ChatResponse`
 parses it), and `error_body` Ollama's error JSON.
 
+The rest is what the double asks of this half (`wire.ServerHalf`) to play Ollama: the
+body's shape (`shape.py`), Ollama's words for each failure (`fault`), and its reasoning:
+the double's model thinks when `think` is set (Ollama also thinks by default on models
+that can; the double only when asked). Ollama streams unless a request says
+`"stream": false` (`STREAMS_BY_DEFAULT`), so the double, which does not stream, refuses a
+request without it rather than pretend it would not stream.
+
 The call and message readers are this folder's (`_blocks.py`), shared with the client half.
+
+Left out: `/api/generate`, `/api/show`, pulling and loading models, and `keep_alive`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
@@ -20,11 +29,13 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._shared import TOO_LARGE, from_the_wire, read_result_text, request_tool
+from ..problem import Problem
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
-           "fault", "shape_problem"]
+__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
+           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
+           "shape_problem"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -174,3 +185,32 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
                 usage: Usage) -> Usage:
     """`usage` unchanged: Ollama keeps its KV cache to itself and bills nothing for it."""
     return usage
+
+
+# -- playing the model: what it reads, how its reply is written ----------------------------------
+
+def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
+    """None: Ollama keeps nothing between requests that a request could name and miss."""
+    return None
+
+
+def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
+                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
+    """The request as it came: the model reads every message it sends."""
+    return body, []
+
+
+def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
+    """`turn` as it is: the double's ids stand (`encode_response` sends none, as Ollama's docs show)."""
+    return turn
+
+
+def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+    """Whether the model thinks before `turn`: when the request sets `think`."""
+    return bool(body.get("think"))
+
+
+def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
+    """The reply the double sends: `encode_response`'s body."""
+    return encode_response(turn, response_id=response_id)

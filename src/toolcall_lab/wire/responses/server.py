@@ -7,12 +7,24 @@ error JSON (one shape for both OpenAI APIs). Reasoning the double invents gets a
 `encrypted_content` sealed with `seal_reasoning` (`wire.signing`), so the rules can tell
 when it comes back altered.
 
+The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI: the
+body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI APIs
+share (`wire._openai`), the responses it keeps for `previous_response_id` (`store.py`),
+tool-call ids spelled "call_...", and reasoning where the real model reasons: only for a
+model that reasons (`models.rules_of(model).reasons`), unless `reasoning.effort` is
+"none"; a model the table does not know reasons only when the request sets an effort.
+The reply echoes the effort as the live API does (`effort`): the one sent, else the
+model's default ("medium") for a reasoning model, else null.
+
 The item readers are this folder's (`_blocks.py`), shared with the client half.
+
+Left out: background responses, `GET /v1/responses/{id}`, and reasoning summaries worth
+reading (the double's trace is "Thinking about: <the question>").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any, Literal, assert_never, cast
 
 from ...errors import UsageError
@@ -27,20 +39,24 @@ from ...messages import (
     ToolResult,
     Transcript,
 )
+from ...models import rules_of
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import fault
+from .._openai import call_ids, fault
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
+from ..problem import Problem
 from ..signing import seal_reasoning
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .shape import SHAPE, shape_problem
+from .store import keep, unknown_previous, with_history
 
-__all__ = ["SHAPE", "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "error_body",
-           "fault", "shape_problem"]
+__all__ = ["DEFAULT_EFFORT", "SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
+           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "reasons", "refusal",
+           "reply", "shape_problem"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -264,3 +280,58 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
                 usage: Usage) -> Usage:
     """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
     return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+
+# -- playing the model: what it reads, how its reply is written ----------------------------------
+#: OpenAI's reasoning models think at medium effort when the request names none: the live
+#: API echoes {"effort": "medium"} (tests/fixtures/openai_responses_reasoning_encrypted_response
+#: .dotnet_recorded.json, gpt-5-mini) and gpt-6-luna's model page gives medium as its default.
+DEFAULT_EFFORT = "medium"
+
+
+def effort(body: Mapping[str, Any]) -> str | None:
+    """The reasoning effort a Responses request runs at, as the live API echoes it.
+
+    >>> effort({"model": "gpt-6-luna"}), effort({"model": "gpt-4o-mini"})
+    ('medium', None)
+    >>> effort({"model": "gpt-6-luna", "reasoning": {"effort": "low"}})
+    'low'
+    """
+    sent: str | None = (body.get("reasoning") or {}).get("effort")
+    if sent is not None:
+        return sent
+    return DEFAULT_EFFORT if rules_of(str(body.get("model", ""))).reasons else None
+
+
+def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
+    """(status, problem) when `previous_response_id` names a response the double does not hold."""
+    return unknown_previous(body, stored)
+
+
+def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
+                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
+    """The request as the model reads it: the stored conversation it continues, then its input."""
+    return with_history(body, stored), []
+
+
+def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
+    """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
+    return call_ids(turn)
+
+
+def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+    """Whether the model reasons before `turn`: at any effort but "none" (see the module docstring)."""
+    return effort(body) not in ("none", None)
+
+
+def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
+    """The reply the double sends, echoing the effort it ran at and the response it continued;
+    kept for a later `previous_response_id` unless the request said `store: false`."""
+    reasoning = {**(request.get("reasoning") or {}), "effort": effort(request)}
+    written = encode_response(turn, response_id=response_id, request={**request, "reasoning": reasoning})
+    # subtle: encode_response always says None; the double knows which response this one continues
+    written["previous_response_id"] = request.get("previous_response_id")
+    if request.get("store", True):
+        keep(stored, response_id, read, written)
+    return written
