@@ -110,6 +110,7 @@ class ServerHalf(Protocol):
         fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
                                         refusal before the body is read, as the API answers it
         cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
+        status_of(problem)              the status a broken rule (`check_request`) gets
         refusal(body, stored)           what only the server can refuse (a response it does
                                         not hold)
         as_the_model_reads_it(...)      the request as the model reads it (history put first,
@@ -119,6 +120,11 @@ class ServerHalf(Protocol):
                                         hidden prompt it bills)
         reasons(body, transcript, turn) whether the model reasons before this turn
         reply(turn, ...)                the reply the double sends
+        STREAMS_BY_DEFAULT, LOCAL_RULES, where it answers, and how the double tells its
+        SDK_HEADER, COMPATIBLE,         requests apart: whether it streams unless told not
+        MODEL_LIST, model_list(...)     to, whether a local server keeps its rules, the
+                                        header only its SDK sends, whether other servers
+                                        copy it, where and how it lists its models
 
     `stored` is what the server half keeps between requests, one bounded mapping per API
     and double (Responses keeps its stored responses there).
@@ -144,6 +150,8 @@ class ServerHalf(Protocol):
     def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
                     tools: Sequence[Tool], usage: Usage) -> Usage: ...
 
+    def status_of(self, problem: Problem) -> int: ...
+
     def refusal(self, body: Mapping[str, Any],
                 stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None: ...
 
@@ -156,6 +164,23 @@ class ServerHalf(Protocol):
 
     def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
               notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]: ...
+
+    @property
+    def STREAMS_BY_DEFAULT(self) -> bool: ...
+
+    @property
+    def LOCAL_RULES(self) -> bool: ...
+
+    @property
+    def SDK_HEADER(self) -> str | None: ...
+
+    @property
+    def COMPATIBLE(self) -> bool: ...
+
+    @property
+    def MODEL_LIST(self) -> str: ...
+
+    def model_list(self, model: str, owner: str) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

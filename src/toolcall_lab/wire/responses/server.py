@@ -45,7 +45,7 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault
+from .._openai import call_ids, fault, model_list
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..problem import Problem
@@ -54,9 +54,22 @@ from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web
 from .shape import SHAPE, shape_problem
 from .store import keep, unknown_previous, with_history
 
-__all__ = ["DEFAULT_EFFORT", "SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "reasons", "refusal",
-           "reply", "shape_problem"]
+__all__ = ["COMPATIBLE", "DEFAULT_EFFORT", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE",
+           "STREAMS_BY_DEFAULT", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
+           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "model_list", "reasons",
+           "refusal", "reply", "shape_problem", "status_of"]
+
+# -- where the API answers, and how the double tells its requests apart --------------------------
+#: The API streams only when a request says `"stream": true`.
+STREAMS_BY_DEFAULT = False
+#: `check_request`'s rules are the hosted API's; a local server speaking this API keeps its own.
+LOCAL_RULES = False
+#: The OpenAI SDK sends no header of its own, so a shared path answers in Chat's shape.
+SDK_HEADER: str | None = None
+#: Not the dialect other servers copy (that is Chat Completions).
+COMPATIBLE = False
+#: Where the API lists its models (`wire._openai.model_list`).
+MODEL_LIST = "/v1/models"
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -280,6 +293,16 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
                 usage: Usage) -> Usage:
     """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
     return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+
+def status_of(problem: Problem) -> int:
+    """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by
+    id and does not have.
+
+    subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
+    (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
+    """
+    return 404 if problem.text.startswith("Item with id") else 400
 
 
 # -- playing the model: what it reads, how its reply is written ----------------------------------
