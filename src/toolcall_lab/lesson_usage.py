@@ -112,7 +112,7 @@ class MeterDouble(ApiDouble):
         codec = API_SPECS[api].codec
         body = json.loads(raw)
         usage = codec.decode_response(json.loads(data)).usage
-        transcript, tools = codec.decode_request(body)
+        transcript, tools = API_SPECS[api].server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (
             [t.spec() for t in tools], transcript.system or "",
             *([m.role, [block_to_dict(b) for b in m.blocks]] for m in transcript.messages)))
