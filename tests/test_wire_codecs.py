@@ -19,8 +19,8 @@ DOUBLE = [name for name in vars(ServerHalf) if not name.startswith("_")]
 
 
 def test_the_codec_protocol_is_what_a_client_needs():
-    assert sorted(CLIENT) == ["API_NAME", "PROVIDER_NAME", "check_request", "decode_response", "encode_request",
-                              "error_body", "why_dropped"]
+    assert sorted(CLIENT) == ["API_NAME", "PROVIDER_NAME", "check_request", "decode_response",
+                              "encode_request", "error_body", "why_dropped"]
 
 
 @pytest.mark.parametrize("api", list(API_SPECS))
