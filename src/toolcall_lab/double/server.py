@@ -61,6 +61,17 @@ def routes() -> dict[str, str]:
 #: path -> the API served there (an `ApiDouble` reads `API_SPECS` when it is made, so an API
 #: registered before then is served too)
 ROUTES = routes()
+
+
+def _where_apis_answer() -> tuple[tuple[str, ...], dict[str, str], str]:
+    """What the double needs besides the routes, from each API's server half: the paths of the
+    model lists, each header only one SDK sends -> that API, and the API a request the double
+    cannot place answers in (the dialect other servers copy, `COMPATIBLE`)."""
+    specs = API_SPECS.values()
+    lists = tuple(dict.fromkeys(spec.server.MODEL_LIST for spec in specs))
+    sdks = {spec.server.SDK_HEADER: spec.name for spec in specs if spec.server.SDK_HEADER}
+    compatible = next((spec.name for spec in specs if spec.server.COMPATIBLE), next(iter(API_SPECS)))
+    return lists, sdks, compatible
 MiB = 1024 * 1024
 _SERVING: weakref.WeakSet[ApiDouble] = weakref.WeakSet()  # the doubles started in this process
 
@@ -153,12 +164,7 @@ class ApiDouble(BackgroundServer):
         self.requests: RequestLog = RequestLog(maxlen=keep)
         #: path -> the API served there, as `wire.API_SPECS` stood when the double was made
         self.routes = routes()
-        specs = API_SPECS.values()
-        self._lists = tuple(dict.fromkeys(spec.server.MODEL_LIST for spec in specs))  # the model lists' paths
-        self._sdks = {spec.server.SDK_HEADER: spec.name for spec in specs if spec.server.SDK_HEADER}
-        #: the API a request the double cannot place answers in: the dialect other servers copy
-        self._compatible = next((spec.name for spec in specs if spec.server.COMPATIBLE),
-                                next(iter(API_SPECS)))
+        self._lists, self._sdks, self._compatible = _where_apis_answer()
         if clock is None or clock == "fake":
             clock = FakeClock()
         elif clock == "real":
