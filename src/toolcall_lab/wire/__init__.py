@@ -155,7 +155,9 @@ class ServerHalf(Protocol):
                                         copy it, where and how it lists its models
 
     `stored` is what the server half keeps between requests, one bounded mapping per API
-    and double (Responses keeps its stored responses there).
+    and double (Responses keeps its stored responses there). Streaming is not here yet: a
+    stream half (`wire/<api>/stream.py`) will sit beside the others in each folder, and the
+    double ask it for one more member, its stream of the reply.
     """
 
     @property
