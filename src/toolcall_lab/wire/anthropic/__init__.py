@@ -52,6 +52,7 @@ from .caching import CACHE_TTLS, CACHING, caching_strategies, place_breakpoints
 from .client import decode_response, encode_request, tool_choice_config
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 from .thinking import check_effort, thinking_config
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_stream",
     "decode_tool_choice",
     "encode_request",
     "encode_response",

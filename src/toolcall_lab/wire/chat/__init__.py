@@ -48,6 +48,7 @@ from ._blocks import API_NAME, PROVIDER_NAME
 from .client import MAX_TOKENS_FIELDS, decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 
 __all__ = [
     "API_NAME",
@@ -57,6 +58,7 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_stream",
     "decode_tool_choice",
     "encode_request",
     "encode_response",
