@@ -13,8 +13,10 @@ these events, so a program, a lesson or a widget watches one vocabulary:
     StreamFinished(turn)                  the reply is complete: the same `Turn` the
                                           non-streaming reply decodes to
 
-`index` is the block's place in the reply, counted in the order blocks start, which is
-the order of the final `Turn`'s blocks. The texts of one block's deltas, joined, are the
+`index` numbers the reply's blocks 0, 1, 2... in the order they start: on Anthropic and
+Responses, their places in the final `Turn`; Chat and Ollama have no blocks on the wire,
+and their `Turn` puts reasoning, then text, then calls (as `decode_response` does),
+whatever order the pieces came in. The texts of one block's deltas, joined, are the
 block's text; the `json` pieces of one call, joined, are its arguments as the wire sent
 them. `StreamFinished` comes last, once, after a `BlockFinished` for every block that
 started. Each event is a small frozen dataclass with a `kind`, and `str(event)` is one
@@ -116,7 +118,7 @@ class ReasoningDelta:
 
 @dataclass(frozen=True)
 class BlockFinished:
-    """Block `index` is complete: `block` is the kit's block, as the final `Turn` holds it."""
+    """Block `index` is complete: `block` is the kit's block, exactly as the final `Turn` holds it."""
 
     index: int
     block: Block
