@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 
@@ -73,7 +73,8 @@ def anthropic_stream(body: Mapping[str, Any], cuts: Cuts) -> list[dict[str, Any]
         events += _anthropic_block(index, block, cuts)
         if cuts.flag():
             events.append({"type": "ping"})
-    delta: dict[str, Any] = {"stop_reason": body.get("stop_reason"), "stop_sequence": body.get("stop_sequence")}
+    delta: dict[str, Any] = {"stop_reason": body.get("stop_reason"),
+                             "stop_sequence": body.get("stop_sequence")}
     if body.get("container") is not None:
         delta["container"] = body["container"]
     final = {k: v for k, v in usage.items() if k not in _ANTHROPIC_INPUT_USAGE or cuts.flag()}
@@ -215,12 +216,12 @@ def _chat_call_order(calls: list[list[dict[str, Any]]], cuts: Cuts) -> list[dict
 # -- Ollama ----------------------------------------------------------------------------------------
 def ollama_stream(body: Mapping[str, Any], cuts: Cuts) -> list[dict[str, Any]]:
     message = body["message"]
-    stamp: Callable[[int], str] = lambda n: f"2026-12-01T10:00:{n:02d}.000000Z"  # noqa: E731
     lines: list[dict[str, Any]] = []
 
     def line(**fields: Any) -> None:
         wire = {"role": message.get("role", "assistant"), "content": "", **fields}
-        lines.append({"model": body["model"], "created_at": stamp(len(lines)), "message": wire, "done": False})
+        stamp = f"2026-12-01T10:00:{len(lines):02d}.000000Z"
+        lines.append({"model": body["model"], "created_at": stamp, "message": wire, "done": False})
 
     for piece in cuts.pieces(message.get("thinking") or ""):
         if piece:

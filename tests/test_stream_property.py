@@ -63,7 +63,8 @@ def anthropic_bodies(draw: Any) -> dict[str, Any]:
         if kind == "text":
             content.append({"type": "text", "text": draw(texts)})
         elif kind == "tool_use":
-            block = {"type": "tool_use", "id": f"toolu_{n:02d}", "name": draw(names), "input": draw(arguments)}
+            block = {"type": "tool_use", "id": f"toolu_{n:02d}", "name": draw(names),
+                     "input": draw(arguments)}
             caller = draw(st.sampled_from([None, {"type": "direct"},
                                            {"type": "code_execution_20250825", "tool_id": "srvtoolu_9"}]))
             content.append(block if caller is None else {**block, "caller": caller})
@@ -101,21 +102,23 @@ def responses_bodies(draw: Any) -> dict[str, Any]:
         kind = draw(st.sampled_from(["reasoning", "message", "function_call", "function_call",
                                      "web_search_call", "file_search_call"]))
         if kind == "reasoning":
+            summary = draw(st.lists(texts, max_size=3))
             item = {"type": "reasoning", "id": f"rs_{n}",
-                    "summary": [{"type": "summary_text", "text": t} for t in draw(st.lists(texts, max_size=3))]}
+                    "summary": [{"type": "summary_text", "text": t} for t in summary]}
             if draw(st.booleans()):
                 item["encrypted_content"] = "gAAAAB" + draw(signatures)
         elif kind == "message":
             parts = draw(st.lists(st.sampled_from(["output_text", "output_text", "refusal"]), min_size=1,
                                   max_size=2))
+            content = [{"type": "output_text", "text": draw(texts), "annotations": [], "logprobs": []}
+                       if part == "output_text" else {"type": "refusal", "refusal": draw(texts)}
+                       for part in parts]
             item = {"type": "message", "id": f"msg_{n}", "status": "completed", "role": "assistant",
-                    "content": [{"type": "output_text", "text": draw(texts), "annotations": [], "logprobs": []}
-                                if part == "output_text" else {"type": "refusal", "refusal": draw(texts)}
-                                for part in parts]}
+                    "content": content}
         elif kind == "function_call":
+            said = draw(broken) if draw(st.integers(0, 5)) == 0 else json_text(draw, draw(arguments))
             item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": draw(names),
-                    "arguments": draw(broken) if draw(st.integers(0, 5)) == 0 else json_text(draw, draw(arguments)),
-                    "status": "completed"}
+                    "arguments": said, "status": "completed"}
         elif kind == "web_search_call":
             item = {"type": "web_search_call", "id": f"ws_{n}", "status": "completed",
                     "action": {"type": "search", "query": draw(words)}}
@@ -128,11 +131,12 @@ def responses_bodies(draw: Any) -> dict[str, Any]:
                if status == "incomplete" else None)
     inputs, outputs = draw(counts), draw(counts)
     usage = {"input_tokens": inputs, "input_tokens_details": {"cached_tokens": draw(st.integers(0, inputs))},
-             "output_tokens": outputs, "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, outputs))},
+             "output_tokens": outputs,
+             "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, outputs))},
              "total_tokens": inputs + outputs}
     return {"id": "resp_1", "object": "response", "created_at": 1764777657, "status": status, "error": None,
-            "incomplete_details": details, "model": "gpt-6-luna", "output": output, "parallel_tool_calls": True,
-            "usage": usage}
+            "incomplete_details": details, "model": "gpt-6-luna", "output": output,
+            "parallel_tool_calls": True, "usage": usage}
 
 
 @st.composite
