@@ -134,8 +134,9 @@ def test_a_stream_with_nothing_in_it_says_so():
 @pytest.mark.parametrize(("api", "error", "said"), [
     ("anthropic", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
      "overloaded_error: Overloaded"),
-    ("responses", {"type": "error", "error": {"type": "service_unavailable_error", "code": "server_is_overloaded",
-                                              "message": "Our servers are busy."}},
+    ("responses", {"type": "error", "error": {
+        "type": "service_unavailable_error", "code": "server_is_overloaded",
+        "message": "Our servers are busy."}},
      "server_is_overloaded: Our servers are busy"),
     ("chat", {"error": {"message": "The model crashed.", "type": "InternalServerError", "code": 500}},
      "InternalServerError: The model crashed"),
