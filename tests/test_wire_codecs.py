@@ -1,7 +1,7 @@
 """Each codec package is its API's whole codec, though its halves live in files of their own.
 
 `wire/<api>/__init__.py` re-exports the client half (`client.py`), the server half
-(`server.py`) and the rules (`rules.py`), so a provider and the API double each find
+(`server.py`), the rules (`rules.py`) and the stream half (`stream.py`), so a provider and the API double each find
 everything they need on the one package `API_SPECS` names.
 """
 
@@ -11,14 +11,32 @@ import json
 import pytest
 
 from toolcall_lab import Message, ReasoningBlock, StopReason, ToolCall, ToolResult, Transcript, Turn, Usage
-from toolcall_lab.wire import API_SPECS, Codec, Dropped, encode_request, foreign_reasoning
+from toolcall_lab.wire import API_SPECS, Codec, Dropped, ServerHalf, encode_request, foreign_reasoning
 
 CLIENT = [name for name in vars(Codec) if not name.startswith("_")]
 SERVER = ["decode_request", "decode_tool_choice", "encode_response", "error_body"]
+DOUBLE = [name for name in vars(ServerHalf) if not name.startswith("_")]
 
 
 def test_the_codec_protocol_is_what_a_client_needs():
-    assert sorted(CLIENT) == ["check_request", "decode_response", "encode_request", "error_body"]
+    assert sorted(CLIENT) == ["API_NAME", "PROVIDER_NAME", "check_request", "decode_response",
+                              "decode_stream", "encode_request", "error_body", "why_dropped"]
+
+
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_the_codec_re_exports_its_stream_half(api):
+    stream = importlib.import_module(f"toolcall_lab.wire.{api}.stream")
+    assert API_SPECS[api].codec.decode_stream is stream.decode_stream
+
+
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_every_server_half_offers_what_the_double_asks(api):
+    """`ApiSpec.server` is a module; the protocol it keeps is what the double calls, no more."""
+    server = API_SPECS[api].server
+    assert set(SERVER) <= set(DOUBLE)
+    for name in DOUBLE:
+        assert name in server.__all__, f"wire.{api}.server.__all__ lacks {name}"
+        assert callable(getattr(server, name)) or name.isupper()
 
 
 @pytest.mark.parametrize("api", list(API_SPECS))

@@ -97,9 +97,8 @@ class MeterDouble(ApiDouble):
         self._prompts: list[tuple[str, ...]] = []  # each request's fingerprints: tools, system, messages
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               anthropic_sdk: bool = False) -> tuple[int, bytes, dict[str, str]]:
-        status, data, headers = super().handle(method, path, raw, fault_header=fault_header,
-                                               anthropic_sdk=anthropic_sdk)
+               sdk: str | None = None) -> tuple[int, bytes, dict[str, str]]:
+        status, data, headers = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk)
         api = ROUTES.get(path.split("?")[0].rstrip("/"))
         if api is not None and method == "POST":
             self._meter(api, raw, status, data)
@@ -113,7 +112,7 @@ class MeterDouble(ApiDouble):
         codec = API_SPECS[api].codec
         body = json.loads(raw)
         usage = codec.decode_response(json.loads(data)).usage
-        transcript, tools = codec.decode_request(body)
+        transcript, tools = API_SPECS[api].server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (
             [t.spec() for t in tools], transcript.system or "",
             *([m.role, [block_to_dict(b) for b in m.blocks]] for m in transcript.messages)))

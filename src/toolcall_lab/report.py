@@ -195,14 +195,14 @@ def stop_table(*reasons: str) -> str:
     """
     from .turn import StopReason, Turn
     from .usage import Usage
-    from .wire import APIS, codec
+    from .wire import API_SPECS, APIS
 
     rows: list[list[str]] = []
     for api in APIS:
         row: list[str] = [api]
         for reason in reasons:
             turn = Turn(Message.assistant("It's 18°C and sunny in Pa"), StopReason(reason), Usage(), "m")
-            row.append(_said(codec(api).encode_response(turn, response_id="resp_1"), api))
+            row.append(_said(API_SPECS[api].server.encode_response(turn, response_id="resp_1"), api))
         rows.append(row)
     return _table(["api", *reasons], rows, right=set())
 

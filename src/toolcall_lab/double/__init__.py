@@ -8,11 +8,12 @@ server on the loopback interface and point the SDK at it. Per request, the doubl
 
 1. checks the body's shape (`shape`: the API's types, in its words), then the API's rules
    with its codec's `check_request` (`toolcall_lab.wire.<api>`), answering what the real
-   API would reject with a 400 in its own error shape and words; then the codec's
-   `decode_request` gives a transcript and tools;
+   API would reject with a 400 in its own error shape and words; then the API's server
+   half (`wire/<api>/server.py`) reads it into a transcript and tools, the way the API's
+   model reads it;
 2. lets a `ScriptedProvider` play the model (the lessons' `weather_policy` by default), held
    to the request's `tool_choice` and `parallel_tool_calls` as the API holds a real model;
-3. answers with `encode_response`, a body the SDK parses with its own types.
+3. answers with the server half's reply, a body the SDK parses with its own types.
 
     >>> from toolcall_lab import get_provider, run_agent
     >>> from toolcall_lab.tools import get_weather
@@ -24,28 +25,28 @@ server on the loopback interface and point the SDK at it. Per request, the doubl
 It also misbehaves on request, which real servers do only when you are not looking:
 `double.fail_next("rate_limit")` (or the header `X-Double-Fault: rate_limit`, for
 `python -m toolcall_lab serve`) makes the next request, to any path, fail the way that
-API fails (see `FAULTS`). It reasons the way each API's reasoning models do: Anthropic
-when `thinking` is "enabled" (a budget) or "adaptive", Ollama when `think` is set, and
-Responses for a model that reasons (`models.rules_of`), unless `reasoning.effort` is
-"none" (OpenAI's reasoning models default to medium effort; gpt-4o does not reason). The trace is
-short and deterministic, and sealed so that the codec's `check_request` notices if it
-comes back edited. Per-model rules come with the codec's `check_request`: a thinking
-budget sent to Claude Haiku 5.5 gets the same 400 the real API gives.
+API fails (see `FAULTS`). It reasons the way each API's reasoning models do, as its
+server half says (`reasons`: Anthropic's thinking, OpenAI's reasoning efforts, Ollama's
+`think`). The trace is short and deterministic, and sealed so that the codec's
+`check_request` notices if it comes back edited. Per-model rules come with the codec's
+`check_request`: a thinking budget sent to Claude Haiku 5.5 gets the same 400 the real
+API gives.
 
-Choices a real server would make differently: Ollama streams when a request has no
-`stream` key, so the double refuses such a request (with a 400 that says to send
-`"stream": false`, as the kit's provider does) rather than pretend it would not stream;
-Ollama thinks by default on models that can, the double only when `think` is set; the
-newest Claude models think when `thinking` is left out, the double only when it is sent
-(so a run without it shows no thinking blocks), and "between_tools" gets no thinking.
+The double itself names no API: everything it does one API's way it asks of that API's
+server half (a `wire.ServerHalf`: the shape, the words, the prompt cache, what the model
+reads, what the reply says), so an API added as a folder and one `ApiSpec` line is
+served too. Where the double chooses differently from a real server (Ollama streams
+unless told not to, so the double refuses a request that does not say `"stream": false`;
+the newest Claude models think unasked, the double only when asked), the server half
+says so.
 
 The double is a package of small modules, read in this order: `server`
-(`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules, against
-each API's `SHAPE`: one JSON Schema per API of the fields the double reads),
-`play` (the model's reply, reasoning, stored Responses), `cache` (the prompt cache and
-its clock), `faults` (failures in each
-API's words), `background` (serving from a thread, shared with `parts_api`) and
-`spectrum` (`flavour_table`: the same requests sent to every local-server flavour).
+(`ApiDouble`, sockets, limits, `serve`), `shape` (the type checks before the rules,
+against each API's `SHAPE`), `play` (the model's reply, step by step through the API's
+server half), `cache` (the prefixes the prompt cache holds, and its clock), `faults`
+(failures, in each API's words), `background` (serving from a thread, shared with
+`parts_api`) and `spectrum` (`flavour_table`: the same requests sent to every
+local-server flavour).
 
 `ApiDouble(flavour="vllm")` (or "ollama", "ollama-openai", "llamacpp", "lmstudio")
 answers like that local server instead: its output-limit field, the `tool_choice` and
@@ -53,12 +54,12 @@ parallel calls it honours, its tool-call ids and error shapes, its answer to an 
 model. The quirks are data, each with its source, in `toolcall_lab.wire.flavours`.
 
 Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
-of the headers only `X-Double-Fault` and the presence of `anthropic-version` are read,
-and none is ever logged), real token counts (usage is the scripted 4-characters-per-token
-estimate, plus, on the Anthropic side, the hidden tool-use system prompt Anthropic bills
-whenever tools are offered: `models.tool_prompt_tokens`; the cache reads and writes are
-worked out on those counts, `double/cache.py`), and every endpoint but the four
-chat endpoints and the two model lists.
+of the headers only `X-Double-Fault` and the presence of a header only one SDK sends,
+`anthropic-version`, are read, and none is ever logged), real token counts (usage is the
+scripted 4-characters-per-token estimate, plus the hidden prompt an API bills, such as
+Anthropic's tool-use system prompt whenever tools are offered: `models.tool_prompt_tokens`;
+the cache reads and writes are worked out on those counts), and every endpoint but the
+chat endpoints and the model lists.
 """
 
 from __future__ import annotations

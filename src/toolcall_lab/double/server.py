@@ -1,8 +1,8 @@
-"""The double's HTTP side: `ApiDouble`, the request handler, and `serve` for the command line.
+"""The double as a server: `ApiDouble`, what it answers each request, and `serve` for the command line.
 
-Everything about sockets and bytes lives here; what a request *means* is decided in
-`ApiDouble.handle` (bytes in, status and bytes out, no socket), so it can be tested and
-read without a network. The server is built for a classroom on one machine:
+What a request *means* is decided in `ApiDouble.handle` (bytes in, status and bytes out,
+no socket), so it can be tested and read without a network; the socket side is the
+request handler's (`handler.py`). The server is built for a classroom on one machine:
 
 - it listens on loopback only (127.0.0.1 or ::1) unless told `allow_remote=True`, since
   it has no authentication, and then says so loudly on stderr;
@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -41,7 +41,8 @@ from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
-from .play import PROVIDER_FOR, Player, Unplayable, policy_of
+from .handler import DOUBLE_HEADER, content_length, handler_for
+from .play import Player, Unplayable, policy_of
 
 if TYPE_CHECKING:
     from ..tape import Tape
@@ -50,14 +51,29 @@ if TYPE_CHECKING:
 __all__ = ["DOUBLE_HEADER", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning",
            "content_length", "serve"]
 
-#: path -> the API served there
-ROUTES = {spec.endpoint: spec.name for spec in API_SPECS.values()}
-_LISTS = ("/v1/models", "/api/tags")
+
+
+def routes() -> dict[str, str]:
+    """path -> the API served there, from `wire.API_SPECS` as it stands."""
+    return {spec.endpoint: spec.name for spec in API_SPECS.values()}
+
+
+#: path -> the API served there (an `ApiDouble` reads `API_SPECS` when it is made, so an API
+#: registered before then is served too)
+ROUTES = routes()
+
+
+def _where_apis_answer() -> tuple[tuple[str, ...], dict[str, str], str]:
+    """What the double needs besides the routes, from each API's server half: the paths of the
+    model lists, each header only one SDK sends -> that API, and the API a request the double
+    cannot place answers in (the dialect other servers copy, `COMPATIBLE`)."""
+    specs = API_SPECS.values()
+    lists = tuple(dict.fromkeys(spec.server.MODEL_LIST for spec in specs))
+    sdks = {spec.server.SDK_HEADER: spec.name for spec in specs if spec.server.SDK_HEADER}
+    compatible = next((spec.name for spec in specs if spec.server.COMPATIBLE), next(iter(API_SPECS)))
+    return lists, sdks, compatible
 MiB = 1024 * 1024
 _SERVING: weakref.WeakSet[ApiDouble] = weakref.WeakSet()  # the doubles started in this process
-#: A header on every answer of the double, so a recording in another process (a lesson's
-#: kernel) can label its tape "recorded against the toolcall-lab API double".
-DOUBLE_HEADER = "x-toolcall-lab-double"
 
 
 class RecordedRequest(NamedTuple):
@@ -146,6 +162,9 @@ class ApiDouble(BackgroundServer):
         self.host, self.port, self.log = host, port, log
         self.max_body, self.max_recorded, self.allow_remote = max_body, max_recorded, allow_remote
         self.requests: RequestLog = RequestLog(maxlen=keep)
+        #: path -> the API served there, as `wire.API_SPECS` stood when the double was made
+        self.routes = routes()
+        self._lists, self._sdks, self._compatible = _where_apis_answer()
         if clock is None or clock == "fake":
             clock = FakeClock()
         elif clock == "real":
@@ -209,7 +228,7 @@ class ApiDouble(BackgroundServer):
             "request_queue_size": 1024,  # http.server's 5 drops a classroom's burst of connections
             "daemon_threads": True})     # subtle: a "slow" request must not hold up stop()
         try:
-            self._server = server_class((self.host, self.port), _handler_for(self))
+            self._server = server_class((self.host, self.port), handler_for(self))
         except OSError as exc:
             raise OSError(f"the API double cannot listen on {self.host}:{self.port} "
                           f"({exc.strerror or exc}); pick another --port (0 picks a free one) or "
@@ -262,12 +281,23 @@ class ApiDouble(BackgroundServer):
             return None
 
     # -- answering ---------------------------------------------------------------------------
+    def sdk_of(self, names: Iterable[str]) -> str | None:
+        """The API whose SDK sent a request with headers of these `names`, told by a header only
+        that SDK sends (its server half's `SDK_HEADER`); None when no header says. Only names
+        are read, never values.
+
+        >>> ApiDouble().sdk_of(["Content-Type", "Anthropic-Version"])
+        'anthropic'
+        """
+        sent = {name.lower() for name in names}
+        return next((api for header, api in self._sdks.items() if header in sent), None)
+
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               anthropic_sdk: bool = False) -> tuple[int, bytes, dict[str, str]]:
+               sdk: str | None = None) -> tuple[int, bytes, dict[str, str]]:
         """Everything the server does with one request but the socket: (status, body, headers).
 
-        `anthropic_sdk` says whether the request carried an `anthropic-version` header, which
-        decides whose shape the shared paths (`/v1/models`, unknown `/v1/...`) answer in.
+        `sdk` is the API whose SDK sent it (`sdk_of`), which decides whose shape the shared
+        paths (`/v1/models`, unknown `/v1/...`) answer in.
         """
         path = path.split("?")[0].rstrip("/")
         try:
@@ -277,82 +307,110 @@ class ApiDouble(BackgroundServer):
         except (ValueError, RecursionError) as exc:  # subtle: 100,000 "[" overflow the parser's stack
             body = raw[:200].decode("utf-8", "replace")
             bad_json = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        api = ROUTES.get(path)
+        api = self.routes.get(path)
         if api and method == "POST" and body is None:
             bad_json = "the request has no body"
         fault = self._next_fault(fault_header)
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
-        status, payload, headers = self._outcome(method, path, _shape(path, anthropic_sdk), body,
-                                                 bad_json, fault, str(model))
+        shape_ = self._shape(path, sdk)
+        status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model))
         kept = body if len(raw) <= self.max_recorded else (
             f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
-        self.requests.append(RecordedRequest(_shape(path, anthropic_sdk), path, kept, status))
+        self.requests.append(RecordedRequest(shape_, path, kept, status))
         if self.log:
             self.log(f"{method} {path} -> {status}" + (f" ({fault.kind})" if fault else ""))
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         return status, text.encode(), headers
 
-    def refuse(self, method: str, path: str, kind: str, *, anthropic_sdk: bool = False,
+    def refuse(self, method: str, path: str, kind: str, *, sdk: str | None = None,
                **fill: str) -> tuple[int, bytes, dict[str, str]]:
         """A refusal before the body is read (bad header, too large): recorded, in the API's shape."""
         path = (path or "/").split("?")[0].rstrip("/")
-        shape_ = _shape(path, anthropic_sdk)
+        shape_ = self._shape(path, sdk)
         status, payload = error(shape_, kind, method=method, path=path, **fill)
         self.requests.append(RecordedRequest(shape_, path, None, status))
         if self.log:
             self.log(f"{method} {path} -> {status} ({kind})")
         return status, json.dumps(payload).encode(), {"connection": "close", **FINAL}
 
+    def _shape(self, path: str, sdk: str | None) -> str:
+        """Whose error shape a path answers in: its API's; else the one API served under the
+        path's first segment (`/api/...`); else the API whose SDK sent it; else the dialect
+        other servers copy (`COMPATIBLE`)."""
+        if path in self.routes:
+            return self.routes[path]
+        segment = path.strip("/").split("/")[0]
+        under = [api for endpoint, api in self.routes.items() if endpoint.strip("/").split("/")[0] == segment]
+        if len(under) == 1:
+            return under[0]
+        return sdk or self._compatible
+
     def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
                  fault: Fault | None, model: str) -> tuple[int, Any, dict[str, str]]:
-        api = ROUTES.get(path)
+        """What a request gets: a fault, a model list, a refusal of its method, path, JSON or
+        stream, the tape's answer, a flavour's, or the API's (`_answer`)."""
+        api = self.routes.get(path)
         if fault and fault.kind == "slow":
             time.sleep(2.0 if fault.delay is None else fault.delay)  # then answer in full
         elif fault and fault.kind != "malformed":
             return error(shape_, fault.kind, model=model) + ({**retry_headers(fault), **should_retry(fault)},)
-        if path in _LISTS and method in ("GET", "HEAD"):
-            return 200, _model_list(shape_, self.flavour), {}
-        if (api or path in _LISTS) and method != ("POST" if api else "GET"):
+        if path in self._lists and method in ("GET", "HEAD"):
+            return 200, self._model_list(shape_), {}
+        if (api or path in self._lists) and method != ("POST" if api else "GET"):
             allow = "POST" if api else "GET, HEAD"
             return error(shape_, "method", method=method, path=path) + ({"allow": allow, **FINAL},)
         if api is None:
             return error(shape_, "no_route", method=method, path=path) + (FINAL,)
         if bad_json is not None:
             return error(shape_, "bad_json", detail=bad_json) + (FINAL,)
-        if body.get("stream", api == "ollama"):
+        if body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT):
             return error(shape_, "stream", param="stream") + (FINAL,)
         if self.playback is not None:  # as recorded, so the SDK retries what it retried then
             return self.playback.answer(api, path, body) + ({},)
         if self.flavour is not None and api == self.flavour.api:
             return self._flavoured(self.flavour, api, body)
-        wire = API_SPECS[api].codec
+        return self._answer(api, body, fault)
+
+    def _answer(self, api: str, body: dict[str, Any], fault: Fault | None) -> tuple[int, Any, dict[str, str]]:
+        """The API's answer to a request it can read: its shape and rules first, then the model."""
+        server = API_SPECS[api].server
         try:
-            found = shape.refusal(api, body) or _first(wire.check_request(body))
+            found = shape.refusal(api, body) or _first(API_SPECS[api].codec.check_request(body))
             found = found or self._player.problem(api, body)
             if found:
-                status, problem = found if isinstance(found, tuple) else (_status_of(found), found)
-                return status, wire.error_body(problem.text, status=status, param=problem.param,
-                                               code=problem.code), FINAL
+                status, problem = found if isinstance(found, tuple) else (server.status_of(found), found)
+                return status, server.error_body(problem.text, status=status, param=problem.param,
+                                                 code=problem.code), FINAL
             answer = self._player.answer(api, body)
         except Unplayable as exc:  # well shaped, but nothing the kit can hold: the double's own 400
-            return 400, wire.error_body(str(exc), status=400), FINAL
+            return 400, server.error_body(str(exc), status=400), FINAL
         except RecursionError:
-            return error(shape_, "bad_json", detail="nested too deeply") + (FINAL,)
+            return error(api, "bad_json", detail="nested too deeply") + (FINAL,)
         except BaseException as exc:  # a policy (or codec) that fails is the server failing: a 500
-            return 500, wire.error_body(_failed(exc), status=500), FINAL
+            return 500, server.error_body(_failed(exc), status=500), FINAL
         if fault and fault.kind == "malformed":  # cut off halfway, as a dropped proxy leaves it
             text = json.dumps(answer)
             return 200, text[: len(text) // 2], {}
         return 200, answer, {}
 
+    def _model_list(self, api: str) -> dict[str, Any]:
+        """A one-model list in `api`'s shape, enough for a "test connection" button: with a
+        flavour, its one model, in its own API's list and in the one other servers copy."""
+        from ..models import default_model
+
+        server = API_SPECS[api].server
+        if self.flavour is not None and (api == self.flavour.api or server.COMPATIBLE):
+            return server.model_list(self.flavour.model, self.flavour.name)
+        return server.model_list(default_model(API_SPECS[api].provider), "double")
 
     def _flavoured(self, flavour: flavours.Flavour, api: str, body: dict[str, Any]
                    ) -> tuple[int, Any, dict[str, str]]:
         """A request to `api` answered the way the local server `flavour` answers it."""
         found = shape.refusal(api, body, hosted=False)
-        if found is None and api == "ollama":  # Ollama's own few rules (Chat's are OpenAI's)
+        server = API_SPECS[api].server
+        if found is None and server.LOCAL_RULES:  # the API's rules are the local server's own
             problem = _first(API_SPECS[api].codec.check_request(body))
-            found = None if problem is None else (_status_of(problem), problem)
+            found = None if problem is None else (server.status_of(problem), problem)
         if found is not None:
             status, problem = found
             return status, flavours.error_body(flavour, problem.text, status=status, param=problem.param,
@@ -404,163 +462,6 @@ def _first(problems: list[Any]) -> Any:
     return problems[0] if problems else None  # real APIs report the first problem only
 
 
-def _status_of(problem: Any) -> int:
-    # subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
-    # (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
-    return 404 if problem.text.startswith("Item with id") else 400
-
-
-def _shape(path: str, anthropic_sdk: bool) -> str:
-    """Whose error shape a path answers in: its API's, else Ollama's under /api, else by SDK."""
-    return ROUTES.get(path) or ("ollama" if path.startswith("/api") else
-                                "anthropic" if anthropic_sdk else "chat")
-
-
-def _handler_for(double: ApiDouble) -> type:
-    """The request handler class for `double` (http.server is imported only when serving)."""
-    from http.server import BaseHTTPRequestHandler
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs expect
-        timeout = 60  # seconds a client may sit silent mid-request or between requests
-        # subtle: a buffered writer, so the status line, headers and body leave in one send
-        # (flushed after each request below); unbuffered, each is a packet of its own
-        wbufsize = 1 << 16
-
-        def handle_one_request(self) -> None:
-            # subtle: http.server answers a method it has no do_X for with an HTML 501;
-            # every method comes here instead, and the double answers in JSON.
-            self.raw_requestline = self.rfile.readline(65537)
-            if len(self.raw_requestline) > 65536:
-                # subtle: parse_request sets these; http.server's own handler sets them first too
-                self.requestline, self.request_version, self.command = "", "", ""
-                self.send_error(414)
-                self.wfile.flush()
-                return
-            if not self.raw_requestline:
-                self.close_connection = True
-                return
-            if self.parse_request():
-                self._reply()
-                try:
-                    self.wfile.flush()
-                except ConnectionError:  # the client hung up first (a timeout of its own): nothing to tell
-                    self.close_connection = True
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass  # the double logs one line per request itself, and never a header
-
-        def setup(self) -> None:
-            super().setup()
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            with double._connections_lock:
-                double._connections.add(self.connection)
-
-        def finish(self) -> None:
-            with double._connections_lock:
-                double._connections.discard(self.connection)
-            try:
-                super().finish()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client hung up before its reply was flushed: nothing is left to send
-
-        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-            """http.server's own refusals (bad request line, bad headers) in JSON, not HTML."""
-            if self.request_version == "HTTP/0.9":
-                self.request_version = "HTTP/1.1"  # subtle: else no status line is written at all
-            said = message or self.responses.get(code, ("Bad Request",))[0]
-            detail = f"{code} {said}: the request line or headers could not be read."
-            status, data, headers = double.refuse(self.command or "?", self.path if hasattr(self, "path")
-                                                  else "/", "bad_header", detail=detail)
-            self.close_connection = True
-            self._send(code if code != 400 else status, data, headers)
-
-        def _reply(self) -> None:
-            anthropic_sdk = "anthropic-version" in self.headers  # whether it is there, no more
-            declared = self.headers.get_all("content-length") or []
-            chunked = self.headers.get("transfer-encoding")
-            if not declared and chunked:
-                self.close_connection = True
-                return self._send(*double.refuse(self.command, self.path, "no_length",
-                                                 anthropic_sdk=anthropic_sdk))
-            length = content_length(declared)
-            if length is None or (declared and chunked):
-                self.close_connection = True  # subtle: the body's end is unknown, so no more requests
-                shown = ", ".join(declared) + (f" with Transfer-Encoding: {chunked}" if chunked else "")
-                return self._send(*double.refuse(
-                    self.command, self.path, "bad_header", anthropic_sdk=anthropic_sdk,
-                    detail=f"Content-Length must be one whole number of bytes, in digits; got {shown!r}."))
-            if length > double.max_body:
-                self.close_connection = True  # the body is never read
-                return self._send(*double.refuse(self.command, self.path, "too_large",
-                                                 anthropic_sdk=anthropic_sdk, size=f"{length:,}",
-                                                 limit=f"{double.max_body:,}"))
-            raw = self.rfile.read(length)
-            self._send(*double.handle(self.command, self.path, raw,
-                                      fault_header=self.headers.get("x-double-fault"),
-                                      anthropic_sdk=anthropic_sdk))
-
-        def _send(self, status: int, data: bytes, headers: dict[str, str]) -> None:
-            try:
-                self.send_response(status)
-                for name, value in {"content-type": "application/json", "content-length": str(len(data)),
-                                    DOUBLE_HEADER: "1", **headers}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(data)
-            except ConnectionError:
-                pass  # subtle: a client that timed out (the "slow" fault) hung up before the answer
-
-    return Handler
-
-
-def content_length(values: Sequence[str]) -> int | None:
-    """A request's body length from its Content-Length headers, as HTTP reads it; None if invalid.
-
-    RFC 9110 §8.6: `Content-Length = 1*DIGIT`, so "+45", "1_0", " 4 5" or "-5" are not
-    lengths (Python's `int` would take the first two); a list of the same value
-    repeated ("45, 45", or the header twice) is one length, different values are none
-    (RFC 9112 §6.3). No header at all is a body of 0 bytes.
-
-    >>> content_length(["45"]), content_length(["45, 45"]), content_length([])
-    (45, 45, 0)
-    >>> content_length(["+45"]), content_length(["1_0"]), content_length(["45", "46"])
-    (None, None, None)
-    """
-    found = {part.strip(" \t") for value in values for part in value.split(",")}
-    if not values:
-        return 0
-    if len(found) != 1 or not all(part.isascii() and part.isdigit() for part in found):
-        return None
-    return int(found.pop())
-
-
-def _model_list(shape_: str, flavour: flavours.Flavour | None = None) -> dict[str, Any]:
-    """A one-model list in the asker's shape, enough for a "test connection" button."""
-    from ..models import default_model
-
-    if flavour is not None and (shape_ == "chat" or shape_ == "ollama" == flavour.api):  # its one model
-        model = flavour.model
-        if shape_ == "ollama":
-            return {"models": [{"name": model, "model": model, "modified_at": "2026-01-01T00:00:00Z",
-                                "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
-        return {"object": "list", "data": [{"id": model, "object": "model", "created": 0,
-                                            "owned_by": flavour.name}]}
-
-    if shape_ == "anthropic":
-        model = default_model("anthropic")
-        return {"data": [{"type": "model", "id": model, "display_name": model, "lifecycle": "active",
-                          "created_at": "2026-01-01T00:00:00Z"}],
-                "has_more": False, "first_id": model, "last_id": model}
-    if shape_ == "ollama":
-        model = default_model("ollama")
-        return {"models": [{"name": model, "model": model, "modified_at": "2026-01-01T00:00:00Z",
-                            "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
-    model = default_model("openai")
-    return {"object": "list", "data": [{"id": model, "object": "model", "created": 0, "owned_by": "double"}]}
-
-
 def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequence[Reply] | None = None,
           out: TextIO | None = None, keep: int = 100, allow_remote: bool = False,
           tape: Tape | str | Path | None = None, flavour: str | None = None) -> None:
@@ -579,10 +480,10 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
     with double:
         write(f"API double listening on {double.url}  (Ctrl-C to stop)")
-        for path, api in ROUTES.items():
-            setting = f'get_provider("{PROVIDER_FOR[api]}", base_url="{double.base_url(api)}")'
+        for path, api in double.routes.items():
+            setting = f'get_provider("{API_SPECS[api].provider}", base_url="{double.base_url(api)}")'
             write(f"  {api:<10} {setting:<66} POST {path}")
-        write(f"  model lists: GET {double.url}/v1/models and {double.url}/api/tags")
+        write(f"  model lists: GET {' and '.join(double.url + path for path in double._lists)}")
         write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
         write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
         write(f"  keeping the last {keep} requests in memory")

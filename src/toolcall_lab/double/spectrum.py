@@ -28,6 +28,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..wire import API_SPECS
 from ..wire.flavours import FLAVOURS, Flavour
 from .server import ApiDouble
 
@@ -92,8 +93,7 @@ def _one_request(request: dict[str, Any], names: list[str]) -> str:
     for name in names:
         flavour = FLAVOURS[name]
         with ApiDouble(_probe_policy, flavour=flavour) as double:
-            send = _ollama_sender(double) if flavour.api == "ollama" else _openai_sender(double)
-            answer = send({"model": flavour.model, **request})
+            answer = _sender(double, flavour.api)({"model": flavour.model, **request})
         if answer is None:
             rows.append([name, "n/a", "", "", "", "", "a field /api/chat has not"])
             continue
@@ -116,7 +116,7 @@ def _table(rows: list[list[str]]) -> str:
 
 def _run_probes(flavour: Flavour) -> dict[str, str]:
     with ApiDouble(_probe_policy, flavour=flavour) as double:
-        send = _ollama_sender(double) if flavour.api == "ollama" else _openai_sender(double)
+        send = _sender(double, flavour.api)
         cells = {}
         for label, request in PROBES.items():
             request = {"model": flavour.model, **request}
@@ -153,10 +153,19 @@ def _cell(label: str, request: dict[str, Any], send: Callable[[dict[str, Any]], 
     return type(calls[0][2]).__name__ if calls else "-"
 
 
-def _openai_sender(double: ApiDouble) -> Callable[[dict[str, Any]], Any]:
+def _sender(double: ApiDouble, api: str) -> Callable[[dict[str, Any]], Any]:
+    """How a probe reaches `api` on `double`: through the client its default provider uses
+    (`ProviderSpec` -> `sdk_client`), which answers (status, finish, calls, error)."""
+    from ..providers.registry import PROVIDERS
+
+    client = str(getattr(PROVIDERS[API_SPECS[api].provider].cls, "sdk_client", ""))
+    return _SENDERS[client](double, api)
+
+
+def _openai_sender(double: ApiDouble, api: str) -> Callable[[dict[str, Any]], Any]:
     import openai
 
-    client = openai.OpenAI(base_url=double.base_url("chat"), api_key="local", max_retries=0)
+    client = openai.OpenAI(base_url=double.base_url(api), api_key="local", max_retries=0)
 
     def send(request: dict[str, Any]) -> Any:
         if "options" in request:
@@ -172,10 +181,10 @@ def _openai_sender(double: ApiDouble) -> Callable[[dict[str, Any]], Any]:
     return send
 
 
-def _ollama_sender(double: ApiDouble) -> Callable[[dict[str, Any]], Any]:
+def _ollama_sender(double: ApiDouble, api: str) -> Callable[[dict[str, Any]], Any]:
     import ollama
 
-    client = ollama.Client(host=double.url)
+    client = ollama.Client(host=double.base_url(api))
 
     def send(request: dict[str, Any]) -> Any:
         if set(request) & {"max_tokens", "max_completion_tokens", "tool_choice", "parallel_tool_calls"}:
@@ -188,6 +197,10 @@ def _ollama_sender(double: ApiDouble) -> Callable[[dict[str, Any]], Any]:
         return 200, reply.done_reason, calls, None
 
     return send
+
+
+#: The real clients a probe is sent through, by the class name a provider's `sdk_client` gives
+_SENDERS = {"openai.OpenAI": _openai_sender, "ollama.Client": _ollama_sender}
 
 
 def _error_kind(text: str) -> str:

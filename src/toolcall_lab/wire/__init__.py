@@ -1,20 +1,21 @@
 """The wire: the one internal transcript, spelled the way each API wants it.
 
-Four APIs, one pure codec module each (no I/O inside, so every translation can be
-tested offline and shown in a notebook), and one `ApiSpec` each in `API_SPECS`, the
-record every table of APIs elsewhere is derived from (`APIS`, `ENDPOINTS`, the double's
-routes, the widgets' titles):
+Four APIs, one folder each (one `ls` answers "how does Anthropic work here?"), pure
+translators inside (no I/O, so every translation can be tested offline and shown in a
+notebook), and one `ApiSpec` each in `API_SPECS`, the record every table of APIs
+elsewhere is derived from (`APIS`, `ENDPOINTS`, the double's routes, the widgets' titles):
 
-    api          module        endpoint                     spoken by
-    "anthropic"  anthropic.py  POST /v1/messages            Anthropic
-    "responses"  responses.py  POST /v1/responses           OpenAI
-    "chat"       chat.py       POST /v1/chat/completions    OpenAI, and vLLM, llama.cpp, LM Studio,
+    api          folder        endpoint                     spoken by
+    "anthropic"  anthropic/    POST /v1/messages            Anthropic
+    "responses"  responses/    POST /v1/responses           OpenAI
+    "chat"       chat/         POST /v1/chat/completions    OpenAI, and vLLM, llama.cpp, LM Studio,
                                                             Ollama's /v1, gateways
-    "ollama"     ollama.py     POST /api/chat               Ollama (native)
+    "ollama"     ollama/       POST /api/chat               Ollama (native)
 
-Every codec module offers the same functions. The first two are what a provider uses;
-the next two let the loopback API double (`toolcall_lab.double`) play the server side;
-the last two are the API's rules and its error shape:
+Every codec (the package `wire.<api>`, what `API_SPECS` names) offers the same functions.
+The first two are what a provider uses; the next three let the loopback API double
+(`toolcall_lab.double`) play the server side; the last two are the API's rules and its
+error shape:
 
     encode_request(transcript, tools=(), *, model, **options) -> dict   request body
     decode_response(body) -> Turn                                          reply, stop reason, usage
@@ -34,29 +35,46 @@ leaves one `ReasoningBlock` out (None: it goes back), the rule `encode_request` 
 through `_shared.from_the_wire`: a lone surrogate anywhere in it (a `"\\ud83d"` escape in a
 tool call's name, say) becomes U+FFFD before any of it reaches a transcript.
 
-Each codec module is the client half and re-exports the rest, which lives next door, one
-job per file:
+Each API's folder holds a file per job, and the package re-exports them as one codec:
 
-    <api>.py            the client half: encode_request, decode_response (+ API_NAME,
-                        PROVIDER_NAME)
-    <api>/stream.py     the stream half: decode_stream (the kit's events, `toolcall_lab.stream`),
-                        on one assembler all four share (`_stream.py`)
-    server/<api>.py     the server half: decode_request, decode_tool_choice, encode_response,
-                        error_body
-    rules/<api>.py      the API's rules: check_request
-    problem.py          `Problem`, what check_request answers with
-    signing.py          how the API double signs the reasoning it invents
-    _shared.py          what several codecs do the same way, written once
+    <api>/client.py     the client half: encode_request, decode_response, why_dropped
+    <api>/server.py     the server half the API double plays: decode_request,
+                        decode_tool_choice, encode_response, error_body, and what else the
+                        double asks of it (`ServerHalf`: its shape, its fault words, its
+                        prompt cache, what the model reads, what the reply says)
+    <api>/rules.py      the API's rules, in its own words: check_request (tool calls and
+                        results paired, content, tool names and schemas, reasoning, and
+                        what each model takes; Ollama checks little else than the model)
+    <api>/shape.py      the request body's JSON Schema, and the API's words for a wrong type
+    <api>/stream.py     the stream half: decode_stream, a streamed reply read into the kit's
+                        events (`toolcall_lab.stream`) on the one assembler all four share
+                        (`_stream.py`), ending in the Turn decode_response gives
+    <api>/_blocks.py    the translators both halves share, and the API's names
+    (anthropic/ also has thinking.py and caching.py: each concept's client, rules and
+    double together)
 
-A provider names its codec module as a class attribute, typed by the `Codec` protocol
-(the four functions a client needs).
+and beside the folders: `problem.py` (`Problem`, what check_request answers with),
+`signing.py` (how the API double signs the reasoning it invents), `flavours.py` (how five
+local servers bend the API they speak), `_shared.py` (what several codecs do the same
+way), `_openai.py` (what OpenAI's two server halves share), `_schema.py` (the shapes'
+vocabulary) and `_layout.py` (a prompt block by block, for the prompt caches).
+
+A rule's text is the API's own error message, word for word where one is on record,
+with its source beside it; a text written here in the API's style says so. A provider
+runs `check_request` before it sends (so a mistake is caught offline, with the API's
+words), and the API double runs it on every request it receives. Left out of the rules:
+limits only the server knows (context length, rate limits, a model that is not there),
+and rules that depend on earlier requests (`previous_response_id`).
+
+A provider names its codec as a class attribute, typed by the `Codec` protocol (what a
+client needs); `ApiSpec.server` is typed by `ServerHalf` (what the double needs). To add
+an API: copy a folder, rename what it spells, and add one `ApiSpec` line below.
 
 `check(transcript, api=...)` encodes a transcript and lists what the real API would
 reject, each `Problem` with its path in the request and the API's own wording;
 `foreign_reasoning(transcript, api, model=...)` lists the reasoning a request leaves out,
 each with why.
 """
-
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
@@ -86,8 +104,16 @@ API = Literal["anthropic", "responses", "chat", "ollama"]
 class Codec(Protocol):
     """What a provider asks of its API's codec (each `wire.<api>` package is one).
 
-    The server half is the API double's business: `ServerHalf`.
+    Its names (`API_NAME`, as `API_SPECS` spells it; `PROVIDER_NAME`, stamped on the
+    reasoning it decodes), the two translations, the API's rules and error shape, and
+    `why_dropped`. The server half is the API double's business: `ServerHalf`.
     """
+
+    @property
+    def API_NAME(self) -> str: ...
+
+    @property
+    def PROVIDER_NAME(self) -> str: ...
 
     def encode_request(self, transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                        max_tokens: int = 1024) -> dict[str, Any]: ...
@@ -100,6 +126,9 @@ class Codec(Protocol):
 
     def error_body(self, message: str, *, status: int = 400, param: str | None = None,
                    code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
+
+    def why_dropped(self, block: ReasoningBlock, *, model: str | None = None,
+                    **options: Any) -> str | None: ...
 
 
 class ServerHalf(Protocol):
@@ -118,6 +147,7 @@ class ServerHalf(Protocol):
         fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
                                         refusal before the body is read, as the API answers it
         cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
+        status_of(problem)              the status a broken rule (`check_request`) gets
         refusal(body, stored)           what only the server can refuse (a response it does
                                         not hold)
         as_the_model_reads_it(...)      the request as the model reads it (history put first,
@@ -127,9 +157,16 @@ class ServerHalf(Protocol):
                                         hidden prompt it bills)
         reasons(body, transcript, turn) whether the model reasons before this turn
         reply(turn, ...)                the reply the double sends
+        STREAMS_BY_DEFAULT, LOCAL_RULES, where it answers, and how the double tells its
+        SDK_HEADER, COMPATIBLE,         requests apart: whether it streams unless told not
+        MODEL_LIST, model_list(...)     to, whether a local server keeps its rules, the
+                                        header only its SDK sends, whether other servers
+                                        copy it, where and how it lists its models
 
     `stored` is what the server half keeps between requests, one bounded mapping per API
-    and double (Responses keeps its stored responses there).
+    and double (Responses keeps its stored responses there). Streaming is not here yet: a
+    stream half (`wire/<api>/stream.py`) will sit beside the others in each folder, and the
+    double ask it for one more member, its stream of the reply.
     """
 
     @property
@@ -152,6 +189,8 @@ class ServerHalf(Protocol):
     def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
                     tools: Sequence[Tool], usage: Usage) -> Usage: ...
 
+    def status_of(self, problem: Problem) -> int: ...
+
     def refusal(self, body: Mapping[str, Any],
                 stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None: ...
 
@@ -164,6 +203,23 @@ class ServerHalf(Protocol):
 
     def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
               notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]: ...
+
+    @property
+    def STREAMS_BY_DEFAULT(self) -> bool: ...
+
+    @property
+    def LOCAL_RULES(self) -> bool: ...
+
+    @property
+    def SDK_HEADER(self) -> str | None: ...
+
+    @property
+    def COMPATIBLE(self) -> bool: ...
+
+    @property
+    def MODEL_LIST(self) -> str: ...
+
+    def model_list(self, model: str, owner: str) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -188,7 +244,7 @@ class ApiSpec:
     base_path: str
     provider: str
     response_id: str
-    codec: Any  # the codec module (a `Codec`, plus the server half)
+    codec: Codec
     server: ServerHalf
 
 
@@ -208,8 +264,9 @@ APIS: tuple[API, ...] = cast("tuple[API, ...]", tuple(API_SPECS))
 ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}
 
 
-def codec(api: str) -> Any:
-    """The codec module for `api` ("anthropic", "responses", "chat" or "ollama")."""
+def codec(api: str) -> Codec:
+    """The codec for `api` ("anthropic", "responses", "chat" or "ollama"): the package
+    `wire.<api>`, which also re-exports its server half (`codec("chat").encode_response`)."""
     try:
         return API_SPECS[api].codec
     except (KeyError, TypeError):
@@ -219,12 +276,12 @@ def codec(api: str) -> Any:
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: str,
                    **options: Any) -> dict[str, Any]:
     """The request body `api` expects for this conversation (see the codec for options)."""
-    return cast(Codec, codec(api)).encode_request(transcript, tools, **options)
+    return codec(api).encode_request(transcript, tools, **options)
 
 
 def decode_response(body: Mapping[str, Any], *, api: str) -> Turn:
     """The `Turn` a response body of `api` carries."""
-    return cast(Codec, codec(api)).decode_response(body)
+    return codec(api).decode_response(body)
 
 
 def decode_stream(raw_events: Iterable[Mapping[str, Any]], *, api: str) -> Iterator[StreamEvent]:
@@ -233,12 +290,12 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]], *, api: str) -> Itera
     The last is `StreamFinished(turn)`, the same `Turn` as `decode_response` of the reply
     unstreamed; see each API's `stream.py` for what a raw event is.
     """
-    return cast(Codec, codec(api)).decode_stream(raw_events)
+    return codec(api).decode_stream(raw_events)
 
 
 def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:
     """What the real `api` would reject in this request body (empty when it looks valid)."""
-    return cast(Codec, codec(api)).check_request(body)
+    return codec(api).check_request(body)
 
 
 def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),

@@ -200,6 +200,12 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
                                      error_type=error_type)
 
 
+def model_list(model: str, owner: str) -> dict[str, Any]:
+    """A one-model list, as `GET /v1/models` answers (the SDK's `Model` parses each), enough for
+    a "test connection" button."""
+    return {"object": "list", "data": [{"id": model, "object": "model", "created": 0, "owned_by": owner}]}
+
+
 # -- the ids OpenAI's models write -----------------------------------------------------------------
 def call_ids(turn: Turn) -> Turn:
     """`turn` with its tool-call ids the OpenAI way: the double's "toolu_01" becomes "call_01"."""

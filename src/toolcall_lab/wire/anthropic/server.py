@@ -40,9 +40,23 @@ from .shape import SHAPE, shape_problem
 from .thinking import as_the_model_reads_it as thinking_as_read
 from .thinking import thinks
 
-__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_creation", "cache_usage", "decode_request",
-           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
-           "shape_problem"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "as_served", "as_the_model_reads_it", "cache_creation", "cache_usage", "decode_request",
+           "decode_tool_choice", "encode_response", "error_body", "fault", "model_list", "reasons", "refusal",
+           "reply", "shape_problem", "status_of"]
+
+# -- where the API answers, and how the double tells its requests apart --------------------------
+#: The API streams only when a request says `"stream": true`.
+STREAMS_BY_DEFAULT = False
+#: `check_request`'s rules are the hosted API's; a local server speaking this API keeps its own.
+LOCAL_RULES = False
+#: The header only Anthropic's SDK sends, by which the double answers a path every API
+#: shares (`/v1/models`, an unknown `/v1/...`) in Anthropic's shape.
+SDK_HEADER: str | None = "anthropic-version"
+#: Not the dialect other servers copy (that is Chat Completions).
+COMPATIBLE = False
+#: Where the API lists its models.
+MODEL_LIST = "/v1/models"
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 
@@ -223,6 +237,19 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     status = _OVERLOADED if kind == "overloaded" else status
     return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status,
                               error_type=_FAULT_TYPES.get(kind))
+
+
+def model_list(model: str, owner: str) -> dict[str, Any]:
+    """A one-model list, as `GET /v1/models` answers (the SDK's `ModelInfo` parses each), enough
+    for a "test connection" button; Anthropic names no owner."""
+    return {"data": [{"type": "model", "id": model, "display_name": model, "lifecycle": "active",
+                      "created_at": "2026-01-01T00:00:00Z"}],
+            "has_more": False, "first_id": model, "last_id": model}
+
+
+def status_of(problem: Problem) -> int:
+    """The status the API answers a broken rule with: always 400."""
+    return 400
 
 
 # -- playing the model: what it reads, how its reply is billed and written -----------------------

@@ -26,16 +26,31 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault
+from .._openai import call_ids, fault, model_list
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..problem import Problem
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
-           "shape_problem"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "as_served", "as_the_model_reads_it", "cache_usage", "decode_request", "decode_tool_choice",
+           "encode_response", "error_body", "fault", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of"]
+
+# -- where the API answers, and how the double tells its requests apart --------------------------
+#: The API streams only when a request says `"stream": true`.
+STREAMS_BY_DEFAULT = False
+#: `check_request`'s rules are the hosted API's (OpenAI's); a local server speaking Chat
+#: keeps its own (`wire.flavours`), not these.
+LOCAL_RULES = False
+#: The OpenAI SDK sends no header of its own.
+SDK_HEADER: str | None = None
+#: The dialect other servers copy ("OpenAI-compatible"): the double answers in it a request
+#: it cannot place otherwise, and a local server's flavour lists its model here too.
+COMPATIBLE = True
+#: Where the API lists its models (`wire._openai.model_list`).
+MODEL_LIST = "/v1/models"
 
 
 @from_the_wire
@@ -182,6 +197,11 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
                 usage: Usage) -> Usage:
     """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
     return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+
+def status_of(problem: Problem) -> int:
+    """The status the API answers a broken rule with: always 400."""
+    return 400
 
 
 # -- playing the model: what it reads, how its reply is written ----------------------------------

@@ -33,9 +33,22 @@ from ..problem import Problem
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 
-__all__ = ["SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "encode_response", "error_body", "fault", "reasons", "refusal", "reply",
-           "shape_problem"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "as_served", "as_the_model_reads_it", "cache_usage", "decode_request", "decode_tool_choice",
+           "encode_response", "error_body", "fault", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of"]
+
+# -- where the API answers, and how the double tells its requests apart --------------------------
+#: Ollama streams unless a request says `"stream": false`.
+STREAMS_BY_DEFAULT = True
+#: `check_request`'s few rules are Ollama's own server's, so Ollama's flavour keeps them.
+LOCAL_RULES = True
+#: The ollama client sends no header of its own.
+SDK_HEADER: str | None = None
+#: Not the dialect other servers copy (that is Chat Completions).
+COMPATIBLE = False
+#: Where the API lists its models.
+MODEL_LIST = "/api/tags"
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -180,11 +193,23 @@ def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -
     return status, error_body(_FAULT_WORDS[kind].format(**fill), status=status)
 
 
+def model_list(model: str, owner: str) -> dict[str, Any]:
+    """A one-model list, as `GET /api/tags` answers, enough for a "test connection" button;
+    Ollama names no owner."""
+    return {"models": [{"name": model, "model": model, "modified_at": "2026-01-01T00:00:00Z",
+                        "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
+
+
 # -- the prompt cache: none a client sees -----------------------------------------------------------
 def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
                 usage: Usage) -> Usage:
     """`usage` unchanged: Ollama keeps its KV cache to itself and bills nothing for it."""
     return usage
+
+
+def status_of(problem: Problem) -> int:
+    """The status the API answers a broken rule with: always 400."""
+    return 400
 
 
 # -- playing the model: what it reads, how its reply is written ----------------------------------

@@ -10,11 +10,8 @@ when it comes back altered.
 The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI: the
 body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI APIs
 share (`wire._openai`), the responses it keeps for `previous_response_id` (`store.py`),
-tool-call ids spelled "call_...", and reasoning where the real model reasons: only for a
-model that reasons (`models.rules_of(model).reasons`), unless `reasoning.effort` is
-"none"; a model the table does not know reasons only when the request sets an effort.
-The reply echoes the effort as the live API does (`effort`): the one sent, else the
-model's default ("medium") for a reasoning model, else null.
+tool-call ids spelled "call_...", and reasoning where the real model reasons, at the
+effort the live API echoes (`reasoning.py`).
 
 The item readers are this folder's (`_blocks.py`), shared with the client half.
 
@@ -25,7 +22,7 @@ reading (the double's trace is "Thinking about: <the question>").
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import Any, Literal, assert_never, cast
+from typing import Any, Literal, assert_never
 
 from ...errors import UsageError
 from ...messages import (
@@ -39,24 +36,36 @@ from ...messages import (
     ToolResult,
     Transcript,
 )
-from ...models import rules_of
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault
+from .._openai import call_ids, fault, model_list
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..problem import Problem
-from ..signing import seal_reasoning
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
+from .reasoning import effort, reasoning_item, reasons
 from .shape import SHAPE, shape_problem
 from .store import keep, unknown_previous, with_history
 
-__all__ = ["DEFAULT_EFFORT", "SHAPE", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "reasons", "refusal",
-           "reply", "shape_problem"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE",
+           "STREAMS_BY_DEFAULT", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
+           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "model_list", "reasons",
+           "refusal", "reply", "shape_problem", "status_of"]
+
+# -- where the API answers, and how the double tells its requests apart --------------------------
+#: The API streams only when a request says `"stream": true`.
+STREAMS_BY_DEFAULT = False
+#: `check_request`'s rules are the hosted API's; a local server speaking this API keeps its own.
+LOCAL_RULES = False
+#: The OpenAI SDK sends no header of its own, so a shared path answers in Chat's shape.
+SDK_HEADER: str | None = None
+#: Not the dialect other servers copy (that is Chat Completions).
+COMPATIBLE = False
+#: Where the API lists its models (`wire._openai.model_list`).
+MODEL_LIST = "/v1/models"
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -204,7 +213,7 @@ def _output(turn: Turn, suffix: str, *, refusal: bool, status: str) -> list[dict
     for index, block in enumerate(turn.message.blocks):
         match block:
             case ReasoningBlock():
-                output.append(_reasoning_item(block, f"rs_{suffix}_{index}"))
+                output.append(reasoning_item(block, f"rs_{suffix}_{index}"))
             case TextBlock(text=text):
                 part = ({"type": "refusal", "refusal": text} if refusal else
                         {"type": "output_text", "text": text, "annotations": [], "logprobs": []})
@@ -260,14 +269,6 @@ def _usage(usage: Usage) -> dict[str, Any]:
     }
 
 
-def _reasoning_item(block: ReasoningBlock, item_id: str) -> dict[str, Any]:
-    if block.replayable_to(PROVIDER_NAME) and block.opaque.get("type") == "reasoning":
-        return cast(dict[str, Any], plain_json(block.opaque))
-    summary = [{"type": "summary_text", "text": block.text}] if block.text else []
-    return {"type": "reasoning", "id": item_id, "summary": summary,
-            "encrypted_content": seal_reasoning(block.text)}
-
-
 def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
     echoed: dict[str, Any] = plain_json(spec)
     echoed.setdefault("strict", True)  # what the API reports when a request leaves it out
@@ -282,27 +283,17 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
     return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
 
 
-# -- playing the model: what it reads, how its reply is written ----------------------------------
-#: OpenAI's reasoning models think at medium effort when the request names none: the live
-#: API echoes {"effort": "medium"} (tests/fixtures/openai_responses_reasoning_encrypted_response
-#: .dotnet_recorded.json, gpt-5-mini) and gpt-6-luna's model page gives medium as its default.
-DEFAULT_EFFORT = "medium"
+def status_of(problem: Problem) -> int:
+    """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by
+    id and does not have.
 
-
-def effort(body: Mapping[str, Any]) -> str | None:
-    """The reasoning effort a Responses request runs at, as the live API echoes it.
-
-    >>> effort({"model": "gpt-6-luna"}), effort({"model": "gpt-4o-mini"})
-    ('medium', None)
-    >>> effort({"model": "gpt-6-luna", "reasoning": {"effort": "low"}})
-    'low'
+    subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
+    (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
     """
-    sent: str | None = (body.get("reasoning") or {}).get("effort")
-    if sent is not None:
-        return sent
-    return DEFAULT_EFFORT if rules_of(str(body.get("model", ""))).reasons else None
+    return 404 if problem.text.startswith("Item with id") else 400
 
 
+# -- playing the model: what it reads, how its reply is written ----------------------------------
 def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
     """(status, problem) when `previous_response_id` names a response the double does not hold."""
     return unknown_previous(body, stored)
@@ -317,11 +308,6 @@ def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
 def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
     """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
     return call_ids(turn)
-
-
-def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
-    """Whether the model reasons before `turn`: at any effort but "none" (see the module docstring)."""
-    return effort(body) not in ("none", None)
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],

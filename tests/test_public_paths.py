@@ -1,0 +1,122 @@
+"""The import paths the lessons and the README use are a contract: moving code never breaks them.
+
+`PUBLIC` is every `from toolcall_lab... import ...` of the committed lessons and the README,
+collected from their import lines. The package may be reorganised underneath (issue 20 moved
+each API into a folder of its own, and the local-server flavours out of `wire/server/`), but
+each of these must keep importing, and a lesson that starts importing a new path must pin it
+here first.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: module -> the names lessons and the README import from it ("" for `import module`)
+PUBLIC: dict[str, set[str]] = {
+    "toolcall_lab": {
+        "ApiDouble", "InvalidRequestError", "MaxStepsExceeded", "Message", "MissingKeyError", "Provider",
+        "ProviderError", "ReasoningBlock", "ScriptedProvider", "StopReason", "TextBlock", "Tool", "ToolCall",
+        "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage", "UsageError", "call", "contract",
+        "estimate_tokens", "get_provider", "loop_input_tokens", "loop_input_total", "provider_from_env",
+        "run_agent", "stage", "template", "tool", "wire"},
+    "toolcall_lab.budget": {"class_budget"},
+    "toolcall_lab.checks": {
+        "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
+        "start_here", "steering_and_guarding", "the_bill", "transcript_as_data", "when_the_model_misbehaves",
+        "your_own_provider"},
+    "toolcall_lab.compaction": {"cache_effect", "compact"},
+    "toolcall_lab.contract": {"check_provider", "report"},
+    "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
+                          "run_cost"},
+    "toolcall_lab.display": {"sequence_diagram"},
+    "toolcall_lab.double": {"flavour_table"},
+    "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"},
+    "toolcall_lab.loop": {"decide"},
+    "toolcall_lab.messages": {"Block"},
+    "toolcall_lab.misbehaving": {
+        "fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
+        "pauses_a_search", "picks_by_description", "sends_bad_arguments"},
+    "toolcall_lab.models": {"SERVER_TOOL_FEES", "TEACHING_MODEL", "default_model", "price_of", "rules_of",
+                            "tool_prompt_tokens"},
+    "toolcall_lab.parts_api": {"DOC", "PartsServer", "post"},
+    "toolcall_lab.plots": {"describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
+                           "plot_caching", "plot_estimated_vs_billed", "plot_loop_tokens"},
+    "toolcall_lab.providers.openai_chat": {"LOCAL_SERVERS", "OpenAIChatProvider"},
+    "toolcall_lab.report": {"calls_table", "loop_table", "price_table", "rules_table", "stop_table",
+                            "trace_table", "wire_json"},
+    "toolcall_lab.server_tools": {"web_search"},
+    "toolcall_lab.tape": {"load", "replay"},
+    "toolcall_lab.tokens": {"request_text"},
+    "toolcall_lab.tool": {"execute", "tool_map"},
+    "toolcall_lab.tools": {"calculator", "delete_files", "get_weather", "read_file", "search_kb"},
+    "toolcall_lab.tools.files": {"DELETIONS"},
+    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "step_through", "wire_view"},
+    "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
+                          "foreign_reasoning"},
+    "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours
+}
+
+
+def imports_in(code: str) -> set[tuple[str, str]]:
+    """(module, name) of every toolcall_lab import in `code` (IPython's % and ! lines left out)."""
+    python = [line for line in code.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    tree = ast.parse("\n".join(python))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "toolcall_lab":
+            found |= {(node.module, alias.name) for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {(alias.name, "") for alias in node.names if alias.name.split(".")[0] == "toolcall_lab"}
+    return found
+
+
+def used_by_the_lessons() -> set[tuple[str, str]]:
+    found = set()
+    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(notebook.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                found |= imports_in("".join(cell["source"]))
+    readme = [line.strip()[4:] for line in (ROOT / "README.md").read_text().splitlines()
+              if line.strip().startswith((">>> ", "... "))]
+    return found | imports_in("\n".join(readme))
+
+
+def test_every_path_a_lesson_or_the_readme_imports_is_pinned():
+    pinned = {(module, name) for module, names in PUBLIC.items() for name in names}
+    assert sorted(used_by_the_lessons() - pinned) == [], "pin the new path in PUBLIC first"
+
+
+@pytest.mark.parametrize("module", sorted(PUBLIC))
+def test_every_pinned_path_imports(module):
+    imported = importlib.import_module(module)
+    for name in PUBLIC[module]:
+        assert name == "" or hasattr(imported, name) or importlib.util.find_spec(f"{module}.{name}"), (
+            f"from {module} import {name} no longer works")
+
+
+def test_each_api_is_still_its_codec_at_wire_dot_its_name():
+    """`from toolcall_lab.wire import chat` (lesson 5) is the codec the registry names, now a package,
+    and `codec(api)` still offers the server half's `encode_response` (lessons 4 and 8)."""
+    from toolcall_lab.wire import API_SPECS, codec
+
+    for name, spec in API_SPECS.items():
+        module = importlib.import_module(f"toolcall_lab.wire.{name}")
+        assert spec.codec is module is codec(name)
+        assert codec(name).encode_response is spec.server.encode_response
+    chat = importlib.import_module("toolcall_lab.wire.chat")
+    assert all(callable(getattr(chat, f)) for f in ("encode_request", "check_request", "decode_response"))
+
+
+def test_the_flavours_at_their_old_address_are_the_same_objects():
+    from toolcall_lab.wire import flavours
+    from toolcall_lab.wire.server.flavours import FLAVOURS
+
+    assert FLAVOURS is flavours.FLAVOURS
