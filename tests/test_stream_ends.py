@@ -296,3 +296,18 @@ def test_every_stream_of_the_plain_grammar_ends_in_the_unstreamed_turn():
                                                    else ["call_01", "call_02"])
         assert all(isinstance(c, ToolCall) and not c.malformed for c in turn.tool_calls)
         assert turn.text == "It is 18°C and sunny"
+
+
+END = {"ollama": 'a line with "done": true', "responses": "response.completed"}
+
+
+@pytest.mark.parametrize("api", sorted(END))
+def test_a_call_whose_arguments_were_all_in_is_reported_whole_when_the_stream_is_cut_after_it(api):
+    events = stream(api)
+    last = max(i for i, e in enumerate(events) if e.get("type") == "response.function_call_arguments.done"
+               or (e.get("message") or {}).get("tool_calls"))
+    with pytest.raises(IncompleteStreamError) as cut:
+        list(codec(api).decode_stream(events[:last + 1]))
+    assert str(cut.value) == (f"the stream ended after {last + 1} events, before {END[api]}: "
+                              "text 'It is 18°C…' and 2 whole get_weather calls had arrived; nothing was "
+                              "added to the transcript and no tool ran: call again.")

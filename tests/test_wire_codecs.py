@@ -1,8 +1,8 @@
 """Each codec package is its API's whole codec, though its halves live in files of their own.
 
 `wire/<api>/__init__.py` re-exports the client half (`client.py`), the server half
-(`server.py`), the rules (`rules.py`) and the stream half (`stream.py`), so a provider and the API double each find
-everything they need on the one package `API_SPECS` names.
+(`server.py`), the rules (`rules.py`) and the stream half (`stream.py`), so a provider and
+the API double each find everything they need on the one package `API_SPECS` names.
 """
 
 import importlib

@@ -42,13 +42,14 @@ had arrived; nothing was added to the transcript and no tool ran: call again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import UnionType
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar, assert_never
 
 from .._text import shorten
-from ..blocks import ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall
+from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall
 from ..errors import IncompleteStreamError, MalformedResponseError
 from ..stream import (
     ArgumentsDelta,
@@ -63,6 +64,8 @@ from ..turn import Turn
 
 __all__ = ["Assembly", "Reader", "decode"]
 
+#: An event about one block (every kind but StreamFinished, which is about the reply).
+_Said = TypeVar("_Said", TextDelta, ToolCallStarted, ArgumentsDelta, ReasoningDelta, BlockFinished)
 _QUOTED = 11  # characters of text or arguments an error message quotes
 #: The kit's blocks each kind of streamed block becomes.
 _KINDS: dict[str, type | UnionType] = {"text": TextBlock, "call": ToolCall, "reasoning": ReasoningBlock,
@@ -116,6 +119,7 @@ class _Part:
     kind: Literal["text", "call", "reasoning", "other"]
     text: str = ""
     name: str = ""
+    whole: bool = False  # a call's arguments are all in, though the block is not finished yet
     done: bool = False
 
 
@@ -141,32 +145,45 @@ class Assembly:
         return self._index[key]
 
     def text(self, key: Hashable, text: str) -> TextDelta:
-        return TextDelta(self._grow(key, "text", text), text)
+        return self._said(TextDelta(self.begin(key, "text"), text))
 
     def call(self, key: Hashable, call_id: str, name: str) -> ToolCallStarted:
-        index = self.begin(key, "call")
-        self._parts[index].name = name
-        return ToolCallStarted(index, call_id, name)
+        return self._said(ToolCallStarted(self.begin(key, "call"), call_id, name))
 
     def arguments(self, key: Hashable, json: str) -> ArgumentsDelta:
-        return ArgumentsDelta(self._grow(key, "call", json), json)
+        return self._said(ArgumentsDelta(self.begin(key, "call"), json))
 
     def reasoning(self, key: Hashable, text: str = "", signature: str = "") -> ReasoningDelta:
-        return ReasoningDelta(self._grow(key, "reasoning", text), text, signature)
+        return self._said(ReasoningDelta(self.begin(key, "reasoning"), text, signature))
 
-    def finished(self, key: Hashable, block: Any) -> BlockFinished:
+    def whole(self, key: Hashable) -> None:
+        """The call `key`'s arguments are all in (an Ollama call comes whole; Responses says .done)."""
+        self._parts[self.begin(key, "call")].whole = True
+
+    def finished(self, key: Hashable, block: Block) -> BlockFinished:
         """Block `key` is complete, as `block` (started now if nothing of it came before)."""
-        index = self.begin(key, "other")
-        self._parts[index].done = True
-        return BlockFinished(index, block)
+        return self._said(BlockFinished(self.begin(key, "other"), block))
 
-    def _grow(self, key: Hashable, kind: Literal["text", "call", "reasoning"], piece: str) -> int:
-        index = self.begin(key, kind)
-        part = self._parts[index]
+    def _said(self, event: _Said) -> _Said:
+        """`event`, once what it tells of its block is noted (what `arrived` reports).
+
+        e.g. ArgumentsDelta(1, '{"ci') -> block 1's arguments so far end in '{"ci'.
+        """
+        part = self._parts[event.index]
         if part.done:
-            raise self.malformed(f"event {self.events} adds to block {index} after it finished")
-        part.text += piece
-        return index
+            raise self.malformed(f"event {self.events} adds to block {event.index} after it finished")
+        match event:
+            case TextDelta() | ReasoningDelta():
+                part.text += event.text
+            case ArgumentsDelta():
+                part.text += event.json
+            case ToolCallStarted():
+                part.name = event.name
+            case BlockFinished():
+                part.done = True
+            case _:
+                assert_never(event)
+        return event
 
     def close(self, turn: Turn) -> Iterator[BlockFinished]:
         """A `BlockFinished` for each block still open, as `turn` holds it.
@@ -218,7 +235,7 @@ class Assembly:
             match part.kind:
                 case "text" | "reasoning":
                     whole.append(f"{part.kind} {shorten(part.text, _QUOTED)!r}")
-                case "call" if part.done:
+                case "call" if part.done or part.whole:
                     whole.append(f"a whole {part.name} call")
                 case "call" if part.text:
                     shown = part.text if len(part.text) <= _QUOTED else "…" + part.text[-_QUOTED + 1:]
@@ -226,11 +243,18 @@ class Assembly:
                 case "call":
                     cut.append(f"{part.name}'s call had begun, with no arguments yet")
                 case "other":
-                    whole.append("a block of the provider's own")
+                    whole.append("a provider's own block")
         said = [_listed(whole) + " had arrived"] if whole else []
         return " and ".join(said + cut) or "nothing had arrived"
 
 
 def _listed(items: list[str]) -> str:
-    """e.g. ["a", "b", "c"] -> "a, b and c"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    """e.g. ["text 'Hi'", "a whole f call", "a whole f call"] -> "text 'Hi' and 2 whole f calls"."""
+    counted, shown = Counter(items), []
+    for item in items:
+        if counted[item] > 1 and item.startswith("a "):
+            item = f"{counted[item]} {item.removeprefix('a ')}s"  # a whole f call, twice: 2 whole f calls
+            if item in shown:
+                continue
+        shown.append(item)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]

@@ -96,6 +96,7 @@ class _Reader:
             arguments = function.get("arguments")
             if arguments is not None:
                 yield kit.arguments(key, arguments if isinstance(arguments, str) else _json(arguments))
+            kit.whole(key)
         if raw.get("done"):
             self.last, self.finished = dict(raw), True
 

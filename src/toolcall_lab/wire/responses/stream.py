@@ -169,8 +169,10 @@ class _Reader:
                 part = item["summary"][raw["summary_index"]]
                 part["text"] = part.get("text", "") + raw["delta"]
                 yield kit.reasoning(index, raw["delta"])
+            case "response.function_call_arguments.done":
+                kit.whole(index)  # the arguments are all in; the item's done event has the call
             case _:
-                return  # .done events repeat what the deltas said; the item's done event has it all
+                return  # other .done events repeat what the deltas said; output_item.done has it all
 
     def _done_item(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         index, item = raw["output_index"], copy.deepcopy(dict(raw["item"]))
