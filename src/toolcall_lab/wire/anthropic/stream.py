@@ -5,7 +5,9 @@ event by event, pure and with no I/O. A raw event is one server-sent event's `da
 JSON, as a dict; its `type` is the event's name (`event: content_block_delta` carries
 `{"type": "content_block_delta", ...}`), so the `event:` line adds nothing. The
 anthropic SDK's `client.messages.create(..., stream=True)` yields these as objects
-(`event.to_dict()` gives the dict back). The grammar, from Anthropic's "Streaming
+(`event.to_dict()` gives the dict back; the SDK itself raises on an `error` event). The
+events of its `messages.stream()` helper decode the same: the ones it adds (`text`,
+`input_json`, ...) repeat the deltas and are read past. The grammar, from Anthropic's "Streaming
 messages" page (https://platform.claude.com/docs/en/build-with-claude/streaming):
 
     message_start                 the Message, with empty content and the input usage

@@ -4,9 +4,11 @@
 true`), pure and with no I/O. A raw event is one chunk (`object:
 "chat.completion.chunk"`), the `data` JSON of one server-sent event, as a dict: what the
 openai SDK's `client.chat.completions.create(..., stream=True)` yields as objects
-(`chunk.to_dict()`); the SDK stops at `data: [DONE]`, and so does a stream of raw events.
-Chat has no event names and no block boundaries; its grammar (the API reference's
-`CreateChatCompletionStreamResponse` and the recorded streams in the openai-python tests):
+(`chunk.to_dict()`; its `chat.completions.stream()` helper wraps each chunk in an event of
+its own, whose `.chunk` is the one to pass). The SDK stops at `data: [DONE]`, and so does
+a stream of raw events. Chat has no event names and no block boundaries; its grammar (the
+API reference's `CreateChatCompletionStreamResponse` and the recorded streams in the
+openai-python tests):
 
     {"choices": [{"delta": {"role": "assistant", "content": ""}}]}   the first chunk
     {"choices": [{"delta": {"content": "It is"}}]}                    text, in pieces

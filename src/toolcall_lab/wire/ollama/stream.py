@@ -3,7 +3,8 @@
 `decode_stream(raw_events)` reads a streamed `/api/chat` reply (streaming is Ollama's
 default), pure and with no I/O. A raw event is one line of the newline-delimited JSON
 body, as a dict: what the `ollama` client's `chat(..., stream=True)` yields as objects
-(`part.model_dump()`, though that client drops a call's `id`). The grammar, from Ollama's
+(`part.model_dump(exclude_none=True)` gives the line back, though that client drops a
+call's `id`, so the kit mints one). The grammar, from Ollama's
 `docs/api.md` ("Chat request (Streaming)") and its server (`server/routes.go`):
 
     {"message": {"role": "assistant", "content": "The"}, "done": false}     text, in pieces

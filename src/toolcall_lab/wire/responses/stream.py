@@ -3,9 +3,9 @@
 `decode_stream(raw_events)` reads a streamed `/v1/responses` reply (`"stream": true`),
 pure and with no I/O. A raw event is one server-sent event's `data` JSON as a dict,
 whose `type` names the event (what the openai SDK's `client.responses.create(...,
-stream=True)` yields as objects; `event.to_dict()` gives the dict back). The grammar, from
-the API reference's "Streaming events" and the recorded streams in the openai-dotnet
-tests:
+stream=True)` yields as objects; `event.to_dict()` gives the dict back, and the events
+of its `responses.stream()` helper decode the same). The grammar, from the API
+reference's "Streaming events" and the recorded streams in the openai-dotnet tests:
 
     response.created                  the Response, with no output yet
     response.output_item.added        item `output_index` begins: a message, a
