@@ -266,6 +266,21 @@ def test_the_anthropic_helper_stream_events_decode_as_the_raw_events():
                                                                         "units": "f"}),)
 
 
+def test_the_openai_helper_streams_decode_as_the_raw_events():
+    from test_stream_fixtures import decoded, openai_sdk, responses_events, stored, summary
+
+    body = stored("openai_responses_function_call_stream.dotnet_recorded.sse")
+    with openai_sdk(body).responses.stream(model="m", input="hi") as helper:
+        events = [event.to_dict() for event in helper]
+    assert summary(decoded(responses, events)) == summary(decoded(responses, responses_events(body)))
+    body = stored("openai_chat_parallel_tool_calls_stream.openai_python_recorded.sse")
+    ask = [{"role": "user", "content": "hi"}]
+    with openai_sdk(body).chat.completions.stream(model="m", messages=ask) as chunks:
+        raw = [event.chunk.to_dict() for event in chunks if event.type == "chunk"]
+    assert [c.name for c in list(chat.decode_stream(raw))[-1].turn.tool_calls] == ["GetWeatherArgs",
+                                                                                  "get_stock_price"]
+
+
 @pytest.mark.parametrize(("api", "events", "says"), [
     ("anthropic", [{"type": "content_block_start", "index": 0,
                     "content_block": {"type": "text", "text": ""}}], "before message_start"),
