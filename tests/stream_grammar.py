@@ -2,9 +2,9 @@
 
 Test-only, and on purpose independent of the kit: no encoder of the kit is used (the
 double's `encode_stream` is written separately, so that both answer to the SDKs and the
-recorded streams, not to each other). Each derivation follows the grammar as
-`/work/notes/streams.md` records it from the vendors' docs, specs and recorded streams
-(`tests/fixtures/*stream*`):
+recorded streams, not to each other). Each derivation follows the grammar the vendors'
+docs, specs and recorded streams give (`tests/fixtures/*stream*`, their sources in
+tests/fixtures/SOURCES.md, "Streams"):
 
 - Anthropic: `message_start` (content [], the input usage), per block `content_block_start`
   (text "", tool_use input {}, thinking "" and signature "", or the whole block), deltas,

@@ -243,6 +243,15 @@ def test_chat_tool_calls_join_by_what_the_pieces_mean(server, raw):
     assert calls_of(raw) == WEATHER, server
 
 
+def test_content_as_text_parts_and_arguments_as_an_object_are_read_too():
+    raw = chunks({"content": [{"type": "text", "text": "It is "}, {"type": "text", "text": "18°C"}]},
+                 {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "get_weather",
+                                                                          "arguments": PARIS}}]})
+    turn = list(chat.decode_stream(raw))[-1].turn
+    assert turn.text == "It is 18°C"
+    assert [(c.id, dict(c.args)) for c in turn.tool_calls] == [("call_1", PARIS)]
+
+
 def test_only_the_first_choice_is_read_and_the_last_usage_counts():
     raw = chunks({"content": "Hi"}, finish="stop")
     raw.insert(1, {"id": "c", "choices": [{"index": 1, "delta": {"content": "other choice"}}],
@@ -279,6 +288,16 @@ def test_the_openai_helper_streams_decode_as_the_raw_events():
         raw = [event.chunk.to_dict() for event in chunks if event.type == "chunk"]
     assert [c.name for c in list(chat.decode_stream(raw))[-1].turn.tool_calls] == ["GetWeatherArgs",
                                                                                   "get_stock_price"]
+
+
+def test_an_sdk_event_object_passed_as_it_is_gets_a_sentence_that_says_to_pass_its_dict():
+    import anthropic as sdk
+
+    from toolcall_lab.errors import UsageTypeError
+
+    start = sdk.types.RawMessageStartEvent.construct(type="message_start", message={})
+    with pytest.raises(UsageTypeError, match=r"not a RawMessageStartEvent; pass event.to_dict\(\)"):
+        list(anthropic.decode_stream([start]))
 
 
 @pytest.mark.parametrize(("api", "events", "says"), [

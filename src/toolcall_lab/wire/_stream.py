@@ -50,7 +50,7 @@ from typing import Any, Literal, Protocol, TypeVar, assert_never
 
 from .._text import shorten
 from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall
-from ..errors import IncompleteStreamError, MalformedResponseError
+from ..errors import IncompleteStreamError, MalformedResponseError, UsageTypeError
 from ..stream import (
     ArgumentsDelta,
     BlockFinished,
@@ -102,14 +102,23 @@ def decode(raw_events: Iterable[Mapping[str, Any]], reader: Reader, *,
     kit = Assembly(provider, reader.END)
     for raw in raw_events:
         kit.events += 1
-        if not isinstance(raw, Mapping):
-            raise kit.malformed(f"event {kit.events} is a {type(raw).__name__}, not a JSON object")
-        yield from reader.read(raw, kit)
+        yield from reader.read(_checked(raw, kit), kit)
     if not reader.finished:
         raise kit.broke()
     turn = reader.turn()
     yield from kit.close(turn)
     yield StreamFinished(turn)
+
+
+def _checked(raw: object, kit: Assembly) -> Mapping[str, Any]:
+    """`raw` if it is a wire event as a dict; an SDK's event object is the caller's slip, said so."""
+    if isinstance(raw, Mapping):
+        return raw
+    if hasattr(raw, "to_dict") or hasattr(raw, "model_dump"):
+        raise UsageTypeError(f"decode_stream reads each event as a dict, the JSON the wire carries, not "
+                             f"a {type(raw).__name__}; pass event.to_dict() (the ollama client's: "
+                             "part.model_dump(exclude_none=True)).")
+    raise kit.malformed(f"event {kit.events} is a {type(raw).__name__}, not a JSON object")
 
 
 @dataclass

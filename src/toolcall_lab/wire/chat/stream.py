@@ -57,8 +57,9 @@ from typing import Any
 
 from ...stream import StreamEvent
 from ...turn import Turn
+from .._shared import json_text
 from .._stream import Assembly, decode
-from ._blocks import PROVIDER_NAME
+from ._blocks import PROVIDER_NAME, text_of
 from .client import decode_response
 
 __all__ = ["decode_stream"]
@@ -108,13 +109,14 @@ class _Reader:
 
     def _delta(self, delta: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         for field in ("reasoning_content", "reasoning"):
-            if delta.get(field):
+            if isinstance(delta.get(field), str) and delta[field]:
                 self.message[field] = self.message.get(field, "") + delta[field]
                 yield kit.reasoning("reasoning", delta[field])
         for field, key in (("content", "text"), ("refusal", "refusal")):
-            if delta.get(field):
-                self.message[field] = (self.message.get(field) or "") + delta[field]
-                yield kit.text(key, delta[field])
+            said = text_of(delta.get(field))  # subtle: a few servers send content as text parts
+            if said:
+                self.message[field] = (self.message.get(field) or "") + said
+                yield kit.text(key, said)
         for piece in delta.get("tool_calls") or ():
             yield from self._call_piece(piece, kit)
 
@@ -136,9 +138,12 @@ class _Reader:
             # subtle: a name sent again whole is kept once, a longer one replaces a prefix of it;
             # only a piece that continues nothing is joined on (as the SDK joins every string).
             call["function"]["name"] = name if name.startswith(old) else old + name
-        if function.get("arguments"):
-            call["function"]["arguments"] += function["arguments"]
-            yield kit.arguments(("call", slot), function["arguments"])
+        arguments = function.get("arguments")
+        if isinstance(arguments, Mapping):  # a few servers send the object itself, whole
+            arguments = json_text(arguments)
+        if arguments:
+            call["function"]["arguments"] += str(arguments)
+            yield kit.arguments(("call", slot), str(arguments))
 
     def _slot(self, index: object, call_id: str) -> int | None:
         """The call a piece continues, or None when it begins one.
