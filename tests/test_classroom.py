@@ -366,3 +366,19 @@ def test_every_api_double_a_lesson_starts_takes_a_free_port():
                 if name in ("ApiDouble", "PartsServer"):
                     fixed = [kw.arg for kw in node.keywords if kw.arg in ("port", "host")]
                     assert fixed == [], (path.name, ast.unparse(node))
+
+
+def test_the_guide_and_the_classroom_page_give_the_same_hub_figures_and_size_cpu_too():
+    # issue 18 §5: the two pages gave different figures (39 vs 46-90 s, 16 vs 12 GB), and no CPU
+    page = (CLASSROOM / "README.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+
+    def figures(text):
+        start = text.index("| three learners at once, two-core machine | measured |")
+        table = text[start:text.index("\n\n", start)]
+        sizing = text[text.index("**Sizing a hub machine.**"):]
+        return table, " ".join(sizing[:sizing.index("\n\n")].split())
+
+    assert figures(page) == figures(guide)
+    table, sizing = figures(page)
+    assert "CPU per learner" in table and "cores" in sizing and "12 GB for a class of 30" in sizing

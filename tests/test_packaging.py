@@ -46,6 +46,8 @@ MODULE_SOURCE = {
     "IPython": "ipykernel",        # the kernel is IPython
     "nbclient": "jupyterlab",      # runs a teacher's solved copies (jupyter-server -> nbconvert)
     "nbformat": "jupyterlab",
+    "jupyter_core": "jupyterlab",  # the runtime folder a kernel's IPC sockets go in (solutions.kernel_config)
+    "jupyter_client": "jupyterlab",
     "jsonschema": "jsonschema",
     "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
 }

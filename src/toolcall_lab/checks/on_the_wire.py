@@ -39,46 +39,65 @@ _CODEC_EXTRAS = ("max_completion_tokens", "max_tokens", "reasoning_effort")
 def first_difference(answer: Any, expected: Any, path: str = "") -> str | None:
     """The path of the first place `answer` differs from `expected`, and how; None if equal.
 
+    An object is compared key by key, a list entry by entry, a call's `arguments` as the
+    JSON they hold, anything else as the value itself.
+
     >>> first_difference({"a": [1, {"b": "x"}]}, {"a": [1, {"b": "y"}]})
     "a.1.b: expected 'y'"
     """
     where = path or "the body"
     if isinstance(expected, Mapping):
-        if not isinstance(answer, Mapping):
-            return f"{where}: expected an object (a dict), got {type(answer).__name__}"
-        for key in expected:
-            if key not in answer:
-                return f"{where}: the key {key!r} is missing"
-        for key in answer:
-            if key not in expected:
-                return f"{where}: the key {key!r} is not part of it"
-        for key, value in expected.items():
-            found = first_difference(answer[key], value, f"{path}.{key}" if path else str(key))
-            if found:
-                return found
-        return None
+        return _object_difference(answer, expected, path)
     if isinstance(expected, list):
-        if not isinstance(answer, list):
-            return f"{where}: expected a list, got {type(answer).__name__}"
-        if len(answer) != len(expected):
-            return f"{where}: expected {len(expected)} entries, got {len(answer)}"
-        for index, (mine, theirs) in enumerate(zip(answer, expected, strict=True)):
-            found = first_difference(mine, theirs, f"{where}.{index}")
-            if found:
-                return found
-        return None
+        return _list_difference(answer, expected, where)
     if path.endswith(".arguments") and isinstance(expected, str):
-        if not isinstance(answer, str):
-            return f"{where}: the arguments travel as a string of JSON, not a {type(answer).__name__}"
-        try:
-            same = json.loads(answer) == json.loads(expected)
-        except ValueError:
-            return f"{where}: this string is not valid JSON"
-        return None if same else f"{where}: the arguments are not the call's arguments"
+        return _arguments_difference(answer, expected, where)
     if type(answer) is not type(expected) or answer != expected:
         return f"{where}: expected {expected!r}" if not isinstance(expected, str) or len(expected) < 60 \
             else f"{where}: this text differs from the transcript's"
     return None
+
+
+def _object_difference(answer: Any, expected: Mapping[str, Any], path: str) -> str | None:
+    """A key missing, a key too many, or the first value that differs."""
+    where = path or "the body"
+    if not isinstance(answer, Mapping):
+        return f"{where}: expected an object (a dict), got {type(answer).__name__}"
+    for key in expected:
+        if key not in answer:
+            return f"{where}: the key {key!r} is missing"
+    for key in answer:
+        if key not in expected:
+            return f"{where}: the key {key!r} is not part of it"
+    for key, value in expected.items():
+        found = first_difference(answer[key], value, f"{path}.{key}" if path else str(key))
+        if found:
+            return found
+    return None
+
+
+def _list_difference(answer: Any, expected: list[Any], where: str) -> str | None:
+    """Not a list, a different length, or the first entry that differs."""
+    if not isinstance(answer, list):
+        return f"{where}: expected a list, got {type(answer).__name__}"
+    if len(answer) != len(expected):
+        return f"{where}: expected {len(expected)} entries, got {len(answer)}"
+    for index, (mine, theirs) in enumerate(zip(answer, expected, strict=True)):
+        found = first_difference(mine, theirs, f"{where}.{index}")
+        if found:
+            return found
+    return None
+
+
+def _arguments_difference(answer: Any, expected: str, where: str) -> str | None:
+    """A call's arguments: a string of JSON that must hold the same value (spacing may differ)."""
+    if not isinstance(answer, str):
+        return f"{where}: the arguments travel as a string of JSON, not a {type(answer).__name__}"
+    try:
+        same = json.loads(answer) == json.loads(expected)
+    except ValueError:
+        return f"{where}: this string is not valid JSON"
+    return None if same else f"{where}: the arguments are not the call's arguments"
 
 
 def _wrong_chat_body(answer: Any, transcript: Transcript, tools: Sequence[Tool]) -> str | None:

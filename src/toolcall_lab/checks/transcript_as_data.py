@@ -214,6 +214,14 @@ def temperature_pairs(text: str, cities: Sequence[str]) -> list[tuple[str, str]]
 
 
 def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | None:
+    """What is wrong with `answer` as `original` summarised: its shape, its facts, or the API's rules."""
+    return (_wrong_summary_shape(answer, original, kept)
+            or _wrong_summary_facts(answer[0].text, original.messages[: len(original) - kept])
+            or _anthropic_refusal(answer))
+
+
+def _wrong_summary_shape(answer: Any, original: Transcript, kept: int) -> str | None:
+    """A new Transcript: the same system prompt, one synthetic user summary, the last `kept` kept."""
     if not isinstance(answer, Transcript):
         return f"expected a Transcript, got {type(answer).__name__}"
     if answer is original or len(original) < kept + 1:
@@ -229,18 +237,24 @@ def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | No
         return "the summary is a user message with text"
     if not summary.synthetic:
         return "nobody said the summary: mark it synthetic=True"
-    replaced = original.messages[: len(original) - kept]
+    return None
+
+
+def _wrong_summary_facts(summary: str, replaced: list[Message]) -> str | None:
+    """Every city the replaced calls asked about is named, beside the temperature its tool reported."""
+    calls = [c for m in replaced for c in m.tool_calls]
+    for tool_call in calls:
+        city = str(tool_call.args.get("city", ""))
+        if city.casefold() not in summary.casefold():
+            return f"the summary does not mention {city}"
     results = {r.call_id: r for m in replaced for r in m.tool_results}
-    reported: dict[str, str] = {}
-    for tool_call in (c for m in replaced for c in m.tool_calls):
+    reported: dict[str, str] = {}  # city -> the temperature its (last) result gave
+    for tool_call in calls:
         said = results.get(tool_call.id)
         found = _TEMPERATURE.search(said.content) if said else None
-        city = str(tool_call.args.get("city", ""))
-        if city.casefold() not in summary.text.casefold():
-            return f"the summary does not mention {city}"
         if found:
-            reported[city] = found.group()
-    pairs = temperature_pairs(summary.text, list(reported))
+            reported[str(tool_call.args.get("city", ""))] = found.group()
+    pairs = temperature_pairs(summary, list(reported))
     for city, temperature in pairs:
         if temperature != reported[city]:
             return (f"the summary puts {temperature} beside {city}, which is not what the tool "
@@ -248,10 +262,12 @@ def _wrong_summary(answer: Any, original: Transcript, kept: int = 4) -> str | No
     for city, temperature in reported.items():
         if (city, temperature) not in pairs:
             return f"the summary does not give {city}'s temperature beside {city}, as the tool reported it"
-    refused = api_check(answer, api="anthropic")
-    if refused:
-        return f"Anthropic would refuse it: {refused[0].text[:80]}"
     return None
+
+
+def _anthropic_refusal(answer: Transcript) -> str | None:
+    refused = api_check(answer, api="anthropic")
+    return f"Anthropic would refuse it: {refused[0].text[:80]}" if refused else None
 
 
 def exercise_2(answer: Any, long_talk: Transcript) -> None:

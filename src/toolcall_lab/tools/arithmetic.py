@@ -93,31 +93,19 @@ def evaluate(expression: str) -> int | float:
 
 
 def _eval(node: ast.expr, text: str, *, depth: int) -> int | float:
-    """Evaluate one allowed node, refusing everything else with a node-specific message."""
+    """Evaluate one allowed node (a number, a sign, a binary operator), refusing everything else.
+
+    Example: Pow(Add(3, 4), 2) evaluates 3 and 4 one level deeper, adds them (7), and raises
+    that to 2 (49); every value is checked (`_checked`) before the next step uses it.
+    """
     if depth > MAX_DEPTH:
         raise CalculationError(
             f"The expression nests deeper than {MAX_DEPTH} levels at {_segment(node, text)}. "
             "Remove redundant signs or parentheses, or split the calculation."
         )
     match node:
-        # subtle: bool is a subclass of int, so True must be refused before the int case.
-        case ast.Constant(value=bool()):
-            raise _refused("Booleans", node, text)
-        case ast.Constant(value=int() as value):
-            if abs(value) >= 10**MAX_LITERAL_DIGITS:
-                raise CalculationError(
-                    f"Numbers with more than {MAX_LITERAL_DIGITS} digits are not allowed: "
-                    f"{_segment(node, text)}. Use a smaller number or a float such as 1.5e40."
-                )
-            return _checked(value, node, text)
-        case ast.Constant(value=float() as value):
-            return _checked(value, node, text)
-        case ast.Constant(value=complex()):
-            raise _refused("Complex numbers", node, text)
-        case ast.Constant(value=str() | bytes()):
-            raise _refused("Strings", node, text)
         case ast.Constant():
-            raise _refused("Constants other than numbers", node, text)
+            return _number(node, text)
         case ast.UnaryOp(op=op, operand=operand) if type(op) in _UNARY:
             return _checked(_UNARY[type(op)](_eval(operand, text, depth=depth + 1)), node, text)
         case ast.BinOp(left=left, op=op, right=right) if type(op) in _BINARY:
@@ -125,34 +113,57 @@ def _eval(node: ast.expr, text: str, *, depth: int) -> int | float:
             return _binary(type(op), a, b, node, text)
         case ast.UnaryOp(op=op) | ast.BinOp(op=op):
             raise _refused(f"{type(op).__name__} operators", node, text)
-        case ast.Name():
-            raise _refused("Names", node, text)
-        case ast.Attribute():
-            raise _refused("Attribute lookups", node, text)
-        case ast.Call():
-            raise _refused("Function calls", node, text)
-        case ast.Subscript():
-            raise _refused("Subscripts", node, text)
-        case ast.ListComp() | ast.SetComp() | ast.DictComp() | ast.GeneratorExp():
-            raise _refused("Comprehensions and generators", node, text)
-        case ast.Lambda():
-            raise _refused("Lambdas", node, text)
-        case ast.Compare():
-            raise _refused("Comparisons", node, text)
-        case ast.BoolOp():
-            raise _refused("Boolean operators (and, or)", node, text)
-        case ast.IfExp():
-            raise _refused("Conditional expressions", node, text)
-        case ast.JoinedStr() | ast.FormattedValue():
-            raise _refused("F-strings", node, text)
-        case ast.List() | ast.Tuple() | ast.Dict() | ast.Set():
-            raise _refused("Containers (list, tuple, dict, set)", node, text)
-        case ast.NamedExpr():
-            raise _refused("Assignments (:=)", node, text)
-        case ast.Starred():
-            raise _refused("Starred expressions", node, text)
         case _:
-            raise _refused(f"{type(node).__name__} expressions", node, text)
+            raise _refused(_kind_of(node), node, text)
+
+
+def _number(node: ast.Constant, text: str) -> int | float:
+    """An int or float literal, checked; any other constant is refused by what it is."""
+    match node.value:
+        # subtle: bool is a subclass of int, so True must be refused before the int case.
+        case bool():
+            raise _refused("Booleans", node, text)
+        case int() as value:
+            if abs(value) >= 10**MAX_LITERAL_DIGITS:
+                raise CalculationError(
+                    f"Numbers with more than {MAX_LITERAL_DIGITS} digits are not allowed: "
+                    f"{_segment(node, text)}. Use a smaller number or a float such as 1.5e40."
+                )
+            return _checked(value, node, text)
+        case float() as value:
+            return _checked(value, node, text)
+        case complex():
+            raise _refused("Complex numbers", node, text)
+        case str() | bytes():
+            raise _refused("Strings", node, text)
+        case _:
+            raise _refused("Constants other than numbers", node, text)
+
+
+#: What a refusal calls each kind of expression the calculator does not compute.
+_REFUSED_KINDS: tuple[tuple[type[ast.expr] | tuple[type[ast.expr], ...], str], ...] = (
+    (ast.Name, "Names"),
+    (ast.Attribute, "Attribute lookups"),
+    (ast.Call, "Function calls"),
+    (ast.Subscript, "Subscripts"),
+    ((ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp), "Comprehensions and generators"),
+    (ast.Lambda, "Lambdas"),
+    (ast.Compare, "Comparisons"),
+    (ast.BoolOp, "Boolean operators (and, or)"),
+    (ast.IfExp, "Conditional expressions"),
+    ((ast.JoinedStr, ast.FormattedValue), "F-strings"),
+    ((ast.List, ast.Tuple, ast.Dict, ast.Set), "Containers (list, tuple, dict, set)"),
+    (ast.NamedExpr, "Assignments (:=)"),
+    (ast.Starred, "Starred expressions"),
+)
+
+
+def _kind_of(node: ast.expr) -> str:
+    """What a refusal calls `node`: "Names" for `x`, "Await expressions" for a kind not listed."""
+    for kinds, name in _REFUSED_KINDS:
+        if isinstance(node, kinds):
+            return name
+    return f"{type(node).__name__} expressions"
 
 
 def _binary(op: type[ast.operator], a: int | float, b: int | float, node: ast.expr,

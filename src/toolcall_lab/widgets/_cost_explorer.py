@@ -24,6 +24,7 @@ Left out: output tokens and per-call timings; the lesson is the input side of th
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
@@ -207,13 +208,23 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     >>> "42,500 tokens billed for a 7,000-token conversation" in w.comparison.value
     True
     """
-    import ipywidgets as widgets
-
-    from ..cost import dollars, loop_bill
-    from ..models import PRICES, TEACHING_MODEL, require_price
-
     if figure not in ("compact", "full"):
         raise UsageError(f'figure must be "compact" or "full", not {figure!r}.')
+    controls = _controls(n=n, h0=h0, t=t, model=model, caching=caching)
+    views = _views()
+    update = _updater(controls, views, figure=figure)
+    for control in controls.values():
+        control.observe(update, names="value")
+    update()
+    return _laid_out(controls, views)
+
+
+def _controls(*, n: int, h0: int, t: int, model: str | None, caching: bool) -> dict[str, Any]:
+    """The three sliders, the model dropdown and the caching checkbox, named as the widget's parts."""
+    import ipywidgets as widgets
+
+    from ..models import PRICES, TEACHING_MODEL, require_price
+
     model = model or TEACHING_MODEL
     price = require_price(model)  # priced as `cost_of` prices it: a dated snapshot id by its family
     options = [(_price_label(p), p.model) for p in PRICES.values()]
@@ -234,58 +245,103 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     caching_box = widgets.Checkbox(value=caching, description="prompt caching", indent=False,
                                    style={"description_width": "initial"},
                                    layout=widgets.Layout(width="auto"))
+    return dict(calls=calls, first=first, per_step=per_step, model=model_box, caching=caching_box)
+
+
+def _views() -> dict[str, Any]:
+    """What a change rewrites: the table, the two sentences, the figure and its caption."""
+    import ipywidgets as widgets
+
     table, comparison, totals = widgets.HTML(), widgets.HTML(), widgets.HTML()
     image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", max_height=FIGURE_MAX_HEIGHT))
     figure_caption = widgets.HTML()
+    return dict(table=table, comparison=comparison, totals=totals, figure=image,
+                figure_caption=figure_caption)
+
+
+def _updater(controls: dict[str, Any], views: dict[str, Any], *, figure: str) -> Callable[..., None]:
+    """The one callback of every control: recompute the bill, rewrite the texts, redraw if it changed."""
+    from ..cost import loop_bill
+
     drawn: dict[str, tuple[int, int, int, str | None]] = {}  # what the figure shows now
     compact = _CompactFigure() if figure == "compact" else None
 
     def update(change: object = None) -> None:
-        from ..plots import describe_caching, describe_loop_tokens, plot_caching, plot_loop_tokens
-
-        n_, h0_, t_ = calls.value, first.value, per_step.value
-        bill = loop_bill(n_, h0_, t_, model=model_box.value, caching=caching_box.value)
-        table.value = _bill_table(bill)
-        headline, why = (html.escape(part) for part in _comparison(bill))
-        comparison.value = (f"<div style='{FONT};font-size:18px'><b>{headline}</b></div>"
-                            + (f"<div style='{FONT}'>{why}</div>" if why else ""))
-        cached = " with prompt caching" if caching_box.value else ""
-        totals.value = (f"<div style='{FONT}'>total over {n_} call{'' if n_ == 1 else 's'}: "
-                        f"<b>{bill.total_tokens:,}</b> input tokens, <b>{dollars(bill.total_dollars)}</b> "
-                        f"on {html.escape(model_box.value)}{cached}; the final {bill.final_size:,}-token "
-                        f"conversation billed once would cost {dollars(bill.naive_dollars)}</div>")
+        n, h0, t, model, caching = (controls[name].value for name in ("calls", "first", "per_step",
+                                                                      "model", "caching"))
+        bill = loop_bill(n, h0, t, model=model, caching=caching)
+        views["table"].value = _bill_table(bill)
+        views["comparison"].value = _comparison_html(bill)
+        views["totals"].value = _totals_html(bill, model=model, caching=caching)
         # subtle: the loop figure does not depend on the model; skip a render that would not change it
-        key = (n_, h0_, t_, model_box.value if caching_box.value else None)
+        key = (n, h0, t, model if caching else None)
         if key == drawn.get("key"):
             return
-        if compact is not None:
-            plain = loop_bill(n_, h0_, t_, model=model_box.value)
-            png = compact.png(plain, bill if caching_box.value else None)
-        elif caching_box.value:
-            png = figure_png(plot_caching(n_, h0_, t_, model=model_box.value))
-        else:
-            png = figure_png(plot_loop_tokens(n_, h0_, t_))
-        if caching_box.value:
-            described = describe_caching(n_, h0_, t_, model=model_box.value)
-        elif figure == "full":
-            described = describe_loop_tokens(n_, h0_, t_)
-        else:
-            # subtle: the running total curves only when the calls grow (t > 0) and there are 3 or more
-            grows = "curve up to" if n_ > 2 and t_ > 0 else "reach"
-            described = (f"input tokens billed so far over {n_} call{'' if n_ == 1 else 's'} (solid line, "
-                         f"circles) {grows} {bill.total_tokens:,}; the dashed line is the final "
-                         f"{bill.final_size:,}-token conversation, billed once.")
-        image.value = png
-        figure_caption.value = (f"<div style='{FONT};font-size:14px'><b>Figure:</b> "
-                                f"{html.escape(described)}</div>")
+        png = _figure_png(compact, bill, model=model, caching=caching)
+        described = _figure_in_words(bill, model=model, caching=caching, full=figure == "full")
+        views["figure"].value = png
+        views["figure_caption"].value = (f"<div style='{FONT};font-size:14px'><b>Figure:</b> "
+                                         f"{html.escape(described)}</div>")
         drawn["key"] = key
 
-    for control in (calls, first, per_step, model_box, caching_box):
-        control.observe(update, names="value")
-    update()
+    return update
 
-    # controls beside the sentences they change, the figure beside the table: at 1280x720 the
-    # whole explorer is on screen at once; on a narrow screen each row wraps into a column
+
+def _comparison_html(bill: Any) -> str:
+    """`_comparison`'s headline in bold, and its why (if any) below."""
+    headline, why = (html.escape(part) for part in _comparison(bill))
+    return (f"<div style='{FONT};font-size:18px'><b>{headline}</b></div>"
+            + (f"<div style='{FONT}'>{why}</div>" if why else ""))
+
+
+def _totals_html(bill: Any, *, model: str, caching: bool) -> str:
+    """The totals sentence: tokens and dollars over all calls, and the conversation billed once."""
+    from ..cost import dollars
+
+    n, cached = bill.calls, " with prompt caching" if caching else ""
+    return (f"<div style='{FONT}'>total over {n} call{'' if n == 1 else 's'}: "
+            f"<b>{bill.total_tokens:,}</b> input tokens, <b>{dollars(bill.total_dollars)}</b> "
+            f"on {html.escape(model)}{cached}; the final {bill.final_size:,}-token "
+            f"conversation billed once would cost {dollars(bill.naive_dollars)}</div>")
+
+
+def _figure_png(compact: _CompactFigure | None, bill: Any, *, model: str, caching: bool) -> bytes:
+    """The figure: the compact one redrawn in place, or the lesson figure drawn anew."""
+    from ..cost import loop_bill
+    from ..plots import plot_caching, plot_loop_tokens
+
+    n, h0, t = bill.calls, bill.h0, bill.t
+    if compact is not None:
+        return compact.png(loop_bill(n, h0, t, model=model), bill if caching else None)
+    if caching:
+        return figure_png(plot_caching(n, h0, t, model=model))
+    return figure_png(plot_loop_tokens(n, h0, t))
+
+
+def _figure_in_words(bill: Any, *, model: str, caching: bool, full: bool) -> str:
+    """The figure's caption: what it shows, in words, so colour and shape are never the only cue."""
+    from ..plots import describe_caching, describe_loop_tokens
+
+    n, h0, t = bill.calls, bill.h0, bill.t
+    if caching:
+        return describe_caching(n, h0, t, model=model)
+    if full:
+        return describe_loop_tokens(n, h0, t)
+    # subtle: the running total curves only when the calls grow (t > 0) and there are 3 or more
+    grows = "curve up to" if n > 2 and t > 0 else "reach"
+    return (f"input tokens billed so far over {n} call{'' if n == 1 else 's'} (solid line, "
+            f"circles) {grows} {bill.total_tokens:,}; the dashed line is the final "
+            f"{bill.final_size:,}-token conversation, billed once.")
+
+
+def _laid_out(controls: dict[str, Any], views: dict[str, Any]) -> Any:
+    """Controls beside the sentences they change, the figure beside the table, the parts named.
+
+    At 1280x720 the whole explorer is on screen at once; on a narrow screen each row wraps
+    into a column.
+    """
+    import ipywidgets as widgets
+
     def row(*parts: Any) -> Any:
         return widgets.HBox(list(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                                grid_gap="8px 16px"))
@@ -293,14 +349,11 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     def column(*parts: Any, grow: int = 1, basis: str = "22em") -> Any:
         return widgets.VBox(list(parts), layout=widgets.Layout(flex=f"{grow} 1 {basis}", min_width="0"))
 
-    controls = column(calls, first, per_step, model_box, caching_box)
-    pictured = column(image, figure_caption, basis="24em")
+    controlled = column(*controls.values())
+    pictured = column(views["figure"], views["figure_caption"], basis="24em")
     box = described(widgets.VBox, "Cost explorer: a loop's calls and tokens, a model and caching; "
-                    "its bill and figure", [row(controls, column(comparison, totals)),
-                                            row(pictured, column(table, grow=0, basis="auto"))])
-    for name, part in dict(calls=calls, first=first, per_step=per_step, model=model_box,
-                           caching=caching_box, table=table, comparison=comparison, totals=totals,
-                           figure=image, figure_caption=figure_caption).items():
+                    "its bill and figure", [row(controlled, column(views["comparison"], views["totals"])),
+                                            row(pictured, column(views["table"], grow=0, basis="auto"))])
+    for name, part in {**controls, **views}.items():
         setattr(box, name, part)
     return box
-

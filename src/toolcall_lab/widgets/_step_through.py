@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import UsageError
@@ -200,24 +200,35 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     >>> w.previous_button.disabled, w.next_button.disabled
     (True, False)
     """
-    import ipywidgets as widgets
-
-    from ..display.html import message_html, pair_numbers, producer_labels
-    from ..loop import Run
     from ..wire import APIS
+
+    run, transcript = _run_and_transcript(run_or_transcript)
+    if api not in APIS:
+        raise UsageError(f"unknown API {api!r}; choose one of: {', '.join(APIS)}.")
+    parts = _parts(len(transcript), api)
+    show, show_wire = _shows(parts, transcript, run, tuple(tools), model)
+    _connect(parts, show, show_wire)
+    show()
+    return _laid_out(parts, len(transcript))
+
+
+def _run_and_transcript(run_or_transcript: Run | Transcript) -> tuple[Run | None, Transcript]:
+    """The run (None for a bare transcript) and its transcript, which must hold a message."""
+    from ..loop import Run
 
     run = run_or_transcript if isinstance(run_or_transcript, Run) else None
     transcript = cast("Transcript", run.transcript if run is not None else run_or_transcript)
     if len(transcript) == 0:
         raise UsageError("step_through needs at least one message; run the agent first, or append "
                          "a Message to the transcript.")
-    if api not in APIS:
-        raise UsageError(f"unknown API {api!r}; choose one of: {', '.join(APIS)}.")
-    tools, total = tuple(tools), len(transcript)
-    producers, pairs = producer_labels(transcript), pair_numbers(transcript)
-    so_far = _input_so_far(transcript, run, tools)
-    pngs: dict[int, bytes] = {}  # the window of message k, made on its first visit
-    drawn: list[_Diagram] = []   # the whole diagram, drawn on the first show
+    return run, transcript
+
+
+def _parts(total: int, api: str) -> dict[str, Any]:
+    """The buttons, slider and position line; the message, diagram, wire dropdown, wire and tokens."""
+    import ipywidgets as widgets
+
+    from ..wire import APIS
 
     previous_button = widgets.Button(description="◀ Previous", tooltip="previous message")
     next_button = widgets.Button(description="Next ▶", tooltip="next message")
@@ -234,52 +245,88 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
                                style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
     wire = widgets.HTML()
     tokens = widgets.HTML()
+    return dict(previous_button=previous_button, next_button=next_button, slider=slider,
+                position=position, message=message, diagram=diagram, api=api_box, wire=wire, tokens=tokens)
+
+
+def _shows(parts: dict[str, Any], transcript: Transcript, run: Run | None, tools: tuple[Tool, ...],
+           model: str | None) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The two callbacks: `show` puts message k (the slider's) in every part; `show_wire` the wire."""
+    from ..display.html import message_html, pair_numbers, producer_labels
+
+    total = len(transcript)
+    producers, pairs = producer_labels(transcript), pair_numbers(transcript)
+    so_far = _input_so_far(transcript, run, tools)
+    window = _windows(transcript)
 
     def show_wire(change: object = None) -> None:
-        wire.value = _wire_part(transcript, slider.value - 1, tools, api_box.value, model)
+        parts["wire"].value = _wire_part(transcript, parts["slider"].value - 1, tools, parts["api"].value,
+                                         model)
 
     def show(change: object = None) -> None:
-        k = slider.value - 1
-        position.value = f"message {k + 1} of {total} · {producers[k]}"
+        k = parts["slider"].value - 1
+        parts["position"].value = f"message {k + 1} of {total} · {producers[k]}"
         # the whole transcript's pair numbers, so a call and its result wear the same badge style
-        message.value = message_html(transcript[k], pair=pairs, producer=producers[k])
+        parts["message"].value = message_html(transcript[k], pair=pairs, producer=producers[k])
+        parts["diagram"].value = window(k)
+        parts["tokens"].value = _tokens_html(*so_far[k])
+        parts["previous_button"].disabled = k == 0
+        parts["next_button"].disabled = k == total - 1
+        show_wire()
+
+    return show, show_wire
+
+
+def _windows(transcript: Transcript) -> Callable[[int], bytes]:
+    """PNG of message k's window: the diagram drawn on the first show, each window made on its first visit."""
+    pngs: dict[int, bytes] = {}
+    drawn: list[_Diagram] = []
+
+    def window(k: int) -> bytes:
         if k not in pngs:
             if not drawn:
                 drawn.append(_Diagram(transcript))
             pngs[k] = drawn[0].png(k)
-        diagram.value = pngs[k]
-        calls, billed, estimated = so_far[k]
-        how = " (estimated at about 4 characters per token)" if estimated else ""
-        plural = "" if calls == 1 else "s"
-        tokens.value = (f"<div style='{FONT}'>input tokens billed so far: <b>{billed:,}</b> "
-                        f"over {calls} model call{plural}{how}</div>")
-        previous_button.disabled = k == 0
-        next_button.disabled = k == total - 1
-        show_wire()
+        return pngs[k]
+
+    return window
+
+
+def _tokens_html(calls: int, billed: int, estimated: bool) -> str:
+    """The input tokens billed so far: "input tokens billed so far: 1,234 over 2 model calls"."""
+    how = " (estimated at about 4 characters per token)" if estimated else ""
+    plural = "" if calls == 1 else "s"
+    return (f"<div style='{FONT}'>input tokens billed so far: <b>{billed:,}</b> "
+            f"over {calls} model call{plural}{how}</div>")
+
+
+def _connect(parts: dict[str, Any], show: Callable[..., None], show_wire: Callable[..., None]) -> None:
+    """Previous and Next move the slider; the slider shows its message; the dropdown its wire."""
+    slider = parts["slider"]
 
     def step(by: int) -> None:
-        slider.value = min(max(slider.value + by, 1), total)
+        slider.value = min(max(slider.value + by, 1), slider.max)
 
-    previous_button.on_click(lambda button: step(-1))
-    next_button.on_click(lambda button: step(+1))
+    parts["previous_button"].on_click(lambda button: step(-1))
+    parts["next_button"].on_click(lambda button: step(+1))
     slider.observe(show, names="value")
-    api_box.observe(show_wire, names="value")
-    show()
+    parts["api"].observe(show_wire, names="value")
 
-    # buttons on top; below, the diagram beside what message k is, costs and becomes on the wire
-    controls = widgets.HBox([previous_button, next_button, slider, position],
-                            layout=widgets.Layout(flex_flow="row wrap", align_items="center",
-                                                  grid_gap="4px 12px"))
-    left = widgets.VBox([diagram], layout=widgets.Layout(flex="3 1 26em", min_width="0"))
-    right = widgets.VBox([message, tokens, api_box, wire],
+
+def _laid_out(parts: dict[str, Any], total: int) -> Any:
+    """Buttons on top; below, the diagram beside what message k is, costs and becomes on the wire."""
+    import ipywidgets as widgets
+
+    buttons = [parts[name] for name in ("previous_button", "next_button", "slider", "position")]
+    controls = widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap", align_items="center",
+                                                           grid_gap="4px 12px"))
+    left = widgets.VBox([parts["diagram"]], layout=widgets.Layout(flex="3 1 26em", min_width="0"))
+    right = widgets.VBox([parts[name] for name in ("message", "tokens", "api", "wire")],
                          layout=widgets.Layout(flex="2 1 20em", min_width="0", grid_gap="6px"))
     below = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                                grid_gap="12px"))
     text = f"Step-through of {total} messages: Previous / Next, the diagram, the wire, the tokens"
     box = described(widgets.VBox, text, [controls, below])
-    for name, part in dict(previous_button=previous_button, next_button=next_button, slider=slider,
-                           position=position, message=message, diagram=diagram, api=api_box,
-                           wire=wire, tokens=tokens).items():
+    for name, part in parts.items():
         setattr(box, name, part)
     return box
-
