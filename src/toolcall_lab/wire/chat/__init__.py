@@ -36,10 +36,12 @@ the kit knows about this API, a file per job:
     server.py     the server half the API double plays: decode_request, decode_tool_choice,
                   encode_response, error_body
     rules.py      check_request: what the API refuses, in its own words
+    stream.py     the stream half: decode_stream, a streamed reply read into the kit's events
     _blocks.py    the call and content readers both halves share, and the API's names
 
-Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
-`function_call`, custom (grammar) tools and `allowed_tools`.
+Left out: the double's streams (the kit reads streams, `stream.py`), images and audio,
+`n > 1`, the deprecated `functions` / `function_call`, custom (grammar) tools and
+`allowed_tools`.
 """
 
 
