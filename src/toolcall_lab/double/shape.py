@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._jsonschema import import_jsonschema
 from ..wire import Problem
 from .shapes import SHAPES
 
@@ -78,8 +79,7 @@ def refusal(api: str, body: Any, *, hosted: bool = True) -> tuple[int, Problem] 
 
 @functools.cache
 def _validator(api: str) -> Any:
-    import jsonschema
-
+    jsonschema = import_jsonschema()  # subtle: without its format checkers' packages (seconds of CPU)
     kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"x-tagged": _tagged})
     return kind(SHAPES[api])
 
