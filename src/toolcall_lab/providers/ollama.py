@@ -36,6 +36,7 @@ from ..errors import (
 )
 from ..models import default_model
 from ..wire import ollama as ollama_codec
+from ._tls import tls_context
 from .sdk import NO_KEY_NEEDED, WireProvider
 
 if TYPE_CHECKING:
@@ -82,7 +83,9 @@ class OllamaProvider(WireProvider):
     def _client_options(self, api_key: str) -> dict[str, Any]:
         # the ollama client takes a host, no retries, and a key only as a header you give it
         headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
-        return {"host": self.base_url, "timeout": self.timeout, "headers": headers}
+        # `verify`: the process's one TLS context (`_tls.py`), not a new one per client
+        return {"host": self.base_url, "timeout": self.timeout, "headers": headers,
+                "verify": tls_context("httpx")}
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"think": self.think}
