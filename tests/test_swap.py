@@ -8,7 +8,14 @@ environment picks the provider, the way a learner would:
 
 once with no provider set (scripted, the default), then once for each of the four real
 providers, whose official SDKs talk to an API double started here (one per provider and
-lesson, a `lesson_usage.MeterDouble`) playing the lessons' weather model. No API key is
+lesson, a `lesson_usage.MeterDouble`) playing the lessons' weather model.
+
+The scripted run is the one strict nbval makes of the lesson, when this session ran nbval on
+every cell of it: the same lesson in a fresh kernel of its own, in the same environment (no
+provider, key or tape: tests/conftest.py clears them for the whole suite), with every output
+compared as well, so a cell that raised fails there. tests/conftest.py runs the lessons before
+this file and keeps what nbval saw (`NBVAL`); a scripted run fails with nbval's own lines.
+When nbval did not run the lesson (`pytest tests/test_swap.py`), the run is made here. No API key is
 set: a loopback URL needs none. Outputs are not compared (strict nbval does that for the
 committed, scripted run); a run passes when no cell produced an error. What each lesson
 sent is compared with the measurement `python -m toolcall_lab budget` prices
@@ -17,8 +24,9 @@ to re-measure.
 
 Every run gets a fresh kernel, as a learner's "Restart Kernel and Run All Cells" does.
 Kernels run one per core, at least two at a time (a small thread pool; each kernel is its
-own process), with a per-cell timeout. Most of the time is imports in each new kernel
-(the SDKs, jsonschema, matplotlib): about 15 s a lesson, so 2-3 minutes on two cores.
+own process), with a per-cell timeout. Most of the time is starting each new kernel and its
+imports (the SDKs, jsonschema, matplotlib): 4-13 s a lesson under load, 44 runs of eleven
+lessons, 3-5 minutes on two shared cores.
 """
 
 from __future__ import annotations
@@ -30,8 +38,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REAL_PROVIDERS
+from conftest import NBVAL, REAL_PROVIDERS
 from toolcall_lab.lesson_usage import kernel_environment, load_usage, run_notebook
+
+pytestmark = pytest.mark.slow  # every test here waits for the kernels of the whole matrix
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -71,15 +81,19 @@ def swap_runs() -> SwapRuns:
 
     doubles = {(name, notebook): MeterDouble().start() for name in REAL_PROVIDERS for notebook in NOTEBOOKS}
     try:
-        jobs = {}
+        jobs, failures = {}, {}
         with ThreadPoolExecutor(max_workers=WORKERS) as pool:
             for provider in SWAPS:
                 for notebook in NOTEBOOKS:
+                    if provider is None and (seen := NBVAL.verdict(NOTEBOOK_DIR / notebook)) is not None:
+                        failures[None, notebook] = [f"under strict nbval: {line}" for line in seen]
+                        continue
                     double = doubles[provider, notebook] if provider else None
                     url = double.base_url(REAL_PROVIDERS[provider]) if double else None
                     jobs[provider, notebook] = pool.submit(cell_errors, notebook,
                                                            kernel_environment(provider, url))
-        return SwapRuns({key: job.result() for key, job in jobs.items()},
+        failures.update({key: job.result() for key, job in jobs.items()})
+        return SwapRuns(failures,
                         {name: [r.api for (p, _), d in doubles.items() if p == name for r in d.requests]
                          for name in REAL_PROVIDERS},
                         {(p, Path(n).stem): [asdict(r) for r in d.metered] for (p, n), d in doubles.items()})
