@@ -3,7 +3,7 @@
 
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
-                           # (`--quick` skips the slow ones: whole commands, kernels, a hub)
+                           # (`--quick` skips the slow ones: each test that starts a process)
     python3 dev.py demo    # the classroom demo in the terminal (offline)
     python3 dev.py lint    # ruff and mypy --strict, the two checks tests/ also run
     python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
@@ -278,8 +278,10 @@ def _stop(server: subprocess.Popen) -> None:
 
 
 def test(args: list[str]) -> int:
-    """pytest with the project's settings; `--quick` skips the tests marked slow (whole commands,
-    kernels, a hub), for a fast loop while working. CI runs everything."""
+    """pytest with the project's settings; `--quick` skips the tests marked slow (each that starts
+    a process: a whole command, a kernel, a browser, a hub, mypy, ruff, pip or another Python;
+    tests/conftest.py fails one that does and is not marked), for a fast loop while working.
+    CI runs everything."""
     if "--quick" in args:
         args = [a for a in args if a != "--quick"] + ["-m", "not slow"]
     return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)
