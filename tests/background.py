@@ -1,27 +1,29 @@
-"""Long commands the suite starts as soon as collection ends, for the tests that wait for them.
+"""Long work the suite starts as soon as collection ends, for the tests that wait for it.
 
-mypy over the package (about 3 minutes with an empty cache) and the offline wheelhouse (build it,
-then install the kit from it into a fresh environment: 1-7 minutes) each keep one core busy and
-need nothing but the checkout. Started before the first test, they run beside the in-process
-tests, which use the other core; the test that needs one then only waits for its result. A test
-names its job with the marker, e.g.
+mypy over the package (about 3 minutes with an empty cache), the offline wheelhouse (build it,
+then install the kit from it into a fresh environment: 1-7 minutes) and the lessons' runs in
+fresh kernels (the swap matrix, every answer wrong: 4-13 s a run, 55 runs) need nothing but the
+checkout. Started before the first test, they keep the second core busy while the in-process
+tests use one, and fill the gaps the browser and hub checks leave; the test that needs one
+then only waits for its result. A test names its job with the marker, e.g.
 
-    MYPY = Job("mypy", lambda folder: [Step("mypy", (sys.executable, "-m", "mypy"), cwd=ROOT)])
+    MYPY = Job("mypy", lambda job: job.run(Step("mypy", (sys.executable, "-m", "mypy"), cwd=ROOT)))
 
     @pytest.mark.background(MYPY)
     def test_mypy_strict_finds_nothing():
-        done = MYPY.result("mypy")        # a subprocess.CompletedProcess
+        done = MYPY.value()                # what the work returned: a subprocess.CompletedProcess
         assert done.returncode == 0, done.stdout
 
 and `tests/conftest.py` starts the jobs of the selected tests only (so `-k`, `--quick` or one
-file start nothing they do not run) and stops whatever still runs when the session ends. A
-job's steps run one after another in a thread of their own, each in a process of its own with
-the environment and folder it names, so nothing a running test changes (its monkeypatched
-`os.environ`, `subprocess.run` or working folder) reaches them. A step that fails ends the
-job: the steps after it are not run, and `result` of one of them says which step failed.
+file start nothing they do not run) and stops whatever still runs when the session ends.
 
-Left out: more than one job at a time beyond what the tests select (each is one thread), and
-jobs that need a test's fixtures (a job sees only the checkout and its own folder).
+A job's work runs in a thread of its own. A command (`Job.run`) runs in a process of its own
+with the environment and folder its `Step` names, so nothing a running test changes (its
+monkeypatched `os.environ`, `subprocess.run` or working folder) reaches it. Kernels run in the
+one shared pool `kernels()`, at most one per core at a time whoever asks, each with the
+environment it is given.
+
+Left out: jobs that need a test's fixtures (a job sees only the checkout and its own folder).
 """
 
 from __future__ import annotations
@@ -34,18 +36,31 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 #: The real Popen, taken before any test could monkeypatch the module's name.
 _Popen = subprocess.Popen
-#: The prefix of a job's thread name: conftest's guard on unmarked tests ignores these threads.
-THREAD_PREFIX = "background-job-"
+#: The prefix of every thread here: conftest's guard on unmarked tests ignores these threads.
+THREAD_PREFIX = "background-"
+#: Kernels at once: one per core, at least two (each kernel is a process; its thread only waits).
+WORKERS = max(2, os.cpu_count() or 1)
+_kernels: ThreadPoolExecutor | None = None
+
+
+def kernels() -> ThreadPoolExecutor:
+    """The one pool every lesson run in a fresh kernel goes through (test_swap.py, test_run_all_wrong.py)."""
+    global _kernels
+    if _kernels is None:
+        _kernels = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix=THREAD_PREFIX + "kernel")
+    return _kernels
 
 
 @dataclass(frozen=True)
 class Step:
-    """One command of a job: its argv, folder, environment (None: the suite's) and time limit."""
+    """One command: its argv, folder, environment (None: the suite's) and time limit in seconds."""
 
     name: str
     argv: Sequence[str]
@@ -54,60 +69,69 @@ class Step:
     timeout: float = 900
 
 
-@dataclass
+@dataclass(eq=False)
 class Job:
-    """Steps made by `plan(folder)` (a fresh temporary folder the job owns), run in order."""
+    """`work(job)` run once in a thread of its own; `value()` waits for what it returned."""
 
     name: str
-    plan: Callable[[Path], list[Step]]
-    folder: Path | None = None
-    results: dict[str, subprocess.CompletedProcess[str]] = field(default_factory=dict)
-    _steps: list[Step] = field(default_factory=list)
+    work: Callable[[Job], Any]
+    folder: Path | None = None  # a fresh temporary folder the job owns, made when it starts
     _thread: threading.Thread | None = None
+    _outcome: list[Any] = field(default_factory=list)  # [value] or [value, exception]
     _running: subprocess.Popen[str] | None = None
     _stopped: bool = False
 
     def start(self) -> None:
-        """Plan the steps and start running them in the background (once; later calls do nothing)."""
+        """Start the work in the background (once; later calls do nothing)."""
         if self._thread is not None:
             return
         self.folder = Path(tempfile.mkdtemp(prefix=f"toolcall-lab-{self.name}-"))
-        self._steps = self.plan(self.folder)
-        self._thread = threading.Thread(target=self._run, name=THREAD_PREFIX + self.name, daemon=True)
+        self._thread = threading.Thread(target=self._work, name=THREAD_PREFIX + self.name, daemon=True)
         self._thread.start()
 
-    def _run(self) -> None:
-        for step in self._steps:
-            if self._stopped:
-                return
-            # its own process group, so that stopping it stops what it started too (pip below dev.py)
-            with _Popen(list(step.argv), cwd=step.cwd, env=None if step.env is None else dict(step.env),
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                        start_new_session=True) as process:
-                self._running = process
-                try:
-                    out, err = process.communicate(timeout=step.timeout)
-                except subprocess.TimeoutExpired:
-                    _kill_group(process)
-                    out, err = process.communicate()
-                    err += f"\n(background job {self.name}: step {step.name} took over {step.timeout:.0f} s)"
-            self.results[step.name] = subprocess.CompletedProcess(process.args, process.returncode, out, err)
-            if process.returncode != 0:
-                return
+    def _work(self) -> None:
+        try:
+            self._outcome[:] = [self.work(self)]
+        except BaseException as error:  # handed to the test that waits, as the test's own failure
+            self._outcome[:] = [None, error]
 
-    def result(self, step: str) -> subprocess.CompletedProcess[str]:
-        """Wait for `step` and return what it did; start the job first if no one has."""
+    def value(self) -> Any:
+        """Wait for the work and return what it returned (raise what it raised); start it if need be."""
         self.start()
         assert self._thread is not None
         self._thread.join()
-        if step in self.results:
-            return self.results[step]
-        failed = next((name for name in self.results if self.results[name].returncode != 0), None)
-        raise AssertionError(f"background job {self.name}: step {step} never ran because step "
-                             f"{failed} failed: {self.results[failed].stderr[-3000:] if failed else '?'}")
+        if len(self._outcome) == 2:
+            raise self._outcome[1]
+        return self._outcome[0]
+
+    def run(self, step: Step) -> subprocess.CompletedProcess[str]:
+        """Run one command (from `work`, in the job's thread) and return what it did."""
+        if self._stopped:
+            raise RuntimeError(f"background job {self.name} was stopped before step {step.name}")
+        # its own process group, so that stopping it stops what it started too (pip below dev.py)
+        with _Popen(list(step.argv), cwd=step.cwd, env=None if step.env is None else dict(step.env),
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    start_new_session=True) as process:
+            self._running = process
+            try:
+                out, err = process.communicate(timeout=step.timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(process)
+                out, err = process.communicate()
+                err += f"\n(background job {self.name}: step {step.name} took over {step.timeout:.0f} s)"
+        return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+    def run_all(self, steps: Sequence[Step]) -> dict[str, subprocess.CompletedProcess[str]]:
+        """Run `steps` in order until one fails; step name -> what it did (the failed one last)."""
+        done = {}
+        for step in steps:
+            done[step.name] = self.run(step)
+            if done[step.name].returncode != 0:
+                break
+        return done
 
     def stop(self) -> None:
-        """End the running step (the session is over) and remove the job's folder."""
+        """End the running command (the session is over) and remove the job's folder."""
         self._stopped = True
         if self._running is not None:
             _kill_group(self._running)
@@ -117,8 +141,14 @@ class Job:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def stop_kernels() -> None:
+    """Drop the lesson runs not started yet; the ones running end with their cell timeouts."""
+    if _kernels is not None:
+        _kernels.shutdown(wait=False, cancel_futures=True)
+
+
 def _kill_group(process: subprocess.Popen[str]) -> None:
-    """SIGKILL a running step and every process in its group (a step leads a group of its own).
+    """SIGKILL a running command and every process in its group (a step leads a group of its own).
 
     subtle: only while it runs; once it has been waited for, its pid may belong to someone else.
     """

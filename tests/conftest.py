@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from background import THREAD_PREFIX, Job
+from background import THREAD_PREFIX, Job, stop_kernels
 from toolcall_lab.lesson_usage import CLEARED
 from toolcall_lab.wire import API_SPECS
 
@@ -143,6 +143,7 @@ _jobs: list[Job] = []
 
 def pytest_collection_finish(session):
     """Start the background job of each selected test (marker `background(job)`)."""
+    _started.clear()  # what importing the test modules started is no test's (matplotlib's probes)
     if session.config.option.collectonly:
         return
     for item in session.items:
@@ -154,6 +155,7 @@ def pytest_collection_finish(session):
 
 
 def pytest_sessionfinish(session):
+    stop_kernels()
     for job in _jobs:
         job.stop()
 

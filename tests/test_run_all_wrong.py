@@ -7,24 +7,24 @@ none may show an error, and every check of an answer must show its "✗" verdict
 prints its line and returns, and no later cell depends on an answer being right (a
 prediction's reveal runs whatever was predicted).
 
-The lessons run a kernel per core at a time (a small thread pool, as in test_swap.py), each in
-a fresh kernel of its own, before the first of these tests; each test then reads its lesson's.
+The lessons run a kernel per core at a time (the suite's one kernel pool, tests/background.py),
+each in a fresh kernel of its own, before the first of these tests; each test then reads its
+lesson's.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 import pytest
 
+from background import kernels
 from lessons import NOTEBOOKS
 from plausible_wrong import WRONG
 from toolcall_lab.selfcheck import STRICT_VARIABLE
 from toolcall_lab.solutions import _execute, answer_key, solve_notebook
 
-WORKERS = max(2, os.cpu_count() or 1)
 LESSONS = [path for path in sorted(NOTEBOOKS.glob("*.ipynb")) if answer_key(path) is not None]
 
 
@@ -41,11 +41,13 @@ def test_every_question_has_a_plausible_wrong_answer(path):
 def wrong_runs(request) -> dict:
     """lesson path -> the future of its Run All with every answer wrong, for the selected lessons."""
     chosen = [item.callspec.params["path"] for item in request.session.items
-              if item.module is request.module and item.originalname == RUN_ALL]
-    with pytest.MonkeyPatch.context() as patch, ThreadPoolExecutor(max_workers=WORKERS) as pool:
+              if getattr(item, "module", None) is request.module and item.originalname == RUN_ALL]
+    # subtle: each kernel takes this process's environment as it starts, so it is held still
+    # (this thread waits) until every one has run
+    with pytest.MonkeyPatch.context() as patch:
         patch.delenv(STRICT_VARIABLE, raising=False)  # the kernel sees what a learner's sees
-        runs: dict = {path: pool.submit(_execute, solve_notebook(path, WRONG[topic(path)]), NOTEBOOKS,
-                                        timeout=120) for path in chosen}
+        runs: dict = {path: kernels().submit(_execute, solve_notebook(path, WRONG[topic(path)]), NOTEBOOKS,
+                                             timeout=120) for path in chosen}
         for run in runs.values():
             run.exception()  # wait for all, inside the patched environment
     return runs

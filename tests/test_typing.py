@@ -15,8 +15,8 @@ import pytest
 from background import Job, Step
 
 ROOT = Path(__file__).parents[1]
-MYPY = Job("mypy", lambda folder: [Step("mypy", (sys.executable, "-m", "mypy", "--no-error-summary"),
-                                        cwd=ROOT)])
+MYPY = Job("mypy", lambda job: job.run(Step("mypy", (sys.executable, "-m", "mypy", "--no-error-summary"),
+                                             cwd=ROOT)))
 
 
 @pytest.mark.slow
@@ -24,5 +24,5 @@ MYPY = Job("mypy", lambda folder: [Step("mypy", (sys.executable, "-m", "mypy", "
 def test_mypy_strict_finds_nothing():
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (it comes with the dev extra: python3 dev.py test)")
-    result = MYPY.result("mypy")
+    result = MYPY.value()
     assert result.returncode == 0, result.stdout + result.stderr

@@ -16,6 +16,7 @@ it builds from that environment and installs nothing into it.
 import importlib.metadata
 import importlib.util
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,13 +59,23 @@ def room_steps(folder: Path) -> list[Step]:
     ]
 
 
-ROOM = Job("wheelhouse", room_steps)
+ROOM = Job("wheelhouse", lambda job: job.run_all(room_steps(job.folder)))
+
+
+def step(name: str) -> subprocess.CompletedProcess:
+    """What the step of the room did; if it never ran, the step that failed before it says why."""
+    done = ROOM.value()
+    if name not in done:
+        failed, what = list(done.items())[-1]
+        pytest.fail(f"the wheelhouse step {name} never ran: step {failed} failed first:\n"
+                    f"{what.stdout[-3000:]}{what.stderr[-3000:]}")
+    return done[name]
 
 
 @pytest.mark.slow
 @pytest.mark.background(ROOM)
 def test_the_wheelhouse_holds_the_kit_and_says_how_to_install():
-    build = ROOM.result("build")
+    build = step("build")
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     assert "installing toolcall-lab" not in build.stdout  # the suite's environment, used as it is
     house = ROOM.folder / "wheelhouse"
@@ -80,13 +91,13 @@ def test_the_wheelhouse_holds_the_kit_and_says_how_to_install():
 @pytest.mark.slow
 @pytest.mark.background(ROOM)
 def test_the_kit_installs_from_the_wheelhouse_with_the_index_disabled():
-    assert ROOM.result("venv").returncode == 0, ROOM.result("venv").stderr
-    install = ROOM.result("install")
+    assert step("venv").returncode == 0, step("venv").stderr
+    install = step("install")
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
-    imports = ROOM.result("imports")
+    imports = step("imports")
     assert imports.returncode == 0, imports.stderr
     assert str(ROOM.folder / "v") in imports.stdout  # the installed kit, not this checkout's
-    demo = ROOM.result("demo")
+    demo = step("demo")
     assert demo.returncode == 0, demo.stderr
     assert "get_weather (id toolu_01)" in demo.stdout
 
