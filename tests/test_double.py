@@ -493,12 +493,14 @@ def test_a_double_waits_for_connections_without_polling(monkeypatch):
     assert waits and set(waits) == {None}
 
 
+@pytest.mark.slow
 def test_importing_the_double_starts_nothing_heavy():
     code = "import sys, toolcall_lab.double; print('http.server' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"
 
 
+@pytest.mark.slow
 def test_serve_from_the_command_line():
     process = subprocess.Popen([sys.executable, "-m", "toolcall_lab", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -543,6 +543,7 @@ def test_schemas_accept_and_reject_the_same_arguments_as_before(schema, cases):
         assert checked.check_args(args) == expected
 
 
+@pytest.mark.slow
 def test_first_argument_check_builds_no_format_grammar():
     code = ("import sys\nfrom toolcall_lab.tools import get_weather\n"
             "assert get_weather.check_args({'city': 'Paris'}) is None\n"
