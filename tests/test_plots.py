@@ -15,10 +15,12 @@ from matplotlib.text import Text
 from PIL import Image
 
 from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, plots, run_agent
-from toolcall_lab.cost import dollars, loop_bill
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import default_model
-from toolcall_lab.plots import (
+from toolcall_lab.tokens import loop_input_tokens
+from toolcall_lab.tools import get_weather
+from toolcall_lab.views.cost import dollars, loop_bill
+from toolcall_lab.views.plots import (
     OKABE_ITO,
     describe_caching,
     describe_estimated_vs_billed,
@@ -30,8 +32,6 @@ from toolcall_lab.plots import (
     plot_loop_tokens,
     to_png,
 )
-from toolcall_lab.tokens import loop_input_tokens
-from toolcall_lab.tools import get_weather
 
 PALETTE = {matplotlib.colors.to_hex(c) for c in OKABE_ITO.values()}
 
@@ -61,7 +61,7 @@ def assert_projector_ready(fig: Figure) -> None:
 
 @pytest.mark.slow
 def test_importing_the_modules_loads_no_matplotlib():
-    code = ("import toolcall_lab.cost, toolcall_lab.plots, toolcall_lab.figures, sys; "
+    code = ("import toolcall_lab.views.cost, toolcall_lab.views.plots, toolcall_lab.teacher.figures, sys; "
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -146,7 +146,7 @@ def test_estimated_vs_billed_numbers_for_the_scripted_run():
 
 
 def test_estimated_vs_billed_figure_for_a_double_run():
-    from toolcall_lab.figures import paris_double_run
+    from toolcall_lab.teacher.figures import paris_double_run
 
     run = paris_double_run()
     fig = plot_estimated_vs_billed(run, tools=[get_weather])
@@ -200,7 +200,7 @@ def test_no_figure_shows_a_key_from_the_environment(monkeypatch):
 
 
 def test_the_text_alternatives_stay_true_at_the_edges():
-    from toolcall_lab.plots import describe_caching, describe_loop_tokens
+    from toolcall_lab.views.plots import describe_caching, describe_loop_tokens
 
     single = describe_caching(1, 2000, 500, model="claude-opus-5")
     assert "25% more" in single and "a single call never reads the cache back" in single
@@ -305,7 +305,7 @@ shell = InteractiveShell.instance()
 configure_inline_support(shell, "module://matplotlib_inline.backend_inline")  # as `import pyplot` does
 import matplotlib.pyplot as plt
 from matplotlib._pylab_helpers import Gcf
-from toolcall_lab.plots import plot_loop_tokens
+from toolcall_lab.views.plots import plot_loop_tokens
 fig = plot_loop_tokens()
 data, _ = shell.display_formatter.format(fig)
 png = base64.b64decode(data["image/png"]) if isinstance(data["image/png"], str) else data["image/png"]

@@ -344,8 +344,8 @@ class Report:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .display.html import THEME
-        from .palette import OKABE_ITO
+        from .views.display.html import THEME
+        from .views.palette import OKABE_ITO
 
         cell = f"padding:3px 8px;border-top:1px solid {THEME['rule-soft']};text-align:left;vertical-align:top"
         badge = {"pass": f"border:2px solid {THEME['ink']}",

@@ -141,7 +141,7 @@ class Run(PartsRepr):
                 f"usage={self.usage!r}", f"answer={self.answer!r}"]
 
     def _repr_html_(self) -> str:
-        from .display.html import run_html
+        from .views.display.html import run_html
         return run_html(self)
 
 

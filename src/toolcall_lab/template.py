@@ -63,8 +63,8 @@ from .messages import (
     ToolResult,
     Transcript,
 )
-from .palette import OKABE_ITO
 from .tool import Tool
+from .views.palette import OKABE_ITO
 from .wire._shared import result_text
 
 __all__ = ["TEMPLATES", "ChatTemplate", "ParsedOutput", "PromptView", "Span", "chat_messages",

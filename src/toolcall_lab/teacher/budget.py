@@ -35,10 +35,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cost import Cost, cost_of, dollars
-from .errors import UsageError
-from .lesson_usage import PROVIDERS, load_usage
-from .models import (
+from ..errors import UsageError
+from ..models import (
     PRICES,
     PRICES_CHECKED,
     Price,
@@ -49,8 +47,10 @@ from .models import (
     rules_of,
     tool_prompt_tokens,
 )
-from .usage import Usage
-from .wire import API_SPECS
+from ..usage import Usage
+from ..views.cost import Cost, cost_of, dollars
+from ..wire import API_SPECS
+from .lesson_usage import PROVIDERS, load_usage
 
 __all__ = ["ClassBudget", "LessonBill", "class_budget", "parse_lessons", "request_usages"]
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 
-from .errors import UsageError
+from ..errors import UsageError
 
 __all__ = ["HUB_PLACEHOLDER", "LESSONS", "binder_link", "colab_link", "github_repo", "lesson_file", "links",
            "nbgitpuller_link"]

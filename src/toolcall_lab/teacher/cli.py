@@ -46,12 +46,12 @@ def _section(title: str) -> str:
 
 def demo(out: TextIO | None = None) -> None:
     """Print the lesson-1 trace and the loop-cost table to `out` (stdout by default)."""
-    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
-    from .loop import run_agent
-    from .providers.scripted import ScriptedProvider
-    from .report import calls_table, loop_table, trace_table
-    from .tokens import loop_input_tokens, loop_input_total
-    from .tools import get_weather
+    from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
+    from ..loop import run_agent
+    from ..providers.scripted import ScriptedProvider
+    from ..tokens import loop_input_tokens, loop_input_total
+    from ..tools import get_weather
+    from ..views.report import calls_table, loop_table, trace_table
 
     out = out or sys.stdout
     write: Callable[..., None] = lambda text="": print(text, file=out)
@@ -105,7 +105,7 @@ def _figures(out: str, *, check: bool) -> int:
 
 
 def _solutions(lessons: str, out: str, *, execute: bool) -> int:
-    from .errors import UsageError
+    from ..errors import UsageError
     from .solutions import write_solutions
 
     try:
@@ -121,7 +121,7 @@ def _solutions(lessons: str, out: str, *, execute: bool) -> int:
 
 
 def _handouts(lessons: str, out: str) -> int:
-    from .errors import UsageError
+    from ..errors import UsageError
     from .handouts import write_handouts
 
     try:
@@ -134,8 +134,8 @@ def _handouts(lessons: str, out: str) -> int:
 
 
 def _links(repo: str, *, hub: str | None, branch: str, lesson: str) -> int:
+    from ..errors import UsageError
     from .classroom import links
-    from .errors import UsageError
 
     try:
         found = links(repo, hub=hub, branch=branch, lesson=lesson)
@@ -167,13 +167,13 @@ def _add_budget(commands: Any) -> None:
 
 
 def _budget(args: argparse.Namespace) -> int:
-    from .errors import UsageError
+    from ..errors import UsageError
 
     try:
         if args.measure:
             from pathlib import Path
 
-            from ._files import save_atomically
+            from .._files import save_atomically
             from .lesson_usage import LESSON_USAGE, measure, usage_text
 
             save_atomically(LESSON_USAGE, usage_text(measure(Path(args.notebooks))).encode("utf-8"),
@@ -244,8 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
-        from .double import serve as serve_double
-        from .examples import weather_policy
+        from ..double import serve as serve_double
+        from ..examples import weather_policy
 
         try:
             serve_double(host=args.host, port=args.port, keep=args.keep, allow_remote=args.allow_remote,

@@ -29,16 +29,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from . import plots
-from ._files import save_atomically
-from .errors import UsageError
-from .models import TEACHING_MODEL
+from .._files import save_atomically
+from ..errors import UsageError
+from ..models import TEACHING_MODEL
+from ..views import plots
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .loop import Run
-    from .tool import Tool
+    from ..loop import Run
+    from ..tool import Tool
 
 __all__ = ["FIGURES", "FigureSpec", "compare_figures", "paris_double_run", "paris_run", "write_figures"]
 
@@ -58,11 +58,11 @@ def paris_double_run() -> Run:
     scripted model answers and reports usage with the 4-characters-per-token rule, so the
     run, and its usage, are the same every time. (Cached: the run is made once.)
     """
-    from .double import ApiDouble
-    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
-    from .loop import run_agent
-    from .providers.registry import get_provider
-    from .tools import get_weather
+    from ..double import ApiDouble
+    from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
+    from ..loop import run_agent
+    from ..providers.registry import get_provider
+    from ..tools import get_weather
 
     with ApiDouble(weather_policy) as double:
         # subtle: a placeholder key; the double accepts any key and the real one must not be used.
@@ -73,17 +73,17 @@ def paris_double_run() -> Run:
 @functools.cache
 def paris_run() -> Run:
     """The lesson-1 Paris question answered by the scripted provider (no server at all)."""
-    from .examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
-    from .loop import run_agent
-    from .providers.scripted import ScriptedProvider
-    from .tools import get_weather
+    from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
+    from ..loop import run_agent
+    from ..providers.scripted import ScriptedProvider
+    from ..tools import get_weather
 
     return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
                      system=SYSTEM_PROMPT)
 
 
 def _plot_paris_sequence() -> Figure:
-    from .display.diagram import plot_sequence
+    from ..views.display.diagram import plot_sequence
 
     fig = plot_sequence(paris_run())
     fig.description = _describe_paris_sequence()  # names the run
@@ -91,13 +91,13 @@ def _plot_paris_sequence() -> Figure:
 
 
 def _describe_paris_sequence() -> str:
-    from .display.diagram import describe_sequence
+    from ..views.display.diagram import describe_sequence
 
     return describe_sequence(paris_run(), subject="the lesson-1 Paris run")
 
 
 def _paris_tools() -> list[Tool]:
-    from .tools import get_weather
+    from ..tools import get_weather
 
     return [get_weather]
 

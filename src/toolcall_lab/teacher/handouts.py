@@ -27,8 +27,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ._files import save_atomically
-from .errors import UsageError
+from .._files import save_atomically
+from ..errors import UsageError
 
 __all__ = ["BOX_FORMULA", "BOX_MESSAGES", "handout", "write_handouts"]
 

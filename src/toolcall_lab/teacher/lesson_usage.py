@@ -47,18 +47,18 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .blocks import block_to_dict
-from .double import ROUTES, ApiDouble
-from .errors import UsageError
-from .models import default_model
-from .usage import Usage
-from .wire import API_SPECS
+from ..blocks import block_to_dict
+from ..double import ROUTES, ApiDouble
+from ..errors import UsageError
+from ..models import default_model
+from ..usage import Usage
+from ..wire import API_SPECS
 
 __all__ = ["CLEARED", "LESSON_USAGE", "PROVIDERS", "MeterDouble", "MeteredRequest", "kernel_environment",
            "load_usage", "measure", "run_notebook", "usage_text"]
 
 #: Where the committed measurement lives (package data).
-LESSON_USAGE = Path(__file__).with_name("data") / "lesson_usage.json"
+LESSON_USAGE = Path(__file__).parents[1] / "data" / "lesson_usage.json"
 #: The real providers a lesson can be swapped to, each with the API it speaks.
 PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}
 #: Variables a shell might hold that would change which provider runs, or send a key: a
@@ -231,7 +231,7 @@ def measure(notebooks: Path, *, providers: Iterable[str] = PROVIDERS, lessons: I
 
 
 def _kit_version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

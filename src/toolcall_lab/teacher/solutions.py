@@ -34,8 +34,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ._files import save_atomically
-from .errors import UsageError
+from .._files import save_atomically
+from ..errors import UsageError
 
 __all__ = ["YOUR_CODE", "answer_key", "definition", "fill_definition", "kernel_config", "solve_cell",
            "solve_notebook", "solved_code", "write_solutions"]

@@ -39,14 +39,14 @@ import math
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
-from ._summable import Summable
-from .errors import UsageError
-from .models import Price, require_price, server_tool_fee
-from .tokens import loop_input_tokens
-from .usage import Usage
+from .._summable import Summable
+from ..errors import UsageError
+from ..models import Price, require_price, server_tool_fee
+from ..tokens import loop_input_tokens
+from ..usage import Usage
 
 if TYPE_CHECKING:
-    from .loop import Run
+    from ..loop import Run
 
 __all__ = ["CompactionEffect", "Cost", "LoopBill", "compaction_effect", "compaction_in_loop", "cost_of",
            "dollars", "loop_bill", "run_cost"]

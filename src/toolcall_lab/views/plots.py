@@ -1,7 +1,7 @@
 """The cost figures: the quadratic loop, what caching saves, and estimated vs billed tokens.
 
 Every `plot_...` function returns a matplotlib `Figure` and never calls `savefig` or
-`show`: a notebook displays the figure it gets back, and `toolcall_lab.figures` saves
+`show`: a notebook displays the figure it gets back, and `toolcall_lab.teacher.figures` saves
 the committed PNGs. matplotlib is imported inside the functions, so importing this
 module costs nothing.
 
@@ -26,22 +26,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+from ..errors import UsageError
+from ..models import PRICES_CHECKED, default_model, tool_prompt_tokens
+from ..tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
+from ..transcript import Transcript
 from ._figure import figure_style, new_figure, to_png
 from .cost import dollars, loop_bill
-from .errors import UsageError
-from .models import PRICES_CHECKED, default_model, tool_prompt_tokens
 from .palette import OKABE_ITO
-from .tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
-from .transcript import Transcript
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
-    from .loop import Run
-    from .models import Price
-    from .tool import Tool
+    from ..loop import Run
+    from ..models import Price
+    from ..tool import Tool
 
 __all__ = [
     "OKABE_ITO", "CallTokens", "describe_caching", "describe_estimated_vs_billed",

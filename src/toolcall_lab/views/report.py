@@ -13,14 +13,14 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
-from ._text import shorten
-from .blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
-from .messages import Message
-from .tokens import loop_input_tokens
-from .transcript import Transcript
+from .._text import shorten
+from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
+from ..messages import Message
+from ..tokens import loop_input_tokens
+from ..transcript import Transcript
 
 if TYPE_CHECKING:
-    from .loop import Run
+    from ..loop import Run
 
 __all__ = ["calls_table", "loop_table", "price_table", "producer_labels", "rules_table", "stop_table",
            "trace_table", "wire_json"]
@@ -193,9 +193,9 @@ def stop_table(*reasons: str) -> str:
     chat       stop       length
     ollama     stop       length
     """
-    from .turn import StopReason, Turn
-    from .usage import Usage
-    from .wire import API_SPECS, APIS
+    from ..turn import StopReason, Turn
+    from ..usage import Usage
+    from ..wire import API_SPECS, APIS
 
     rows: list[list[str]] = []
     for api in APIS:
@@ -218,7 +218,7 @@ def price_table() -> str:
     >>> print(price_table().splitlines()[0])
     prices checked 2026-11-30, US dollars per million tokens (MTok), standard tier
     """
-    from .models import PRICES, PRICES_CHECKED
+    from ..models import PRICES, PRICES_CHECKED
 
     rows: list[list[str]] = []
     sources: list[str] = []
@@ -261,7 +261,7 @@ def rules_table(model: str) -> str:
     >>> print(rules_table("claude-haiku-4-5").splitlines()[1])
       thinking:          enabled (with budget_tokens), disabled
     """
-    from .models import rules_of
+    from ..models import rules_of
 
     rules = rules_of(model)
     if not rules.known:

@@ -37,17 +37,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from .._text import shorten
-from ..blocks import ToolCall
-from ..errors import UsageError
-from ..messages import Message
+from ..._text import shorten
+from ...blocks import ToolCall
+from ...errors import UsageError
+from ...messages import Message
+from ...transcript import Transcript
 from ..palette import OKABE_ITO, rgb
-from ..transcript import Transcript
 from .html import producer_labels
 
 if TYPE_CHECKING:
+    from ...loop import Run
     from .._figure import DescribedFigure
-    from ..loop import Run
 
 __all__ = ["LANES", "Arrow", "SequenceDiagram", "describe_sequence", "plot_sequence", "sequence_arrows",
            "sequence_diagram"]

@@ -38,17 +38,17 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, assert_never
 
-from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
-from ..messages import Message
+from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
+from ...messages import Message
+from ...tokens import blocks_text, estimate_tokens
+from ...transcript import Transcript
 from ..palette import OKABE_ITO, rgb
 from ..report import producer_labels
-from ..tokens import blocks_text, estimate_tokens
-from ..transcript import Transcript
 
 if TYPE_CHECKING:
-    from ..loop import Run
-    from ..turn import Turn
-    from ..usage import Usage
+    from ...loop import Run
+    from ...turn import Turn
+    from ...usage import Usage
 
 __all__ = ["THEME", "message_html", "pair_numbers", "producer_labels", "run_html", "transcript_html",
            "turn_html"]

@@ -44,8 +44,8 @@ This file only re-exports.
 from __future__ import annotations
 
 # subtle: a module named like its factory would be shadowed by it once this package is
-# imported (`toolcall_lab.widgets.step_through` could not be both); the underscore keeps the
-# function the only public name, and the module reachable as `toolcall_lab.widgets._step_through`.
+# imported (`toolcall_lab.views.widgets.step_through` could not be both); the underscore keeps the
+# function the only public name, and the module reachable as `toolcall_lab.views.widgets._step_through`.
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
 from ._pick_provider import pick_provider

@@ -1,6 +1,6 @@
 """What the four widgets share: API titles, the HTML styles, request bodies and figures as PNG.
 
-Private to `toolcall_lab.widgets` (hence the underscore in the module name), so the names
+Private to `toolcall_lab.views.widgets` (hence the underscore in the module name), so the names
 here carry none: `FONT`, `pre`, `wire_body`. The one name learners meet, `figure_png`, is
 re-exported by the package.
 
@@ -16,12 +16,12 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...wire import API_SPECS
 from ..display.html import THEME
-from ..wire import API_SPECS
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
-    from ..tool import Tool
+    from ...messages import Transcript
+    from ...tool import Tool
 
 __all__ = ["API_TITLES", "FONT", "RUN_TO_USE", "THEME", "described", "figure_png", "pre", "render_png",
            "wire_body"]
@@ -110,13 +110,13 @@ def figure_png(figure: Any, *, dpi: float | None = None) -> bytes:
 
 
 def _api_model(api: str, model: str | None) -> str:
-    from ..models import default_model
+    from ...models import default_model
 
     return model or default_model(API_SPECS[api].provider)
 
 
 def wire_body(transcript: Transcript, tools: Sequence[Tool], api: str, model: str | None) -> dict[str, Any]:
     """The request body `api`'s codec would send for `transcript` (`model`: the provider's default)."""
-    from ..wire import encode_request
+    from ...wire import encode_request
 
     return encode_request(transcript, tuple(tools), api=api, model=_api_model(api, model))

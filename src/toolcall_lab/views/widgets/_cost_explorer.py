@@ -27,7 +27,7 @@ import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import UsageError
+from ...errors import UsageError
 from ._common import FONT, THEME, described, figure_png, render_png
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _comparison(bill: Any) -> tuple[str, str]:
     calls that each add a lot) bill fewer tokens than the conversation ends with; then the
     second part says why, and no "times" below 1 is given.
 
-    >>> from toolcall_lab.cost import loop_bill
+    >>> from toolcall_lab.views.cost import loop_bill
     >>> _comparison(loop_bill(10, 2000, 500, model="claude-opus-5"))
     ('42,500 tokens billed for a 7,000-token conversation: 6.1 times its size', '')
     >>> for part in _comparison(loop_bill(1, 2000, 500, model="claude-opus-5")):
@@ -223,7 +223,7 @@ def _controls(*, n: int, h0: int, t: int, model: str | None, caching: bool) -> d
     """The three sliders, the model dropdown and the caching checkbox, named as the widget's parts."""
     import ipywidgets as widgets
 
-    from ..models import PRICES, TEACHING_MODEL, require_price
+    from ...models import PRICES, TEACHING_MODEL, require_price
 
     model = model or TEACHING_MODEL
     price = require_price(model)  # priced as `cost_of` prices it: a dated snapshot id by its family

@@ -13,7 +13,7 @@ says `echo_update=False`), and the picker keeps the environment it was given sea
     ('scripted', 'none')
 
 The widget class is built on first use (`_picker_class`), because subclassing
-`ipywidgets.VBox` at import time would load ipywidgets with `import toolcall_lab.widgets`;
+`ipywidgets.VBox` at import time would load ipywidgets with `import toolcall_lab.views.widgets`;
 what it does is written at module level, one step a method (`_PickerSteps`).
 
 Left out: remembering a choice between sessions, and listing a server's models.
@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..errors import redact
-from ..providers.sdk import SealedKeys
+from ...errors import redact
+from ...providers.sdk import SealedKeys
 from ._common import API_TITLES, FONT, RUN_TO_USE
 
 __all__ = ["pick_provider"]
@@ -43,14 +43,14 @@ _TEST_TIMEOUT = 10.0
 
 def _key_env(name: str) -> str | None:
     """The variable that holds `name`'s key, None for providers that need none."""
-    from ..providers.registry import PROVIDERS
+    from ...providers.registry import PROVIDERS
 
     return None if name == "double" else PROVIDERS[name].key_env
 
 
 def _local_url(name: str) -> str | None:
     """The default base URL of a local server, None for hosted APIs and offline choices."""
-    from ..providers.registry import PROVIDERS
+    from ...providers.registry import PROVIDERS
 
     return None if name == "double" else PROVIDERS[name].local_url
 
@@ -62,7 +62,7 @@ def _test_limits() -> dict[str, Any]:
 
 def _failure(exc: BaseException) -> str:
     """One line for a status: the kit's errors are written to be read; others get their type."""
-    from ..errors import ToolcallLabError
+    from ...errors import ToolcallLabError
 
     if isinstance(exc, ToolcallLabError | ValueError | ImportError):
         return str(exc)
@@ -134,7 +134,7 @@ class _PickerSteps:
         """The dropdowns, text boxes, key box (`password`), button and status line."""
         import ipywidgets as widgets
 
-        from ..providers.registry import PROVIDERS
+        from ...providers.registry import PROVIDERS
 
         options = [(PROVIDERS["scripted"].label, "scripted"), (_DOUBLE_LABEL, "double"),
                    *((spec.label, name) for name, spec in PROVIDERS.items() if name != "scripted")]
@@ -169,7 +169,7 @@ class _PickerSteps:
         self.status.value = f"<div style='{FONT}'>{html.escape(redact(text, secrets))}</div>"
 
     def _on_choice(self, change: object = None) -> None:
-        from ..providers.registry import PROVIDERS
+        from ...providers.registry import PROVIDERS
 
         name = self.choice.value
         self._built, self._typed_key, self._tester = None, False, None
@@ -213,7 +213,7 @@ class _PickerSteps:
     # -- building ---------------------------------------------------------------------------
     def _build(self, *, api_key: str | None = None, **limits: Any) -> Any:
         """The provider for the current settings; `limits`: timeout=, max_retries=, max_tokens=."""
-        from ..providers.registry import get_provider
+        from ...providers.registry import get_provider
 
         name = self.choice.value
         if name == "scripted":
@@ -224,11 +224,11 @@ class _PickerSteps:
 
     def _build_double(self, **limits: Any) -> Any:
         """A provider of the API the double speaks, at the double (started on first use)."""
-        from ..providers.registry import get_provider
-        from ..wire import API_SPECS
+        from ...providers.registry import get_provider
+        from ...wire import API_SPECS
 
         if self.double is None:
-            from ..double import ApiDouble
+            from ...double import ApiDouble
 
             self.double = ApiDouble(self._script).start()
         api = self.double_api.value
@@ -271,7 +271,7 @@ class _PickerSteps:
 
     def _test_call(self) -> Any:
         """The test's one cheap call; the double answers it "OK", keeping the learner's script unspent."""
-        from ..messages import Message, Transcript
+        from ...messages import Message, Transcript
 
         saved_policy = None
         try:
@@ -350,7 +350,7 @@ def pick_provider(*, environ: Mapping[str, str] | None = None, script: Any = Non
     ScriptedProvider(model='scripted-1', calls=0)
     """
     if script is None:
-        from ..examples import weather_policy
+        from ...examples import weather_policy
 
         script = weather_policy  # the widget's own default, for the double as for scripted
     return _picker_class()(environ=environ, script=script)

@@ -23,13 +23,13 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import UsageError
+from ...errors import UsageError
 from ._common import API_TITLES, FONT, described, pre, wire_body
 
 if TYPE_CHECKING:
-    from ..loop import Run
-    from ..messages import Transcript
-    from ..tool import Tool
+    from ...loop import Run
+    from ...messages import Transcript
+    from ...tool import Tool
 
 __all__ = ["step_through"]
 
@@ -47,8 +47,8 @@ def _input_so_far(transcript: Transcript, run: Run | None,
     what the provider reported (`step.usage`), otherwise the kit's estimate of the
     request (about 4 characters per token).
     """
-    from ..messages import Transcript
-    from ..tokens import message_chars, request_tokens
+    from ...messages import Transcript
+    from ...tokens import message_chars, request_tokens
 
     sent: list[tuple[int, int, bool]] = []  # (messages sent, input tokens, estimated) per call
     if run is not None:
@@ -75,7 +75,7 @@ def _input_so_far(transcript: Transcript, run: Run | None,
 def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
                model: str | None) -> str:
     """HTML: the items of `api`'s request body that message k becomes, as pretty JSON."""
-    from ..messages import Transcript
+    from ...messages import Transcript
 
     key = _ITEMS_KEY[api]
     before = wire_body(Transcript(transcript.system, transcript.messages[:k]), tools, api, model)[key]
@@ -200,7 +200,7 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     >>> w.previous_button.disabled, w.next_button.disabled
     (True, False)
     """
-    from ..wire import APIS
+    from ...wire import APIS
 
     run, transcript = _run_and_transcript(run_or_transcript)
     if api not in APIS:
@@ -214,7 +214,7 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
 
 def _run_and_transcript(run_or_transcript: Run | Transcript) -> tuple[Run | None, Transcript]:
     """The run (None for a bare transcript) and its transcript, which must hold a message."""
-    from ..loop import Run
+    from ...loop import Run
 
     run = run_or_transcript if isinstance(run_or_transcript, Run) else None
     transcript = cast("Transcript", run.transcript if run is not None else run_or_transcript)
@@ -228,7 +228,7 @@ def _parts(total: int, api: str) -> dict[str, Any]:
     """The buttons, slider and position line; the message, diagram, wire dropdown, wire and tokens."""
     import ipywidgets as widgets
 
-    from ..wire import APIS
+    from ...wire import APIS
 
     previous_button = widgets.Button(description="◀ Previous", tooltip="previous message")
     next_button = widgets.Button(description="Next ▶", tooltip="next message")

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from ._common import API_TITLES, described, pre, wire_body
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
-    from ..tool import Tool
+    from ...messages import Transcript
+    from ...tool import Tool
 
 __all__ = ["wire_view"]
 
@@ -41,8 +41,8 @@ def wire_view(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str 
     """
     import ipywidgets as widgets
 
+    from ...wire import APIS
     from ..report import wire_json
-    from ..wire import APIS
 
     views = {api: widgets.HTML(pre(wire_json(wire_body(transcript, tools, api, model)),
                                    max_height=BODY_MAX_HEIGHT))
