@@ -18,6 +18,7 @@ from toolcall_lab import (
     get_provider,
     run_agent,
 )
+from toolcall_lab._redact import redact
 from toolcall_lab.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -34,7 +35,6 @@ from toolcall_lab.errors import (
     TransientError,
     UsageError,
     UsageTypeError,
-    redact,
 )
 from toolcall_lab.providers.sdk import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
 from toolcall_lab.tool import tool_map

@@ -19,18 +19,18 @@ from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import default_model
 from toolcall_lab.tokens import loop_input_tokens
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views import _figure, palette
+from toolcall_lab.views._figure import new_figure, to_png
 from toolcall_lab.views.cost import dollars, loop_bill
+from toolcall_lab.views.palette import OKABE_ITO
 from toolcall_lab.views.plots import (
-    OKABE_ITO,
     describe_caching,
     describe_estimated_vs_billed,
     describe_loop_tokens,
     estimated_vs_billed,
-    new_figure,
     plot_caching,
     plot_estimated_vs_billed,
     plot_loop_tokens,
-    to_png,
 )
 
 PALETTE = {matplotlib.colors.to_hex(c) for c in OKABE_ITO.values()}
@@ -279,9 +279,9 @@ def test_a_notebooks_savefig_settings_do_not_change_the_picture():
 
 def test_the_figure_is_still_a_matplotlib_figure_that_pickles():
     fig = plot_loop_tokens(3, 100, 10)
-    assert isinstance(fig, Figure) and isinstance(fig, plots.DescribedFigure)
+    assert isinstance(fig, Figure) and isinstance(fig, _figure.DescribedFigure)
     again = pickle.loads(pickle.dumps(fig))
-    assert type(again) is plots.DescribedFigure and again.description == fig.description
+    assert type(again) is _figure.DescribedFigure and again.description == fig.description
     assert png_size(again._repr_png_()) == (1280, 720)
 
 
@@ -330,20 +330,15 @@ def test_the_palette_is_written_once():
     sequence diagram and the HTML views take it from there by name."""
     from pathlib import Path
 
-    from toolcall_lab import palette
-
-    assert plots.OKABE_ITO is palette.OKABE_ITO
-    src = Path(palette.__file__).parent
+    src = Path(palette.__file__).parents[1]  # the whole package
     spelled = [f"{path.relative_to(src)}: {code}" for path in sorted(src.rglob("*.py"))
                if path.name != "palette.py"
                for code in palette.OKABE_ITO.values() if code.lower() in path.read_text().lower()]
     assert spelled == []
 
 
-def test_the_figure_helpers_live_in_one_module_and_plots_still_offers_them():
-    from toolcall_lab import _figure
-
-    assert (plots.new_figure, plots.to_png, plots.figure_style) == (
-        _figure.new_figure, _figure.to_png, _figure.figure_style)
-    assert plots.DescribedFigure is _figure.DescribedFigure
+def test_the_figure_helpers_live_in_one_module_only():
+    """One address per name (issue 20): plots draws the figures, _figure makes and shows them."""
+    assert not {"new_figure", "to_png", "figure_style", "OKABE_ITO"} & set(plots.__all__)
+    assert not hasattr(plots, "DescribedFigure")
     assert type(pickle.loads(pickle.dumps(new_figure("x", figsize=(2, 2))))) is _figure.DescribedFigure

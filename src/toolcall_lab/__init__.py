@@ -15,6 +15,7 @@ widget library and not even jsonschema (that loads on the first argument check).
 """
 
 from . import _old_paths
+from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .errors import (
     IncompleteStreamError,
     InvalidRequestError,
@@ -29,9 +30,10 @@ from .errors import (
     UsageTypeError,
 )
 from .loop import Run, Step, run_agent
-from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from .providers import Provider, ScriptedProvider, SentRequest, call, stage
+from .messages import Message
+from .providers.base import Provider, SentRequest
 from .providers.registry import get_provider
+from .providers.scripted import ScriptedProvider, call, stage
 from .stream import (
     ArgumentsDelta,
     BlockFinished,
@@ -44,6 +46,7 @@ from .stream import (
 from .tape.environment import provider_from_env
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 

@@ -47,13 +47,15 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ._text import shorten
+from .blocks import ToolCall, ToolResult
 from .errors import UsageError, UsageTypeError
 from .examples import PARIS_QUESTION, weather_policy
-from .messages import Message, ToolCall, ToolResult, Transcript
+from .messages import Message
 from .providers.base import Provider
 from .providers.scripted import Policy
 from .tool import execute, tool_map
 from .tools.weather import get_weather
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 
@@ -447,7 +449,7 @@ class DoubleFactory:
         self._doubles: list[tuple[Any, list[Any]]] = []  # (double, [the provider talking to it])
 
     def __call__(self, policy: Policy = weather_policy) -> Provider:
-        from .double import ApiDouble
+        from .double.server import ApiDouble
         from .providers.registry import get_provider
 
         double = ApiDouble(policy).start()

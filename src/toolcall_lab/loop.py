@@ -44,8 +44,8 @@ Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anyt
 touched.
 
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
-`ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py and importable from
-here too); `on_event=print` narrates a run line by line.
+`ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py); `on_event=print`
+narrates a run line by line.
 """
 
 from __future__ import annotations
@@ -68,8 +68,7 @@ from .turn import StopReason, Turn
 from .usage import Usage
 
 __all__ = [
-    "CallSent", "ContinuePaused", "Decision", "Event", "ReplyReceived", "Run", "RunFinished",
-    "RunTools", "Step", "Stop", "ToolExecuted", "ToolRefused", "decide", "run_agent",
+    "ContinuePaused", "Decision", "Run", "RunTools", "Step", "Stop", "decide", "run_agent",
 ]
 
 DEFAULT_MAX_STEPS = 10

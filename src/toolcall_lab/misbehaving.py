@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import re
 
+from .blocks import ToolCall
 from .examples import _cities_in, weather_policy
-from .messages import Message, ToolCall, Transcript
+from .messages import Message
 from .providers.scripted import Reply, call, stage
 from .server_tools import web_search
 from .tool import Tool
 from .tools.files import FILES
 from .tools.weather import WEATHER
+from .transcript import Transcript
 
 __all__ = ["fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
            "pauses_a_search", "picks_by_description", "sends_bad_arguments", "sends_broken_json"]

@@ -20,9 +20,9 @@ from textwrap import shorten
 from typing import Any
 
 from ..errors import OverloadedError
-from ..messages import Transcript
 from ..selfcheck import check, number, word
 from ..tool import Tool
+from ..transcript import Transcript
 from ..usage import Usage
 from ..wire import APIS, encode_request
 from ..wire import check as api_check

@@ -34,7 +34,7 @@ from .._text import shorten
 from ..wire import API_SPECS
 
 if TYPE_CHECKING:
-    from ..tape import Tape
+    from ..tape.format import Tape
 
 __all__ = ["CODE", "Difference", "Playback", "first_difference"]
 

@@ -41,15 +41,14 @@ from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
-from .handler import DOUBLE_HEADER, content_length, handler_for
+from .handler import handler_for
 from .play import Player, Unplayable, policy_of
 
 if TYPE_CHECKING:
-    from ..tape import Tape
+    from ..tape.format import Tape
     from .playback import Playback
 
-__all__ = ["DOUBLE_HEADER", "ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning",
-           "content_length", "serve"]
+__all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning", "serve"]
 
 
 
@@ -187,7 +186,7 @@ class ApiDouble(BackgroundServer):
         #: (tool_choice, parallel_tool_calls) the flavoured server last held the model to
         self.held_to: tuple[str | None, bool | None] = (None, None)
         if tape is not None:
-            from ..tape import load
+            from ..tape.format import load
             from .playback import Playback
 
             if policy is not None:

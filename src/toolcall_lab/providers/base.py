@@ -23,8 +23,9 @@ from .._text import shorten
 from ..tokens import message_chars, request_tokens
 
 if TYPE_CHECKING:
-    from ..messages import Message, Transcript
+    from ..messages import Message
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
 
 __all__ = ["Provider", "SentRequest"]

@@ -9,3 +9,5 @@ except `budget.class_budget` (lesson 8), which keeps its old path `toolcall_lab.
     handouts.py      a one-page printable handout per lesson
     figures.py       the PNGs in figures/, drawn by views/plots.py (`python -m toolcall_lab figures`)
 """
+
+__all__: list[str] = []

@@ -50,7 +50,7 @@ def demo(out: TextIO | None = None) -> None:
     from ..loop import run_agent
     from ..providers.scripted import ScriptedProvider
     from ..tokens import loop_input_tokens, loop_input_total
-    from ..tools import get_weather
+    from ..tools.weather import get_weather
     from ..views.report import calls_table, loop_table, trace_table
 
     out = out or sys.stdout
@@ -244,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
-        from ..double import serve as serve_double
+        from ..double.server import serve as serve_double
         from ..examples import weather_policy
 
         try:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from .._files import save_atomically
 from ..errors import UsageError
 from ..models import TEACHING_MODEL
-from ..views import plots
+from ..views import _figure, plots
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -58,11 +58,11 @@ def paris_double_run() -> Run:
     scripted model answers and reports usage with the 4-characters-per-token rule, so the
     run, and its usage, are the same every time. (Cached: the run is made once.)
     """
-    from ..double import ApiDouble
+    from ..double.server import ApiDouble
     from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from ..loop import run_agent
     from ..providers.registry import get_provider
-    from ..tools import get_weather
+    from ..tools.weather import get_weather
 
     with ApiDouble(weather_policy) as double:
         # subtle: a placeholder key; the double accepts any key and the real one must not be used.
@@ -76,7 +76,7 @@ def paris_run() -> Run:
     from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from ..loop import run_agent
     from ..providers.scripted import ScriptedProvider
-    from ..tools import get_weather
+    from ..tools.weather import get_weather
 
     return run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
                      system=SYSTEM_PROMPT)
@@ -97,7 +97,7 @@ def _describe_paris_sequence() -> str:
 
 
 def _paris_tools() -> list[Tool]:
-    from ..tools import get_weather
+    from ..tools.weather import get_weather
 
     return [get_weather]
 
@@ -116,7 +116,7 @@ FIGURES: dict[str, FigureSpec] = {
 def write_figures(out_dir: str | Path, *, names: list[str] | None = None) -> list[Path]:
     """Save every figure (or those in `names`) as `<out_dir>/<name>.png`; return the paths.
 
-    `plots.to_png`, the bytes a notebook displays: each figure's own dpi, no matplotlib
+    `_figure.to_png`, the bytes a notebook displays: each figure's own dpi, no matplotlib
     version or date in the file, and the text alternative in the PNG's "Description".
     """
     out = Path(out_dir)
@@ -125,7 +125,7 @@ def write_figures(out_dir: str | Path, *, names: list[str] | None = None) -> lis
     for name in names or list(FIGURES):
         spec = FIGURES[name]
         path = out / f"{name}.png"
-        save_atomically(path, plots.to_png(spec.make(), title=name, description=spec.describe()),
+        save_atomically(path, _figure.to_png(spec.make(), title=name, description=spec.describe()),
                         what="figure", error=UsageError)
         written.append(path)
     return written

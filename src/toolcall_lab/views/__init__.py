@@ -12,3 +12,5 @@
 Nothing here changes a run: the views read what the layers above them made. Lessons import
 them by their old paths too (`toolcall_lab.report`, `toolcall_lab.widgets`, ...: `_old_paths`).
 """
+
+__all__: list[str] = []

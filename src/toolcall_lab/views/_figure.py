@@ -93,7 +93,7 @@ def to_png(figure: Figure, *, title: str | None = None, description: str | None 
 @functools.cache
 def _described_figure() -> type[Figure]:
     # subtle: a subclass of matplotlib's Figure can only be defined once matplotlib is imported,
-    # so the class is built on first use (and once); `plots.DescribedFigure` reaches it too.
+    # so the class is built on first use (and once).
     from matplotlib.figure import Figure
 
     class DescribedFigure(Figure):

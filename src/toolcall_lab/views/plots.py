@@ -7,7 +7,7 @@ module costs nothing.
 
 Each figure displays as a picture, with its text alternative as `text/plain`: it is made
 by `new_figure`, whose `DescribedFigure` knows how to show itself (`_figure.py`, which
-also holds `figure_style` and `to_png`; all three can be imported from here too).
+also holds `figure_style` and `to_png`).
 
 Made for a projector and for every reader: 1280x720 pixels, DejaVu Sans at 16 pt and up,
 the Okabe-Ito colour-blind-safe palette (`palette.OKABE_ITO`), and never colour alone:
@@ -24,13 +24,13 @@ move) and saving files (`figures` does that).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..errors import UsageError
 from ..models import PRICES_CHECKED, default_model, tool_prompt_tokens
 from ..tokens import blocks_text, estimate_tokens, loop_input_tokens, request_text
 from ..transcript import Transcript
-from ._figure import figure_style, new_figure, to_png
+from ._figure import figure_style, new_figure
 from .cost import dollars, loop_bill
 from .palette import OKABE_ITO
 
@@ -44,18 +44,9 @@ if TYPE_CHECKING:
     from ..tool import Tool
 
 __all__ = [
-    "OKABE_ITO", "CallTokens", "describe_caching", "describe_estimated_vs_billed",
-    "describe_loop_tokens", "estimated_vs_billed", "figure_style", "new_figure", "plot_caching",
-    "plot_estimated_vs_billed", "plot_loop_tokens", "to_png",
+    "CallTokens", "describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
+    "estimated_vs_billed", "plot_caching", "plot_estimated_vs_billed", "plot_loop_tokens",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "DescribedFigure":  # moved to _figure.py; built (and matplotlib imported) on first use
-        from . import _figure
-
-        return _figure.DescribedFigure
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _subplots(ncols: int = 1, *, description: str) -> tuple[Figure, list[Axes]]:

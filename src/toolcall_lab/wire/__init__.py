@@ -86,9 +86,10 @@ from . import anthropic, chat, ollama, responses
 from .problem import Problem
 
 if TYPE_CHECKING:
-    from ..messages import ReasoningBlock, Transcript
+    from ..blocks import ReasoningBlock
     from ..stream import StreamEvent
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
     from ..usage import Usage
     from ._layout import Prefixes

@@ -9,8 +9,9 @@
 Importing this package loads no plotting library: matplotlib loads inside `plot_sequence`.
 """
 
+from ..report import producer_labels
 from .diagram import SequenceDiagram, describe_sequence, plot_sequence, sequence_arrows, sequence_diagram
-from .html import message_html, pair_numbers, producer_labels, run_html, transcript_html, turn_html
+from .html import message_html, pair_numbers, run_html, transcript_html, turn_html
 
 __all__ = [
     "SequenceDiagram",

@@ -43,7 +43,7 @@ from ...errors import UsageError
 from ...messages import Message
 from ...transcript import Transcript
 from ..palette import OKABE_ITO, rgb
-from .html import producer_labels
+from ..report import producer_labels
 
 if TYPE_CHECKING:
     from ...loop import Run

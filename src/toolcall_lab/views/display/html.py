@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from ...turn import Turn
     from ...usage import Usage
 
-__all__ = ["THEME", "message_html", "pair_numbers", "producer_labels", "run_html", "transcript_html",
+__all__ = ["THEME", "message_html", "pair_numbers", "run_html", "transcript_html",
            "turn_html"]
 
 # Okabe-Ito colours (safe for colour-blind readers) and border styles: a pair is told

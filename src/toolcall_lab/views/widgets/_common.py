@@ -20,10 +20,10 @@ from ...wire import API_SPECS
 from ..display.html import THEME
 
 if TYPE_CHECKING:
-    from ...messages import Transcript
     from ...tool import Tool
+    from ...transcript import Transcript
 
-__all__ = ["API_TITLES", "FONT", "RUN_TO_USE", "THEME", "described", "figure_png", "pre", "render_png",
+__all__ = ["API_TITLES", "FONT", "RUN_TO_USE", "described", "figure_png", "pre", "render_png",
            "wire_body"]
 
 #: The tab and dropdown title of each API (`wire.API_SPECS`).

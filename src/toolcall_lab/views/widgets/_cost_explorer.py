@@ -28,7 +28,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import UsageError
-from ._common import FONT, THEME, described, figure_png, render_png
+from ..display.html import THEME
+from ._common import FONT, described, figure_png, render_png
 
 if TYPE_CHECKING:
     from matplotlib.ticker import MaxNLocator

@@ -3,7 +3,7 @@
 `pick_provider()` returns a picker whose `.provider` later cells use. The key box shows
 only when the environment has no key for the choice; a key typed there goes straight to
 the SDK client and the box is cleared, so no widget value ever holds it for long, and
-every status line is passed through `errors.redact` first. The box never sends a typed
+every status line is passed through `_redact.redact` first. The box never sends a typed
 key back to the browser (ipywidgets 8 echoes every value it receives unless the trait
 says `echo_update=False`), and the picker keeps the environment it was given sealed
 (`providers.sdk.SealedKeys`), so `vars(picker)` shows no key either.
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ...errors import redact
+from ..._redact import redact
 from ...providers.sdk import SealedKeys
 from ._common import API_TITLES, FONT, RUN_TO_USE
 
@@ -228,7 +228,7 @@ class _PickerSteps:
         from ...wire import API_SPECS
 
         if self.double is None:
-            from ...double import ApiDouble
+            from ...double.server import ApiDouble
 
             self.double = ApiDouble(self._script).start()
         api = self.double_api.value
@@ -271,7 +271,8 @@ class _PickerSteps:
 
     def _test_call(self) -> Any:
         """The test's one cheap call; the double answers it "OK", keeping the learner's script unspent."""
-        from ...messages import Message, Transcript
+        from ...messages import Message
+        from ...transcript import Transcript
 
         saved_policy = None
         try:

@@ -28,8 +28,8 @@ from ._common import API_TITLES, FONT, described, pre, wire_body
 
 if TYPE_CHECKING:
     from ...loop import Run
-    from ...messages import Transcript
     from ...tool import Tool
+    from ...transcript import Transcript
 
 __all__ = ["step_through"]
 
@@ -47,8 +47,8 @@ def _input_so_far(transcript: Transcript, run: Run | None,
     what the provider reported (`step.usage`), otherwise the kit's estimate of the
     request (about 4 characters per token).
     """
-    from ...messages import Transcript
     from ...tokens import message_chars, request_tokens
+    from ...transcript import Transcript
 
     sent: list[tuple[int, int, bool]] = []  # (messages sent, input tokens, estimated) per call
     if run is not None:
@@ -75,7 +75,7 @@ def _input_so_far(transcript: Transcript, run: Run | None,
 def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
                model: str | None) -> str:
     """HTML: the items of `api`'s request body that message k becomes, as pretty JSON."""
-    from ...messages import Transcript
+    from ...transcript import Transcript
 
     key = _ITEMS_KEY[api]
     before = wire_body(Transcript(transcript.system, transcript.messages[:k]), tools, api, model)[key]
@@ -252,7 +252,8 @@ def _parts(total: int, api: str) -> dict[str, Any]:
 def _shows(parts: dict[str, Any], transcript: Transcript, run: Run | None, tools: tuple[Tool, ...],
            model: str | None) -> tuple[Callable[..., None], Callable[..., None]]:
     """The two callbacks: `show` puts message k (the slider's) in every part; `show_wire` the wire."""
-    from ..display.html import message_html, pair_numbers, producer_labels
+    from ..display.html import message_html, pair_numbers
+    from ..report import producer_labels
 
     total = len(transcript)
     producers, pairs = producer_labels(transcript), pair_numbers(transcript)

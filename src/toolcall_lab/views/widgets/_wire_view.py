@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from ._common import API_TITLES, described, pre, wire_body
 
 if TYPE_CHECKING:
-    from ...messages import Transcript
     from ...tool import Tool
+    from ...transcript import Transcript
 
 __all__ = ["wire_view"]
 
