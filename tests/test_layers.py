@@ -189,4 +189,5 @@ def test_the_package_never_imports_an_old_path():
 def test_each_old_path_is_the_module_at_its_new_one(old):
     moved = importlib.import_module(f"toolcall_lab.{MOVED[old]}")
     assert importlib.import_module(f"toolcall_lab.{old}") is moved
-    assert not (PACKAGE / f"{old}.py").exists() and not (PACKAGE / old).exists(), "a stub at the old path"
+    where = PACKAGE.joinpath(*old.split("."))
+    assert not where.with_suffix(".py").exists() and not where.is_dir(), "a stub at the old path"

@@ -2,8 +2,8 @@
 
 The lessons, the README and earlier notebooks import `toolcall_lab.report`,
 `toolcall_lab.cost`, `toolcall_lab.widgets`, `toolcall_lab.budget`, ... Those modules now
-live in the folder of their layer (`views/`, `teacher/`), and each old path answers with
-the module itself, not a copy:
+live in the folder of their layer (`views/`, `teacher/`; and `double/server.py` is
+`double/api_double.py`), and each old path answers with the module itself, not a copy:
 
     >>> import toolcall_lab.report, toolcall_lab.views.report
     >>> toolcall_lab.report is toolcall_lab.views.report
@@ -35,6 +35,7 @@ MOVED: dict[str, str] = {
        ("_figure", "cost", "display", "palette", "plots", "report", "widgets")},
     **{name: f"teacher.{name}" for name in
        ("budget", "classroom", "cli", "figures", "handouts", "lesson_usage", "solutions")},
+    "double.server": "double.api_double",  # "server" now means an API's server half only
 }
 
 

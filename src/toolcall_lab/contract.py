@@ -449,7 +449,7 @@ class DoubleFactory:
         self._doubles: list[tuple[Any, list[Any]]] = []  # (double, [the provider talking to it])
 
     def __call__(self, policy: Policy = weather_policy) -> Provider:
-        from .double.server import ApiDouble
+        from .double.api_double import ApiDouble
         from .providers.registry import get_provider
 
         double = ApiDouble(policy).start()

@@ -208,7 +208,7 @@ def q1(answer: Any, translator: Any) -> None:
 
 def _refused_without_tools(translator: Any) -> int:
     """Requests refused when `translator` (a Chat provider class) asks two questions, no tools."""
-    from ..double.server import ApiDouble
+    from ..double.api_double import ApiDouble
     from ..errors import InvalidRequestError
 
     with ApiDouble() as double:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .server import ApiDouble
+    from .api_double import ApiDouble
 
 __all__ = ["DOUBLE_HEADER", "content_length", "handler_for"]
 

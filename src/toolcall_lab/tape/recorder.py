@@ -230,7 +230,7 @@ def _redacted(provider: Provider | None, exchange: dict[str, Any]) -> dict[str, 
 
 def _label(provider: Provider, api: str, *, double: bool = False) -> str:
     """What answered the recording, and when: the real API, the double, or a server of your own."""
-    from ..double.server import ApiDouble
+    from ..double.api_double import ApiDouble
     from ..providers.sdk import is_loopback
 
     base_url = str(getattr(provider, "base_url", ""))
@@ -255,7 +255,7 @@ def replay(tape: str | Path | Tape, **options: Any) -> Provider:
     """
     import weakref
 
-    from ..double.server import ApiDouble
+    from ..double.api_double import ApiDouble
     from ..providers.registry import get_provider
 
     tape = load(tape)

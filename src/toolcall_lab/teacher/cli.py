@@ -244,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "figures":
         return _figures(args.out, check=args.check)
     if args.command == "serve":
-        from ..double.server import serve as serve_double
+        from ..double.api_double import serve as serve_double
         from ..examples import weather_policy
 
         try:

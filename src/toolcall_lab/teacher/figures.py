@@ -58,7 +58,7 @@ def paris_double_run() -> Run:
     scripted model answers and reports usage with the 4-characters-per-token rule, so the
     run, and its usage, are the same every time. (Cached: the run is made once.)
     """
-    from ..double.server import ApiDouble
+    from ..double.api_double import ApiDouble
     from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
     from ..loop import run_agent
     from ..providers.registry import get_provider

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from ..blocks import block_to_dict
-from ..double.server import ROUTES, ApiDouble
+from ..double.api_double import ROUTES, ApiDouble
 from ..errors import UsageError
 from ..models import default_model
 from ..usage import Usage

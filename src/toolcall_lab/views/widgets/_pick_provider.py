@@ -228,7 +228,7 @@ class _PickerSteps:
         from ...wire import API_SPECS
 
         if self.double is None:
-            from ...double.server import ApiDouble
+            from ...double.api_double import ApiDouble
 
             self.double = ApiDouble(self._script).start()
         api = self.double_api.value
