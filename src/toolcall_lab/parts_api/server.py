@@ -34,9 +34,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
+from ..double.api_double import RecordedRequest, RequestLog
 from ..double.background import BackgroundServer
 from ..double.play import policy_of
-from ..double.api_double import RecordedRequest, RequestLog
 from ..errors import UsageError
 from ..messages import Message
 from ..providers.scripted import Policy, Reply, ScriptedProvider
