@@ -191,3 +191,34 @@ def test_each_old_path_is_the_module_at_its_new_one(old):
     assert importlib.import_module(f"toolcall_lab.{old}") is moved
     where = PACKAGE.joinpath(*old.split("."))
     assert not where.with_suffix(".py").exists() and not where.is_dir(), "a stub at the old path"
+
+
+def drawing() -> str:
+    text = (SRC.parent / "docs" / "architecture.md").read_text()
+    return text.split("```", 2)[1]
+
+
+def test_the_drawing_names_every_module_and_folder_at_the_root():
+    import re
+
+    named = set(re.findall(r"[\w/.<>]+", drawing()))
+    at_root = sorted(path.name for path in PACKAGE.glob("*.py")) + sorted(
+        f"{path.name}/" for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists())
+    missing = [name for name in at_root
+               if name not in named and not any(word.startswith(name) for word in named)]
+    assert missing == []
+
+
+def test_every_path_the_drawing_names_exists():
+    import re
+
+    paths = {word.rstrip(".,;:)") for word in re.findall(r"[\w/<>.]+/[\w.]+\.py|[\w/]+/\w+/", drawing())
+             if "<" not in word}
+    gone = [path for path in paths if not (PACKAGE / path).exists() and not (SRC.parent / path).exists()]
+    assert sorted(gone) == []
+
+
+def test_the_drawing_has_the_layers_in_the_order_of_LAYERS():
+    text = drawing()
+    heads = [text.find(f"  {name.split(',')[0]}") for name, _ in LAYERS]
+    assert -1 not in heads and heads == sorted(heads), [name for name, _ in LAYERS]
