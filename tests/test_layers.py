@@ -16,6 +16,9 @@ does) so the drawing, the tree and the imports say the same thing:
   and the old address `wire/server/flavours.py`;
 - no module of the package imports an old path of `_old_paths.MOVED`, and each old path
   answers with the very module at its new one.
+
+`python tests/fix_imports.py` rewrites what the address and old-path tests refuse (a branch
+written before the tree was grouped, merged).
 """
 
 from __future__ import annotations
