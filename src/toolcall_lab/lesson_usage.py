@@ -49,6 +49,7 @@ from typing import Any
 
 from .blocks import block_to_dict
 from .double import ROUTES, ApiDouble
+from .double.streams import Streamed
 from .errors import UsageError
 from .models import default_model, tool_prompt_tokens
 from .wire import API_SPECS
@@ -97,21 +98,22 @@ class MeterDouble(ApiDouble):
         self._prompts: list[tuple[str, ...]] = []  # each request's fingerprints: tools, system, messages
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               sdk: str | None = None) -> tuple[int, bytes, dict[str, str]]:
+               sdk: str | None = None) -> tuple[int, bytes | Streamed, dict[str, str]]:
         status, data, headers = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk)
         api = ROUTES.get(path.split("?")[0].rstrip("/"))
         if api is not None and method == "POST":
             self._meter(api, raw, status, data)
         return status, data, headers
 
-    def _meter(self, api: str, raw: bytes, status: int, data: bytes) -> None:
+    def _meter(self, api: str, raw: bytes, status: int, data: bytes | Streamed) -> None:
         if status != 200:
             self.metered.append(MeteredRequest(0, 0, status=status))
             self._prompts.append(("<refused>",))
             return
         codec = API_SPECS[api].codec
         body = json.loads(raw)
-        usage = codec.decode_response(json.loads(data)).usage
+        reply = data.reply if isinstance(data, Streamed) else json.loads(data)  # a stream: what it played
+        usage = codec.decode_response(reply).usage
         transcript, tools = API_SPECS[api].server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (
             [t.spec() for t in tools], transcript.system or "",

@@ -1,0 +1,100 @@
+"""Playing a reply as a stream: its events, the faults that bend them, and the bytes they make.
+
+A request that says `"stream": true` (or an Ollama request that does not say
+`"stream": false`: `ServerHalf.STREAMS_BY_DEFAULT`) is answered in two steps. First the
+double finishes the reply exactly as it would unstreamed (the same body, the same ids and
+usage), then `stream_of` plays that body as the API's events, asking the API's server
+half (`wire/<api>/streaming.py`) for them and for their framing. So a streamed answer and
+an unstreamed one can never disagree, and the SDKs' own accumulators rebuild the body
+they would have got whole.
+
+What a stream can be made to do (`ApiDouble.fail_next`, or the header `X-Double-Fault`),
+each the way a real stream goes wrong:
+
+    "cut"           the connection drops after `after` events (default: half of them): the
+                    chunked body never ends, and the SDK's HTTP client says so
+    "stream_error"  an error event after `after` events, in the API's words (Anthropic's
+                    `overloaded_error`, Ollama's `{"error": ...}` line, ...), and nothing more
+    "slow_stream"   `delay` seconds between events (default 0.1 s), a model writing slowly
+    "malformed"     half the stream's bytes, then its end (an event torn in two)
+
+A stream fault waits for the next streamed request: a request that is not streamed
+leaves it queued.
+
+>>> reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+...          "content": [{"type": "text", "text": "Hi!"}], "stop_reason": "end_turn",
+...          "stop_sequence": None, "usage": {"input_tokens": 9, "output_tokens": 1}}
+>>> played = stream_of("anthropic", reply, {"stream": True})
+>>> [event["type"] for event in played.events][:3], played.headers["content-type"]
+(['message_start', 'content_block_start', 'ping'], 'text/event-stream; charset=utf-8')
+>>> [event["type"] for event in stream_of("anthropic", reply, {}, Fault("stream_error", after=1)).events]
+['message_start', 'error']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..wire import API_SPECS
+from .faults import Fault
+
+__all__ = ["ON_THE_STREAM", "Streamed", "stream_of"]
+
+#: The faults only a stream can take (they wait for a streamed request); "malformed" tears
+#: either kind of answer.
+ON_THE_STREAM = ("cut", "stream_error", "slow_stream")
+#: Seconds between events of a "slow_stream", unless the fault says.
+SLOW = 0.1
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A streamed answer, ready for the socket: the events as played, and their bytes.
+
+    `reply` is the body the stream was played from (what the answer would have been
+    unstreamed); `events` the raw events sent, in order; `frames` their bytes, one each;
+    `end` what closes the stream after them (Chat's `data: [DONE]`); `delay` the seconds
+    between frames; `cut` whether the connection drops after the last frame, the body
+    never ended.
+    """
+
+    api: str
+    reply: Mapping[str, Any]
+    events: tuple[dict[str, Any], ...]
+    frames: tuple[bytes, ...]
+    end: bytes = b""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    cut: bool = False
+
+    def __bytes__(self) -> bytes:
+        """The stream's body as a client reads it to the end."""
+        return b"".join(self.frames) + self.end
+
+
+def stream_of(api: str, reply: Mapping[str, Any], request: Mapping[str, Any],
+              fault: Fault | None = None) -> Streamed:
+    """`reply` (an `api` response body) as its stream, bent by `fault` if it is a stream's."""
+    server = API_SPECS[api].server
+    events = list(server.encode_stream(reply, request=request))
+    kind = fault.kind if fault is not None and fault.kind in (*ON_THE_STREAM, "malformed") else None
+    after = _after(fault, len(events))
+    if kind == "cut":
+        events = events[:after]
+    elif kind == "stream_error":
+        events = [*events[:after], server.stream_error(after)]
+    frames = tuple(server.frame(event) for event in events)
+    end = b"" if kind in ("cut", "stream_error") else server.STREAM_END
+    if kind == "malformed":  # torn in two, as a dropped proxy leaves it
+        whole = b"".join(frames) + end
+        frames, end = (whole[: len(whole) // 2],), b""
+    delay = (SLOW if fault is None or fault.delay is None else fault.delay) if kind == "slow_stream" else 0.0
+    return Streamed(api, reply, tuple(events), frames, end, dict(server.STREAM_HEADERS), delay, kind == "cut")
+
+
+def _after(fault: Fault | None, count: int) -> int:
+    """How many events go out before a cut or an error: the fault's `after`, else half."""
+    wanted = count // 2 if fault is None or fault.after is None else fault.after
+    return max(0, min(wanted, count))
