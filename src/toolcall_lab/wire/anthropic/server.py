@@ -42,10 +42,11 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 from .thinking import as_the_model_reads_it as thinking_as_read
 from .thinking import thinks
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT", "STREAM_END",
-           "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation", "cache_usage",
-           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
-           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
+           "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "encode_stream",
+           "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem",
+           "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.

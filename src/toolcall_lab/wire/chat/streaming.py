@@ -84,8 +84,9 @@ def encode_stream(reply: Mapping[str, Any], *, request: Mapping[str, Any] | None
         yield from (chunk({field: piece}) for piece in pieces(message.get(field) or ""))
     for index, call in enumerate(message.get("tool_calls") or []):
         function = call.get("function") or {}
-        yield chunk({"tool_calls": [{"index": index, "id": call.get("id"), "type": call.get("type", "function"),
-                                     "function": {"name": function.get("name"), "arguments": ""}}]})
+        opened = {"index": index, "id": call.get("id"), "type": call.get("type", "function"),
+                  "function": {"name": function.get("name"), "arguments": ""}}
+        yield chunk({"tool_calls": [opened]})
         for piece in pieces(function.get("arguments") or ""):
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
     yield chunk({}, choice.get("finish_reason"))

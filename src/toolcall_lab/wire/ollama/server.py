@@ -34,10 +34,10 @@ from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT", "STREAM_END",
-           "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault", "frame", "model_list",
-           "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
+           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
+           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: Ollama streams unless a request says `"stream": false`.

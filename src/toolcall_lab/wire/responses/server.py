@@ -49,13 +49,14 @@ from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .reasoning import effort, reasoning_item, reasons
 from .shape import SHAPE, shape_problem
-from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 from .store import keep, unknown_previous, with_history
+from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT", "STREAM_END",
-           "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "effort", "encode_response", "encode_stream", "error_body", "fault", "frame",
-           "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
+           "decode_request", "decode_tool_choice", "effort", "encode_response", "encode_stream", "error_body",
+           "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of",
+           "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
