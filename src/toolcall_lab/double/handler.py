@@ -72,7 +72,13 @@ class _Handling(_HandlerBase):
     def handle_one_request(self) -> None:
         # subtle: http.server answers a method it has no do_X for with an HTML 501;
         # every method comes here instead, and the double answers in JSON.
-        self.raw_requestline = self.rfile.readline(65537)
+        try:
+            self.raw_requestline = self.rfile.readline(65537)
+        except ConnectionError:
+            # subtle: a client that stops reading a stream midway (an error event, a `break`)
+            # resets the kept-alive connection, which arrives here as the next "request"
+            self.close_connection = True
+            return
         if len(self.raw_requestline) > 65536:
             # subtle: parse_request sets these; http.server's own handler sets them first too
             self.requestline, self.request_version, self.command = "", "", ""
