@@ -113,15 +113,10 @@ class MeterDouble(ApiDouble):
             return
         spec = API_SPECS[api]
         body = json.loads(raw)
-<<<<<<< HEAD
         reply = data.reply if isinstance(data, Streamed) else json.loads(data)  # a stream: what it played
-        usage = codec.decode_response(reply).usage
-        transcript, tools = API_SPECS[api].server.decode_request(body)
-=======
-        turn = spec.codec.decode_response(json.loads(data))
+        turn = spec.codec.decode_response(reply)
         usage = turn.usage
         transcript, tools = spec.server.decode_request(body)
->>>>>>> main
         prompt = tuple(_fingerprint(part) for part in (
             [t.spec() for t in tools], transcript.system or "",
             *([m.role, [block_to_dict(b) for b in m.blocks]] for m in transcript.messages)))
