@@ -304,7 +304,13 @@ class WireProvider:
         error event, the body stops before the API's end of reply) raises
         `IncompleteStreamError`, whose one sentence says what had arrived and what had not;
         nothing is recorded in `requests`, and no `StreamFinished` (so no call to run) was
-        yielded. A failure before the stream began is the same error `complete` raises.
+        yielded; a dropped connection is its `__cause__`. Its `events` counts the events the
+        SDK handed over (the anthropic SDK keeps `ping`s to itself). A failure before the
+        stream began is the same error `complete` raises.
+
+            for event in provider.stream(transcript, tools=[get_weather]):
+                print(event)          # [0] text += 'Chec' ... done [tool_use]: 2 blocks, ...
+            turn = event.turn         # the last event is StreamFinished
         """
         tools = tuple(tools)
         request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls, stream=True)
