@@ -230,6 +230,28 @@ def test_an_error_event_mid_stream_reaches_each_sdk_in_its_apis_words(make_doubl
                           "message": "The engine is currently overloaded, please try again later."}
 
 
+def test_a_failed_responses_stream_ends_with_response_failed_which_the_sdk_helper_reports(make_double):
+    import openai
+
+    double = make_double([TEXT] * 2)
+    double.fail_next("stream_failed", after=3)
+    client = openai.OpenAI(base_url=double.base_url("responses"), api_key="-", max_retries=0)
+    ask = {key: value for key, value in ASKS["responses"].items() if key != "stream"}
+    with client.responses.stream(**ask) as streaming:
+        events = list(streaming)
+        with pytest.raises(RuntimeError, match="Didn't receive a `response.completed` event"):
+            streaming.get_final_response()
+    assert [event.type for event in events][:3] == ["response.created", "response.in_progress",
+                                                   "response.output_item.added"]
+    failed = events[-1]
+    assert len(events) == 4 and failed.type == "response.failed" and failed.sequence_number == 3
+    assert failed.response.status == "failed" and failed.response.error.code == "server_error"
+    assert failed.response.id == events[0].response.id  # the same response, as every lifecycle event
+    # an API with no failed end of its own ends as with "stream_error"
+    assert played("anthropic", ASKS["anthropic"], kind="stream_failed", after=2).events[-1] == (
+        played("anthropic", ASKS["anthropic"], kind="stream_error", after=2).events[-1])
+
+
 def test_a_slow_stream_pauses_between_events_and_a_stream_fault_waits_for_a_stream(make_double):
     assert played("ollama", ASKS["ollama"], kind="slow_stream", delay=0.25).delay == 0.25
     assert played("ollama", ASKS["ollama"], kind="slow_stream").delay == 0.1

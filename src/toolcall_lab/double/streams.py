@@ -14,7 +14,11 @@ each the way a real stream goes wrong:
     "cut"           the connection drops after `after` events (default: half of them): the
                     chunked body never ends, and the SDK's HTTP client says so
     "stream_error"  an error event after `after` events, in the API's words (Anthropic's
-                    `overloaded_error`, Ollama's `{"error": ...}` line, ...), and nothing more
+                    `overloaded_error`, Ollama's `{"error": ...}` line, Responses' `error`,
+                    a local server's error body), and nothing more (vLLM: `[DONE]`)
+    "stream_failed" the API's failed end after `after` events: Responses' `response.failed`
+                    (the response, `status: "failed"`, its `error`); the APIs without one
+                    send their error event, as "stream_error"
     "slow_stream"   `delay` seconds between events (default 0.1 s), a model writing slowly
     "malformed"     half the stream's bytes, then its end (an event torn in two)
 
@@ -38,13 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..wire import API_SPECS
+from ..wire.flavours import Flavour, restream, stream_error
 from .faults import Fault
 
-__all__ = ["ON_THE_STREAM", "Streamed", "stream_of"]
+__all__ = ["ON_THE_STREAM", "Streamed", "play", "stream_of"]
 
 #: The faults only a stream can take (they wait for a streamed request); "malformed" tears
 #: either kind of answer.
-ON_THE_STREAM = ("cut", "stream_error", "slow_stream")
+ON_THE_STREAM = ("cut", "stream_error", "stream_failed", "slow_stream")
 #: Seconds between events of a "slow_stream", unless the fault says.
 SLOW = 0.1
 
@@ -54,14 +59,15 @@ class Streamed:
     """A streamed answer, ready for the socket: the events as played, and their bytes.
 
     `reply` is the body the stream was played from (what the answer would have been
-    unstreamed); `events` the raw events sent, in order; `frames` their bytes, one each;
+    unstreamed; None for a stream a tape recorded); `events` the raw events sent, in order;
+    `frames` their bytes, one each;
     `end` what closes the stream after them (Chat's `data: [DONE]`); `delay` the seconds
     between frames; `cut` whether the connection drops after the last frame, the body
     never ended.
     """
 
     api: str
-    reply: Mapping[str, Any]
+    reply: Mapping[str, Any] | None
     events: tuple[dict[str, Any], ...]
     frames: tuple[bytes, ...]
     end: bytes = b""
@@ -75,18 +81,33 @@ class Streamed:
 
 
 def stream_of(api: str, reply: Mapping[str, Any], request: Mapping[str, Any],
-              fault: Fault | None = None) -> Streamed:
-    """`reply` (an `api` response body) as its stream, bent by `fault` if it is a stream's."""
+              fault: Fault | None = None, *, flavour: Flavour | None = None) -> Streamed:
+    """`reply` (an `api` response body) as its stream, bent by `fault` if it is a stream's, and
+    streamed the way the local server `flavour` streams it (`wire.flavours.restream`)."""
+    events = list(API_SPECS[api].server.encode_stream(reply, request=request))
+    if flavour is not None and flavour.api == "chat":
+        events = list(restream(flavour, events))
+    return play(api, reply, events, fault, flavour=flavour)
+
+
+def play(api: str, reply: Mapping[str, Any] | None, events: list[dict[str, Any]],
+         fault: Fault | None = None, *, flavour: Flavour | None = None) -> Streamed:
+    """`events` (an `api` stream's raw events, in order) ready for the socket, bent by `fault`.
+
+    `reply` is the body they were played from (None for a stream replayed from a tape)."""
     server = API_SPECS[api].server
-    events = list(server.encode_stream(reply, request=request))
     kind = fault.kind if fault is not None and fault.kind in (*ON_THE_STREAM, "malformed") else None
     after = _after(fault, len(events))
+    end = server.STREAM_END
     if kind == "cut":
-        events = events[:after]
-    elif kind == "stream_error":
-        events = [*events[:after], server.stream_error(after)]
+        events, end = events[:after], b""
+    elif kind in ("stream_error", "stream_failed"):
+        failed = server.stream_error(after, reply, failed=kind == "stream_failed")
+        end = b""
+        if flavour is not None and flavour.api == "chat":
+            failed, end = stream_error(flavour)
+        events = [*events[:after], failed]
     frames = tuple(server.frame(event) for event in events)
-    end = b"" if kind in ("cut", "stream_error") else server.STREAM_END
     if kind == "malformed":  # torn in two, as a dropped proxy leaves it
         whole = b"".join(frames) + end
         frames, end = (whole[: len(whole) // 2],), b""
