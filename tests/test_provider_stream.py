@@ -26,6 +26,7 @@ from conftest import REAL_PROVIDERS, real_provider
 from toolcall_lab import Message, ScriptedProvider, ToolCall, Transcript, call, run_agent, tool
 from toolcall_lab.errors import IncompleteStreamError, RateLimitError, TransientError, UsageTypeError
 from toolcall_lab.events import CallSent, ReplyReceived
+from toolcall_lab.providers.openai_chat import OpenAIChatProvider
 from toolcall_lab.stream import (
     ArgumentsDelta,
     BlockFinished,
@@ -37,6 +38,7 @@ from toolcall_lab.stream import (
 )
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import codec
+from toolcall_lab.wire.flavours import FLAVOURS
 
 PROVIDERS = [*REAL_PROVIDERS, "scripted"]
 QUESTION = "What's the weather in Paris and Tōkyō?"
@@ -338,3 +340,44 @@ def test_replay_cuts_a_malformed_call_as_it_arrived():
     turn = ScriptedProvider([ToolCall("", "get_weather", raw_args='{"city": "Par')]).complete(Transcript())
     pieces = [e.json for e in replay(turn) if isinstance(e, ArgumentsDelta)]
     assert pieces == ['{"ci', 'ty":', ' "Pa', 'r'] and "".join(pieces) == turn.tool_calls[0].raw_args
+
+
+def test_a_responses_stream_that_ends_failed_is_an_incomplete_stream(make_double):
+    double = make_double(list(SCRIPT))
+    provider = real_provider("openai", double)
+    double.fail_next("stream_failed", after=3)
+    asked = Message.user(QUESTION)
+    transcript = Transcript(messages=[asked])
+    failed = r"^openai sent an error after 4 events \(response\.failed"
+    with pytest.raises(IncompleteStreamError, match=failed):
+        run_agent(provider, None, tools=[get_weather], transcript=transcript, stream=True)
+    assert transcript.messages == [asked] and provider.requests == []
+
+
+# -- local servers ------------------------------------------------------------------------------------------
+CHAT_SERVERS = [name for name, flavour in FLAVOURS.items() if flavour.api == "chat"]
+
+
+@pytest.mark.parametrize("server", CHAT_SERVERS)
+def test_each_local_chat_server_streams_the_run_it_answers_unstreamed(server, make_double):
+    """Each server's own stream (Ollama /v1's whole calls, vLLM's name-only opening, ...;
+    `wire.flavours`), read through the openai SDK: the same transcript as unstreamed."""
+    runs = []
+    for streamed in (False, True):
+        double = make_double(list(SCRIPT), flavour=server)
+        provider = OpenAIChatProvider(preset=server, base_url=double.base_url("chat"),
+                                      parallel_tool_calls=True)
+        runs.append(run_agent(provider, QUESTION, tools=[get_weather], stream=streamed))
+    assert said(runs[1].transcript) == said(runs[0].transcript)
+    assert [comparable(s.turn) for s in runs[1].steps] == [comparable(s.turn) for s in runs[0].steps]
+
+
+@pytest.mark.parametrize("server", CHAT_SERVERS)
+def test_an_error_mid_stream_on_a_local_server_is_an_incomplete_stream(server, make_double):
+    double = make_double(list(SCRIPT), flavour=server)
+    provider = OpenAIChatProvider(preset=server, base_url=double.base_url("chat"))
+    double.fail_next("stream_error", after=3)
+    transcript = Transcript()
+    with pytest.raises(IncompleteStreamError, match="sent an error after") as raised:
+        run_agent(provider, QUESTION, tools=[get_weather], transcript=transcript, stream=True)
+    assert transcript.messages == [] and "no tool ran" in str(raised.value)
