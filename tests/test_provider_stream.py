@@ -23,8 +23,14 @@ from typing import Any
 import pytest
 
 from conftest import REAL_PROVIDERS, real_provider
-from toolcall_lab import Message, ScriptedProvider, ToolCall, Transcript, call, run_agent, tool
-from toolcall_lab.errors import IncompleteStreamError, RateLimitError, TransientError, UsageTypeError
+from toolcall_lab import Message, ScriptedProvider, ToolCall, Transcript, call, get_provider, run_agent, tool
+from toolcall_lab.errors import (
+    IncompleteStreamError,
+    ProviderUnreachableError,
+    RateLimitError,
+    TransientError,
+    UsageTypeError,
+)
 from toolcall_lab.events import CallSent, ReplyReceived
 from toolcall_lab.providers.openai_chat import OpenAIChatProvider
 from toolcall_lab.stream import (
@@ -381,3 +387,19 @@ def test_an_error_mid_stream_on_a_local_server_is_an_incomplete_stream(server, m
     with pytest.raises(IncompleteStreamError, match="sent an error after") as raised:
         run_agent(provider, QUESTION, tools=[get_weather], transcript=transcript, stream=True)
     assert transcript.messages == [] and "no tool ran" in str(raised.value)
+
+
+@pytest.mark.parametrize("name", REAL_PROVIDERS)
+def test_nothing_answering_is_the_unreachable_error_not_a_broken_stream(name):
+    """The ollama client connects only when the first line is asked for: still "nothing answers"."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again when the block ends: nothing listens there
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    base = f"http://127.0.0.1:{port}" + ("" if name in ("ollama", "anthropic") else "/v1")
+    provider = get_provider(name, base_url=base, max_retries=0)
+    with pytest.raises(ProviderUnreachableError, match=f"nothing answers at {base}"):
+        list(provider.stream(Transcript(messages=[Message.user("Hi")])))
