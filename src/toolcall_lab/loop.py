@@ -248,9 +248,9 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
     if not isinstance(stream, bool):
         raise UsageTypeError(f"stream must be True or False, got {stream!r}.")
     if stream and not callable(getattr(provider, "stream", None)):
-        raise UsageTypeError(f"stream=True asks each reply of provider.stream(transcript, tools=...), and "
-                             f"{type(provider).__name__} has no stream method; leave stream out, or add "
-                             "one (toolcall_lab.providers.base.StreamingProvider).")
+        raise UsageTypeError(f"stream=True gets each reply from provider.stream(transcript, tools=...), "
+                             f"and {type(provider).__name__} has no stream method; leave stream out, or "
+                             "give it one (see toolcall_lab.providers.base.StreamingProvider).")
     if prompt is not None and not isinstance(prompt, str | Message):
         raise UsageTypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
     if system is not None and not isinstance(system, str):
