@@ -18,6 +18,7 @@ send unstreamed; the scripted provider streams its own turn. So on all five:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -26,6 +27,8 @@ from conftest import REAL_PROVIDERS, real_provider
 from toolcall_lab import Message, ScriptedProvider, ToolCall, Transcript, call, get_provider, run_agent, tool
 from toolcall_lab.errors import (
     IncompleteStreamError,
+    ModelNotFoundError,
+    ProviderError,
     ProviderUnreachableError,
     RateLimitError,
     TransientError,
@@ -282,12 +285,23 @@ def test_a_cut_in_a_later_step_keeps_the_steps_before_it(make_double):
         raised.value.__notes__)
 
 
-def test_a_failure_before_the_stream_begins_is_the_error_complete_raises(make_double):
-    double = make_double(list(SCRIPT))
-    provider = real_provider("anthropic", double, max_retries=0)
-    double.fail_next("rate_limit")
-    with pytest.raises(RateLimitError):
-        list(provider.stream(Transcript(messages=[Message.user(QUESTION)])))
+@pytest.mark.parametrize("name", REAL_PROVIDERS)
+@pytest.mark.parametrize(("fault", "error"), [("rate_limit", RateLimitError),
+                                              ("not_found", ModelNotFoundError)])
+def test_a_failure_before_the_stream_begins_is_the_error_complete_raises(name, fault, error, make_double):
+    """The ollama client sends its request only when the first line is asked for: the same errors."""
+    raised = []
+    for streamed in (False, True):
+        double = make_double(list(SCRIPT))
+        provider = real_provider(name, double, max_retries=0)
+        double.fail_next(fault)
+        with pytest.raises(ProviderError) as failed:
+            transcript = Transcript(messages=[Message.user(QUESTION)])
+            list(provider.stream(transcript)) if streamed else provider.complete(transcript)
+        raised.append(failed.value)
+    assert type(raised[1]) is type(raised[0])
+    assert re.sub(r":\d+", ":port", str(raised[1])) == re.sub(r":\d+", ":port", str(raised[0]))
+    assert isinstance(raised[1], error)
 
 
 @pytest.mark.parametrize("name", ["openai", "openai-chat", "scripted"])
