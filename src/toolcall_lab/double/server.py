@@ -43,7 +43,7 @@ from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
 from .handler import DOUBLE_HEADER, content_length, handler_for
 from .play import Player, Unplayable, policy_of
-from .streams import ON_THE_STREAM, Streamed, stream_of
+from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
 
 if TYPE_CHECKING:
     from ..tape import Tape
@@ -332,6 +332,8 @@ class ApiDouble(BackgroundServer):
         self.requests.append(RecordedRequest(shape_, path, kept, status))
         if self.log:
             self.log(f"{method} {path} -> {status}" + (f" ({fault.kind})" if fault else ""))
+        if isinstance(payload, RecordedStream) and api:  # a tape's stream: the events it recorded
+            return status, play(api, None, list(payload.events), fault if streamed else None), headers
         if streamed and status == 200 and isinstance(payload, dict) and api:
             flavour = self.flavour if self.flavour is not None and self.flavour.api == api else None
             return status, stream_of(api, payload, body, fault, flavour=flavour), headers

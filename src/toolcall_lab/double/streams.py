@@ -41,11 +41,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..stream import StreamFinished
+from ..turn import Turn
 from ..wire import API_SPECS
 from ..wire.flavours import Flavour, restream, stream_error
 from .faults import Fault
 
-__all__ = ["ON_THE_STREAM", "Streamed", "play", "stream_of"]
+__all__ = ["ON_THE_STREAM", "RecordedStream", "Streamed", "play", "stream_of"]
 
 #: The faults only a stream can take (they wait for a streamed request); "malformed" tears
 #: either kind of answer.
@@ -78,6 +80,25 @@ class Streamed:
     def __bytes__(self) -> bytes:
         """The stream's body as a client reads it to the end."""
         return b"".join(self.frames) + self.end
+
+    def turn(self) -> Turn:
+        """The reply the stream carries, as the kit reads it: the body it was played from, or,
+        for a tape's stream, its events decoded (`wire.decode_stream`: the same `Turn`)."""
+        codec = API_SPECS[self.api].codec
+        if self.reply is not None:
+            turn: Turn = codec.decode_response(self.reply)
+            return turn
+        finished = [event.turn for event in codec.decode_stream(self.events)
+                    if isinstance(event, StreamFinished)]
+        return finished[-1]
+
+
+@dataclass(frozen=True)
+class RecordedStream:
+    """A streamed answer on a tape: its raw events, played again as they arrived (`play`), not
+    a reply streamed anew (`double.playback`)."""
+
+    events: tuple[dict[str, Any], ...]
 
 
 def stream_of(api: str, reply: Mapping[str, Any], request: Mapping[str, Any],
