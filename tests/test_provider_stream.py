@@ -417,3 +417,21 @@ def test_nothing_answering_is_the_unreachable_error_not_a_broken_stream(name):
     provider = get_provider(name, base_url=base, max_retries=0)
     with pytest.raises(ProviderUnreachableError, match=f"nothing answers at {base}"):
         list(provider.stream(Transcript(messages=[Message.user("Hi")])))
+
+
+@pytest.mark.parametrize("name", REAL_PROVIDERS)
+def test_a_streamed_run_recorded_on_a_tape_replays_streamed_with_no_server(name, make_double):
+    from toolcall_lab.tape import record, replay
+
+    double = make_double(list(SCRIPT))
+    provider = real_provider(name, double)
+    recorded: list[Any] = []
+    with record(provider) as recorder:
+        first = run_agent(provider, QUESTION, tools=[get_weather], stream=True, on_event=recorded.append)
+    double.stop()
+    seen: list[Any] = []
+    again = run_agent(replay(recorder.tape), QUESTION, tools=[get_weather], stream=True, on_event=seen.append)
+    assert said(again.transcript) == said(first.transcript)
+    # the same stream events again, piece by piece, not one reply cut up afresh
+    assert [str(e) for e in seen if not isinstance(e, StreamFinished | ReplyReceived)] == [
+        str(e) for e in recorded if not isinstance(e, StreamFinished | ReplyReceived)]
