@@ -163,6 +163,28 @@ def test_each_event_is_on_the_wire_before_the_next_is_written(make_double):
         assert b"event: content_block_start" not in seen
 
 
+def test_each_event_is_made_as_it_is_sent_not_all_before_the_first(monkeypatch):
+    """A 2,000-token reply is 2,000 events: the first goes out before the others are made (framed
+    and encoded), so the time to the first event does not grow with the reply."""
+    from toolcall_lab.wire.chat import server
+
+    made: list[int] = []
+    encode = server.encode_stream
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        for number, event in enumerate(encode(*args, **kwargs)):
+            made.append(number)
+            yield event
+
+    monkeypatch.setattr(server, "encode_stream", counted)
+    status, answer, _ = ApiDouble([TEXT]).handle("POST", ENDPOINTS["chat"], json.dumps(ASKS["chat"]).encode())
+    assert status == 200 and made == []
+    frames = answer.frames
+    assert next(frames).startswith(b"data: ") and made == [0]
+    rest = list(frames)
+    assert len(made) == len(rest) + 1 > 2 and len(answer.events) == len(made)  # each made once
+
+
 # -- faults ----------------------------------------------------------------------------------------
 def test_a_cut_stream_sends_its_first_n_events_then_drops_the_connection(make_double):
     assert [e["type"] for e in played("anthropic", ASKS["anthropic"], kind="cut", after=2).events] == [

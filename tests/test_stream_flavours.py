@@ -182,3 +182,22 @@ def test_an_error_mid_stream_is_the_servers_error_body_and_the_helper_raises_it(
     double.fail_next("stream_error", after=1)
     _, played, _ = double.handle("POST", "/v1/chat/completions", json.dumps(body).encode())
     assert bytes(played).endswith(b"data: [DONE]\n\n") == (name == "vllm")
+
+
+def test_ollamas_own_api_streams_unasked_each_call_whole_with_its_id_which_the_client_drops():
+    ollama = pytest.importorskip("ollama")
+    flavour = FLAVOURS["ollama"]
+    request = dict(model=flavour.model, messages=QUESTION, tools=[WEATHER])
+    with ApiDouble(list(SCRIPTS["parallel"]) * 3, flavour="ollama") as double:
+        plain = ollama.Client(host=double.url).chat(**request, stream=False)
+        parts = list(ollama.Client(host=double.url).chat(**request, stream=True))
+        # no "stream" in the body: Ollama streams unless told not to
+        _, played, _ = double.handle("POST", "/api/chat", json.dumps(request).encode())
+    lines = [line for line in played.events if line["message"].get("tool_calls")]
+    assert [len(line["message"]["tool_calls"]) for line in lines] == [1, 1]  # each call whole, alone
+    sent = [made for line in lines for made in line["message"]["tool_calls"]]
+    assert [made["function"]["arguments"] for made in sent] == [{"city": "Paris"}, {"city": "Tōkyō"}]
+    assert all(made["id"].startswith("call_") for made in sent)  # the server mints ids (routes.go)
+    joined = [made for part in parts for made in part.message.tool_calls or []]
+    assert joined == list(plain.message.tool_calls)  # the client keeps name and arguments, drops the id
+    assert "".join(part.message.content or "" for part in parts) == plain.message.content
