@@ -92,6 +92,12 @@ class Package:
                         return self.where(found, alias.name, seen + 1)
         return module
 
+    def offers(self, source: str, node: ast.ImportFrom) -> bool:
+        """Whether `source` is a module that has every name `node` imports from it."""
+        return source in self.paths and all(
+            alias.name in self.defined(self.where(source, alias.name))
+            or f"{source}.{alias.name}" in self.paths for alias in node.names)
+
     def rewritten(self, module: str, node: ast.ImportFrom) -> str | None:
         """The `from` lines `node` should be, or None when it is right as it is."""
         from toolcall_lab._old_paths import new_path
@@ -99,7 +105,7 @@ class Package:
         path = self.paths[module]
         here = package_of(module, path)
         written = source = resolve(here, node)
-        if node.level and source not in self.paths:
+        if node.level and not self.offers(source, node):
             source = resolve(package_of(old_name(module), path), node)  # carried into a moved folder
         source = new_path(source) or source
         if source not in self.paths:

@@ -42,6 +42,7 @@ from ..wire import API_SPECS
 if TYPE_CHECKING:
     from ..tool import Tool
     from ..transcript import Transcript
+    from ..turn import Turn
 
 __all__ = ["FORMAT", "Exchange", "Tape", "load", "shipped"]
 
@@ -64,7 +65,7 @@ _SETTINGS: dict[str, tuple[Any, str]] = {
 #: and 304 carry no content (sections 15.3.5, 15.3.6, 15.4.5), while every exchange has a body.
 _STATUS = "a whole number from 200 to 599 (not 204, 205 or 304: a recorded answer has a body)"
 _TAPE_KEYS = ("format", "label", "api", "provider", "model", "settings", "source", "exchanges")
-_EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response")
+_EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response", "events")
 #: What a codec raises on a body that is not what a client sends or an API answers (a
 #: hand-edited tape is neither): `Tape.question`, `system`, `answer` and `tools()` turn it into
 #: a `TapeError` (the kit's own errors among them are `ValueError`s).
@@ -76,7 +77,10 @@ class Exchange:
     """One request and its answer, as they crossed the wire (bodies only, never headers).
 
     `latency_ms` is how long the answer took when it was recorded (None when the source did
-    not say; a replay answers at once).
+    not say; a replay answers at once). A streamed answer is kept as its `events`, the raw
+    events in the order they arrived (each server-sent event's `data` JSON, or each NDJSON
+    line; `wire._framing.events_of`), and `response` is then None: a replay plays those
+    events again, not a reply rebuilt from them.
     """
 
     api: str
@@ -86,10 +90,17 @@ class Exchange:
     latency_ms: int | None
     request: Any
     response: Any
+    events: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def streamed(self) -> bool:
+        """Whether the answer was a stream (`events`), not one JSON body."""
+        return self.events is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"api": self.api, "path": self.path, "status": self.status, "model": self.model,
-                "latency_ms": self.latency_ms, "request": self.request, "response": self.response}
+        written = {"api": self.api, "path": self.path, "status": self.status, "model": self.model,
+                   "latency_ms": self.latency_ms, "request": self.request, "response": self.response}
+        return written if self.events is None else {**written, "events": list(self.events)}
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Exchange:
@@ -102,7 +113,7 @@ class Exchange:
         toolcall_lab.errors.TapeError: exchanges[0].status must be a whole number from 200 to 599 (...),
         got a string: '200'.
         """
-        data = _fields(data, _EXCHANGE_KEYS, path, "a JSON object (one exchange)")
+        data = _fields(data, _EXCHANGE_KEYS, path, "a JSON object (one exchange)", optional=("events",))
         status = read_field(data, "status", int, path, _STATUS, error=TapeError)
         if not (200 <= status <= 599) or status in (204, 205, 304):
             raise TapeError(f"{path}.status must be {_STATUS}, got {status}.")
@@ -118,7 +129,7 @@ class Exchange:
                    latency_ms=latency,
                    request=read_field(data, "request", dict, path, "a JSON object (the request body)",
                                       error=TapeError),
-                   response=data["response"])
+                   response=data["response"], events=_events(data, path))
 
 
 @dataclass(frozen=True, repr=False)
@@ -249,8 +260,7 @@ class Tape:
     def answer(self) -> str:
         """The text of the last recorded response: what the model finally said."""
         with self._reading("answer"):
-            last = self.exchanges[-1]
-            return str(_codec(last.api).decode_response(last.response).message.text)
+            return str(_turn(self.exchanges[-1]).message.text)
 
     def tools(self) -> list[Tool]:
         """The run's tools, rebuilt from the first request, each answering as it did then.
@@ -307,6 +317,17 @@ def _fields(data: Any, keys: tuple[str, ...], path: str, what: str, *,
     return cast(Mapping[str, Any], data)
 
 
+def _events(data: Mapping[str, Any], path: str) -> tuple[dict[str, Any], ...] | None:
+    """A streamed exchange's events, each a JSON object; None when the answer was not streamed."""
+    events = read_field(data, "events", list | None, path, "a list of events (JSON objects) or null",
+                        default=None, error=TapeError)
+    if events is None:
+        return None
+    for index, event in enumerate(events):
+        expect(event, dict, f"{path}.events[{index}]", "a JSON object (one event)", TapeError)
+    return tuple(events)
+
+
 def _api(data: Mapping[str, Any], path: str) -> str:
     what = f"one of {', '.join(map(repr, API_SPECS))}"
     api: str = read_field(data, "api", str, path, what, error=TapeError)
@@ -323,6 +344,20 @@ def _settings(settings: Any) -> dict[str, Any]:
             raise TapeError(f"settings.{name} is not an option a tape keeps (those: {', '.join(_SETTINGS)}).")
         expect(value, _SETTINGS[name][0], f"settings.{name}", _SETTINGS[name][1], TapeError)
     return dict(settings)
+
+
+def _turn(exchange: Exchange) -> Turn:
+    """The reply an exchange holds: its body decoded, or its stream's events (the same `Turn`)."""
+    if exchange.events is None:
+        turn: Turn = _codec(exchange.api).decode_response(exchange.response)
+        return turn
+    from ..stream import StreamFinished
+
+    for event in _codec(exchange.api).decode_stream(exchange.events):
+        if isinstance(event, StreamFinished):
+            return event.turn
+    raise TapeError(f"the stream recorded for {exchange.path} ended before its reply was complete; "
+                    "record the tape again.")  # [unreachable: decode_stream raises first]
 
 
 def _codec(api: str) -> Any:

@@ -41,9 +41,15 @@ varies from run to run, so there is nothing to normalise, and a tape recorded wi
 another kit version that encodes differently says where, rather than replaying
 something else.
 
-Left out: streaming (the double does not stream), recording a provider built with a
-client that is not an SDK's (the scripted provider sends nothing to record), and tool
-results that were errors (`tools()` replays their text as a plain result).
+A streamed exchange (`"stream": true`, and Ollama's default) is recorded as its events, in
+the order they arrived, while the SDK reads them (`Exchange.events`), and replayed as
+those same events through the SDK's own stream call: a learner's `messages.stream(...)`
+sees the recorded deltas, split where the API split them.
+
+Left out: recording a provider built with a client that is not an SDK's (the scripted
+provider sends nothing to record), tool results that were errors (`tools()` replays their
+text as a plain result), and a stream's framing: the `data: [DONE]` and comments between
+events are not kept, and a replay ends each stream as the API does.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import datetime
 import json
 import re
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -119,16 +126,44 @@ class Recorder:
             self.tape.save(self.path)
 
     def _on_response(self, response: Any) -> None:
+        if _stream_kind(response) is not None:  # recorded as the SDK reads it, event by event
+            self._tee(response)
+            return
         response.read()  # subtle: a hook sees the response before its body is read (failing: the network's)
+        self._guarded(response, self._record, response)
+
+    def _guarded(self, response: Any, record: Callable[..., None], *args: Any) -> None:
         try:
-            self._record(response)
+            record(*args)
         except Exception as exc:  # subtle: never into the SDK (see the class docstring)
             self._wire._hold(exc if isinstance(exc, ToolcallLabError) else TapeError(
                 f"could not record the exchange with {response.request.url.path} "
                 f"({type(exc).__name__}: {exc}); the tape holds what was recorded before it."))
 
-    def _record(self, response: Any) -> None:
+    def _tee(self, response: Any) -> None:
+        """Record a streamed answer once the SDK has read it: every chunk it reads is kept, and
+        when the stream ends (whole, cut, or left unread) the events in them are recorded.
+
+        subtle: reading the body here, as for a JSON answer, would hold every event back until
+        the last had arrived; the SDK reads `iter_bytes` (its `iter_lines` too), so that is
+        wrapped instead, and the events reach the SDK as they arrive.
+        """
+        read = response.iter_bytes
+        seen: list[bytes] = []
+
+        def iter_bytes(*args: Any, **kwargs: Any) -> Iterator[bytes]:
+            try:
+                for chunk in read(*args, **kwargs):
+                    seen.append(chunk)
+                    yield chunk
+            finally:
+                self._guarded(response, self._record, response, b"".join(seen))
+
+        response.iter_bytes = iter_bytes
+
+    def _record(self, response: Any, streamed: bytes | None = None) -> None:
         from ..double.handler import DOUBLE_HEADER
+        from ..wire._framing import events_of
 
         self._double = self._double or DOUBLE_HEADER in response.headers  # read, never kept
         request = response.request
@@ -136,15 +171,17 @@ class Recorder:
         api = next((spec.name for spec in API_SPECS.values() if path.endswith(spec.endpoint)),
                    getattr(self.provider, "api", "unknown"))
         body = _json_or_text(request.content)
-        answer = _json_or_text(response.content)
-        model = (answer.get("model") if isinstance(answer, dict) else None) or (
-            body.get("model") if isinstance(body, dict) else None) or self.provider.model
+        answer = None if streamed is not None else _json_or_text(response.content)
+        events = None if streamed is None else events_of(streamed, lines=_stream_kind(response) == "ndjson")
+        said = answer if isinstance(answer, dict) else (events or [{}])[-1]
+        model = said.get("model") or (body.get("model") if isinstance(body, dict) else None) or (
+            self.provider.model)
         exchange = _redacted(self.provider, {
             "api": api, "path": path, "status": response.status_code, "model": str(model),
-            "latency_ms": round(response.elapsed.total_seconds() * 1000),  # ms = s * 1000
-            "request": body, "response": answer})
+            "latency_ms": _latency(response), "request": body, "response": answer, "events": events})
+        kept = exchange.pop("events")
         with self._lock:
-            self.exchanges.append(Exchange(**exchange))
+            self.exchanges.append(Exchange(**exchange, events=None if kept is None else tuple(kept)))
         if self.keep_going and self.path is not None:
             self.tape.save(self.path)
 
@@ -201,6 +238,22 @@ def _http_client(provider: Provider) -> tuple[WireProvider, Any]:
                          "through an SDK; record AnthropicProvider, OpenAIResponsesProvider, "
                          "OpenAIChatProvider or OllamaProvider.")
     return provider, http
+
+
+def _stream_kind(response: Any) -> str | None:
+    """"sse" or "ndjson" for a streamed answer (told by its content type, read and never kept)."""
+    kind = str(response.headers.get("content-type", "")).split(";")[0].strip().lower()
+    return {"text/event-stream": "sse", "application/x-ndjson": "ndjson"}.get(kind)
+
+
+def _latency(response: Any) -> int | None:
+    """How long the answer took, in ms (None for a stream the SDK left before its end: httpx
+    knows the time only once the response is closed)."""
+    try:
+        elapsed: float = response.elapsed.total_seconds()
+    except RuntimeError:
+        return None
+    return round(elapsed * 1000)  # ms = s * 1000
 
 
 def _json_or_text(raw: bytes) -> Any:
