@@ -13,7 +13,9 @@ live in the folder of their layer (`views/`, `teacher/`; and `double/server.py` 
 finder rather than by a stub file at each old path: a file left at the old path would stop
 git from seeing the move as a rename, so an edit someone makes to the old file in a branch
 would no longer follow the code to its new home when the branches merge. New code imports
-the new path (`tests/test_layers.py` refuses an old one inside the package).
+the new path (`tests/test_layers.py` refuses an old one inside the package). A type
+checker cannot see a finder, so the old paths lessons import keep a stub for it
+(`report.pyi`, ...: one star import of the new module, never run).
 
 Left out: `python -m` on an old path (nothing ran one; `python -m toolcall_lab` is the CLI).
 """
