@@ -11,6 +11,11 @@ import block, then run this and `ruff check --fix src`, which sorts what this wr
   Transcript`, not through `messages`), one `from` line per defining module.
 
 It prints each file it changed; a file it cannot parse is left alone and named.
+
+`python tests/fix_imports.py --imports-conflicts` first resolves each merge conflict whose
+two sides are only import lines (`<<<<<<<` ... `>>>>>>>`), keeping both sides' lines, so no
+import either branch needs is lost; ruff then merges them and drops what is unused
+(`ruff check --fix --select I,F401 src`). Any other conflict is left for a person.
 """
 
 from __future__ import annotations
@@ -21,7 +26,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
-sys.path.insert(0, str(SRC))
+
+
+def old_paths():  # type: ignore[no-untyped-def]
+    """`_old_paths`, read from its file: the package itself may not import mid-merge."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_old_paths", SRC / "toolcall_lab" / "_old_paths.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def module_name(path: Path) -> str:
@@ -31,9 +46,7 @@ def module_name(path: Path) -> str:
 
 def old_name(module: str) -> str:
     """Where `module` lived before `MOVED` (itself if it never moved)."""
-    from toolcall_lab._old_paths import MOVED
-
-    for old, new in MOVED.items():
+    for old, new in old_paths().MOVED.items():
         if module == f"toolcall_lab.{new}" or module.startswith(f"toolcall_lab.{new}."):
             return f"toolcall_lab.{old}" + module[len(f"toolcall_lab.{new}"):]
     return module
@@ -71,8 +84,13 @@ class Package:
 
     def defined(self, module: str) -> set[str]:
         names: set[str] = set()
-        for node in ast.walk(self.trees[module]):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        nodes = list(self.trees[module].body)
+        while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
+            node = nodes.pop()
+            if isinstance(node, (ast.If, ast.Try)):
+                nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
+                    stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(node.name)
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -90,7 +108,8 @@ class Package:
                     found = resolve(package_of(module, self.paths[module]), node)
                     if (alias.asname or alias.name) == name and found in self.paths:
                         return self.where(found, alias.name, seen + 1)
-        return module
+        homes = [other for other in self.trees if name in self.defined(other)]
+        return homes[0] if len(homes) == 1 else module  # it moved away: its one home, if it has one
 
     def offers(self, source: str, node: ast.ImportFrom) -> bool:
         """Whether `source` is a module that has every name `node` imports from it."""
@@ -100,8 +119,7 @@ class Package:
 
     def rewritten(self, module: str, node: ast.ImportFrom) -> str | None:
         """The `from` lines `node` should be, or None when it is right as it is."""
-        from toolcall_lab._old_paths import new_path
-
+        new_path = old_paths().new_path
         path = self.paths[module]
         here = package_of(module, path)
         written = source = resolve(here, node)
@@ -132,7 +150,41 @@ class Package:
         return bool(edits)
 
 
+def is_import_line(line: str) -> bool:
+    """Whether `line` belongs to an import statement (its first line, a name, or its closing)."""
+    stripped = line.strip()
+    return (not stripped or stripped.startswith(("from ", "import ", ")", "#"))
+            or stripped.rstrip(",").replace(" as ", " ").replace(" ", "").isidentifier())
+
+
+def union_import_conflicts(path: Path) -> bool:
+    """Resolve the conflicts in `path` whose sides are only imports: both sides, ours first."""
+    lines, out, changed = path.read_text().splitlines(keepends=True), [], False
+    index = 0
+    while index < len(lines):
+        if not lines[index].startswith("<<<<<<< "):
+            out.append(lines[index])
+            index += 1
+            continue
+        middle = next(i for i in range(index, len(lines)) if lines[i].startswith("======="))
+        end = next(i for i in range(middle, len(lines)) if lines[i].startswith(">>>>>>> "))
+        ours, theirs = lines[index + 1: middle], lines[middle + 1: end]
+        if all(is_import_line(line) for line in ours + theirs):
+            out += ours + theirs
+            changed = True
+        else:
+            out += lines[index: end + 1]
+        index = end + 1
+    if changed:
+        path.write_text("".join(out))
+    return changed
+
+
 def main() -> int:
+    if "--imports-conflicts" in sys.argv[1:]:
+        for path in sorted((SRC / "toolcall_lab").rglob("*.py")):
+            if "<<<<<<< " in path.read_text() and union_import_conflicts(path):
+                print(f"import conflicts resolved in {path.relative_to(ROOT)}")
     package = Package()
     for module in package.trees:
         if package.fix(module):

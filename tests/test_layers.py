@@ -106,8 +106,13 @@ def imports(module: str, *, top_only: bool) -> list[tuple[str, str, int]]:
 def defined(module: str) -> set[str]:
     """The names `module` binds itself at its top (an import is not a definition)."""
     names: set[str] = set()
-    for node in ast.walk(TREES[module]):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    nodes = list(TREES[module].body)
+    while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
+        node = nodes.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
+                stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
