@@ -177,7 +177,7 @@ def server_rows(answer: Any, run: Any) -> None:
                "the server's, whoever's words it carries")
 
 
-# -- section 5: the handshake ----------------------------------------------------------------------------
+# -- section 6: the handshake ----------------------------------------------------------------------------
 def predict_handshake(answer: Any, legacy: Any) -> None:
     """How many messages crossed before the first tools/list, on a connection opened with the handshake."""
     log = legacy.log if isinstance(legacy, McpConnection) else []
@@ -187,14 +187,14 @@ def predict_handshake(answer: Any, legacy: Any) -> None:
                "acknowledges")
 
 
-# -- section 6: a server that goes away -----------------------------------------------------------------
+# -- section 7: a server that goes away -----------------------------------------------------------------
 def predict_after_gone(answer: Any, asked: Any) -> None:
     """How many messages the transcript holds after the run the server's exit broke."""
     check("Prediction", answer, number(len(asked) if isinstance(asked, Transcript) else 0),
           hint="what does run_with_server promise about the transcript when it stops a run?")
 
 
-# -- section 7: your allow-list --------------------------------------------------------------------------
+# -- section 8: your allow-list --------------------------------------------------------------------------
 def _tool(name: str, description: str) -> Tool:
     return Tool(name, description, {"type": "object"}, lambda **args: "")
 
@@ -264,7 +264,7 @@ def q1(answer: Any) -> None:
     fixed = _tool("get_weather", WEATHER_DESCRIPTION.replace("today's", "todays"))
     kept, _ = screen([fixed], {"get_weather": WEATHER_DESCRIPTION})
     check("Q1", answer, equal(bool(kept)),
-          hint="section 7: what does the allow-list compare, and how much of it?")
+          hint="section 8: what does the allow-list compare, and how much of it?")
 
 
 def _wrong_names(tools: Any, first: McpConnection, second: McpConnection) -> str | None:
@@ -299,7 +299,7 @@ def exercise_1(answer: Any, first: Any, second: Any) -> None:
     """The tools of two servers that both list get_weather, offered together under distinct names."""
     if not isinstance(first, McpConnection) or not isinstance(second, McpConnection):
         check("Exercise 1", answer, lambda _: "the two connections are missing; run the cells above first",
-              hint="section 8 connects to both servers")
+              hint="the cell above the exercise connects to the second server")
         return
     check("Exercise 1", answer, lambda given: _wrong_names(given, first, second),
           hint="a Tool is a frozen dataclass, and lesson 7 (section 5) made a changed copy of one; its "
@@ -311,7 +311,7 @@ SOLUTIONS: dict[str, str] = {
     "predict_result_id": '"toolu_01"',
     "server_rows": "{2, 4, 8}",
     "predict_handshake": "3",
-    "predict_after_gone": "0",
+    "predict_after_gone": "4",
     "offer": inspect.getsource(offer),
     "q1": "False",
     "exercise_1": ('[replace(t, name=f"{prefix}_{t.name}") for prefix, c in '

@@ -27,7 +27,8 @@ package does not import the SDK; the first connection does.
 """
 
 from .adapter import result_text, screen, tool_from_mcp
-from .connection import McpConnection, connect
+from .connection import WRITTEN_FOR, McpConnection, connect, version_line
 from .rpc import Hop, RpcMessage, hops
 
-__all__ = ["Hop", "McpConnection", "RpcMessage", "connect", "hops", "result_text", "screen", "tool_from_mcp"]
+__all__ = ["WRITTEN_FOR", "Hop", "McpConnection", "RpcMessage", "connect", "hops", "result_text", "screen",
+           "tool_from_mcp", "version_line"]

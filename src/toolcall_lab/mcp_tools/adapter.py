@@ -101,7 +101,7 @@ def screen(tools: Iterable[Tool], allowed: Mapping[str, str]) -> tuple[list[Tool
     >>> from toolcall_lab.tools import calculator, get_weather
     >>> kept, left_out = screen([get_weather, calculator], {"get_weather": get_weather.description})
     >>> [t.name for t in kept], left_out
-    (['get_weather'], ["calculator: not on the allow-list, so it is not offered"])
+    (['get_weather'], ['calculator: not on the allow-list, so it is not offered'])
     """
     kept: list[Tool] = []
     left_out: list[str] = []

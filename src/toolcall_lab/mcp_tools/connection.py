@@ -14,6 +14,7 @@ only writes each one down (`log`, a list of `rpc.RpcMessage`) as it passes.
 handshake, always), then `tools/list`. After that:
 
     connection.tools            the server's tools as the kit's `Tool`s (`adapter.tool_from_mcp`)
+    connection.server_tools     ... as the SDK read them (`mcp.types.Tool`), from that same tools/list
     connection.list_tools()     the SDK's own `Tool` objects, fetched again
     connection.call_tool(n, a)  one `tools/call`: the SDK's `CallToolResult`
     connection.log, .hops()     every message so far, and the messages paired up
@@ -48,7 +49,7 @@ from .rpc import Hop, RpcMessage, hops
 if TYPE_CHECKING:
     from ..tool import Tool
 
-__all__ = ["MODES", "McpConnection", "connect"]
+__all__ = ["MODES", "WRITTEN_FOR", "McpConnection", "connect", "version_line"]
 
 #: The `mode=` values of `mcp.Client`: "auto" (discover, or the handshake), "legacy" (the handshake).
 MODES = ("auto", "legacy")
@@ -56,6 +57,28 @@ MODES = ("auto", "legacy")
 TIMEOUT_S = 30.0
 #: The name and version your code gives the server (clientInfo): the kit's, so outputs stay stable.
 CLIENT_NAME = "toolcall-lab"
+#: The release of the `mcp` SDK lesson 12 and this package were written for (the pin: mcp>=2.3,<3).
+WRITTEN_FOR = "2.3.0"
+
+
+def version_line() -> str:
+    """Which `mcp` this was written for, and whether yours is that one (no other version shown raw
+    when it is, so a lesson's output stays the same from machine to machine).
+
+    >>> print(version_line())  # doctest: +ELLIPSIS
+    Written for the official MCP Python SDK, mcp 2.3.0...
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("mcp")
+    except PackageNotFoundError:
+        return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; it is not installed here: "
+                "pip install -e '.[lab]' brings it.")
+    if installed == WRITTEN_FOR:
+        return f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}: the one you have."
+    return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; you have {installed}, so a "
+            "message or two may differ from the page.")
 
 
 def connect(server: Any, *, mode: str = "auto", exits_after_calls: int | None = None) -> McpConnection:
@@ -83,6 +106,7 @@ class McpConnection:
         self._client_context: Any = None
         self._client: Any = None
         self._tools: tuple[Tool, ...] = ()
+        self._server_tools: tuple[Any, ...] = ()
         self._closer = weakref.finalize(self, _shut, self._portal, self._thread)
         self._open(mode)
 
@@ -104,7 +128,8 @@ class McpConnection:
             raise
         from .adapter import tool_from_mcp
 
-        self._tools = tuple(tool_from_mcp(t, self) for t in self.list_tools())
+        self._server_tools = tuple(self.list_tools())
+        self._tools = tuple(tool_from_mcp(t, self) for t in self._server_tools)
 
     @property
     def protocol_version(self) -> str:
@@ -115,6 +140,11 @@ class McpConnection:
     def tools(self) -> tuple[Tool, ...]:
         """The server's tools as the kit's `Tool`s, from the `tools/list` done when connecting."""
         return self._tools
+
+    @property
+    def server_tools(self) -> tuple[Any, ...]:
+        """The same tools as the SDK read them (`mcp.types.Tool`, fields in snake_case), no request sent."""
+        return self._server_tools
 
     @property
     def gone(self) -> bool:
