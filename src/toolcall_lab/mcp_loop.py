@@ -72,13 +72,13 @@ def run_with_server(connection: McpConnection, provider: Provider, prompt: Any, 
                         on_event=watch, **options)
     except McpServerGoneError as exc:
         transcript.messages[:] = before  # subtle: exactly as it was, the prompt taken out too
-        raise McpServerGoneError(f"{exc} The run stopped, and the transcript is as it was before it "
-                                 f"({len(before)} message{'' if len(before) == 1 else 's'}); connect "
-                                 "to the server again and run it again.") from None
+        kept = f"{len(before)} message{'' if len(before) == 1 else 's'}"
+        raise McpServerGoneError(f"{exc}; the run stopped with the transcript as it was before it "
+                                 f"({kept}): connect to the server again and run it again.") from None
     found = [hop.answering(watch.answered[hop.request.id]) if hop.request.id in watch.answered else hop
              for hop in hops(watch.messages())]
-    kept = {f.name: getattr(run, f.name) for f in fields(Run)}
-    return McpRun(**kept, hops=found, server=connection.server_name)
+    fields_of_run = {f.name: getattr(run, f.name) for f in fields(Run)}
+    return McpRun(**fields_of_run, hops=found, server=connection.server_name)
 
 
 class _Watch:
@@ -105,8 +105,8 @@ class _Watch:
         self.mark = len(log)
         if self.connection.lost_calls > self.lost:
             raise McpServerGoneError(f"The MCP server {self.connection.server_name!r} went away during "
-                                     f"the run: your code could not send tools/call {call.name} for the "
-                                     f"model's call {call.id}.")
+                                     f"the run, so your code could not send tools/call {call.name} for "
+                                     f"the model's call {call.id}")
 
     def messages(self) -> list[Any]:
         """The messages of this run (since the last run on the connection), marked as traced."""

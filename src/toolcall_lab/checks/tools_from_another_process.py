@@ -74,6 +74,8 @@ def _made(adapter: Any, server_tool: Any, probe: McpConnection) -> tuple[Any, st
         return None, "it hands the work to the kit's tool_from_mcp; write it yourself, field by field"
     if not isinstance(made, Tool):
         return None, f"it returned a {type(made).__name__} for {server_tool.name!r}; build the kit's Tool"
+    if any(made is kits for kits in probe.tools):
+        return None, "it returns the connection's own Tool (connection.tools, the kit's version); write it yourself"
     return made, None
 
 
@@ -281,9 +283,9 @@ def _wrong_names(tools: Any, first: McpConnection, second: McpConnection) -> str
             reached[id(connection)] += 1
     for connection in (first, second):
         if reached[id(connection)] != len(connection.tools):
-            return (f"{reached[id(connection)]} of the tools reach the server of {connection!r:.40}, which "
-                    f"lists {len(connection.tools)}; offer each server's tools once, each running on its "
-                    "own server")
+            return (f"{reached[id(connection)]} of the tools reach the server {connection.server_name!r}, "
+                    f"which lists {len(connection.tools)}; offer each server's tools once, each running on "
+                    "its own server")
     return None
 
 
