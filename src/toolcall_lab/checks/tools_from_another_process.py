@@ -58,7 +58,7 @@ def to_kit_tool(server_tool, connection):
 
 
 def offer(tools, allowed):
-    """The tools whose name is allowed and whose description is the allowed one."""
+    """Tools whose name is allowed and whose description is the allowed one."""
     return [tool for tool in tools
             if tool.name in allowed and tool.description == allowed[tool.name]]
 
