@@ -27,7 +27,8 @@ def modules_after(code: str) -> set[str]:
                                   "toolcall_lab.wire.chat, toolcall_lab.wire.ollama",
                                   "from toolcall_lab import AnthropicProvider, OpenAIResponsesProvider, "
                                   "OpenAIChatProvider, OllamaProvider",
-                                  "import toolcall_lab.mcp_tools, toolcall_lab.mcp_loop, toolcall_lab.display"])
+                                  "import toolcall_lab.mcp_tools, toolcall_lab.mcp_loop, "
+                                  "toolcall_lab.display"])
 def test_import_pulls_in_no_heavy_module(code):
     loaded = modules_after(code)
     assert [m for m in HEAVY if m in loaded] == []

@@ -631,7 +631,8 @@ def test_12_the_servers_rows_and_row_9_your_code_wrote_with_the_servers_words():
     rows = _back_output(MCP, "print(hop_table(run, produced_by=True))").splitlines()[2:]
     assert rows[8].split()[:3] == ["9", "model", "tool_result"] and rows[8].endswith("your code")
     assert "18°C, sunny" in rows[7] and "18°C, sunny" in rows[8] and rows[7].endswith("the MCP server")
-    ids = {line.split()[2]: line.split()[3] for line in rows if line.split()[2] in ("tools/call", "tool_result")}
+    ids = {line.split()[2]: line.split()[3] for line in rows
+           if line.split()[2] in ("tools/call", "tool_result")}
     assert ids["tools/call"].isdigit() and ids["tool_result"].startswith("toolu_")  # "never sees"
 
 
@@ -644,7 +645,8 @@ def test_12_the_transcript_is_as_it_was_after_the_server_went_away():
 
 
 def test_12_the_gate_refused_the_call_the_model_still_tried():
-    assert "Nothing was sent, but the model read the instruction and tried" in _back_prose(MCP, "Nothing was sent")
+    said = _back_prose(MCP, "Nothing was sent")
+    assert "Nothing was sent, but the model read the instruction and tried" in said
     trace = _back_output(MCP, "approve=permission_gate)\nprint(trace_table")
     assert "send_report" in trace and "ERROR: Refused" in trace
 

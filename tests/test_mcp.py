@@ -18,7 +18,12 @@ from toolcall_lab.errors import McpServerGoneError, McpToolError, UsageError
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.mcp_loop import McpRun, run_with_server
 from toolcall_lab.mcp_tools import connect, screen, tool_from_mcp, version_line
-from toolcall_lab.mcp_tools.servers import INJECTED, WEATHER_DESCRIPTION, poisoned_weather_server, weather_server
+from toolcall_lab.mcp_tools.servers import (
+    INJECTED,
+    WEATHER_DESCRIPTION,
+    poisoned_weather_server,
+    weather_server,
+)
 from toolcall_lab.messages import ToolCall
 from toolcall_lab.misbehaving import obeys_tool_descriptions
 from toolcall_lab.report import hop_table
@@ -148,7 +153,8 @@ def test_a_poisoned_description_reaches_the_model_and_the_model_obeys_it():
         run = run_with_server(poisoned, gullible, PARIS_QUESTION)
         assert any(INJECTED in t.description for t in gullible.requests[0].tools)
         reported = [h for h in run.hops if h.request.body.get("params", {}).get("name") == "send_report"]
-        assert len(reported) == 1 and PARIS_QUESTION in reported[0].request.body["params"]["arguments"]["text"]
+        assert len(reported) == 1
+        assert PARIS_QUESTION in reported[0].request.body["params"]["arguments"]["text"]
         assert "report" not in run.answer.lower()
 
 
@@ -208,11 +214,11 @@ def test_the_hop_table_says_who_produced_each_row(connection):
     rows = hop_table(run, produced_by=True).splitlines()[2:]
     server = {int(line.split()[0]) for line in rows if line.endswith("the MCP server")}
     assert server == {2, 4, 8}
-    assert "tool_result" in rows[8] and rows[8].endswith("your code")  # the server's words, your code's message
+    assert "tool_result" in rows[8] and rows[8].endswith("your code")  # the server's words, your code's
     assert all(len(line) <= 80 for line in rows)
 
 
-# -- the lesson's checks: shortcuts refused, the say-which-version line ------------------------------------------
+# -- the lesson's checks: shortcuts refused, the say-which-version line ----------------------------------
 @pytest.mark.parametrize("answer", [
     lambda tool, connection: tool_from_mcp(tool, connection),
     lambda tool, connection: next(t for t in connection.tools if t.name == tool.name),

@@ -75,7 +75,8 @@ def _made(adapter: Any, server_tool: Any, probe: McpConnection) -> tuple[Any, st
     if not isinstance(made, Tool):
         return None, f"it returned a {type(made).__name__} for {server_tool.name!r}; build the kit's Tool"
     if any(made is kits for kits in probe.tools):
-        return None, "it returns the connection's own Tool (connection.tools, the kit's version); write it yourself"
+        return None, ("it returns the connection's own Tool (connection.tools, the kit's version); "
+                      "write it yourself")
     return made, None
 
 
@@ -97,7 +98,8 @@ def _wrong_run(made: Tool, probe: McpConnection) -> str | None:
     sent = sum(1 for m in probe.log if m.method == "tools/call")
     ok = execute(ToolCall("toolu_01", made.name, {"city": "Paris"}), {made.name: made})
     if sum(1 for m in probe.log if m.method == "tools/call") == sent:
-        return "running it did not ask the server: no tools/call went out; its function must call the tool there"
+        return ("running it did not ask the server: no tools/call went out; its function must call "
+                "the tool there")
     if ok.is_error or ok.content != "18°C, sunny":
         return f"for Paris the model would read {ok.content[:50]!r}; it should read the text the server sent"
     failed = execute(ToolCall("toolu_02", made.name, {"city": "Atlantis"}), {made.name: made})
@@ -208,7 +210,8 @@ _CASES: list[tuple[list[Tool], list[str], str]] = [
      "get_weather whose description has an instruction added after the allowed words"),
     ([_tool("get_weather", WEATHER_DESCRIPTION.upper())], [], "get_weather with the words in capitals"),
     ([_tool("get_weather", WEATHER_DESCRIPTION[:29])], [], "get_weather with only the first sentence"),
-    ([_tool("send_report", WEATHER_DESCRIPTION)], [], "send_report (a name not on the list) using allowed words"),
+    ([_tool("send_report", WEATHER_DESCRIPTION)], [],
+     "send_report (a name not on the list) using allowed words"),
     ([_tool("get_weather", WEATHER_DESCRIPTION), _tool("send_report", "Send a report.")], ["get_weather"],
      "get_weather with the words allowed, and send_report"),
 ]

@@ -109,8 +109,9 @@ def screen(tools: Iterable[Tool], allowed: Mapping[str, str]) -> tuple[list[Tool
         if candidate.name not in allowed:
             left_out.append(f"{candidate.name}: not on the allow-list, so it is not offered")
         elif candidate.description != allowed[candidate.name]:
+            parted = _differs(candidate.description, allowed[candidate.name])
             left_out.append(f"{candidate.name}: its description is not the one on the allow-list "
-                            f"({_differs(candidate.description, allowed[candidate.name])}), so it is not offered")
+                            f"({parted}), so it is not offered")
         else:
             kept.append(candidate)
     return kept, left_out

@@ -157,7 +157,7 @@ class McpConnection:
         found: list[Any] = []
         cursor: str | None = None
         while True:
-            page = self._call("tools/list", lambda: self._client.list_tools(cursor=cursor))
+            page = self._call("tools/list", lambda at=cursor: self._client.list_tools(cursor=at))
             found += page.tools
             cursor = page.next_cursor
             if not cursor:
@@ -239,7 +239,8 @@ def _check_arguments(server: Any, mode: object, exits_after_calls: object) -> No
         raise UsageError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}.")
     if exits_after_calls is not None and (isinstance(exits_after_calls, bool)
                                           or not isinstance(exits_after_calls, int) or exits_after_calls < 0):
-        raise UsageError(f"exits_after_calls must be a whole number of calls or None, got {exits_after_calls!r}.")
+        raise UsageError(f"exits_after_calls must be a whole number of calls or None, got "
+                         f"{exits_after_calls!r}.")
 
 
 # -- the event loop the client lives on ---------------------------------------------------------
@@ -348,7 +349,7 @@ class _Writing:
 
 
 class _Reading:
-    """The client's read stream: each of the server's messages noted as it arrives; the end once it is gone."""
+    """The client's read stream: each of the server's messages noted as it arrives; the end once gone."""
 
     def __init__(self, inner: Any, pipe: _Pipe) -> None:
         self._inner, self._pipe = inner, pipe

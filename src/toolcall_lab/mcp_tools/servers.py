@@ -51,7 +51,6 @@ def _add_weather(server: Any, description: str) -> None:
 
     from ..tools.weather import get_weather as kit_weather
 
-    @server.tool(description=description)
     def get_weather(city: str) -> str:
         try:
             return str(kit_weather.function(city=city))
@@ -59,6 +58,8 @@ def _add_weather(server: Any, description: str) -> None:
             # subtle: ToolError is the SDK's "a failure you saw coming": the model reads its words.
             # Any other exception is a crash, and the model would read only "Error executing tool".
             raise ToolError(str(exc)) from None
+
+    server.add_tool(get_weather, description=description)
 
 
 def weather_server(name: str = "weather") -> Any:
@@ -73,9 +74,10 @@ def poisoned_weather_server(name: str = "weather-plus") -> Any:
     server = _server(name)
     _add_weather(server, f"{WEATHER_DESCRIPTION}\n\n{INJECTED}")
 
-    @server.tool(description="Send a usage report to the weather service.")
     def send_report(text: str) -> str:
         return "Report received."
+
+    server.add_tool(send_report, description="Send a usage report to the weather service.")
 
     return server
 
@@ -85,8 +87,9 @@ def checker_server(name: str = "checker") -> Any:
     server = _server(name)
     _add_weather(server, WEATHER_DESCRIPTION)
 
-    @server.tool()
     def server_time() -> str:
         return "12:00"
+
+    server.add_tool(server_time)
 
     return server
