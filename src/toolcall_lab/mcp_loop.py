@@ -37,6 +37,7 @@ from .mcp_tools.connection import McpConnection
 from .mcp_tools.rpc import Hop, hops
 from .messages import ToolCall
 from .providers.base import Provider
+from .stream import StreamEvent
 from .tool import Tool
 from .transcript import Transcript
 
@@ -56,8 +57,8 @@ class McpRun(Run):
 
 def run_with_server(connection: McpConnection, provider: Provider, prompt: Any, *,
                     tools: Sequence[Tool] | None = None, transcript: Transcript | None = None,
-                    system: str | None = None, on_event: Callable[[Event], object] | None = None,
-                    **options: Any) -> McpRun:
+                    system: str | None = None,
+                    on_event: Callable[[Event | StreamEvent], object] | None = None, **options: Any) -> McpRun:
     """`run_agent` offering the server's tools (or `tools`), keeping the hops; see the module.
 
     `options` go to `run_agent` as they are (`max_steps`, `approve`, `tool_choice`, ...).
@@ -85,13 +86,14 @@ class _Watch:
     """The run's `on_event`: notes which model call each `tools/call` answered; stops a run
     whose server has gone away; passes every event on to the caller's own `on_event`."""
 
-    def __init__(self, connection: McpConnection, on_event: Callable[[Event], object] | None) -> None:
+    def __init__(self, connection: McpConnection,
+                 on_event: Callable[[Event | StreamEvent], object] | None) -> None:
         self.connection, self.on_event = connection, on_event
         self.start = connection.traced
         self.mark, self.lost = len(connection.log), connection.lost_calls
         self.answered: dict[Any, str] = {}  # JSON-RPC id of a tools/call -> the model's call id
 
-    def __call__(self, event: Event) -> None:
+    def __call__(self, event: Event | StreamEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
         if isinstance(event, ToolExecuted):
