@@ -58,7 +58,8 @@ class McpRun(Run):
 def run_with_server(connection: McpConnection, provider: Provider, prompt: Any, *,
                     tools: Sequence[Tool] | None = None, transcript: Transcript | None = None,
                     system: str | None = None,
-                    on_event: Callable[[Event | StreamEvent], object] | None = None, **options: Any) -> McpRun:
+                    on_event: Callable[[Event | StreamEvent], object] | None = None,
+                    **options: Any) -> McpRun:
     """`run_agent` offering the server's tools (or `tools`), keeping the hops; see the module.
 
     `options` go to `run_agent` as they are (`max_steps`, `approve`, `tool_choice`, ...).
