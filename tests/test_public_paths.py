@@ -60,6 +60,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.tape": {"load", "replay"},
     "toolcall_lab.tokens": {"request_text"},
     "toolcall_lab.tool": {"execute", "tool_map"},
+    "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"calculator", "delete_files", "get_weather", "read_file", "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
     "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "step_through", "wire_view"},
