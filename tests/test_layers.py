@@ -39,10 +39,11 @@ PACKAGE = SRC / "toolcall_lab"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("vocabulary", ("_checked", "_files", "_jsonschema", "_redact", "_summable", "_text", "blocks", "errors",
                     "messages", "stream", "transcript", "turn", "usage")),
-    ("tools, tokens, models", ("models", "schema", "server_tools", "tokens", "tool", "tool_choice", "tools")),
+    ("tools, tokens, models", ("mcp_tools", "models", "schema", "server_tools", "tokens", "tool",
+                               "tool_choice", "tools")),
     ("the wire", ("wire",)),
     ("providers", ("providers",)),
-    ("the loop", ("approval", "compaction", "events", "loop")),
+    ("the loop", ("approval", "compaction", "events", "loop", "mcp_loop")),
     ("seeing it", ("views",)),
     ("what the model reads", ("template",)),
     ("the double", ("double", "parts_api")),
