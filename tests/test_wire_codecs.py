@@ -1,8 +1,8 @@
 """Each codec package is its API's whole codec, though its halves live in files of their own.
 
 `wire/<api>/__init__.py` re-exports the client half (`client.py`), the server half
-(`server.py`) and the rules (`rules.py`), so a provider and the API double each find
-everything they need on the one package `API_SPECS` names.
+(`server.py`), the rules (`rules.py`) and the stream half (`stream.py`), so a provider and
+the API double each find everything they need on the one package `API_SPECS` names.
 """
 
 import importlib
@@ -20,7 +20,13 @@ DOUBLE = [name for name in vars(ServerHalf) if not name.startswith("_")]
 
 def test_the_codec_protocol_is_what_a_client_needs():
     assert sorted(CLIENT) == ["API_NAME", "PROVIDER_NAME", "check_request", "decode_response",
-                              "encode_request", "error_body", "why_dropped"]
+                              "decode_stream", "encode_request", "error_body", "why_dropped"]
+
+
+@pytest.mark.parametrize("api", list(API_SPECS))
+def test_the_codec_re_exports_its_stream_half(api):
+    stream = importlib.import_module(f"toolcall_lab.wire.{api}.stream")
+    assert API_SPECS[api].codec.decode_stream is stream.decode_stream
 
 
 @pytest.mark.parametrize("api", list(API_SPECS))

@@ -15,6 +15,7 @@ widget library and not even jsonschema (that loads on the first argument check).
 """
 
 from .errors import (
+    IncompleteStreamError,
     InvalidRequestError,
     MaxStepsExceeded,
     MissingKeyError,
@@ -30,6 +31,15 @@ from .loop import Run, Step, run_agent
 from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from .providers import Provider, ScriptedProvider, SentRequest, call, stage
 from .providers.registry import get_provider, provider_from_env
+from .stream import (
+    ArgumentsDelta,
+    BlockFinished,
+    ReasoningDelta,
+    StreamEvent,
+    StreamFinished,
+    TextDelta,
+    ToolCallStarted,
+)
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
 from .turn import StopReason, Turn
@@ -40,6 +50,9 @@ __version__ = "0.1.0"
 __all__ = [
     "AnthropicProvider",
     "ApiDouble",
+    "ArgumentsDelta",
+    "BlockFinished",
+    "IncompleteStreamError",
     "InvalidRequestError",
     "MaxStepsExceeded",
     "Message",
@@ -50,15 +63,20 @@ __all__ = [
     "Provider",
     "ProviderError",
     "ReasoningBlock",
+    "ReasoningDelta",
     "Run",
     "ScriptExhaustedError",
     "ScriptedProvider",
     "SentRequest",
     "Step",
     "StopReason",
+    "StreamEvent",
+    "StreamFinished",
     "TextBlock",
+    "TextDelta",
     "Tool",
     "ToolCall",
+    "ToolCallStarted",
     "ToolDefinitionError",
     "ToolResult",
     "ToolcallLabError",

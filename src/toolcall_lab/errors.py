@@ -20,6 +20,7 @@
             ├── OverloadedError       529 / 503: the provider is busy; retry later
             ├── ServerError           another 5xx: the provider failed
             ├── ProviderTimeoutError  no reply within the timeout
+            ├── IncompleteStreamError a streamed reply broke off: says what had arrived; nothing ran
             └── ProviderUnreachableError  nothing answers at the URL: says which, and how to start it
 
 Five of them are also Python's own error for the same mistake, so code written against
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AuthenticationError",
+    "IncompleteStreamError",
     "InvalidRequestError",
     "MalformedResponseError",
     "MaxStepsExceeded",
@@ -225,6 +227,23 @@ class ServerError(TransientError):
 
 class ProviderTimeoutError(TransientError):
     """Raised when no reply arrived within the provider's timeout."""
+
+
+class IncompleteStreamError(TransientError):
+    """Raised when a streamed reply ends before the API's end of reply: the connection
+    dropped, or the server sent an error event mid-stream.
+
+    The message says what had arrived and what had not, e.g. "the stream ended after 7
+    events, before message_stop: text 'It is 18°C…' had arrived and get_weather's
+    arguments were cut at '{"ci'; nothing was added to the transcript and no tool ran:
+    call again." Transient: the request was accepted, so the same one may well finish
+    next time. `events` counts the wire events that did arrive. A reply cut at the
+    *output limit* is not this error: it is a finished reply with stop reason max_tokens.
+    """
+
+    def __init__(self, message: str, *, events: int = 0, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.events = events
 
 
 class MalformedResponseError(ProviderError):

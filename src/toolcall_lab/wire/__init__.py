@@ -19,6 +19,8 @@ error shape:
 
     encode_request(transcript, tools=(), *, model, **options) -> dict   request body
     decode_response(body) -> Turn                                          reply, stop reason, usage
+    decode_stream(raw_events) -> Iterator[StreamEvent]                     a streamed reply, piece by
+                                                                           piece, ending in its Turn
     decode_request(body) -> tuple[Transcript, tuple[Tool, ...]]           what a server reads
     decode_tool_choice(body) -> tuple[str | None, bool | None]             ... and how free the model is
     encode_response(turn, *, response_id) -> dict                          what a server answers
@@ -44,6 +46,9 @@ Each API's folder holds a file per job, and the package re-exports them as one c
                         results paired, content, tool names and schemas, reasoning, and
                         what each model takes; Ollama checks little else than the model)
     <api>/shape.py      the request body's JSON Schema, and the API's words for a wrong type
+    <api>/stream.py     the stream half: decode_stream, a streamed reply read into the kit's
+                        events (`toolcall_lab.stream`) on the one assembler all four share
+                        (`_stream.py`), ending in the Turn decode_response gives
     <api>/_blocks.py    the translators both halves share, and the API's names
     (anthropic/ also has thinking.py and caching.py: each concept's client, rules and
     double together)
@@ -72,7 +77,7 @@ each with why.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
 
@@ -82,6 +87,7 @@ from .problem import Problem
 
 if TYPE_CHECKING:
     from ..messages import ReasoningBlock, Transcript
+    from ..stream import StreamEvent
     from ..tool import Tool
     from ..turn import Turn
     from ..usage import Usage
@@ -89,7 +95,8 @@ if TYPE_CHECKING:
     from ._schema import Failure
 
 __all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
-           "check", "check_request", "codec", "decode_response", "encode_request", "foreign_reasoning"]
+           "check", "check_request", "codec", "decode_response", "decode_stream", "encode_request",
+           "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
 
@@ -112,6 +119,8 @@ class Codec(Protocol):
                        max_tokens: int = 1024) -> dict[str, Any]: ...
 
     def decode_response(self, body: Mapping[str, Any]) -> Turn: ...
+
+    def decode_stream(self, raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEvent]: ...
 
     def check_request(self, body: Mapping[str, Any]) -> list[Problem]: ...
 
@@ -241,7 +250,11 @@ class ApiSpec:
     `provider` is the registry name of the provider that speaks it by default;
     `response_id` is how the API double numbers its responses (the prefix of each id);
     `codec` is the API's package (`wire.<api>`, what a provider speaks with) and `server`
-    its server half (`wire.<api>.server`, what the API double plays).
+    its server half (`wire.<api>.server`, what the API double plays); `limit_counts_cache_reads`
+    says whether its per-minute input-token limit counts what a request reads from the
+    prompt cache (Anthropic's ITPM does not, on current models: platform.claude.com/docs/
+    en/api/rate-limits, as quoted in docs/sources.md §6; `python -m toolcall_lab budget`
+    counts a class's burst that way).
 
     >>> API_SPECS["chat"].endpoint, API_SPECS["chat"].base_path, API_SPECS["chat"].provider
     ('/v1/chat/completions', '/v1', 'openai-chat')
@@ -255,12 +268,13 @@ class ApiSpec:
     response_id: str
     codec: Codec
     server: ServerHalf
+    limit_counts_cache_reads: bool = True
 
 
 #: Every API the kit speaks, by name: the one record each, in the lessons' order.
 API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
     ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
-            "msg_double_", anthropic, anthropic.server),
+            "msg_double_", anthropic, anthropic.server, limit_counts_cache_reads=False),
     ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
             "resp_double_", responses, responses.server),
     ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
@@ -291,6 +305,15 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, api: s
 def decode_response(body: Mapping[str, Any], *, api: str) -> Turn:
     """The `Turn` a response body of `api` carries."""
     return codec(api).decode_response(body)
+
+
+def decode_stream(raw_events: Iterable[Mapping[str, Any]], *, api: str) -> Iterator[StreamEvent]:
+    """The kit's events for a streamed reply of `api`, one wire event (a dict) at a time.
+
+    The last is `StreamFinished(turn)`, the same `Turn` as `decode_response` of the reply
+    unstreamed; see each API's `stream.py` for what a raw event is.
+    """
+    return codec(api).decode_stream(raw_events)
 
 
 def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:

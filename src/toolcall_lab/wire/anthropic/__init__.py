@@ -29,6 +29,7 @@ One folder holds what the kit knows about this API, a file per job:
     server.py     the server half the API double plays: decode_request, decode_tool_choice,
                   encode_response, error_body
     rules.py      check_request: what the API refuses, in its own words
+    stream.py     the stream half: decode_stream, a streamed reply read into the kit's events
     thinking.py   extended thinking: the request's `thinking`, and the rules about what
                   comes back
     caching.py    prompt caching: where the breakpoints go, and the rules about them
@@ -43,7 +44,8 @@ kit does not keep that list, so `encode_request` leaves out every `thinking` and
 request's (a dated snapshot of the same model counts as the same, `models.same_model`;
 a block with no model is sent). `why_dropped` says, for one block, why it is left out.
 
-Left out: images, documents, citations, streaming, and strict tools.
+Left out: images, documents, citations, the double's streams (the kit reads streams,
+`stream.py`), and strict tools.
 """
 
 from ..signing import SIGNATURE_PREFIX, binding_of, sign_thinking, signature_is_ours, verify_thinking
@@ -52,6 +54,7 @@ from .caching import CACHE_TTLS, CACHING, caching_strategies, place_breakpoints
 from .client import decode_response, encode_request, tool_choice_config
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 from .thinking import check_effort, thinking_config
 
 __all__ = [
@@ -66,6 +69,7 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_stream",
     "decode_tool_choice",
     "encode_request",
     "encode_response",

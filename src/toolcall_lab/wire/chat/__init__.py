@@ -36,10 +36,12 @@ the kit knows about this API, a file per job:
     server.py     the server half the API double plays: decode_request, decode_tool_choice,
                   encode_response, error_body
     rules.py      check_request: what the API refuses, in its own words
+    stream.py     the stream half: decode_stream, a streamed reply read into the kit's events
     _blocks.py    the call and content readers both halves share, and the API's names
 
-Left out: streaming, images and audio, `n > 1`, the deprecated `functions` /
-`function_call`, custom (grammar) tools and `allowed_tools`.
+Left out: the double's streams (the kit reads streams, `stream.py`), images and audio,
+`n > 1`, the deprecated `functions` / `function_call`, custom (grammar) tools and
+`allowed_tools`.
 """
 
 
@@ -48,6 +50,7 @@ from ._blocks import API_NAME, PROVIDER_NAME
 from .client import MAX_TOKENS_FIELDS, decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 
 __all__ = [
     "API_NAME",
@@ -57,6 +60,7 @@ __all__ = [
     "check_request",
     "decode_request",
     "decode_response",
+    "decode_stream",
     "decode_tool_choice",
     "encode_request",
     "encode_response",

@@ -34,10 +34,11 @@ the kit knows about this API, a file per job:
     server.py     the server half the API double plays: decode_request, decode_tool_choice,
                   encode_response, error_body
     rules.py      check_request: what the API refuses, which is very little
+    stream.py     the stream half: decode_stream, a streamed reply read into the kit's events
     _blocks.py    the call and message readers both halves share, and the API's names
 
-Left out: streaming (the kit sends `stream: false`), images, `format` (structured
-output), `keep_alive` and logprobs. Sources: Ollama's API docs
+Left out: the double's streams (the kit sends `stream: false`, and reads a stream with
+`stream.py`), images, `format` (structured output), `keep_alive` and logprobs. Sources: Ollama's API docs
 (https://github.com/ollama/ollama/blob/main/docs/api.md) and its Go server
 (github.com/ollama/ollama: `api/types.go`, `server/routes.go`).
 """
@@ -48,7 +49,8 @@ from ._blocks import API_NAME, PROVIDER_NAME, mint_call_id
 from .client import decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
-           "mint_call_id", "why_dropped"]
+           "decode_response", "decode_stream", "decode_tool_choice", "encode_request", "encode_response",
+           "error_body", "mint_call_id", "why_dropped"]

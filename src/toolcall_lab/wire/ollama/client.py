@@ -202,8 +202,8 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         # subtle: a streamed reply arrives as chunks, and the tool calls come in one with
         # done: false; reading that chunk as the turn would lose the rest and the usage.
         raise UsageError("this is one chunk of a streamed reply (done: false), not a finished one; "
-                         "the kit reads whole replies only, so send the request with stream: false "
-                         "(encode_request does) or join the chunks first.")
+                         "decode_response reads whole replies only, so send the request with stream: "
+                         "false (encode_request does), or read the chunks with decode_stream.")
     model = str(body.get("model") or "")
     wire = body["message"]
     calls = [read_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]

@@ -69,11 +69,12 @@ One folder holds what the kit knows about this API, a file per job:
     server.py     the server half the API double plays: decode_request, decode_tool_choice,
                   encode_response, error_body
     rules.py      check_request: what the API refuses, in its own words
+    stream.py     the stream half: decode_stream, a streamed reply read into the kit's events
     _blocks.py    the item readers both halves share, and the API's names
 
-Left out: images and files, built-in tools other than web search, streaming, and
-`previous_response_id` conversations (the pairing rules are then not checked, since the
-earlier items live on OpenAI's servers).
+Left out: images and files, built-in tools other than web search, the double's streams
+(the kit reads streams, `stream.py`), and `previous_response_id` conversations (the
+pairing rules are then not checked, since the earlier items live on OpenAI's servers).
 """
 
 
@@ -83,7 +84,8 @@ from ._blocks import API_NAME, PROVIDER_NAME, web_search_call
 from .client import decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .stream import decode_stream
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
-           "decode_response", "decode_tool_choice", "encode_request", "encode_response", "error_body",
-           "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]
+           "decode_response", "decode_stream", "decode_tool_choice", "encode_request", "encode_response",
+           "error_body", "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]

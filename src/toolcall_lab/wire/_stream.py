@@ -1,0 +1,269 @@
+"""The one stream assembler the four APIs share: wire events in, the kit's events out.
+
+Each API's `stream.py` is a `Reader`: it knows what its wire events mean, rebuilds the
+non-streaming reply from them (as the official SDKs' accumulators do) and says each
+piece through an `Assembly`. Everything that does not depend on the API lives here,
+written once (`decode`):
+
+- the order of the kit's events: each block's index given when it starts, deltas only
+  for a block that is open, one `BlockFinished` per block, `StreamFinished` last;
+- the end: a stream that stops before the API's end of reply raises
+  `IncompleteStreamError`, saying what had arrived and what had not;
+- the final `Turn`: the API's own `decode_response` of the rebuilt reply, so a streamed
+  reply and the same reply unstreamed decode alike, by construction.
+
+A worked example, with a made-up reader whose wire events are ("text", "Hi") pairs and
+("end",), to show the shape every API's reader has:
+
+>>> from toolcall_lab import Message, StopReason, Turn, Usage
+>>> class Pairs:
+...     END = "end"
+...     def __init__(self):
+...         self.finished, self.said = False, ""
+...     def read(self, raw, kit):
+...         if raw["type"] == "end":
+...             self.finished = True
+...             return []
+...         self.said += raw["text"]
+...         return [kit.text("words", raw["text"])]
+...     def turn(self):
+...         return Turn(Message.assistant(self.said), StopReason.END_TURN, Usage(), "m")
+>>> for event in decode([{"type": "text", "text": "Hi"}, {"type": "end"}], Pairs(), provider="toy"):
+...     print(event)
+[0] text += 'Hi'
+[0] finished: TextBlock('Hi')
+done [end_turn]: 1 block, 0 tokens in, 0 out
+>>> list(decode([{"type": "text", "text": "It is 18°C and sunny"}], Pairs(), provider="toy"))
+Traceback (most recent call last):
+...
+toolcall_lab.errors.IncompleteStreamError: the stream ended after 1 event, before end: text 'It is 18°C…' \
+had arrived; nothing was added to the transcript and no tool ran: call again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import UnionType
+from typing import Any, Literal, Protocol, TypeVar, assert_never
+
+from .._text import shorten
+from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall
+from ..errors import IncompleteStreamError, MalformedResponseError, UsageTypeError
+from ..stream import (
+    ArgumentsDelta,
+    BlockFinished,
+    ReasoningDelta,
+    StreamEvent,
+    StreamFinished,
+    TextDelta,
+    ToolCallStarted,
+)
+from ..turn import Turn
+
+__all__ = ["Assembly", "Reader", "decode"]
+
+#: An event about one block (every kind but StreamFinished, which is about the reply).
+_Said = TypeVar("_Said", TextDelta, ToolCallStarted, ArgumentsDelta, ReasoningDelta, BlockFinished)
+_QUOTED = 11  # characters of text or arguments an error message quotes
+#: The kit's blocks each kind of streamed block becomes.
+_KINDS: dict[str, type | UnionType] = {"text": TextBlock, "call": ToolCall, "reasoning": ReasoningBlock,
+                                       "other": ReasoningBlock | ServerToolCall | ServerToolResult}
+
+
+class Reader(Protocol):
+    """One API's half of a stream decoder: what its wire events mean, and the reply they rebuild.
+
+    `END` names the API's end of reply, as its docs do ("message_stop"); `finished` is
+    True once it arrived; `read` says, through `kit`, what one wire event carries (and
+    raises `kit.broke(...)` for an error event); `turn` is `decode_response` of the
+    rebuilt reply, asked once, after the last event.
+    """
+
+    END: str
+
+    @property
+    def finished(self) -> bool: ...
+
+    def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterable[StreamEvent]: ...
+
+    def turn(self) -> Turn: ...
+
+
+def decode(raw_events: Iterable[Mapping[str, Any]], reader: Reader, *,
+           provider: str) -> Iterator[StreamEvent]:
+    """The kit's events for a stream of wire events, read by `reader`, ending in `StreamFinished`.
+
+    Blocks still open when the reply ends (Chat and Ollama never close theirs; a call cut
+    at the output limit is never closed either) finish then, as the final `Turn` holds
+    them, in index order.
+    """
+    kit = Assembly(provider, reader.END)
+    for raw in raw_events:
+        kit.events += 1
+        yield from reader.read(_checked(raw, kit), kit)
+    if not reader.finished:
+        raise kit.broke()
+    turn = reader.turn()
+    yield from kit.close(turn)
+    yield StreamFinished(turn)
+
+
+def _checked(raw: object, kit: Assembly) -> Mapping[str, Any]:
+    """`raw` if it is a wire event as a dict; an SDK's event object is the caller's slip, said so."""
+    if isinstance(raw, Mapping):
+        return raw
+    if hasattr(raw, "to_dict") or hasattr(raw, "model_dump"):
+        raise UsageTypeError(f"decode_stream reads each event as a dict, the JSON the wire carries, not "
+                             f"a {type(raw).__name__}; pass event.to_dict() (the ollama client's: "
+                             "part.model_dump(exclude_none=True)).")
+    raise kit.malformed(f"event {kit.events} is a {type(raw).__name__}, not a JSON object")
+
+
+@dataclass
+class _Part:
+    """What has arrived of one block: its kind, its text or arguments so far, a call's name."""
+
+    kind: Literal["text", "call", "reasoning", "other"]
+    text: str = ""
+    name: str = ""
+    whole: bool = False  # a call's arguments are all in, though the block is not finished yet
+    done: bool = False
+
+
+class Assembly:
+    """What a stream has delivered so far, each piece turned into the kit's event.
+
+    A block is known by the reader's own key (Anthropic's block index, a Responses item's
+    part, Chat's "text"); the kit numbers blocks 0, 1, 2... in the order they start.
+    """
+
+    def __init__(self, provider: str, end: str) -> None:
+        self.provider, self.end = provider, end
+        self.events = 0
+        self._index: dict[Hashable, int] = {}
+        self._parts: list[_Part] = []
+
+    # -- what arrived -------------------------------------------------------------------------
+    def begin(self, key: Hashable, kind: Literal["text", "call", "reasoning", "other"]) -> int:
+        """The index of the block `key`, started now as `kind` if it is new."""
+        if key not in self._index:
+            self._index[key] = len(self._parts)
+            self._parts.append(_Part(kind))
+        return self._index[key]
+
+    def text(self, key: Hashable, text: str) -> TextDelta:
+        return self._said(TextDelta(self.begin(key, "text"), text))
+
+    def call(self, key: Hashable, call_id: str, name: str) -> ToolCallStarted:
+        return self._said(ToolCallStarted(self.begin(key, "call"), call_id, name))
+
+    def arguments(self, key: Hashable, json: str) -> ArgumentsDelta:
+        return self._said(ArgumentsDelta(self.begin(key, "call"), json))
+
+    def reasoning(self, key: Hashable, text: str = "", signature: str = "") -> ReasoningDelta:
+        return self._said(ReasoningDelta(self.begin(key, "reasoning"), text, signature))
+
+    def whole(self, key: Hashable) -> None:
+        """The call `key`'s arguments are all in (an Ollama call comes whole; Responses says .done)."""
+        self._parts[self.begin(key, "call")].whole = True
+
+    def finished(self, key: Hashable, block: Block) -> BlockFinished:
+        """Block `key` is complete, as `block` (started now if nothing of it came before)."""
+        return self._said(BlockFinished(self.begin(key, "other"), block))
+
+    def _said(self, event: _Said) -> _Said:
+        """`event`, once what it tells of its block is noted (what `arrived` reports).
+
+        e.g. ArgumentsDelta(1, '{"ci') -> block 1's arguments so far end in '{"ci'.
+        """
+        part = self._parts[event.index]
+        if part.done:
+            raise self.malformed(f"event {self.events} adds to block {event.index} after it finished")
+        match event:
+            case TextDelta() | ReasoningDelta():
+                part.text += event.text
+            case ArgumentsDelta():
+                part.text += event.json
+            case ToolCallStarted():
+                part.name = event.name
+            case BlockFinished():
+                part.done = True
+            case _:
+                assert_never(event)
+        return event
+
+    def close(self, turn: Turn) -> Iterator[BlockFinished]:
+        """A `BlockFinished` for each block still open, as `turn` holds it.
+
+        Block `index` of the turn, when it is of the open block's kind; else the turn's
+        next unclaimed block of that kind (a Qwen3-style `<think>` prefix streams as Chat
+        text, and the turn holds it as reasoning before the text).
+        """
+        blocks = turn.message.blocks
+        claimed = {index for index, part in enumerate(self._parts) if part.done}
+        for index, part in enumerate(self._parts):
+            if part.done:
+                continue
+            fits = [at for at in (index, *range(len(blocks))) if at < len(blocks) and at not in claimed
+                    and isinstance(blocks[at], _KINDS[part.kind])]
+            if not fits:
+                raise self.malformed(f"block {index} ({part.kind}) started, but the finished reply "
+                                     "has no such block")
+            claimed.add(fits[0])
+            part.done = True
+            yield BlockFinished(index, blocks[fits[0]])
+
+    # -- what went wrong ------------------------------------------------------------------------
+    def broke(self, error: str = "") -> IncompleteStreamError:
+        """The kit's error for a stream that stopped early: `error` is what the server sent, if anything.
+
+        e.g. broke("overloaded_error: Overloaded") after 3 events -> "anthropic sent an
+        error after 3 events (overloaded_error: Overloaded): nothing had arrived; ...".
+        """
+        events = f"{self.events} event{'' if self.events == 1 else 's'}"
+        how = (f"{self.provider} sent an error after {events} ({error.rstrip('.')})" if error
+               else f"the stream ended after {events}, before {self.end}")
+        return IncompleteStreamError(f"{how}: {self.arrived()}; nothing was added to the transcript "
+                                     "and no tool ran: call again.", provider=self.provider,
+                                     events=self.events)
+
+    def malformed(self, what: str) -> MalformedResponseError:
+        return MalformedResponseError(f"{self.provider}'s stream is not the API's: {what}; check the "
+                                      "server's URL, or report the server.", provider=self.provider)
+
+    def arrived(self) -> str:
+        """What has arrived, in a few words.
+
+        e.g. "text 'Hi' had arrived and get_weather's arguments were cut at '{"ci'".
+        """
+        whole: list[str] = []
+        cut: list[str] = []
+        for part in self._parts:
+            match part.kind:
+                case "text" | "reasoning":
+                    whole.append(f"{part.kind} {shorten(part.text, _QUOTED)!r}")
+                case "call" if part.done or part.whole:
+                    whole.append(f"a whole {part.name} call")
+                case "call" if part.text:
+                    shown = part.text if len(part.text) <= _QUOTED else "…" + part.text[-_QUOTED + 1:]
+                    cut.append(f"{part.name}'s arguments were cut at {shown!r}")
+                case "call":
+                    cut.append(f"{part.name}'s call had begun, with no arguments yet")
+                case "other":
+                    whole.append("a provider's own block")
+        said = [_listed(whole) + " had arrived"] if whole else []
+        return " and ".join(said + cut) or "nothing had arrived"
+
+
+def _listed(items: list[str]) -> str:
+    """e.g. ["text 'Hi'", "a whole f call", "a whole f call"] -> "text 'Hi' and 2 whole f calls"."""
+    counted, shown = Counter(items), []
+    for item in items:
+        if counted[item] > 1 and item.startswith("a "):
+            item = f"{counted[item]} {item.removeprefix('a ')}s"  # a whole f call, twice: 2 whole f calls
+            if item in shown:
+                continue
+        shown.append(item)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]

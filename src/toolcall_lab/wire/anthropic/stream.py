@@ -1,0 +1,213 @@
+"""The Anthropic Messages API's stream half: server-sent events in, the kit's events out.
+
+`decode_stream(raw_events)` reads a streamed `/v1/messages` reply (`"stream": true`)
+event by event, pure and with no I/O. A raw event is one server-sent event's `data`
+JSON, as a dict; its `type` is the event's name (`event: content_block_delta` carries
+`{"type": "content_block_delta", ...}`), so the `event:` line adds nothing. The
+anthropic SDK's `client.messages.create(..., stream=True)` yields these as objects
+(`event.to_dict()` gives the dict back; the SDK itself raises on an `error` event). The
+events of its `messages.stream()` helper decode the same: the ones it adds (`text`,
+`input_json`, ...) repeat the deltas and are read past. The grammar, from Anthropic's "Streaming
+messages" page (https://platform.claude.com/docs/en/build-with-claude/streaming):
+
+    message_start                 the Message, with empty content and the input usage
+    content_block_start           block `index` begins: text "", tool_use input {},
+                                  thinking "" ..., or a whole block (redacted_thinking,
+                                  a server tool's result)
+    content_block_delta           text_delta, input_json_delta (a piece of partial JSON),
+                                  thinking_delta, signature_delta
+    content_block_stop            block `index` is complete
+    message_delta                 stop_reason, and the usage so far (cumulative)
+    message_stop                  the end of the reply
+    ping                          any number of them, anywhere
+    error                         {"error": {"type": "overloaded_error", ...}}: it broke off
+
+The reply is rebuilt as the SDK's `MessageStream` rebuilds it
+(`anthropic/lib/streaming/_messages.py`, `accumulate_event`), and the final `Turn` is
+`decode_response` of the rebuilt Message. One difference, on purpose: a tool call whose
+arguments never closed (the reply hit max_tokens inside it, so no `content_block_stop`
+came) keeps its partial JSON as `raw_args`, a malformed call the loop never runs; the
+SDK parses the fragment leniently into an object, which would look like a whole call.
+
+>>> events = [
+...     {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+...      "model": "claude-haiku-5-5", "content": [], "usage": {"input_tokens": 12, "output_tokens": 1}}},
+...     {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+...     {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi!"}},
+...     {"type": "content_block_stop", "index": 0},
+...     {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 3}},
+...     {"type": "message_stop"}]
+>>> for event in decode_stream(events):
+...     print(event)
+[0] text += 'Hi!'
+[0] finished: TextBlock('Hi!')
+done [end_turn]: 1 block, 12 tokens in, 3 out
+
+Left out: citations (`citations_delta` is read past, as `decode_response` reads past a
+block's citations), and the structured-output parsing the SDK can add.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ...stream import StreamEvent
+from ...turn import Turn
+from .._stream import Assembly, decode
+from ._blocks import PROVIDER_NAME
+from .client import decode_response
+
+__all__ = ["decode_stream"]
+
+#: Blocks whose `input` arrives as `input_json_delta` pieces (the SDK's TRACKS_TOOL_INPUT).
+_TAKES_INPUT = ("tool_use", "server_tool_use", "mcp_tool_use")
+#: Events the SDK's `messages.stream()` helper adds beside the wire's own: the same deltas again.
+_HELPER_EVENTS = ("text", "input_json", "thinking", "signature", "citation")
+
+
+def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEvent]:
+    """The kit's events for a streamed `/v1/messages` reply, ending in `StreamFinished(turn)`.
+
+    Raises `IncompleteStreamError` when the stream stops before `message_stop` or sends an
+    `error` event, and `MalformedResponseError` when it breaks the grammar (a delta for a
+    block that never started).
+    """
+    return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
+
+
+class _Reader:
+    """Rebuilds the Message from its events, and says each piece through the assembly."""
+
+    END = "message_stop"
+
+    def __init__(self) -> None:
+        self.message: dict[str, Any] | None = None
+        self.finished = False
+        self._json: dict[int, str] = {}  # each tool block's arguments so far
+        self._stopped: set[int] = set()
+
+    def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        kind = raw.get("type")
+        if kind == "error":
+            error = raw.get("error") or {}
+            raise kit.broke(f"{error.get('type', 'error')}: {error.get('message', 'no message')}")
+        if kind in ("ping", *_HELPER_EVENTS):
+            return
+        if kind == "message_start":
+            self.message = copy.deepcopy(dict(raw["message"]))
+            self.message["content"] = []
+            return
+        if self.message is None:
+            raise kit.malformed(f"event {kit.events} is {kind!r}, before message_start")
+        match kind:
+            case "content_block_start":
+                yield from self._start(raw, kit)
+            case "content_block_delta":
+                yield from self._delta(raw, kit)
+            case "content_block_stop":
+                index = self._index(raw, kit)
+                self._close(index)
+                yield kit.finished(index, self._block(index))
+            case "message_delta":
+                self._message_delta(raw)
+            case "message_stop":
+                self.finished = True
+            case _:
+                return  # an event newer than this kit: the SDK reads past it too
+
+    def _start(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        assert self.message is not None
+        block = copy.deepcopy(dict(raw["content_block"]))
+        if raw.get("index") != len(self.message["content"]):
+            raise kit.malformed(f"block {raw.get('index')!r} started where block "
+                                f"{len(self.message['content'])} was due")
+        index = len(self.message["content"])
+        self.message["content"].append(block)
+        match block.get("type"):
+            case "text":
+                kit.begin(index, "text")
+                if block.get("text"):
+                    yield kit.text(index, block["text"])
+            case "thinking":
+                kit.begin(index, "reasoning")
+                if block.get("thinking"):
+                    yield kit.reasoning(index, block["thinking"])
+            case "tool_use":
+                self._json[index] = ""
+                yield kit.call(index, str(block.get("id", "")), str(block.get("name", "")))
+            case kind if kind in _TAKES_INPUT:
+                self._json[index] = ""
+                kit.begin(index, "other")  # a server tool's call: the provider runs it, not your code
+            case _:
+                kit.begin(index, "other")  # whole in its start: redacted thinking, a search's results
+
+    def _delta(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        assert self.message is not None
+        index = self._index(raw, kit)
+        block, delta = self.message["content"][index], raw.get("delta") or {}
+        match delta.get("type"):
+            case "text_delta" if block.get("type") == "text":
+                block["text"] = block.get("text", "") + delta["text"]
+                yield kit.text(index, delta["text"])
+            case "thinking_delta" if block.get("type") == "thinking":
+                block["thinking"] = block.get("thinking", "") + delta["thinking"]
+                yield kit.reasoning(index, delta["thinking"])
+            case "signature_delta" if block.get("type") == "thinking":
+                # subtle: the signature is set, not appended (the SDK's accumulate_event does the same)
+                block["signature"] = delta["signature"]
+                yield kit.reasoning(index, signature=delta["signature"])
+            case "input_json_delta" if index in self._json:
+                self._json[index] += delta["partial_json"]
+                if block.get("type") == "tool_use":
+                    yield kit.arguments(index, delta["partial_json"])
+            case _:
+                return  # citations_delta, or a delta newer than this kit: nothing the kit keeps
+
+    def _index(self, raw: Mapping[str, Any], kit: Assembly) -> int:
+        assert self.message is not None
+        index = raw.get("index")
+        if not isinstance(index, int) or not 0 <= index < len(self.message["content"]):
+            raise kit.malformed(f"event {kit.events} ({raw.get('type')}) is for block {index!r}, "
+                                "which never started")
+        return index
+
+    def _close(self, index: int) -> None:
+        """Block `index`'s input parsed from its pieces; pieces that are not JSON stay as text.
+
+        e.g. '{"city": "Par' -> input '{"city": "Par' (a string), which `decode_response`
+        reads as a malformed call: the usual is_error result, never a run.
+        """
+        assert self.message is not None
+        self._stopped.add(index)
+        pieces = self._json.get(index)
+        if pieces:  # subtle: no pieces at all (or one empty one) leaves the start's input {}
+            try:
+                self.message["content"][index]["input"] = json.loads(pieces)
+            except ValueError:  # RecursionError is one too
+                self.message["content"][index]["input"] = pieces
+
+    def _message_delta(self, raw: Mapping[str, Any]) -> None:
+        assert self.message is not None
+        for key, value in (raw.get("delta") or {}).items():
+            if value is not None or key != "container":
+                self.message[key] = value
+        usage = self.message.setdefault("usage", {})
+        # subtle: the counts are cumulative totals, so they replace; a count left out (None)
+        # keeps message_start's (the SDK's accumulate_event does the same).
+        usage.update({key: value for key, value in (raw.get("usage") or {}).items() if value is not None})
+
+    def _block(self, index: int) -> Any:
+        """Block `index` as the kit reads it: decoded as a reply holding only it."""
+        assert self.message is not None
+        return decode_response({"type": "message", "model": self.message.get("model", ""),
+                                "content": [self.message["content"][index]]}).message.blocks[0]
+
+    def turn(self) -> Turn:
+        assert self.message is not None
+        for index in self._json:
+            if index not in self._stopped:  # cut inside its arguments: kept as the text that came
+                self._close(index)
+        return decode_response(self.message)

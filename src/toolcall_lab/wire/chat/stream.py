@@ -1,0 +1,168 @@
+"""OpenAI Chat Completions' stream half: chunks in, the kit's events out.
+
+`decode_stream(raw_events)` reads a streamed `/v1/chat/completions` reply (`"stream":
+true`), pure and with no I/O. A raw event is one chunk (`object:
+"chat.completion.chunk"`), the `data` JSON of one server-sent event, as a dict: what the
+openai SDK's `client.chat.completions.create(..., stream=True)` yields as objects
+(`chunk.to_dict()`; its `chat.completions.stream()` helper wraps each chunk in an event of
+its own, whose `.chunk` is the one to pass). The SDK stops at `data: [DONE]`, and so does
+a stream of raw events. Chat has no event names and no block boundaries; its grammar (the
+API reference's `CreateChatCompletionStreamResponse` and the recorded streams in the
+openai-python tests):
+
+    {"choices": [{"delta": {"role": "assistant", "content": ""}}]}   the first chunk
+    {"choices": [{"delta": {"content": "It is"}}]}                    text, in pieces
+    {"choices": [{"delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+        "function": {"name": "get_weather", "arguments": ""}}]}}]}   a call begins
+    {"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\\"ci"}}]}}]}
+    {"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}       the reply is complete
+    {"choices": [], "usage": {...}}        with stream_options.include_usage, just before [DONE]
+
+A call is known by its `index`, and its id and name come once, in its first piece. Local
+servers bend that, so the pieces are joined by what they mean:
+
+- a whole call in one chunk (Ollama's /v1, `openai/openai.go` `ToToolCalls`) is one
+  piece like any other;
+- an `index` seen again with another id is a new call (litellm's Ollama translator put
+  index 0 on every call: BerriAI/litellm#33678);
+- a piece with no `index` continues the last call, or begins one when it has a new id
+  (Ollama before v0.4.7 sent none: ollama/ollama#7881);
+- an id or a name sent again is kept once (llama.cpp resent both in every piece before
+  ggml-org/llama.cpp#13800), and a name sent again longer replaces the shorter
+  (llama.cpp's `common_chat_msg_diff` resends a grown name whole).
+
+The reply is complete at the first choice's `finish_reason`; the usage chunk may follow,
+and a stream that ends without `[DONE]` after the finish is complete too (the SDK accepts
+it). Every block finishes then, since Chat never says when one ends. The final `Turn` is
+`decode_response` of the rebuilt completion, so `finish_reason: "length"` inside a call's
+arguments gives stop reason max_tokens and a malformed call, never run.
+
+>>> chunk = {"id": "c1", "object": "chat.completion.chunk", "model": "gpt-6-luna"}
+>>> events = [{**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}]},
+...           {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+...           {**chunk, "choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 1}}]
+>>> for event in decode_stream(events):
+...     print(event)
+[0] text += 'Hi'
+[0] finished: TextBlock('Hi')
+done [end_turn]: 1 block, 9 tokens in, 1 out
+
+Left out: choices other than the first (`n > 1`), logprobs, and audio.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ...stream import StreamEvent
+from ...turn import Turn
+from .._shared import json_text
+from .._stream import Assembly, decode
+from ._blocks import PROVIDER_NAME, text_of
+from .client import decode_response
+
+__all__ = ["decode_stream"]
+
+
+def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEvent]:
+    """The kit's events for a streamed Chat Completions reply, ending in `StreamFinished(turn)`.
+
+    Raises `IncompleteStreamError` when the stream stops before the first choice's
+    `finish_reason`, or sends an error object (vLLM sends `data: {"error": ...}`).
+    """
+    return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
+
+
+class _Reader:
+    """Rebuilds the completion's first choice from its chunks, and says each piece through the assembly."""
+
+    END = "a finish_reason"
+
+    def __init__(self) -> None:
+        self.completion: dict[str, Any] = {}
+        self.message: dict[str, Any] = {"role": "assistant", "content": None}
+        self.calls: list[dict[str, Any]] = []
+        self.finish_reason: str | None = None
+        self._by_index: dict[object, int] = {}  # the wire's index -> the call it names now
+
+    @property
+    def finished(self) -> bool:
+        return self.finish_reason is not None
+
+    def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        if raw.get("error") or raw.get("object") == "error":
+            error = raw["error"] if isinstance(raw.get("error"), Mapping) else raw
+            said = error.get("message") or raw.get("error")
+            raise kit.broke(f"{error.get('type') or error.get('code') or 'error'}: {said}")
+        for key in ("id", "created", "model", "system_fingerprint", "service_tier"):
+            if key in raw and key not in self.completion:
+                self.completion[key] = raw[key]
+        if raw.get("usage"):
+            self.completion["usage"] = raw["usage"]  # the last one counts (vLLM can send one per chunk)
+        for choice in raw.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                continue  # n > 1: the kit reads the first choice, as decode_response does
+            yield from self._delta(choice.get("delta") or {}, kit)
+            if choice.get("finish_reason") and self.finish_reason is None:
+                self.finish_reason = choice["finish_reason"]
+
+    def _delta(self, delta: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        for field in ("reasoning_content", "reasoning"):
+            if isinstance(delta.get(field), str) and delta[field]:
+                self.message[field] = self.message.get(field, "") + delta[field]
+                yield kit.reasoning("reasoning", delta[field])
+        for field, key in (("content", "text"), ("refusal", "refusal")):
+            said = text_of(delta.get(field))  # subtle: a few servers send content as text parts
+            if said:
+                self.message[field] = (self.message.get(field) or "") + said
+                yield kit.text(key, said)
+        for piece in delta.get("tool_calls") or ():
+            yield from self._call_piece(piece, kit)
+
+    def _call_piece(self, piece: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        """One tool_calls entry of a delta, joined to the call it belongs to (see the module docstring)."""
+        function = piece.get("function") or {}
+        call_id, name = str(piece.get("id") or ""), str(function.get("name") or "")
+        slot = self._slot(piece.get("index"), call_id)
+        if slot is None:
+            slot = len(self.calls)
+            self.calls.append({"id": call_id, "type": "function",
+                               "function": {"name": name, "arguments": ""}})
+            yield kit.call(("call", slot), call_id, name)
+        self._by_index[piece.get("index")] = slot
+        call = self.calls[slot]
+        call["id"] = call["id"] or call_id
+        old = call["function"]["name"]
+        if name and name != old:
+            # subtle: a name sent again whole is kept once, a longer one replaces a prefix of it;
+            # only a piece that continues nothing is joined on (as the SDK joins every string).
+            call["function"]["name"] = name if name.startswith(old) else old + name
+        arguments = function.get("arguments")
+        if isinstance(arguments, Mapping):  # a few servers send the object itself, whole
+            arguments = json_text(arguments)
+        if arguments:
+            call["function"]["arguments"] += str(arguments)
+            yield kit.arguments(("call", slot), str(arguments))
+
+    def _slot(self, index: object, call_id: str) -> int | None:
+        """The call a piece continues, or None when it begins one.
+
+        e.g. index 0 again with id "call_2" after "call_1" at index 0 -> None (a new call);
+        no index and no id -> the last call.
+        """
+        if index is None:
+            if call_id:
+                return next((at for at, call in enumerate(self.calls) if call["id"] == call_id), None)
+            return len(self.calls) - 1 if self.calls else None
+        slot = self._by_index.get(index)
+        if slot is not None and call_id and self.calls[slot]["id"] not in ("", call_id):
+            return None
+        return slot
+
+    def turn(self) -> Turn:
+        message = dict(self.message)
+        if self.calls:
+            message["tool_calls"] = self.calls
+        choice = {"index": 0, "message": message, "finish_reason": self.finish_reason}
+        return decode_response({"object": "chat.completion", **self.completion, "choices": [choice]})

@@ -1,0 +1,206 @@
+"""The OpenAI Responses API's stream half: server-sent events in, the kit's events out.
+
+`decode_stream(raw_events)` reads a streamed `/v1/responses` reply (`"stream": true`),
+pure and with no I/O. A raw event is one server-sent event's `data` JSON as a dict,
+whose `type` names the event (what the openai SDK's `client.responses.create(...,
+stream=True)` yields as objects; `event.to_dict()` gives the dict back, and the events
+of its `responses.stream()` helper decode the same). The grammar, from the API
+reference's "Streaming events" and the recorded streams in the openai-dotnet tests:
+
+    response.created                  the Response, with no output yet
+    response.output_item.added        item `output_index` begins: a message, a
+                                      function_call (call_id, name, arguments ""), a
+                                      reasoning item (summary [])
+    response.content_part.added       part `content_index` of a message begins
+    response.output_text.delta        text of that part (refusal.delta: a refusal's)
+    response.function_call_arguments.delta / .done    a call's arguments, in pieces
+    response.reasoning_summary_part.added, response.reasoning_summary_text.delta
+                                      a reasoning summary, part by part
+    response.output_item.done         the item, whole (a reasoning item with its
+                                      encrypted_content)
+    response.completed                the Response, whole, with the usage: the end
+    response.incomplete               ... cut short (max_output_tokens): the end too
+    response.failed, error            it broke off
+
+The final `Turn` is `decode_response` of the terminal event's Response, as the SDK's
+`get_final_response()` takes it (`openai/lib/streaming/responses/_responses.py`); when
+that Response has no `output`, the items are the `output_item.done` ones, as there. Each
+message part is a block of its own (as `decode_response` reads them); the summary parts
+of one reasoning item are one block, joined by a blank line, so a "\\n\\n" delta arrives
+before each part after the first.
+
+>>> events = [
+...     {"type": "response.created", "response": {"id": "resp_1", "model": "gpt-6-luna", "output": []}},
+...     {"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call",
+...      "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}},
+...     {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": '{"city":"Paris"}'},
+...     {"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call",
+...      "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'}},
+...     {"type": "response.completed", "response": {"id": "resp_1", "model": "gpt-6-luna",
+...      "status": "completed", "output": None, "usage": {"input_tokens": 50, "output_tokens": 12}}}]
+>>> for event in decode_stream(events):
+...     print(event)
+[0] call get_weather started, id call_1
+[0] arguments += '{"city":"Paris"}'
+[0] finished: ToolCall('call_1', 'get_weather', {'city': 'Paris'})
+done [tool_use]: 1 block, 50 tokens in, 12 out
+
+Left out: the events of built-in tools as they run (a web search arrives as its item),
+`reasoning_text` deltas (raw reasoning, which `decode_response` does not read either),
+annotations, logprobs and the `obfuscation` padding.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ...messages import Block
+from ...stream import StreamEvent
+from ...turn import Turn
+from .._stream import Assembly, decode
+from ._blocks import PROVIDER_NAME
+from .client import decode_response
+
+__all__ = ["decode_stream"]
+
+#: The item types `decode_response` makes blocks of (other built-in tools' items are skipped).
+_BLOCK_ITEMS = ("reasoning", "message", "function_call", "web_search_call")
+
+
+def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEvent]:
+    """The kit's events for a streamed `/v1/responses` reply, ending in `StreamFinished(turn)`.
+
+    Raises `IncompleteStreamError` when the stream stops before `response.completed` (or
+    `response.incomplete`), or sends `response.failed` or an `error` event.
+    """
+    return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
+
+
+class _Reader:
+    """Keeps the Response and its items as they grow, and says each piece through the assembly."""
+
+    END = "response.completed"
+
+    def __init__(self) -> None:
+        self.response: dict[str, Any] | None = None
+        self.finished = False
+        self._added: dict[int, dict[str, Any]] = {}  # each item as it grows, by output_index
+        self._done: dict[int, dict[str, Any]] = {}   # each item as output_item.done sent it
+
+    def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        kind = raw.get("type")
+        if kind == "error":
+            # subtle: the spec's ResponseErrorEvent has code and message at the top; streams
+            # relayed from the Codex backend nest them in "error" (zyycn/codex-proxy-rs#90,
+            # editor-code-assistant/eca#559). Both are read.
+            nested = raw.get("error")
+            error: Mapping[str, Any] = nested if isinstance(nested, Mapping) else raw
+            raise kit.broke(f"{error.get('code') or error.get('type') or 'error'}: "
+                            f"{error.get('message') or 'no message'}")
+        if kind == "response.failed":
+            error = (raw.get("response") or {}).get("error") or {}
+            raise kit.broke(f"response.failed, {error.get('code') or 'server_error'}: "
+                            f"{error.get('message') or 'no message'}")
+        if kind == "response.created":
+            self.response = copy.deepcopy(dict(raw["response"]))
+            return
+        if self.response is None:
+            raise kit.malformed(f"event {kit.events} is {kind!r}, before response.created")
+        match kind:
+            case "response.output_item.added":
+                yield from self._added_item(raw, kit)
+            case "response.output_item.done":
+                yield from self._done_item(raw, kit)
+            case "response.completed" | "response.incomplete":
+                self.response = copy.deepcopy(dict(raw["response"]))
+                self.finished = True
+            case _:
+                yield from self._piece(kind, raw, kit)
+
+    def _added_item(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        index, item = raw["output_index"], copy.deepcopy(dict(raw["item"]))
+        self._added[index] = item
+        match item.get("type"):
+            case "function_call":
+                yield kit.call(index, str(item.get("call_id", "")), str(item.get("name", "")))
+                if item.get("arguments"):
+                    yield kit.arguments(index, item["arguments"])
+            case "reasoning":
+                kit.begin(index, "reasoning")
+            case "web_search_call":
+                kit.begin(index, "other")
+            case _:
+                return  # a message begins with its first part; other items make no block
+
+    def _piece(self, kind: object, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        """A piece of an item that is open: a part, some text, some arguments."""
+        index = raw.get("output_index")
+        if not isinstance(index, int) or index not in self._added:
+            if str(kind).startswith("response.") and "output_index" in raw:
+                raise kit.malformed(f"event {kit.events} ({kind}) is for item {index!r}, which never began")
+            return  # response.in_progress, response.queued, or an event newer than this kit
+        item = self._added[index]
+        match kind:
+            case "response.content_part.added":
+                part = copy.deepcopy(dict(raw["part"]))
+                item.setdefault("content", []).append(part)
+                key = (index, len(item["content"]) - 1)
+                kit.begin(key, "text")
+                said = part.get("text") or part.get("refusal")
+                if said:
+                    yield kit.text(key, str(said))
+            case "response.output_text.delta" | "response.refusal.delta":
+                field = "text" if kind == "response.output_text.delta" else "refusal"
+                part = item["content"][raw["content_index"]]
+                part[field] = part.get(field, "") + raw["delta"]
+                yield kit.text((index, raw["content_index"]), raw["delta"])
+            case "response.function_call_arguments.delta":
+                item["arguments"] = item.get("arguments", "") + raw["delta"]
+                yield kit.arguments(index, raw["delta"])
+            case "response.reasoning_summary_part.added":
+                summary = item.setdefault("summary", [])
+                summary.append(copy.deepcopy(dict(raw["part"])))
+                joined = ("\n\n" if len(summary) > 1 else "") + (summary[-1].get("text") or "")
+                if joined:
+                    yield kit.reasoning(index, joined)
+            case "response.reasoning_summary_text.delta":
+                part = item["summary"][raw["summary_index"]]
+                part["text"] = part.get("text", "") + raw["delta"]
+                yield kit.reasoning(index, raw["delta"])
+            case "response.function_call_arguments.done":
+                kit.whole(index)  # the arguments are all in; the item's done event has the call
+            case _:
+                return  # other .done events repeat what the deltas said; output_item.done has it all
+
+    def _done_item(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+        index, item = raw["output_index"], copy.deepcopy(dict(raw["item"]))
+        self._done[index] = item
+        if item.get("type") not in _BLOCK_ITEMS:
+            return
+        if item.get("type") == "reasoning" and item.get("encrypted_content"):
+            yield kit.reasoning(index, signature=item["encrypted_content"])
+        blocks = self._blocks(item)
+        if item.get("type") == "message":
+            for part, block in enumerate(blocks):
+                yield kit.finished((index, part), block)
+        elif blocks:
+            yield kit.finished(index, blocks[0])
+
+    def _blocks(self, item: Mapping[str, Any]) -> tuple[Block, ...]:
+        """One item's blocks, as `decode_response` reads them in a reply holding only it."""
+        assert self.response is not None
+        return decode_response({"model": self.response.get("model", ""), "status": "completed",
+                                "output": [item]}).message.blocks
+
+    def turn(self) -> Turn:
+        assert self.response is not None
+        final = self.response
+        if final.get("output") is None:
+            # subtle: as the SDK does, the items are then the ones output_item.done sent;
+            # one that never got there (a reply cut short) is kept as far as it grew.
+            indexes = sorted({*self._added, *self._done})
+            final["output"] = [self._done.get(i, self._added.get(i)) for i in indexes]
+        final.setdefault("model", "")
+        return decode_response(final)
