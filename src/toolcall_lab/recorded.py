@@ -12,8 +12,10 @@ NDJSON line), in order, the end marker `data: [DONE]` left out.
     >>> raw_events(b'event: ping\\ndata: {"type": "ping"}   \\n\\ndata: [DONE]\\n\\n', "anthropic")
     [{'type': 'ping'}]
 
-# subtle: an SSE event ends at a blank line; the live Anthropic API pads each `data:` JSON
-with trailing spaces, which `json.loads` reads past.
+# subtle: an SSE event ends at a blank line, and an SDK drops a last event with none; the
+recordings copied from docs pages and SDK fixtures often end without it, so the last event
+is read all the same. The live Anthropic API pads each `data:` JSON with trailing spaces,
+which `json.loads` reads past.
 
 Left out: SSE `id:` and `retry:` fields (no API here sends them) and comment lines
 (`:` keep-alives, which llama.cpp sends): both are read past, as the SDKs do.
