@@ -1,4 +1,4 @@
-# mypy: disable-error-code="no-untyped-def"
+# mypy: disable-error-code="no-untyped-def, var-annotated"
 # (the worked accumulator of the lesson's Your-turn cell is written as a learner writes it: unannotated)
 """Answer keys and worked solutions of lesson 11, "Streaming on the wire".
 
@@ -214,7 +214,7 @@ Q1_CHUNKS = [
 
 def q1(answer: Any) -> None:
     """The arguments of the call whose id is call_q1, as a dict."""
-    calls = {c[0]: json.loads(c[2]) for c in accumulate(Q1_CHUNKS)}
+    calls = {call_id: arguments for call_id, _, arguments in _expected(Q1_CHUNKS)}
     check("Q1", answer, equal(calls["call_q1"]),
           hint="call_q1 opens at one index; follow that index, not the order of the chunks")
 
