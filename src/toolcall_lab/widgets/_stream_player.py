@@ -54,10 +54,10 @@ class _Player:
         self.pace_ms = pace_ms
         self.wire = widgets.Dropdown(
             options=[(f"{API_TITLES[r.api]}: {r.shows}", key) for key, r in self.choices.items()],
-            description="Stream", layout=widgets.Layout(width="460px"))
+            description="Stream", layout=widgets.Layout(width="520px"))
         self.play = widgets.Play(interval=pace_ms, min=1, max=1, value=1, description="Play")
         self.slider = widgets.IntSlider(min=1, max=1, value=1, description="Event",
-                                        layout=widgets.Layout(width="360px"))
+                                        layout=widgets.Layout(width="480px"))
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         self.position = widgets.Label()
         self.raw, self.said, self.arguments = widgets.HTML(), widgets.HTML(), widgets.HTML()
@@ -145,8 +145,8 @@ def _titled(title: str, body: str) -> str:
 def stream_player(recordings: Sequence[str] = FOUR_WIRES, *, pace_ms: int = 400) -> Any:
     """Play recorded streams (`toolcall_lab.recorded.RECORDINGS` keys) event by event.
 
-    Laid out for a 1280x720 screen: the stream picker, Play, the slider and the position
-    on top; under them the wire event beside the kit's events, then the arguments so far,
+    Laid out for a 1280x720 screen: the stream picker and the position on top, Play and
+    the slider under them; then the wire event beside the kit's events, then the arguments so far,
     the time to first token and the verdict (may the call run yet?).
 
     Parts: `wire` (Dropdown), `play` (Play), `slider` (IntSlider, 1-based event number),
@@ -162,10 +162,13 @@ def stream_player(recordings: Sequence[str] = FOUR_WIRES, *, pace_ms: int = 400)
                          f"{', '.join(RECORDINGS)}.")
     player = _Player({name: RECORDINGS[name] for name in recordings}, pace_ms)
     half = widgets.Layout(width="50%")
-    top = widgets.HBox([player.wire, player.play, player.slider, player.position])
+    # subtle: two rows of controls; on one, at 1280x720 with the file browser open, the
+    # slider shrank to a dot and the position was cut
+    top = widgets.HBox([player.wire, player.position])
+    controls = widgets.HBox([player.play, player.slider])
     middle = widgets.HBox([widgets.Box([player.raw], layout=half), widgets.Box([player.said], layout=half)])
     box = described(widgets.VBox, f"Stream player over {len(recordings)} recorded streams",
-                    [top, middle, player.arguments, player.first_token, player.verdict])
+                    [top, controls, middle, player.arguments, player.first_token, player.verdict])
     for name in ("wire", "play", "slider", "position", "raw", "said", "arguments", "first_token",
                  "verdict"):
         setattr(box, name, getattr(player, name))
