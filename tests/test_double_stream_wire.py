@@ -163,6 +163,28 @@ def test_each_event_is_on_the_wire_before_the_next_is_written(make_double):
         assert b"event: content_block_start" not in seen
 
 
+def test_each_event_is_made_as_it_is_sent_not_all_before_the_first(monkeypatch):
+    """A 2,000-token reply is 2,000 events: the first goes out before the others are made (framed
+    and encoded), so the time to the first event does not grow with the reply."""
+    from toolcall_lab.wire.chat import server
+
+    made: list[int] = []
+    encode = server.encode_stream
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        for number, event in enumerate(encode(*args, **kwargs)):
+            made.append(number)
+            yield event
+
+    monkeypatch.setattr(server, "encode_stream", counted)
+    status, answer, _ = ApiDouble([TEXT]).handle("POST", ENDPOINTS["chat"], json.dumps(ASKS["chat"]).encode())
+    assert status == 200 and made == []
+    frames = answer.frames
+    assert next(frames).startswith(b"data: ") and made == [0]
+    rest = list(frames)
+    assert len(made) == len(rest) + 1 > 2 and len(answer.events) == len(made)  # each made once
+
+
 # -- faults ----------------------------------------------------------------------------------------
 def test_a_cut_stream_sends_its_first_n_events_then_drops_the_connection(make_double):
     assert [e["type"] for e in played("anthropic", ASKS["anthropic"], kind="cut", after=2).events] == [
@@ -228,6 +250,28 @@ def test_an_error_event_mid_stream_reaches_each_sdk_in_its_apis_words(make_doubl
     assert events[-1] == {"type": "error", "code": "server_is_overloaded", "param": None,
                           "sequence_number": 3,
                           "message": "The engine is currently overloaded, please try again later."}
+
+
+def test_a_failed_responses_stream_ends_with_response_failed_which_the_sdk_helper_reports(make_double):
+    import openai
+
+    double = make_double([TEXT] * 2)
+    double.fail_next("stream_failed", after=3)
+    client = openai.OpenAI(base_url=double.base_url("responses"), api_key="-", max_retries=0)
+    ask = {key: value for key, value in ASKS["responses"].items() if key != "stream"}
+    with client.responses.stream(**ask) as streaming:
+        events = list(streaming)
+        with pytest.raises(RuntimeError, match="Didn't receive a `response.completed` event"):
+            streaming.get_final_response()
+    assert [event.type for event in events][:3] == ["response.created", "response.in_progress",
+                                                   "response.output_item.added"]
+    failed = events[-1]
+    assert len(events) == 4 and failed.type == "response.failed" and failed.sequence_number == 3
+    assert failed.response.status == "failed" and failed.response.error.code == "server_error"
+    assert failed.response.id == events[0].response.id  # the same response, as every lifecycle event
+    # an API with no failed end of its own ends as with "stream_error"
+    assert played("anthropic", ASKS["anthropic"], kind="stream_failed", after=2).events[-1] == (
+        played("anthropic", ASKS["anthropic"], kind="stream_error", after=2).events[-1])
 
 
 def test_a_slow_stream_pauses_between_events_and_a_stream_fault_waits_for_a_stream(make_double):

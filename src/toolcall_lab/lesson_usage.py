@@ -113,8 +113,7 @@ class MeterDouble(ApiDouble):
             return
         spec = API_SPECS[api]
         body = json.loads(raw)
-        reply = data.reply if isinstance(data, Streamed) else json.loads(data)  # a stream: what it played
-        turn = spec.codec.decode_response(reply)
+        turn = data.turn() if isinstance(data, Streamed) else spec.codec.decode_response(json.loads(data))
         usage = turn.usage
         transcript, tools = spec.server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (

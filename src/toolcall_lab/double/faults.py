@@ -6,7 +6,8 @@ words of the API `shape`, which its server half (`wire/<api>/server.py`, `fault`
 quoting the API's error page or a recorded response where one gives the text. What is
 the same for every API lives here: the statuses, which faults are transient (the SDKs
 retry those), the retry headers, and `FINAL` on every error a retry cannot fix. The last
-three faults bend a stream once it has begun ("cut", "stream_error", "slow_stream"), each
+four faults bend a stream once it has begun ("cut", "stream_error", "stream_failed",
+"slow_stream"), each
 in its API's way (`double/streams.py`).
 
     >>> [kind for kind in FAULTS if kind in TRANSIENT]
@@ -23,7 +24,7 @@ from typing import Any
 __all__ = ["FAULTS", "FINAL", "TRANSIENT", "Fault", "error", "retry_headers", "should_retry"]
 
 FAULTS = ("rate_limit", "overloaded", "server_error", "unauthorized", "not_found", "slow", "malformed", "cut",
-          "stream_error", "slow_stream")
+          "stream_error", "stream_failed", "slow_stream")
 #: The faults that stand for a server in trouble, so the SDKs retry them as they would the real ones.
 TRANSIENT = ("rate_limit", "overloaded", "server_error")
 

@@ -43,7 +43,7 @@ from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
 from .handler import DOUBLE_HEADER, content_length, handler_for
 from .play import Player, Unplayable, policy_of
-from .streams import ON_THE_STREAM, Streamed, stream_of
+from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
 
 if TYPE_CHECKING:
     from ..tape import Tape
@@ -270,8 +270,8 @@ class ApiDouble(BackgroundServer):
         `retry_after` (seconds) is sent as `retry-after` (and `retry-after-ms` when it is
         not whole); `delay` is how long "slow" waits before answering in full (default 2 s),
         or the pause between the events of a "slow_stream" (default 0.1 s); `after` is how
-        many events a "cut" or "stream_error" stream sends first (default: half of them).
-        A stream's fault ("cut", "stream_error", "slow_stream") waits for the next streamed
+        many events a "cut", "stream_error" or "stream_failed" stream sends first (default: half
+        of them). A stream's fault (`streams.ON_THE_STREAM`) waits for the next streamed
         request (`double/streams.py`).
         """
         if kind not in FAULTS:
@@ -332,8 +332,11 @@ class ApiDouble(BackgroundServer):
         self.requests.append(RecordedRequest(shape_, path, kept, status))
         if self.log:
             self.log(f"{method} {path} -> {status}" + (f" ({fault.kind})" if fault else ""))
+        if isinstance(payload, RecordedStream) and api:  # a tape's stream: the events it recorded
+            return status, play(api, None, list(payload.events), fault if streamed else None), headers
         if streamed and status == 200 and isinstance(payload, dict) and api:
-            return status, stream_of(api, payload, body, fault), headers
+            flavour = self.flavour if self.flavour is not None and self.flavour.api == api else None
+            return status, stream_of(api, payload, body, fault, flavour=flavour), headers
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         return status, text.encode(), headers
 

@@ -161,7 +161,8 @@ class ServerHalf(Protocol):
                                         raw events, one dict each (`<api>/streaming.py`)
         frame(event), STREAM_END,       how each event goes on the wire (an SSE event, an
         STREAM_HEADERS                  NDJSON line), what ends a stream, its headers
-        stream_error(sent)              the error event a stream breaks off with
+        stream_error(sent, reply,       the error event a stream breaks off with (`failed`: the
+          failed=)                      API's failed end, Responses' `response.failed`)
         STREAMS_BY_DEFAULT, LOCAL_RULES, where it answers, and how the double tells its
         SDK_HEADER, COMPATIBLE,         requests apart: whether it streams unless told not
         MODEL_LIST, model_list(...)     to, whether a local server keeps its rules, the
@@ -237,7 +238,8 @@ class ServerHalf(Protocol):
     @property
     def STREAM_HEADERS(self) -> Mapping[str, str]: ...
 
-    def stream_error(self, sent: int) -> dict[str, Any]: ...
+    def stream_error(self, sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                     ) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

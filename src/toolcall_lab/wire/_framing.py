@@ -37,7 +37,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DONE", "NDJSON_HEADERS", "PIECE", "SSE_HEADERS", "ndjson", "pieces", "sse"]
+__all__ = ["DONE", "NDJSON_HEADERS", "PIECE", "SSE_HEADERS", "events_of", "ndjson", "pieces", "sse"]
 
 #: Characters per delta: the kit's estimate of one token (`tokens.estimate_tokens`).
 PIECE = 4
@@ -72,3 +72,40 @@ def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:
 def ndjson(event: Mapping[str, Any]) -> bytes:
     """One line of newline-delimited JSON."""
     return f"{_json(event)}\n".encode()
+
+
+def events_of(raw: bytes, *, lines: bool = False) -> list[dict[str, Any]]:
+    """The raw events in a stream's bytes, as the APIs' decoders take them: each server-sent
+    event's `data` JSON (its `event:` name is the data's `type` on the APIs that send one), or,
+    with `lines`, each line of NDJSON. The inverse of `sse` and `ndjson`.
+
+    What carries no event is read past: comments (`:` keep-alives), `data: [DONE]`, a last
+    event the stream never ended with its blank line (an SSE client drops it too), and data
+    that is not a JSON object.
+
+    >>> events_of(b'event: ping\\ndata: {"type":"ping"}\\n\\n: keep-alive\\n\\ndata: [DONE]\\n\\n')
+    [{'type': 'ping'}]
+    >>> events_of(b'{"done":false}\\n{"done":true}\\n', lines=True)
+    [{'done': False}, {'done': True}]
+    """
+    text = raw.decode("utf-8", "replace")
+    if lines:
+        return [event for line in text.splitlines() if (event := _object(line)) is not None]
+    found: list[dict[str, Any]] = []
+    data: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if not line:  # a blank line ends the event
+            if data and (event := _object("\n".join(data))) is not None:
+                found.append(event)
+            data = []
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+    return found
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None

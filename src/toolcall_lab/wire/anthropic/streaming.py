@@ -113,8 +113,10 @@ def frame(event: Mapping[str, Any]) -> bytes:
     return sse(event)
 
 
-def stream_error(sent: int) -> dict[str, Any]:
+def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                 ) -> dict[str, Any]:
     """The error event that breaks a stream off after `sent` events: the docs' `overloaded_error`.
+    The API has no failed end of its own, so a `failed` stream ends the same way.
 
     >>> stream_error(5)
     {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}

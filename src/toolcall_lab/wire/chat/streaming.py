@@ -108,9 +108,11 @@ def frame(event: Mapping[str, Any]) -> bytes:
     return sse(event, named=False)
 
 
-def stream_error(sent: int) -> dict[str, Any]:
+def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                 ) -> dict[str, Any]:
     """The error that breaks a stream off after `sent` chunks: OpenAI's error body for an
     overload, as one `data:` object (which the openai SDK raises).
+    The API has no failed end of its own, so a `failed` stream ends the same way.
 
     >>> stream_error(3)["error"]["code"]
     'server_is_overloaded'

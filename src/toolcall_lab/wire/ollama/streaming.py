@@ -66,8 +66,10 @@ def frame(event: Mapping[str, Any]) -> bytes:
     return ndjson(event)
 
 
-def stream_error(sent: int) -> dict[str, Any]:
+def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                 ) -> dict[str, Any]:
     """The line that breaks a stream off after `sent` lines: the docs' example.
+    The API has no failed end of its own, so a `failed` stream ends the same way.
 
     >>> stream_error(2)
     {'error': 'an error was encountered while running the model'}

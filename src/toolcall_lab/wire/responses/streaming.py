@@ -138,13 +138,24 @@ def frame(event: Mapping[str, Any]) -> bytes:
     return sse(event)
 
 
-def stream_error(sent: int) -> dict[str, Any]:
-    """The error event that breaks a stream off after `sent` events (numbered `sent`), in the
-    spec's shape (`ResponseErrorEvent`), with OpenAI's words for an overload.
+def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                 ) -> dict[str, Any]:
+    """The event that breaks a stream off after `sent` events (numbered `sent`): an `error` in
+    the spec's shape (`ResponseErrorEvent`), with OpenAI's words for an overload; or, when
+    `failed`, the terminal `response.failed` carrying the response (`reply` as it stood when it
+    opened) with `status: "failed"` and its `error` (`ResponseFailedEvent`).
 
     >>> stream_error(3)["sequence_number"], stream_error(3)["code"]
     (3, 'server_is_overloaded')
+    >>> failed = stream_error(3, {"id": "resp_1", "output": []}, failed=True)
+    >>> failed["type"], failed["response"]["status"], failed["response"]["error"]["code"]
+    ('response.failed', 'failed', 'server_error')
     """
-    return {"type": "error", "code": "server_is_overloaded",
-            "message": "The engine is currently overloaded, please try again later.", "param": None,
-            "sequence_number": sent}
+    if not failed:
+        return {"type": "error", "code": "server_is_overloaded",
+                "message": "The engine is currently overloaded, please try again later.", "param": None,
+                "sequence_number": sent}
+    # [inference] what the output holds on a failure is not recorded: the double sends none
+    response = {**(reply or {}), "status": "failed", "output": [], "usage": None, "completed_at": None,
+                "error": {"code": "server_error", "message": "The model failed to generate a response."}}
+    return {"type": "response.failed", "sequence_number": sent, "response": response}
