@@ -655,7 +655,7 @@ def test_11_streaming_both_chat_calls_finish_only_at_the_end():
 
 
 def test_11_streaming_a_cut_stream_adds_nothing_and_runs_nothing():
-    printed = _back_output(STREAMING, 'double.fail_next("cut"')
+    printed = _back_output(STREAMING, "finish(talk, cut)")
     assert "nothing was added to the transcript and no tool ran" in printed
     assert "a whole get_weather call had arrived" in printed
     assert "ran " not in printed and "1 message(s) in the transcript" in printed
@@ -670,3 +670,9 @@ def test_11_streaming_the_call_cut_at_the_output_limit_is_malformed():
 def test_11_streaming_the_signature_comes_in_one_delta_and_goes_back_unchanged():
     assert "'signature_delta': 1," in _back_output(STREAMING, "thinking = take_turn")
     assert "sent back unchanged: True" in _back_output(STREAMING, "sent back unchanged")
+
+
+def test_11_streaming_the_kits_loop_leaves_even_the_question_out_after_a_cut():
+    printed = _back_output(STREAMING, "kit_claude = get_provider")
+    assert printed.startswith("IncompleteStreamError: ") and "0 message(s) in the transcript" in printed
+    assert "not even the question went in" in _back_prose(STREAMING, "The run stops with the same sentence")
