@@ -89,6 +89,27 @@ WRONG: dict[str, dict[str, str]] = {
         "q2": "1",
         "q3": "10 / 1000",
     },
+    "streaming_on_the_wire": {
+        "predict_run": '"finished"',  # the call's block is complete, so it looks safe to run
+        "predict_cut": "3",  # the call was whole, so the reply and its result went in
+        "predict_signatures": "11",  # one per thinking piece
+        # keyed by id: the pieces after a call's first carry none
+        "accumulate": (
+            "def accumulate(chunks):\n"
+            '    """The tool calls in a streamed Chat reply: [(id, name, arguments)]."""\n'
+            "    calls = {}\n"
+            "    for chunk in chunks:\n"
+            '        for choice in chunk.get("choices", [])[:1]:\n'
+            '            for piece in choice["delta"].get("tool_calls") or []:\n'
+            '                call = calls.setdefault(piece.get("id"), ["", ""])\n'
+            '                call[0] = piece.get("function", {}).get("name") or call[0]\n'
+            '                call[1] += piece.get("function", {}).get("arguments") or ""\n'
+            "    return [(i, n, a) for i, (n, a) in calls.items() if i]\n"),
+        "q1": '{"city": "Nairobi"}',  # the pieces read in arrival order
+        "q2": '"yes"',
+        "q3": '"chat"',  # the recorded call with the most pieces, read backwards
+        "exercise_1": "1",  # one index, so one call
+    },
     "reasoning_on_the_wire": {
         "predict_first": '"tool_call"',  # the reply is "about" the tool call
         "predict_hello": '["reasoning", "text"]',  # thinking on, so every reply starts with it

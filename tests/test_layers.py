@@ -41,7 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                     "messages", "stream", "transcript", "turn", "usage")),
     ("tools, tokens, models", ("mcp_tools", "models", "schema", "server_tools", "tokens", "tool",
                                "tool_choice", "tools")),
-    ("the wire", ("wire",)),
+    ("the wire", ("recorded", "wire")),
     ("providers", ("providers",)),
     ("the loop", ("approval", "compaction", "events", "loop", "mcp_loop")),
     ("seeing it", ("views",)),

@@ -609,6 +609,73 @@ def test_07_message_4_asks_and_message_5_refuses():
     assert "ERROR: Refused" in rows["5"] and "your code" in rows["5"]
 
 
+# -- lesson 11, streaming on the wire -----------------------------------------------------------
+STREAMING = "11_streaming_on_the_wire"
+
+
+def test_11_streaming_the_arguments_parse_only_at_the_last_piece():
+    lines = _back_output(STREAMING, 'state = "parses"').splitlines()
+    assert [line.endswith("parses") for line in lines] == [False] * (len(lines) - 1) + [True]
+    assert "Only the last piece makes the arguments whole" in _back_prose(STREAMING, "Only the last piece")
+
+
+def _back_wire_table() -> dict[str, tuple[int, int, int]]:
+    printed = _back_output(STREAMING, "argument pieces")
+    rows = {}
+    for line in printed.splitlines()[1:]:
+        name, events, pieces, _, first = line.split()
+        rows[name] = (int(events), int(pieces), int(first))
+    return rows
+
+
+def test_11_streaming_ollama_alone_sends_the_call_in_one_piece():
+    rows = _back_wire_table()
+    assert rows["ollama"][1] == 1 and all(rows[n][1] > 1 for n in ("anthropic", "responses", "chat"))
+    assert "Ollama sends the whole call in one chunk" in _back_prose(STREAMING, "[Ollama's streaming page]")
+
+
+def test_11_streaming_the_first_token_follows_the_opening_events_on_anthropic_and_responses_only():
+    rows = _back_wire_table()
+    assert rows["anthropic"][2] > 1 and rows["responses"][2] > 1
+    assert rows["chat"][2] == 1 and rows["ollama"][2] == 1
+    assert "the first Chat chunk and the first Ollama line already carry the call" in _back_prose(
+        STREAMING, "[Ollama's streaming page]")
+
+
+def test_11_streaming_the_last_two_chat_chunks_carry_no_call():
+    lines = _back_output(STREAMING, "show_pieces(chat_chunks)").splitlines()
+    assert [line.split()[-1] for line in lines[-3:]] == ["'\"}'", "-", "-"]
+    assert "The last two chunks hold the `finish_reason` and then the usage" in _back_prose(
+        STREAMING, "ChatCompletionMessageToolCallChunk")
+
+
+def test_11_streaming_both_chat_calls_finish_only_at_the_end():
+    kinds = [line.split()[1] for line in _back_output(STREAMING, "two = wire.decode_stream").splitlines()]
+    assert kinds == ["call", "call", "finished:", "finished:"]
+
+
+def test_11_streaming_a_cut_stream_adds_nothing_and_runs_nothing():
+    printed = _back_output(STREAMING, "finish(talk, cut)")
+    assert "nothing was added to the transcript and no tool ran" in printed
+    assert "a whole get_weather call had arrived" in printed
+    assert "ran " not in printed and "1 message(s) in the transcript" in printed
+    whole = _back_output(STREAMING, "finish(talk, whole)")
+    assert "ran 1 call(s)" in whole and "3 message(s) in the transcript" in whole
+
+
+def test_11_streaming_the_call_cut_at_the_output_limit_is_malformed():
+    assert _back_output(STREAMING, "cut_short = ").startswith("max_tokens | make_file malformed: True")
+
+
+def test_11_streaming_the_signature_comes_in_one_delta_and_goes_back_unchanged():
+    assert "'signature_delta': 1," in _back_output(STREAMING, "thinking = take_turn")
+    assert "sent back unchanged: True" in _back_output(STREAMING, "sent back unchanged")
+
+
+def test_11_streaming_the_kits_loop_leaves_even_the_question_out_after_a_cut():
+    printed = _back_output(STREAMING, "kit_claude = get_provider")
+    assert printed.startswith("IncompleteStreamError: ") and "0 message(s) in the transcript" in printed
+    assert "not even the question went in" in _back_prose(STREAMING, "The run stops with the same sentence")
 # -- lesson 12, tools from another process ----------------------------------------------------------------
 MCP = "12_tools_from_another_process"
 

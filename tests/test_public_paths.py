@@ -22,16 +22,16 @@ ROOT = Path(__file__).resolve().parents[1]
 #: module -> the names lessons and the README import from it ("" for `import module`)
 PUBLIC: dict[str, set[str]] = {
     "toolcall_lab": {
-        "ApiDouble", "InvalidRequestError", "MaxStepsExceeded", "Message", "MissingKeyError", "Provider",
-        "ProviderError", "ReasoningBlock", "ScriptedProvider", "StopReason", "TextBlock", "Tool", "ToolCall",
-        "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage", "UsageError", "call", "contract",
-        "estimate_tokens", "get_provider", "loop_input_tokens", "loop_input_total", "provider_from_env",
-        "run_agent", "stage", "template", "tool", "wire"},
+        "ApiDouble", "IncompleteStreamError", "InvalidRequestError", "MaxStepsExceeded", "Message",
+        "MissingKeyError", "Provider", "ProviderError", "ReasoningBlock", "ScriptedProvider", "StopReason",
+        "TextBlock", "Tool", "ToolCall", "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage",
+        "UsageError", "call", "contract", "estimate_tokens", "get_provider", "loop_input_tokens",
+        "loop_input_total", "provider_from_env", "run_agent", "stage", "template", "tool", "wire"},
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
-        "start_here", "steering_and_guarding", "the_bill", "transcript_as_data", "when_the_model_misbehaves",
-        "tools_from_another_process", "your_own_provider"},
+        "start_here", "steering_and_guarding", "streaming_on_the_wire", "the_bill", "transcript_as_data",
+        "tools_from_another_process", "when_the_model_misbehaves", "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
@@ -54,6 +54,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.plots": {"describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
                            "plot_caching", "plot_estimated_vs_billed", "plot_loop_tokens"},
     "toolcall_lab.providers.openai_chat": {"LOCAL_SERVERS", "OpenAIChatProvider"},
+    "toolcall_lab.recorded": {"RECORDINGS", "timeline"},
     "toolcall_lab.report": {"calls_table", "hop_table", "loop_table", "price_table", "rules_table",
                             "stop_table", "trace_table", "wire_json"},
     "toolcall_lab.server_tools": {"web_search"},
@@ -63,7 +64,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"calculator", "delete_files", "get_weather", "read_file", "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
-    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "step_through", "wire_view"},
+    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "step_through", "stream_player", "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
     "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours

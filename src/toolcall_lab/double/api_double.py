@@ -136,13 +136,16 @@ class ApiDouble(BackgroundServer):
 
     With `tape=` (a `toolcall_lab.tape.Tape`, a shipped tape's name or a path) the chat
     requests are answered from the tape instead, in order, and one that differs from the
-    recording gets a 400 naming where (`double.playback`); `policy` is then not used.
+    recording gets a 400 naming where (`double.playback`); `policy` is then not used. A
+    streamed exchange replays its recorded events (`double.streams.play`), stream faults
+    included.
 
     With `flavour=` ("ollama", "ollama-openai", "vllm", "llamacpp", "lmstudio"; see
     `toolcall_lab.wire.flavours`) the flavour's API is answered the way that local
     server answers: the output-limit field it reads, the `tool_choice` and parallel calls
     it honours, its tool-call ids, its error shapes, its answer to a model it does not have
-    (it has one: `double.flavour.model`); `double.held_to` is the (tool_choice,
+    (it has one: `double.flavour.model`), and its stream (`Flavour.stream`: a call whole
+    in one chunk, where the finish reason sits, ...); `double.held_to` is the (tool_choice,
     parallel_tool_calls) it last held the model to. Its other quirks are its own, not OpenAI's: the
     hosted API's conversation rules are not applied. The other APIs answer as without it.
     Without `flavour`, nothing changes.

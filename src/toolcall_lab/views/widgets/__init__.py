@@ -1,6 +1,6 @@
 """Widgets for the lessons: step through a run, drag the bill, pick a provider, read the wire.
 
-Four factories, each returning an ipywidgets container whose parts are attributes, so a
+Five factories, each returning an ipywidgets container whose parts are attributes, so a
 test (or a curious learner) can drive it without a browser:
 
     step_through(run)      Previous / Next over the messages: the message, where it sits in
@@ -13,6 +13,9 @@ test (or a curious learner) can drive it without a browser:
                            key box that appears only when the environment has no key, a
                            "Test connection" button; `picker.provider` is what later cells use
     wire_view(transcript)  one tab per API with the request body its codec would send
+    stream_player()        Play / a slider over a recorded stream's events: each event as the
+                           wire carried it, the kit's events it gave, the arguments so far,
+                           the time to first token, and whether the call may run yet
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
@@ -32,11 +35,12 @@ Conversation text is untrusted (a model wrote it), so everything that reaches an
 value is escaped. No widget ever shows an API key: the key box is a `Password` whose
 value is cleared as soon as the provider holding the key is built.
 
-Left out: streaming views, editing a transcript in place, and saving widget state (the
+Left out: editing a transcript in place, and saving widget state (the
 widgets are rebuilt by running the cell).
 
 Layout: one module per widget, named for its factory with a leading underscore
-(`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`), and
+(`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`,
+`_stream_player.py`), and
 `_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
 This file only re-exports.
 """
@@ -50,6 +54,8 @@ from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
 from ._pick_provider import pick_provider
 from ._step_through import step_through
+from ._stream_player import stream_player
 from ._wire_view import wire_view
 
-__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "wire_view"]
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "stream_player",
+           "wire_view"]

@@ -1,0 +1,266 @@
+# mypy: disable-error-code="no-untyped-def, var-annotated"
+# (the worked accumulator of the lesson's Your-turn cell is written as a learner writes it: unannotated)
+"""Answer keys and worked solutions of lesson 11, "Streaming on the wire".
+
+**The learner's accumulator.** The lesson asks for `accumulate(chunks)`: the tool calls of
+a streamed Chat Completions reply, rebuilt from its chunks (each chunk the `data` JSON of
+one server-sent event, as a dict), as a list of `(id, name, arguments)` in the order of
+their `index`, `arguments` the JSON text the pieces join into. `your_accumulator` feeds it
+`STREAMS`, real streams and the quirks real servers send (a whole call in one chunk,
+parallel calls interleaved, an empty first delta, a usage chunk with no choices), and
+names the first one it gets wrong. What is right for each stream is what the kit's own
+`wire.chat.decode_stream` rebuilds there, so the key holds no answer of its own; an
+accumulator that hands the chunks to the kit's decoder is refused ("write it yourself"):
+
+    >>> your_accumulator(accumulate)
+    accumulate: correct.
+
+Left out, as in the lesson: servers that bend the grammar further (an index repeated for
+a new call, no index at all, an id sent twice); the kit's decoder copes with those, and
+the lesson names them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..recorded import RECORDINGS
+from ..selfcheck import check, equal, number, word
+from ..stream import StreamFinished
+from ..wire import _stream
+from ..wire.chat.stream import decode_stream as chat_stream
+from ._runs import raised as _raised
+from ._runs import run_watching as _run_watching
+from ._runs import template as _template
+
+__all__ = ["EXERCISE_1_CHUNKS", "Q1_CHUNKS", "SOLUTIONS", "STREAMS", "accumulate", "exercise_1",
+           "predict_cut", "predict_run", "predict_signatures", "q1", "q2", "q3", "your_accumulator"]
+
+_HEAD = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "local-model"}
+
+
+def _chunk(delta: Mapping[str, Any] | None = None, finish: str | None = None) -> dict[str, Any]:
+    """One Chat chunk whose first choice carries `delta` (None: the usage chunk, no choices)."""
+    if delta is None:
+        return {**_HEAD, "choices": [], "usage": {"prompt_tokens": 80, "completion_tokens": 20,
+                                                   "total_tokens": 100}}
+    return {**_HEAD, "choices": [{"index": 0, "delta": dict(delta), "finish_reason": finish}]}
+
+
+def _piece(index: int, arguments: str, call_id: str = "", name: str = "") -> dict[str, Any]:
+    """One `delta.tool_calls` entry: the first of a call has its id and name, the rest only arguments."""
+    if call_id:
+        return {"index": index, "id": call_id, "type": "function",
+                "function": {"name": name, "arguments": arguments}}
+    return {"index": index, "function": {"arguments": arguments}}
+
+
+def _calls(*pieces: dict[str, Any]) -> dict[str, Any]:
+    return _chunk({"tool_calls": list(pieces)})
+
+
+#: Ollama's /v1 sends each call whole, in one chunk (`openai/openai.go`, `ToToolCalls`).
+_WHOLE = [
+    _chunk({"role": "assistant", "content": ""}),
+    _calls(_piece(0, '{"city":"Paris"}', "call_p4r1s", "get_weather")),
+    _calls(_piece(1, '{"city":"Tokyo"}', "call_t0ky0", "get_weather")),
+    _chunk({}, "tool_calls"), _chunk()]
+#: Two calls whose pieces alternate: the API's index says which call each piece belongs to.
+_INTERLEAVED = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(0, "", "call_a", "get_weather")),
+    _calls(_piece(1, "", "call_b", "get_time")),
+    _calls(_piece(0, '{"city": ')), _calls(_piece(1, '{"zone": ')),
+    _calls(_piece(0, '"Lima"}')), _calls(_piece(1, '"UTC"}')),
+    _chunk({}, "tool_calls"), _chunk()]
+#: An empty first delta (no role, no content), a call's first piece carrying arguments too,
+#: and text before the call.
+_EMPTY_FIRST = [
+    _chunk({}), _chunk({"content": "Let me look."}),
+    _calls(_piece(0, '{"ci', "call_x1", "get_weather")),
+    _calls(_piece(0, 'ty": "Oslo"}')),
+    _chunk({}, "tool_calls")]
+#: A plain answer: no call at all.
+_TEXT = [_chunk({"role": "assistant", "content": "It is"}), _chunk({"content": " 18°C."}),
+         _chunk({}, "stop"), _chunk()]
+
+#: What the check feeds an accumulator: (what it is, the chunks).
+STREAMS: tuple[tuple[str, list[dict[str, Any]]], ...] = (
+    ("the recorded one-call stream", RECORDINGS["chat"].events()),
+    ("the recorded two-call stream", RECORDINGS["chat_parallel"].events()),
+    ("two whole calls, one chunk each (Ollama's /v1)", _WHOLE),
+    ("two calls interleaved", _INTERLEAVED),
+    ("an empty first delta, then text, then a call", _EMPTY_FIRST),
+    ("a plain answer", _TEXT),
+)
+
+
+# -- the worked accumulator ---------------------------------------------------------------------
+def accumulate(chunks):
+    """The tool calls in a streamed Chat reply: [(id, name, arguments)]."""
+    calls = {}
+    for chunk in chunks:
+        for choice in chunk.get("choices", [])[:1]:
+            for piece in choice.get("delta", {}).get("tool_calls") or []:
+                call = calls.setdefault(
+                    piece["index"], {"id": "", "name": "", "arguments": ""})
+                function = piece.get("function") or {}
+                call["id"] = piece.get("id") or call["id"]
+                call["name"] = function.get("name") or call["name"]
+                call["arguments"] += function.get("arguments") or ""
+    return [(c["id"], c["name"], c["arguments"])
+            for _, c in sorted(calls.items())]
+
+
+# -- what the key expects, from the kit's decoder -------------------------------------------------
+def _expected(chunks: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, Any]]:
+    """(id, name, arguments as an object) of each call, as the kit's Chat decoder rebuilds them."""
+    finished = [e for e in chat_stream(chunks) if isinstance(e, StreamFinished)]
+    return [(c.id, c.name, dict(c.args)) for c in finished[0].turn.tool_calls]
+
+
+def _wrong_on(what: str, got: Any, chunks: Sequence[Mapping[str, Any]]) -> str | None:
+    if isinstance(got, (str, Mapping)) or not isinstance(got, Sequence):
+        return (f"on {what}, it returned a {type(got).__name__}; return a list of (id, name, "
+                "arguments), one per call, in index order")
+    expected = _expected(chunks)
+    if len(got) != len(expected):
+        return f"on {what}, it found {len(got)} call(s) where the reply holds {len(expected)}"
+    for number_, (call, (call_id, name, arguments)) in enumerate(zip(got, expected, strict=True), 1):
+        if isinstance(call, str) or not isinstance(call, Sequence) or len(call) != 3:
+            return f"on {what}, call {number_} is {call!r}; give each call as (id, name, arguments)"
+        if call[0] != call_id:
+            return (f"on {what}, call {number_} has id {call[0]!r}; ids are compared exactly, and the "
+                    "chunk that opens a call carries it")
+        if call[1] != name:
+            return f"on {what}, call {number_} is named {call[1]!r}"
+        if not isinstance(call[2], str):
+            return (f"on {what}, call {number_}'s arguments are a {type(call[2]).__name__}; keep them as "
+                    "the JSON text the pieces join into")
+        try:
+            parsed = json.loads(call[2])
+        except ValueError:
+            return f"on {what}, call {number_}'s arguments {call[2][:40]!r} are not JSON: pieces are missing"
+        if parsed != arguments:
+            return f"on {what}, call {number_}'s arguments read {parsed!r}"
+    return None
+
+
+def _wrong_accumulator(function: Any) -> str | None:
+    if not callable(function) or isinstance(function, type):
+        return f"expected the function itself (accumulate, without brackets), got {type(function).__name__}"
+    for label, chunks in STREAMS:
+        copied = json.loads(json.dumps(chunks))  # subtle: a learner's code may change what it reads
+        try:
+            got, leaned = _run_watching(_stream.decode, function, copied)
+        except Exception as exc:
+            return f"on {label}, it raised {_raised(exc)}"
+        if leaned:
+            return ("it hands the chunks to the kit's decode_stream: write it yourself, from the "
+                    "chunks' delta.tool_calls")
+        found = _wrong_on(label, got, chunks)
+        if found:
+            return found
+    return None
+
+
+def your_accumulator(answer: Any) -> None:
+    """Your accumulate, over the streams of `STREAMS`."""
+    check("accumulate", ... if _template(answer) else answer, _wrong_accumulator,
+          hint="print that stream's chunks' delta.tool_calls, one line each, and follow each index "
+               "from its first chunk to the last")
+
+
+# -- predictions ----------------------------------------------------------------------------------
+_WHEN = ("started", "parses", "finished", "done")
+_WIRES = ("anthropic", "responses", "chat", "ollama")
+
+
+def predict_run(answer: Any) -> None:
+    """When a program may run a streamed call: only once the whole reply is done."""
+    check("Prediction", answer, word("done", _WHEN),
+          hint="a stream can still break off after a call's block is finished; what does the "
+               "transcript hold then?",
+          why="Until the reply's end event, the stream may still break off (section 4).")
+
+
+def predict_cut(answer: Any, transcript: Any) -> None:
+    """How many messages the transcript holds after a stream cut after the call's block."""
+    check("Prediction", answer, number(len(transcript)),
+          hint="the loop above appends the reply only at StreamFinished; did it come?")
+
+
+def predict_signatures(answer: Any, events: Sequence[Mapping[str, Any]]) -> None:
+    """How many signature_delta events the thinking block got."""
+    count = sum(1 for e in events if e.get("type") == "content_block_delta"
+                and (e.get("delta") or {}).get("type") == "signature_delta")
+    check("Prediction", answer, number(count),
+          hint="the signature is not text the model writes token by token")
+
+
+# -- check yourself -------------------------------------------------------------------------------
+#: Q1's stream: an OpenAI-compatible server's two calls, their pieces interleaved.
+Q1_CHUNKS = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(0, '{"ci', "call_q0", "get_weather")),
+    _calls(_piece(1, '{"ci', "call_q1", "get_weather")),
+    _calls(_piece(1, 'ty": "Rome"}')),
+    _calls(_piece(0, 'ty": "Nairobi"}')),
+    _chunk({}, "tool_calls")]
+
+
+def q1(answer: Any) -> None:
+    """The arguments of the call whose id is call_q1, as a dict."""
+    calls = {call_id: arguments for call_id, _, arguments in _expected(Q1_CHUNKS)}
+    check("Q1", answer, equal(calls["call_q1"]),
+          hint="call_q1 opens at one index; follow that index, not the order of the chunks")
+
+
+def q2(answer: Any) -> None:
+    """Whether a call whose arguments parse, in a stream that then breaks off, runs: no."""
+    check("Q2", answer, word("no", ("yes", "no")),
+          hint="section 4: what did the transcript hold after the cut?")
+
+
+def q3(answer: Any) -> None:
+    """The wire whose recorded call arrives whole, so a UI has no partial arguments to show."""
+    whole = [name for name in _WIRES
+             if sum(1 for e in _events_of(name) if e.kind == "arguments_delta") == 1]
+    check("Q3", answer, word(whole[0], _WIRES),
+          hint="play each wire in the player and count the argument pieces")
+
+
+def _events_of(name: str) -> list[Any]:
+    from ..wire import decode_stream
+
+    recording = RECORDINGS[name]
+    return list(decode_stream(recording.events(), api=recording.api))
+
+
+#: Exercise 1's stream: litellm's Ollama translator put index 0 on every call (BerriAI/litellm#33678).
+EXERCISE_1_CHUNKS = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(0, '{"city": "Paris"}', "call_e1", "get_weather")),
+    _calls(_piece(0, '{"city": "Lima"}', "call_e2", "get_weather")),
+    _chunk({}, "tool_calls")]
+
+
+def exercise_1(answer: Any) -> None:
+    """How many calls the reply really holds (two: two ids, one index)."""
+    check("Exercise 1", answer, number(len(_expected(EXERCISE_1_CHUNKS))),
+          hint="count the ids, not the indexes")
+
+
+SOLUTIONS: dict[str, str] = {
+    "accumulate": inspect.getsource(accumulate),
+    "predict_run": '"done"',
+    "predict_cut": "1",
+    "predict_signatures": "1",
+    "q1": '{"city": "Rome"}',
+    "q2": '"no"',
+    "q3": '"ollama"',
+    "exercise_1": "2",
+}

@@ -1,0 +1,137 @@
+"""Streams the APIs really sent, kept as they came: what a lesson plays event by event.
+
+Each recording is a response body byte for byte, copied from an official SDK's tests or a
+vendor's documentation page (`data/streams/SOURCES.md` says where each came from), and
+shipped with the package so a lesson reads it offline. `raw_events` turns a body into
+what `wire.decode_stream` reads: one dict per event (an SSE event's `data` JSON, an
+NDJSON line), in order, the end marker `data: [DONE]` left out.
+
+    >>> chat = RECORDINGS["chat"]
+    >>> chat.api, len(raw_events(chat.body, chat.api))
+    ('chat', 17)
+    >>> raw_events(b'event: ping\\ndata: {"type": "ping"}   \\n\\ndata: [DONE]\\n\\n', "anthropic")
+    [{'type': 'ping'}]
+
+# subtle: an SSE event ends at a blank line, and an SDK drops a last event with none; the
+recordings copied from docs pages and SDK fixtures often end without it, so the last event
+is read all the same. The live Anthropic API pads each `data:` JSON with trailing spaces,
+which `json.loads` reads past.
+
+Left out: SSE `id:` and `retry:` fields (no API here sends them) and comment lines
+(`:` keep-alives, which llama.cpp sends): both are read past, as the SDKs do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from .errors import ToolcallLabError, UsageError
+
+if TYPE_CHECKING:
+    from .stream import StreamEvent
+
+__all__ = ["RECORDINGS", "Recording", "Step", "raw_events", "timeline"]
+
+
+@dataclass(frozen=True)
+class Recording:
+    """One recorded stream: which API sent it, what it shows, and where it was copied from."""
+
+    api: str
+    file: str
+    shows: str
+    source: str
+
+    @cached_property
+    def body(self) -> bytes:
+        """The response body, byte for byte as recorded."""
+        return resources.files("toolcall_lab").joinpath("data", "streams", self.file).read_bytes()
+
+    def events(self) -> list[dict[str, Any]]:
+        """The body's raw events, for `wire.decode_stream(..., api=self.api)`."""
+        return raw_events(self.body, self.api)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One wire event of a stream, the kit's events it gave, and, on the last, why it broke off."""
+
+    event: Mapping[str, Any]
+    said: tuple[StreamEvent, ...]
+    problem: str = ""
+
+
+def timeline(events: Sequence[Mapping[str, Any]], api: str) -> list[Step]:
+    """Each wire event beside the kit's events `wire.decode_stream` gave when it arrived.
+
+    A stream that breaks off keeps what arrived; its last step says why (the
+    `IncompleteStreamError`'s sentence).
+
+    >>> steps = timeline(RECORDINGS["ollama"].events(), "ollama")
+    >>> [[event.kind for event in step.said] for step in steps]
+    [['tool_call_started', 'arguments_delta'], ['block_finished', 'stream_finished']]
+    """
+    from .wire import decode_stream
+
+    said: list[list[StreamEvent]] = [[] for _ in events]
+    at = 0
+
+    def feed() -> Iterator[Mapping[str, Any]]:
+        nonlocal at
+        for number, event in enumerate(events):
+            at = number
+            yield event
+
+    problem = ""
+    try:
+        for kit_event in decode_stream(feed(), api=api):
+            said[at].append(kit_event)
+    except ToolcallLabError as error:  # a stream that broke off: said on its last step
+        problem = str(error)
+    last = len(events) - 1
+    return [Step(event, tuple(said[n]), problem if n == last else "") for n, event in enumerate(events)]
+
+
+_SDK_PY = "anthropic-sdk-python@009b0353, a live recording in its tests"
+RECORDINGS: dict[str, Recording] = {
+    "anthropic": Recording(
+        "anthropic", "anthropic_messages_tool_use_stream.sdk_recorded.sse",
+        "claude-haiku-4-5 calls get_weather", _SDK_PY),
+    "responses": Recording(
+        "responses", "openai_responses_function_call_stream.dotnet_recorded.sse",
+        "gpt-4o-mini calls a function", "openai-dotnet@b3b4bbbc, a live recording in its tests"),
+    "chat": Recording(
+        "chat", "openai_chat_tool_call_stream.openai_python_recorded.sse",
+        "gpt-4o calls a function", "openai-python@e43b4224, a live recording in its tests"),
+    "ollama": Recording(
+        "ollama", "ollama_chat_tool_calls_stream.docs.ndjson",
+        "llama3.2 calls get_weather", "Ollama's API docs (docs/api.md), the streaming tools example"),
+    "chat_parallel": Recording(
+        "chat", "openai_chat_parallel_tool_calls_stream.openai_python_recorded.sse",
+        "gpt-4o calls two functions", "openai-python@e43b4224, a live recording in its tests"),
+    "anthropic_max_tokens": Recording(
+        "anthropic", "anthropic_messages_max_tokens_partial_tool_use_stream.sdk_fixture.sse",
+        "a reply that hits max_tokens inside a call's arguments",
+        "anthropic-sdk-python@009b0353, a test fixture"),
+}
+
+
+def raw_events(body: bytes, api: str) -> list[dict[str, Any]]:
+    """The events of a stream's `body` as dicts: NDJSON lines for Ollama, SSE `data` for the rest."""
+    text = body.decode("utf-8").replace("\r\n", "\n")
+    if api == "ollama":
+        return [json.loads(line) for line in text.split("\n") if line.strip()]
+    if api not in ("anthropic", "responses", "chat"):
+        raise UsageError(f"unknown API {api!r}; recorded streams come from anthropic, responses, chat "
+                         "or ollama.")
+    events = []
+    for block in text.split("\n\n"):
+        data = "\n".join(line[5:].lstrip() for line in block.split("\n") if line.startswith("data:"))
+        if data.strip() and data.strip() != "[DONE]":
+            events.append(json.loads(data))
+    return events
