@@ -1,6 +1,6 @@
 """Widgets for the lessons: step through a run, drag the bill, pick a provider, read the wire.
 
-Four factories, each returning an ipywidgets container whose parts are attributes, so a
+Five factories, each returning an ipywidgets container whose parts are attributes, so a
 test (or a curious learner) can drive it without a browser:
 
     step_through(run)      Previous / Next over the messages: the message, where it sits in
@@ -13,6 +13,8 @@ test (or a curious learner) can drive it without a browser:
                            key box that appears only when the environment has no key, a
                            "Test connection" button; `picker.provider` is what later cells use
     wire_view(transcript)  one tab per API with the request body its codec would send
+    schema_lab(schemas)    a structured-output schema, picked or edited, beside each API's
+                           verdict on it in that API's words
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
@@ -49,7 +51,9 @@ from __future__ import annotations
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
 from ._pick_provider import pick_provider
+from ._schema_lab import schema_lab
 from ._step_through import step_through
 from ._wire_view import wire_view
 
-__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "wire_view"]
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "schema_lab", "step_through",
+           "wire_view"]
