@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..messages import Transcript
+from ..messages import Message, Transcript
 from ..models import default_model
 from ..output_format import OutputFormat, problems
 from ..selfcheck import check, word
@@ -34,6 +34,9 @@ _WRONG = (("the room as text", {**_RIGHT, "room": "12"}),
           ("needs_taxi as the word yes", {**_RIGHT, "needs_taxi": "yes"}))
 
 
+_ASK = Transcript(messages=[Message.user(NOTE)])
+
+
 def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
     """The APIs whose rules refuse `schema` as structured output (strict on OpenAI's two).
 
@@ -43,7 +46,7 @@ def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
     fmt = OutputFormat("answer", schema, strict=strict)
     found = set()
     for api in APIS:
-        body = encode_request(Transcript(), api=api, model=default_model(API_SPECS[api].provider),
+        body = encode_request(_ASK, api=api, model=default_model(API_SPECS[api].provider),
                               output_format=fmt)
         if check_request(body, api=api):
             found.add(api)

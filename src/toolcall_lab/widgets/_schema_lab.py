@@ -1,8 +1,8 @@
 """Try a schema on every wire: which API takes it for structured output, in each API's words.
 
     >>> lab = schema_lab({"closed": {"type": "object", "properties": {}, "additionalProperties": False}})
-    >>> lab.verdicts["ollama"].value
-    '✓ accepted'
+    >>> [lab.verdicts[api].value for api in ("anthropic", "ollama")]
+    ['✓ accepted', '✓ accepted']
     >>> lab.editor.value = '{"type": "object"}'
     >>> print(lab.verdicts["anthropic"].value[:30])
     ✗ output_config.format.schema:
@@ -34,6 +34,7 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     import ipywidgets as widgets
 
     from ..output_format import OutputFormat
+    from ..messages import Message
     from ..transcript import Transcript
     from ..wire import APIS, check_request, encode_request
 
@@ -47,6 +48,8 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     editor = widgets.Textarea(value=show(schemas[first]), layout=widgets.Layout(width="420px", height="300px"))
     verdicts = {api: widgets.HTML() for api in APIS}
 
+    asked = Transcript(messages=[Message.user("Fill in the schema.")])
+
     def judge(*_: Any) -> None:
         try:
             schema = json.loads(editor.value)
@@ -56,7 +59,7 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
                 view.value = html.escape(f"✗ not a schema yet: {str(exc).splitlines()[0][:80]}")
             return
         for api in APIS:
-            body = encode_request(Transcript(), api=api, model=_api_model(api, None), output_format=fmt)
+            body = encode_request(asked, api=api, model=_api_model(api, None), output_format=fmt)
             found = check_request(body, api=api)
             verdicts[api].value = html.escape(f"✗ {found[0].text}" if found else "✓ accepted")
 
