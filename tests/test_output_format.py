@@ -173,3 +173,18 @@ def test_the_provider_refuses_before_sending_what_its_api_would_refuse():
                              output_format=OutputFormat("weather", OPTIONAL))
         with pytest.raises(InvalidRequestError, match="Missing 'temp_c'"):
             agent.complete(ASK)
+
+
+def test_a_recorded_structured_refusal_is_read_as_one_though_its_finish_reason_says_stop():
+    from schemas import fixture
+
+    body = fixture("openai_chat_structured_refusal_response.dotnet_recorded.json")
+    assert body["choices"][0]["finish_reason"] == "stop" and body["choices"][0]["message"]["content"] is None
+    assert openapi_errors(body, "CreateChatCompletionResponse") == []
+    turn = wire.decode_response(body, api="chat")
+    reading = read_reply(turn, CLOSED)
+    assert (reading.kind, reading.text) == ("refused", "I'm very sorry, but I can't assist with that request.")
+    # and the double writes a refusal the same way
+    served = wire.API_SPECS["chat"].server.encode_response(turn, response_id="chatcmpl-1")
+    assert served["choices"][0]["message"]["content"] is None
+    assert served["choices"][0]["finish_reason"] == "stop"
