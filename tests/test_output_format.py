@@ -183,7 +183,8 @@ def test_a_recorded_structured_refusal_is_read_as_one_though_its_finish_reason_s
     assert openapi_errors(body, "CreateChatCompletionResponse") == []
     turn = wire.decode_response(body, api="chat")
     reading = read_reply(turn, CLOSED)
-    assert (reading.kind, reading.text) == ("refused", "I'm very sorry, but I can't assist with that request.")
+    assert reading.kind == "refused"
+    assert reading.text == "I'm very sorry, but I can't assist with that request."
     # and the double writes a refusal the same way
     served = wire.API_SPECS["chat"].server.encode_response(turn, response_id="chatcmpl-1")
     assert served["choices"][0]["message"]["content"] is None

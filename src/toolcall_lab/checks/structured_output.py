@@ -44,7 +44,7 @@ def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
     ['anthropic', 'chat', 'responses']
     """
     fmt = OutputFormat("answer", schema, strict=strict)
-    found = set()
+    found: set[str] = set()
     for api in APIS:
         body = encode_request(_ASK, api=api, model=default_model(API_SPECS[api].provider),
                               output_format=fmt)

@@ -33,8 +33,8 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     """
     import ipywidgets as widgets
 
-    from ..output_format import OutputFormat
     from ..messages import Message
+    from ..output_format import OutputFormat
     from ..transcript import Transcript
     from ..wire import APIS, check_request, encode_request
 
@@ -45,7 +45,8 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     choice = widgets.Dropdown(options=list(schemas), value=first, description="schema",
                               layout=widgets.Layout(width="320px"))
     strict = widgets.Checkbox(value=True, description="strict (OpenAI)", indent=False)
-    editor = widgets.Textarea(value=show(schemas[first]), layout=widgets.Layout(width="420px", height="300px"))
+    editor = widgets.Textarea(value=show(schemas[first]),
+                              layout=widgets.Layout(width="420px", height="300px"))
     verdicts = {api: widgets.HTML() for api in APIS}
 
     asked = Transcript(messages=[Message.user("Fill in the schema.")])
