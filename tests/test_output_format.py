@@ -189,3 +189,15 @@ def test_a_recorded_structured_refusal_is_read_as_one_though_its_finish_reason_s
     served = wire.API_SPECS["chat"].server.encode_response(turn, response_id="chatcmpl-1")
     assert served["choices"][0]["message"]["content"] is None
     assert served["choices"][0]["finish_reason"] == "stop"
+
+
+@pytest.mark.parametrize("api", list(MODELS))
+def test_a_streamed_structured_reply_is_held_to_the_schema_too(api):
+    from toolcall_lab import run_agent
+
+    pytest.importorskip({"anthropic": "anthropic", "ollama": "ollama"}.get(api, "openai"))
+    with ApiDouble(["It is 18°C in Paris."]) as double:
+        agent = get_provider(PROVIDERS[api], base_url=double.base_url(api), model=MODELS[api],
+                             output_format=OutputFormat("weather", CLOSED))
+        run = run_agent(agent, "Paris?", stream=True)
+    assert read_reply(run.steps[-1].turn, CLOSED).value == {"city": "", "temp_c": 0}
