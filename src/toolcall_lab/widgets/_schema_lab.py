@@ -43,11 +43,13 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
 
     first = next(iter(schemas))
     choice = widgets.Dropdown(options=list(schemas), value=first, description="schema",
-                              layout=widgets.Layout(width="320px"))
+                              layout=widgets.Layout(width="290px"))
     strict = widgets.Checkbox(value=True, description="strict (OpenAI)", indent=False)
     editor = widgets.Textarea(value=show(schemas[first]),
-                              layout=widgets.Layout(width="420px", height="300px"))
-    verdicts = {api: widgets.HTML() for api in APIS}
+                              layout=widgets.Layout(width="290px", height="260px"))
+    # subtle: the verdicts wrap in what is left of the row; at 1280x720 with JupyterLab's file
+    # browser open a notebook is about 850 px wide, so the two columns share that
+    verdicts = {api: widgets.HTML(layout=widgets.Layout(flex="1 1 auto", width="auto")) for api in APIS}
 
     asked = Transcript(messages=[Message.user("Fill in the schema.")])
 
@@ -72,10 +74,11 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     strict.observe(judge, names="value")
     judge()
     rows = [widgets.HBox([widgets.HTML(f"<b style='{FONT}'>{html.escape(API_TITLES[api])}</b>",
-                                       layout=widgets.Layout(width="170px")), verdicts[api]])
+                                       layout=widgets.Layout(width="150px", flex="0 0 auto")),
+                          verdicts[api]], layout=widgets.Layout(width="100%"))
             for api in APIS]
-    right = widgets.VBox(rows, layout=widgets.Layout(width="740px"))
-    left = widgets.VBox([choice, strict, editor])
+    right = widgets.VBox(rows, layout=widgets.Layout(flex="1 1 auto", width="auto", min_width="0"))
+    left = widgets.VBox([choice, strict, editor], layout=widgets.Layout(flex="0 0 300px"))
     lab = described(widgets.HBox, "Schema lab: a structured-output schema judged by each API's rules",
                     [left, right])
     lab.choice, lab.strict, lab.editor, lab.verdicts = choice, strict, editor, verdicts
