@@ -80,6 +80,18 @@ WRONG: dict[str, dict[str, str]] = {
                        '</tool_call>\\n<tool_call>\\n{"name": "get_weather", "arguments": '
                        '{"city": "Nairobi"}}\\n</tool_call>\\nI looked up both.\''),
     },
+    "structured_output": {
+        # Anthropic taken to be as strict as OpenAI (it lets optional properties through)
+        "predict_refused": '{"anthropic": {"B", "C", "D"}, "responses": {"B", "C", "D"}, '
+                           '"chat": {"B", "C", "D"}, "ollama": set()}',
+        "q1": '"structured output"',  # one answer is enough... but only the database knows it
+        "q2": '"object"',  # the text parses, so it is taken for the object
+        "q3": '"chat"',
+        # types right, but the object is left open: both vendors refuse it
+        "exercise_1": ('{"type": "object", "properties": {"guest": {"type": "string"}, '
+                       '"room": {"type": "integer"}, "needs_taxi": {"type": "boolean"}}, '
+                       '"required": ["guest", "room", "needs_taxi"]}'),
+    },
     "caching_for_real": {
         "predict_read": "823",
         "call_2_input": "(766 + 57) * 5 / 1_000_000",

@@ -39,8 +39,8 @@ PACKAGE = SRC / "toolcall_lab"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("vocabulary", ("_checked", "_files", "_jsonschema", "_redact", "_summable", "_text", "blocks", "errors",
                     "messages", "stream", "transcript", "turn", "usage")),
-    ("tools, tokens, models", ("mcp_tools", "models", "schema", "server_tools", "tokens", "tool",
-                               "tool_choice", "tools")),
+    ("tools, tokens, models", ("mcp_tools", "models", "output_format", "schema", "server_tools", "tokens",
+                               "tool", "tool_choice", "tools")),
     ("the wire", ("recorded", "wire")),
     ("providers", ("providers",)),
     ("the loop", ("approval", "compaction", "events", "loop", "mcp_loop")),

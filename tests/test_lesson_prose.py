@@ -731,3 +731,42 @@ def test_12_says_which_mcp_release_it_was_written_for():
     from toolcall_lab.mcp_tools import WRITTEN_FOR
 
     assert f"mcp {WRITTEN_FOR}" in _back_output(MCP, "print(version_line())")
+
+
+# -- lesson 13, structured output -------------------------------------------------------------
+def test_13_the_forced_call_and_the_reply_carry_the_same_object_in_two_turns():
+    printed = _back_output("13_structured_output", "same data:")
+    prose = _back_prose("13_structured_output", "The same object both times")
+    assert "same data:   True" in printed
+    assert printed.startswith("forced call: tool_use") and "reply:       end_turn" in printed
+    assert "ends with `tool_use`" in prose and "ends with `end_turn`" in prose
+
+
+def test_13_the_refusals_are_the_ones_section_3_and_the_recap_name():
+    printed = _back_output("13_structured_output", "refuses {refused}")
+    assert "anthropic  refuses ['C', 'D']" in printed
+    assert "responses  refuses ['B', 'C', 'D']" in printed and "chat       refuses ['B', 'C', 'D']" in printed
+    assert "ollama     refuses []" in printed
+    recap = _back_prose("13_structured_output", "## Recap")
+    assert "an open object or an optional property; Anthropic's refuses only the open object; Ollama " \
+           "refuses neither" in recap
+
+
+def test_13_three_wires_force_the_call_and_ollama_cannot():
+    printed = _back_output("13_structured_output", 'tool_choice="record_weather")\n        said')
+    lines = [line for line in printed.splitlines() if not line.startswith(" ")]
+    assert [line.split()[:2] for line in lines[:3]] == [["anthropic", "tool_use"], ["responses", "tool_use"],
+                                                         ["chat", "tool_use"]]
+    assert lines[3].startswith("ollama     Ollama's /api/chat has no tool_choice")
+    assert "Three wires give the same object as a call" in _back_prose("13_structured_output", "Three wires")
+
+
+def test_13_chat_says_stop_for_a_refusal_and_ollama_has_no_word_for_it():
+    printed = _back_output("13_structured_output", "def declines_or_runs_out")
+    refusal, cut = printed.split("\n\n")[:2]
+    rows = {line.split()[0]: line.split() for line in refusal.splitlines()}
+    assert rows["chat"][1:] == ["stop", "refused"] and rows["ollama"][1:] == ["stop", "not_json"]
+    assert all(line.split()[-1] == "cut" for line in cut.splitlines())
+    prose = _back_prose("13_structured_output", "`read_reply` looks at the stop reason")
+    assert "`finish_reason` `stop`" in prose and "it stops inside a number" in prose
+    assert printed.rstrip().endswith("'{\"city\": \"Paris\", \"temp_c\": 1'")

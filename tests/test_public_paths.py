@@ -30,8 +30,8 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
-        "start_here", "steering_and_guarding", "streaming_on_the_wire", "the_bill", "transcript_as_data",
-        "tools_from_another_process", "when_the_model_misbehaves", "your_own_provider"},
+        "start_here", "steering_and_guarding", "streaming_on_the_wire", "structured_output", "the_bill",
+        "transcript_as_data", "tools_from_another_process", "when_the_model_misbehaves", "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
@@ -50,6 +50,7 @@ PUBLIC: dict[str, set[str]] = {
         "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments"},
     "toolcall_lab.models": {"SERVER_TOOL_FEES", "TEACHING_MODEL", "default_model", "price_of", "rules_of",
                             "tool_prompt_tokens"},
+    "toolcall_lab.output_format": {"OutputFormat", "problems", "read_reply"},
     "toolcall_lab.parts_api": {"DOC", "PartsServer", "post"},
     "toolcall_lab.plots": {"describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
                            "plot_caching", "plot_estimated_vs_billed", "plot_loop_tokens"},
@@ -64,7 +65,8 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"calculator", "delete_files", "get_weather", "read_file", "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
-    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "step_through", "stream_player", "wire_view"},
+    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "schema_lab", "step_through", "stream_player",
+                             "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
     "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours

@@ -10,6 +10,7 @@ way. Every step that differs between APIs is asked of the API's server half
     server.as_the_model_reads_it(body, stored)  the request as the model reads it
     server.decode_request(read)                 ... as a transcript and tools
     server.decode_tool_choice(read)             ... and how free the model is
+    server.decode_output_format(read)           ... and the schema its reply must match
     (the scripted provider plays the turn)
     server.as_served(turn, tools)               the turn as the API serves it: its ids,
                                                 the hidden prompt it bills
@@ -19,7 +20,11 @@ way. Every step that differs between APIs is asked of the API's server half
 
 Where the model reasons, the double adds a short deterministic reasoning block first
 ("Thinking about: <the question>"), which the API's `encode_response` seals its way, so
-its `check_request` can tell later whether it came back unchanged. What each server half
+its `check_request` can tell later whether it came back unchanged. Where the request asks
+for structured output, the reply is held to the schema as the API's constrained decoding
+holds a model: a finished text reply that is not JSON matching it is replaced by
+`output_format.sample(schema)` (a call, a refusal and a cut reply stay as they are, which is
+how a script stages those). What each server half
 keeps between requests (Responses: the responses it stored, for `previous_response_id`)
 is one bounded mapping per API (`Player.stored`), the last `keep` entries.
 
@@ -30,25 +35,27 @@ from __future__ import annotations
 
 import collections
 import itertools
+import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from .._text import shorten
-from ..blocks import ReasoningBlock
+from ..blocks import ReasoningBlock, TextBlock
 from ..errors import ToolcallLabError, UsageError
+from ..output_format import OutputFormat, problems, sample
 from ..providers.scripted import Policy, Reply, ScriptedProvider, as_policy
 from ..tokens import estimate_tokens
 from ..tool import Tool
 from ..tool_choice import check_tool_choice
 from ..transcript import Transcript
-from ..turn import Turn
+from ..turn import StopReason, Turn
 from ..wire import API_SPECS
 from ..wire.problem import Problem
 from .cache import PromptCache
 
-__all__ = ["PROVIDER_FOR", "Kept", "Player", "Unplayable"]
+__all__ = ["PROVIDER_FOR", "Kept", "Player", "Unplayable", "held_to_format"]
 
 #: The provider (registry name) that speaks each API: what `serve` tells you to use.
 PROVIDER_FOR = {spec.name: spec.provider for spec in API_SPECS.values()}
@@ -117,12 +124,14 @@ class Player:
             transcript, tools = server.decode_request(read)
             tool_choice, parallel_tool_calls = held_to or server.decode_tool_choice(read)
             check_tool_choice(tool_choice, tools, parallel_tool_calls)
+            output_format = server.decode_output_format(read)
         except ToolcallLabError as exc:  # the kit cannot hold what the body says: not the script's fault
             raise Unplayable(f"The API double cannot play this request: {exc}") from None
         with self._lock:
             turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
                                                  parallel_tool_calls=parallel_tool_calls)
             number = next(self._ids[api])
+        turn = held_to_format(turn, output_format)
         turn = server.as_served(replace(turn, model=body.get("model") or turn.model), tools)
         if adjust is not None:
             turn = adjust(turn)
@@ -132,6 +141,32 @@ class Player:
             turn = _with_reasoning(turn, spec.provider, transcript)
         return server.reply(turn, response_id=f"{spec.response_id}{number:04d}", request=body, read=read,
                             notes=notes, stored=stored)
+
+
+def held_to_format(turn: Turn, output_format: OutputFormat | None) -> Turn:
+    """`turn` as an API that constrains the reply to `output_format` lets it out.
+
+    A finished text reply whose text is JSON matching the schema goes out as it is; any
+    other finished text becomes `sample(schema)`, the same every time. A tool call, a
+    refusal and a reply cut by the limit are left as they are.
+
+    >>> from toolcall_lab import Message, Usage
+    >>> fmt = OutputFormat("city", {"type": "object", "properties": {"name": {"type": "string"}}})
+    >>> held_to_format(Turn(Message.assistant("Paris!"), "end_turn", Usage(5, 2), "m"), fmt).text
+    '{"name": ""}'
+    """
+    if output_format is None or turn.stop_reason is not StopReason.END_TURN or turn.tool_calls:
+        return turn
+    try:
+        fits = not problems(json.loads(turn.text), output_format.schema)
+    except ValueError:
+        fits = False
+    if fits:
+        return turn
+    text = json.dumps(sample(output_format.schema), ensure_ascii=False)
+    kept = tuple(b for b in turn.message.blocks if not isinstance(b, TextBlock))
+    usage = replace(turn.usage, output_tokens=turn.usage.reasoning_tokens + estimate_tokens(text))
+    return replace(turn, message=replace(turn.message, blocks=(*kept, TextBlock(text))), usage=usage)
 
 
 def _with_reasoning(turn: Turn, provider: str, transcript: Transcript) -> Turn:

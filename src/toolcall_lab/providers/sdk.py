@@ -62,8 +62,10 @@ from ..errors import (
     ServerError,
     ToolcallLabError,
     UsageError,
+    UsageTypeError,
 )
 from ..models import default_model
+from ..output_format import OutputFormat
 from ..stream import StreamEvent, StreamFinished
 from ..wire import API_SPECS
 from ..wire._shared import sampling
@@ -173,7 +175,7 @@ class WireProvider:
     def __init__(self, model: str | None = None, *, client: Any = None, api_key: str | None = None,
                  base_url: str | None = None, max_tokens: int = 1024, timeout: float = 60.0,
                  max_retries: int = 2, check: bool = True, temperature: float | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, output_format: OutputFormat | None = None) -> None:
         if seed is not None and not self.takes_seed:
             raise UsageError(f"the {API_SPECS[self.api].title} API has no seed, so {type(self).__name__} "
                              f"cannot send seed={seed!r}; leave seed out (temperature=0 is the closest it "
@@ -181,6 +183,12 @@ class WireProvider:
         sampling(temperature, seed)  # a bad value fails now, not at the first call
         self.temperature = temperature
         self.seed = seed
+        if output_format is not None and not isinstance(output_format, OutputFormat):
+            raise UsageTypeError(f"output_format is an OutputFormat (toolcall_lab.output_format), got "
+                                 f"{type(output_format).__name__}; build one with "
+                                 "OutputFormat(name, schema).")
+        #: Structured output: every reply held to this schema (the codec spells it its API's way).
+        self.output_format = output_format
         self.model = model or default_model(self.name)
         self.max_tokens = max_tokens
         self.timeout = timeout
@@ -384,6 +392,8 @@ class WireProvider:
                                                                                     dict[str, Any]]:
         """(the request body, the codec options it was encoded with), checked if `check` is on."""
         options = {**sampling(self.temperature, self.seed), **self._options(tools)}
+        if self.output_format is not None:
+            options["output_format"] = self.output_format
         if tool_choice is not None:
             options["tool_choice"] = tool_choice
         if parallel_tool_calls is not None:  # subtle: a per-call choice wins over the provider's own

@@ -87,6 +87,7 @@ from .problem import Problem
 
 if TYPE_CHECKING:
     from ..blocks import ReasoningBlock
+    from ..output_format import OutputFormat
     from ..stream import StreamEvent
     from ..tool import Tool
     from ..transcript import Transcript
@@ -143,6 +144,7 @@ class ServerHalf(Protocol):
                                         for the first way a body breaks it
         decode_request(body)            the transcript and tools a request carries
         decode_tool_choice(body)        ... and how free the request leaves the model
+        decode_output_format(body)      ... and the schema a structured reply must match
         encode_response(turn, ...)      the reply the API would send for a turn
         error_body(message, ...)        the API's error JSON
         fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
@@ -184,6 +186,8 @@ class ServerHalf(Protocol):
     def decode_request(self, body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]: ...
 
     def decode_tool_choice(self, body: Mapping[str, Any]) -> tuple[str | None, bool | None]: ...
+
+    def decode_output_format(self, body: Mapping[str, Any]) -> OutputFormat | None: ...
 
     def encode_response(self, turn: Turn, *, response_id: str) -> dict[str, Any]: ...
 

@@ -323,8 +323,13 @@ def parameters_problems(api: str, name: object, schema: object, *, path: str, pa
 
 
 def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
-                           param: str) -> list[Problem]:
+                           param: str, subject: str = "function",
+                           code: str | None = "invalid_function_parameters") -> list[Problem]:
     """The 400 for a `strict` function whose schema strict mode cannot hold the model to.
+
+    `subject` is what the schema belongs to: "function" for a tool, "response_format" for
+    structured output, whose texts OpenAI words the same way ("Invalid schema for
+    response_format 'name': In context=(), ..."; its code is not on record, so pass None).
 
     Strict mode needs `"additionalProperties": false` on every object and every property
     of an object listed in its `required`. Both texts are recorded in live traffic, with
@@ -352,8 +357,8 @@ supplied and to be false."]
     if found is None:
         return []
     context, clause = found
-    return [Problem(api, path, f"Invalid schema for function '{name}': In context={context!r}, {clause}",
-                    param=param, code="invalid_function_parameters")]
+    return [Problem(api, path, f"Invalid schema for {subject} '{name}': In context={context!r}, {clause}",
+                    param=param, code=code)]
 
 
 def _strict_problem(schema: Mapping[str, Any],

@@ -16,6 +16,8 @@ test (or a curious learner) can drive it without a browser:
     stream_player()        Play / a slider over a recorded stream's events: each event as the
                            wire carried it, the kit's events it gave, the arguments so far,
                            the time to first token, and whether the call may run yet
+    schema_lab(schemas)    a structured-output schema, picked or edited, beside each API's
+                           verdict on it in that API's words
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
@@ -53,9 +55,11 @@ from __future__ import annotations
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
 from ._pick_provider import pick_provider
+from ._schema_lab import schema_lab
 from ._step_through import step_through
 from ._stream_player import stream_player
 from ._wire_view import wire_view
 
-__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "stream_player",
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "schema_lab", "step_through",
+           "stream_player",
            "wire_view"]

@@ -41,6 +41,7 @@ from typing import Any
 from ...blocks import ReasoningBlock, ToolCall
 from ...errors import UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import check_tool_choice
 from ...transcript import Transcript
@@ -64,7 +65,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    server_tools: Sequence[Mapping[str, Any]] = (),
                    temperature: float | None = None,
                    caching: str | Sequence[str] | None = None,
-                   cache_ttl: str = "5m") -> dict[str, Any]:
+                   cache_ttl: str = "5m",
+                   output_format: OutputFormat | None = None) -> dict[str, Any]:
     """The `/v1/messages` request body for this conversation, exactly as it stands.
 
     `thinking` is None (left out), a budget in tokens (manual extended thinking: at least
@@ -80,7 +82,10 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     goes out as `temperature` when given (the API has no seed); models that take only the
     default sampling refuse any other value (`check_request` says so before sending).
     `caching` and `cache_ttl` place prompt-cache breakpoints (see `place_breakpoints`; None
-    sends none).
+    sends none). `output_format` (structured output, `toolcall_lab.output_format`) goes out as
+    `output_config.format`, `{"type": "json_schema", "schema": ...}`, beside any effort
+    (https://platform.claude.com/docs/en/build-with-claude/structured-outputs; the beta's
+    top-level `output_format` is deprecated there).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="claude-haiku-5-5", max_tokens=256)
@@ -105,6 +110,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         body["thinking"] = thinking_config(thinking)
     if effort is not None:
         body["output_config"] = {"effort": check_effort(effort)}
+    if output_format is not None:
+        body.setdefault("output_config", {})["format"] = {"type": "json_schema",
+                                                          "schema": dict(output_format.schema)}
     if stop_sequences:
         body["stop_sequences"] = list(stop_sequences)
     body.update(sampling(temperature))

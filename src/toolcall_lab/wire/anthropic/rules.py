@@ -75,7 +75,8 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     ['messages.0.content.1']
     """
     merged = merge(body.get("messages") or [])
-    problems = _check_tools(body) + breakpoint_problems(body) + budget_problems(body)
+    problems = _check_tools(body) + _check_output_format(body) + breakpoint_problems(body)
+    problems += budget_problems(body)
     problems += _check_model_rules(body, merged)
     problems += _check_content(merged)
     for index, message in enumerate(merged):
@@ -90,6 +91,46 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
 
 def _problem(path: str, text: str) -> Problem:
     return Problem(API_NAME, path, text)
+
+
+def _check_output_format(body: Mapping[str, Any]) -> list[Problem]:
+    """Structured output's one recorded rule: every object in the schema closed.
+
+    Anthropic's structured outputs page lists `additionalProperties` as supported only when
+    "set to `false` for objects" and anything else as not supported
+    (https://platform.claude.com/docs/en/build-with-claude/structured-outputs). Unlike OpenAI's
+    strict mode, properties may be optional: `required` may leave some out. The text is the
+    one reported from live traffic (Claude through Amazon Bedrock, future-agi/future-agi#411):
+    "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly
+    set to false". Other features the page lists as unsupported (numeric bounds, string
+    lengths, recursive schemas) are not checked: no refusal of them is on record.
+
+    >>> spec = {"type": "json_schema", "schema": {"type": "object", "properties": {
+    ...         "city": {"type": "object"}}, "additionalProperties": False}}
+    >>> [p.path for p in _check_output_format({"output_config": {"format": spec}})]
+    ['output_config.format.schema']
+    """
+    spec = (body.get("output_config") or {}).get("format")
+    if not isinstance(spec, Mapping) or not _has_open_object(spec.get("schema")):
+        return []
+    path = "output_config.format.schema"
+    return [_problem(path, f"{path}: For 'object' type, 'additionalProperties' must be explicitly set "
+                           "to false")]
+
+
+def _has_open_object(schema: object) -> bool:
+    """Whether any object in `schema` (nested properties, items, anyOf, $defs too) is left open."""
+    if isinstance(schema, list):
+        return any(_has_open_object(item) for item in schema)
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    if (kind == "object" or isinstance(kind, list) and "object" in kind) and \
+            schema.get("additionalProperties") is not False:
+        return True
+    nested = [*(schema.get("properties") or {}).values(), schema.get("items"),
+              *(schema.get("anyOf") or []), *(schema.get("$defs") or {}).values()]
+    return any(_has_open_object(item) for item in nested)
 
 
 def _check_tools(body: Mapping[str, Any]) -> list[Problem]:

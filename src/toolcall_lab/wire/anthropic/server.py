@@ -29,6 +29,7 @@ from typing import Any
 from ...errors import UsageError
 from ...messages import Message
 from ...models import tool_prompt_tokens
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
@@ -45,9 +46,9 @@ from .thinking import thinks
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
-           "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "encode_stream",
-           "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem",
-           "status_of", "stream_error"]
+           "cache_usage", "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
+           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -128,6 +129,21 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
     modes = {"auto": "auto", "none": "none", "any": "required"}
     named = choice.get("name") if kind == "tool" else modes.get(kind)
     return named, (False if choice.get("disable_parallel_tool_use") else None)
+
+
+def decode_output_format(body: Mapping[str, Any]) -> OutputFormat | None:
+    """The structured output a request asks for (`output_config.format`), or None.
+
+    Anthropic's format has no name and no strict switch: the reply is always held to it.
+
+    >>> decode_output_format({"output_config": {"format": {"type": "json_schema",
+    ...                       "schema": {"type": "object"}}}})
+    OutputFormat('output', strict=True)
+    """
+    spec = (body.get("output_config") or {}).get("format")
+    if not isinstance(spec, Mapping) or spec.get("type") != "json_schema":
+        return None
+    return OutputFormat("output", spec.get("schema") or {})
 
 
 def encode_response(turn: Turn, *, response_id: str, request: Mapping[str, Any] | None = None

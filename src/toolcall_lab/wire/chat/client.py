@@ -20,6 +20,7 @@ from typing import Any, assert_never
 from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import MODES, check_tool_choice
 from ...transcript import Transcript
@@ -51,7 +52,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    max_tokens_field: str = "max_completion_tokens",
                    tool_choice: str | None = None, temperature: float | None = None,
                    seed: int | None = None, prompt_cache_key: str | None = None,
-                   prompt_cache_retention: str | None = None) -> dict[str, Any]:
+                   prompt_cache_retention: str | None = None,
+                   output_format: OutputFormat | None = None) -> dict[str, Any]:
     """The Chat Completions request body for this conversation.
 
     `tool_choice` (the kit's vocabulary, `toolcall_lab.tool_choice`) and
@@ -59,6 +61,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     `{"type": "function", "function": {"name": ...}}`, and a strict tool carries `strict: true`.
     `temperature` and `seed` go out under those names, each only when given.
     `prompt_cache_key` and `prompt_cache_retention` go out as they are (OpenAI caches by itself).
+    `output_format` (structured output, `toolcall_lab.output_format`) goes out as
+    `response_format`, `{"type": "json_schema", "json_schema": {"name", "schema", "strict"}}`
+    (OpenAI's Structured Outputs guide; `ResponseFormatJsonSchema` in its OpenAPI document).
 
     >>> t = Transcript(system="Be brief.", messages=[Message.user("Hi")])
     >>> encode_request(t, model="gpt-6-luna", max_tokens=50, max_tokens_field="max_tokens")
@@ -88,6 +93,10 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if reasoning_effort is not None:
         body["reasoning_effort"] = reasoning_effort
     body.update(prompt_cache_fields(prompt_cache_key, prompt_cache_retention))  # caching is automatic
+    if output_format is not None:
+        body["response_format"] = {"type": "json_schema", "json_schema": {
+            "name": output_format.name, "schema": dict(output_format.schema),
+            "strict": output_format.strict}}
     return body
 
 

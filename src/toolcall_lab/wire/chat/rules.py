@@ -5,7 +5,9 @@
 (https://platform.openai.com/docs/api-reference/chat/create); the texts are OpenAI's,
 word for word, typos included ("preceeding"), as recorded in live output (LangChain's
 troubleshooting page for INVALID_TOOL_RESULTS, github.com/langchain-ai/langchain,
-gpt-4o-mini) and in issue reports.
+gpt-4o-mini) and in issue reports. Structured output (`response_format`) under `strict`
+is held to the Structured Outputs guide's two rules
+(https://platform.openai.com/docs/guides/structured-outputs).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
             problems.extend(strict_schema_problems(
                 API_NAME, name, function.get("parameters"), path=f"tools.{index}.function.parameters",
                 param=f"tools[{index}].function.parameters"))
+    problems.extend(_check_response_format(body.get("response_format")))
     effort = body.get("reasoning_effort")
     problems.extend(invalid_effort(API_NAME, effort, "reasoning_effort"))
     if effort is not None:
@@ -69,6 +72,34 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     problems.extend(_check_tools_effort(str(body.get("model", "")), effort, bool(body.get("tools"))))
     problems.extend(_check_pairing(messages))
     return problems
+
+
+def _check_response_format(spec: object) -> list[Problem]:
+    """Structured output's strict rules: every object closed, every property required.
+
+    Only under `strict: true` (Chat's default is false: the schema then guides the model and
+    is not enforced). The words are the function rule's with "response_format" for
+    "function", as reported from live traffic (e.g. "Invalid schema for response_format
+    'schemaing': In context=(), 'additionalProperties' is required to be supplied and to be
+    false."; "... 'required' is required to be supplied and to be an array including every
+    key in properties. Missing 'artifacts'."), param "response_format"; no code is claimed.
+    OpenAI's Structured Outputs guide states both rules ("additionalProperties: false must
+    always be set in objects", "all fields must be required").
+
+    >>> closed = {"type": "object", "properties": {"city": {"type": "string"}},
+    ...           "additionalProperties": False}
+    >>> [p.text.partition("properties. ")[2] for p in _check_response_format({
+    ...     "type": "json_schema", "json_schema": {"name": "city", "schema": closed, "strict": True}})]
+    ["Missing 'city'."]
+    """
+    if not isinstance(spec, Mapping) or spec.get("type") != "json_schema":
+        return []
+    inner = spec.get("json_schema") or {}
+    if not isinstance(inner, Mapping) or inner.get("strict") is not True:
+        return []
+    return strict_schema_problems(API_NAME, inner.get("name"), inner.get("schema"),
+                                  path="response_format.json_schema.schema", param="response_format",
+                                  subject="response_format", code=None)
 
 
 def _check_message_shapes(messages: Sequence[Mapping[str, Any]]) -> list[Problem]:

@@ -23,6 +23,7 @@ from typing import Any, assert_never
 
 from ...blocks import Block, ReasoningBlock, TextBlock, ToolResult
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
@@ -39,8 +40,9 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
-           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
+           "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
+           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -134,6 +136,21 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
         choice = (choice.get("function") or {}).get("name") if choice.get("type") == "function" else None
     parallel = body.get("parallel_tool_calls")
     return (choice if isinstance(choice, str) else None), (parallel if isinstance(parallel, bool) else None)
+
+
+def decode_output_format(body: Mapping[str, Any]) -> OutputFormat | None:
+    """The structured output a request asks for (`response_format` of type json_schema), or None.
+
+    >>> decode_output_format({"response_format": {"type": "json_schema", "json_schema": {
+    ...                       "name": "city", "schema": {"type": "object"}}}})
+    OutputFormat('city', strict=False)
+    """
+    spec = body.get("response_format")
+    if not isinstance(spec, Mapping) or spec.get("type") != "json_schema":
+        return None
+    inner = spec.get("json_schema") or {}
+    return OutputFormat(str(inner.get("name") or ""), inner.get("schema") or {},
+                        strict=inner.get("strict") is True)
 
 
 

@@ -18,6 +18,7 @@ from typing import Any, assert_never
 from ...blocks import ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import check_tool_choice, forces_a_call
 from ...transcript import Transcript
@@ -40,13 +41,16 @@ _DONE_REASONS: dict[str, StopReason] = {
 def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model: str,
                    max_tokens: int = 1024, think: bool | str | None = None,
                    tool_choice: str | None = None, parallel_tool_calls: bool | None = None,
-                   temperature: float | None = None, seed: int | None = None) -> dict[str, Any]:
+                   temperature: float | None = None, seed: int | None = None,
+                   output_format: OutputFormat | None = None) -> dict[str, Any]:
     """The `/api/chat` body for this conversation.
 
     `max_tokens` becomes `options.num_predict`, and `temperature` and `seed` (when given)
     `options.temperature` and `options.seed`, where Ollama reads its sampling; `think`
     (True, False or a level such as "high") is sent only when given, since Ollama switches
-    thinking on by itself for models that can think.
+    thinking on by itself for models that can think. `output_format` (structured output,
+    `toolcall_lab.output_format`) goes out as `format`, the JSON schema itself: Ollama has
+    no name and no strict switch (https://docs.ollama.com/capabilities/structured-outputs).
 
     Ollama's API has no `tool_choice` and no parallel switch (`toolcall_lab.tool_choice`).
     "none" is kept by offering no tools at all; "auto" is what Ollama does anyway; a forced
@@ -83,6 +87,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                             "stream": False, "options": options}
     if think is not None:
         body["think"] = think
+    if output_format is not None:
+        body["format"] = dict(output_format.schema)
     return body
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from ...blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
@@ -38,8 +39,9 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
-           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
+           "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
+           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: Ollama streams unless a request says `"stream": false`.
@@ -124,6 +126,18 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
     (None, None)
     """
     return None, None
+
+
+def decode_output_format(body: Mapping[str, Any]) -> OutputFormat | None:
+    """The structured output a request asks for (`format` holding a JSON schema), or None.
+
+    `format: "json"` (any JSON at all) names no schema, so it is None here too.
+
+    >>> decode_output_format({"format": {"type": "object"}})
+    OutputFormat('format', strict=True)
+    """
+    spec = body.get("format")
+    return OutputFormat("format", spec) if isinstance(spec, Mapping) else None
 
 
 def encode_response(turn: Turn, *, response_id: str = "") -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any, assert_never
 from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import InvalidRequestError, ProviderError, RateLimitError, ServerError, UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import MODES, check_tool_choice
 from ...transcript import Transcript
@@ -45,7 +46,8 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
                    server_tools: Sequence[Mapping[str, Any]] = (),
                    temperature: float | None = None,
                    prompt_cache_key: str | None = None,
-                   prompt_cache_retention: str | None = None) -> dict[str, Any]:
+                   prompt_cache_retention: str | None = None,
+                   output_format: OutputFormat | None = None) -> dict[str, Any]:
     """The `POST /v1/responses` body for this conversation.
 
     `reasoning_effort` ("low", "medium", "high", ...) sets `reasoning.effort`; `store`
@@ -56,7 +58,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     definitions, sent after yours as given (e.g. `{"type": "web_search"}`). `temperature`
     is sent as `temperature` when given; the Responses API has no seed.
     `prompt_cache_key` and `prompt_cache_retention` go out as they are (caching itself is
-    automatic; see `_shared.prompt_cache_fields`).
+    automatic; see `_shared.prompt_cache_fields`). `output_format` (structured output,
+    `toolcall_lab.output_format`) goes out as `text.format`, `{"type": "json_schema", "name",
+    "schema", "strict"}` (OpenAI's Structured Outputs guide; `TextResponseFormatJsonSchema`).
 
     >>> from toolcall_lab import Transcript, Message
     >>> body = encode_request(Transcript("Be brief.", [Message.user("Hi")]), model="gpt-6-luna")
@@ -84,6 +88,9 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
         if not store:
             body["include"] = ["reasoning.encrypted_content"]
     body.update(prompt_cache_fields(prompt_cache_key, prompt_cache_retention))  # caching is automatic
+    if output_format is not None:
+        body["text"] = {"format": {"type": "json_schema", "name": output_format.name,
+                                   "schema": dict(output_format.schema), "strict": output_format.strict}}
     return body
 
 

@@ -54,12 +54,32 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     problems = _limit_problems(body.get("max_output_tokens")) + _call_id_problems(items)
     problems += invalid_effort(API_NAME, effort, "reasoning.effort")
     problems += _tool_problems(body.get("tools") or [])
+    problems += _format_problems(body.get("text"))
     if effort is not None:
         problems += unsupported_reasoning(API_NAME, str(body.get("model", "")), "reasoning.effort")
     stateful = bool(body.get("previous_response_id") or body.get("conversation"))
     store = body.get("store", True)  # subtle: the API's default is store: true
     reasons = rules_of(str(body.get("model", ""))).reasons is not False
     return problems + _conversation_problems(items, stateful=stateful, store=store, reasons=reasons)
+
+
+def _format_problems(text: object) -> list[Problem]:
+    """Structured output's strict rules for `text.format`: objects closed, properties required.
+
+    Only under `strict: true` (the OpenAPI document's `TextResponseFormatJsonSchema.strict`
+    defaults to false). The words are Chat's for `response_format` (`wire.chat.rules`); that
+    Responses says them the same way is inferred (OpenAI's guide gives both APIs one set of
+    rules), and the param, "text.format.schema", is inferred from the field's place.
+
+    >>> [p.param for p in _format_problems({"format": {"type": "json_schema", "name": "f",
+    ...                                     "schema": {"type": "object"}, "strict": True}})]
+    ['text.format.schema']
+    """
+    spec = text.get("format") if isinstance(text, Mapping) else None
+    if not isinstance(spec, Mapping) or spec.get("type") != "json_schema" or spec.get("strict") is not True:
+        return []
+    return strict_schema_problems(API_NAME, spec.get("name"), spec.get("schema"), path="text.format.schema",
+                                  param="text.format.schema", subject="response_format", code=None)
 
 
 def _conversation_problems(items: Sequence[Any], *, stateful: bool, store: object,

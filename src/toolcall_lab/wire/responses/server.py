@@ -28,6 +28,7 @@ from typing import Any, Literal, assert_never
 from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
 from ...messages import Message
+from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
@@ -46,9 +47,9 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_request", "decode_tool_choice", "effort", "encode_response", "encode_stream", "error_body",
-           "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of",
-           "stream_error"]
+           "decode_output_format", "decode_request", "decode_tool_choice", "effort", "encode_response",
+           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
+           "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -156,6 +157,20 @@ def decode_tool_choice(body: Mapping[str, Any]) -> tuple[str | None, bool | None
         choice = choice.get("name") if choice.get("type") == "function" else None
     parallel = body.get("parallel_tool_calls")
     return (choice if isinstance(choice, str) else None), (parallel if isinstance(parallel, bool) else None)
+
+
+def decode_output_format(body: Mapping[str, Any]) -> OutputFormat | None:
+    """The structured output a request asks for (`text.format` of type json_schema), or None.
+
+    >>> decode_output_format({"text": {"format": {"type": "json_schema", "name": "city",
+    ...                       "schema": {"type": "object"}, "strict": True}}})
+    OutputFormat('city', strict=True)
+    """
+    spec = (body.get("text") or {}).get("format")
+    if not isinstance(spec, Mapping) or spec.get("type") != "json_schema":
+        return None
+    return OutputFormat(str(spec.get("name") or ""), spec.get("schema") or {},
+                        strict=spec.get("strict") is True)
 
 
 def encode_response(turn: Turn, *, response_id: str, created_at: float = 0,
