@@ -1,6 +1,6 @@
 """Widgets for the lessons: step through a run, drag the bill, pick a provider, read the wire.
 
-Four factories, each returning an ipywidgets container whose parts are attributes, so a
+Five factories, each returning an ipywidgets container whose parts are attributes, so a
 test (or a curious learner) can drive it without a browser:
 
     step_through(run)      Previous / Next over the messages: the message, where it sits in
@@ -13,6 +13,9 @@ test (or a curious learner) can drive it without a browser:
                            key box that appears only when the environment has no key, a
                            "Test connection" button; `picker.provider` is what later cells use
     wire_view(transcript)  one tab per API with the request body its codec would send
+    interval_explorer()    sliders for the runs of an eval and a model's true pass rate, and a
+                           button for new draws: forty evals' Wilson intervals, how many hold
+                           the true rate, and their figure (lesson 14)
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
@@ -36,7 +39,8 @@ Left out: streaming views, editing a transcript in place, and saving widget stat
 widgets are rebuilt by running the cell).
 
 Layout: one module per widget, named for its factory with a leading underscore
-(`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`), and
+(`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`,
+`_interval_explorer.py`), and
 `_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
 This file only re-exports.
 """
@@ -48,8 +52,10 @@ from __future__ import annotations
 # function the only public name, and the module reachable as `toolcall_lab.widgets._step_through`.
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
+from ._interval_explorer import interval_explorer
 from ._pick_provider import pick_provider
 from ._step_through import step_through
 from ._wire_view import wire_view
 
-__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "step_through", "wire_view"]
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "interval_explorer", "pick_provider", "step_through",
+           "wire_view"]
