@@ -3,7 +3,7 @@
 
     python3 dev.py lab     # JupyterLab on notebooks/ (creates .venv on first use)
     python3 dev.py test    # every test, strict nbval of every notebook included
-                           # (`--quick` skips the slow ones: whole commands, kernels, a hub)
+                           # (`--quick` skips the slow ones: each test that starts a process)
     python3 dev.py demo    # the classroom demo in the terminal (offline)
     python3 dev.py lint    # ruff and mypy --strict, the two checks tests/ also run
     python3 dev.py notebooks [PATH ...]   # re-execute lessons in place, for maintainers
@@ -18,6 +18,7 @@
 Each but reset-lessons makes sure `.venv/` exists and holds this project installed with the extra
 it needs, reinstalling when `pyproject.toml` changes: `lab` (what the lessons need) for lab, demo,
 notebooks, solutions and wheelhouse; `dev` (adds the test and lint tools) for test and lint.
+With `TOOLCALL_LAB_VENV=DIR` set, the environment in DIR is used as it is: nothing is installed.
 Anything after the command goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
 `python3 dev.py lab --port 8899`.
 
@@ -45,7 +46,14 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
+#: An environment to use as it is instead of .venv/: its folder, e.g. `TOOLCALL_LAB_VENV=$CONDA_PREFIX`.
+#: dev.py then creates nothing and installs nothing (it only writes its JupyterLab settings
+#: there); the environment must already hold what the command needs. The test suite points
+#: `dev.py lab` and `dev.py wheelhouse` at the environment it runs in this way, so no test
+#: builds an environment (tests/test_readme.py).
+EXISTING_VENV = "TOOLCALL_LAB_VENV"
+USE_AS_IS = bool(os.environ.get(EXISTING_VENV))
+VENV = Path(os.environ[EXISTING_VENV]).resolve() if USE_AS_IS else ROOT / ".venv"
 STAMP = VENV / "toolcall-lab.stamp"
 MIN_PYTHON = (3, 11)
 
@@ -102,6 +110,12 @@ def ensure_env(extra: str = "dev") -> None:
             f"toolcall-lab needs Python {'.'.join(map(str, MIN_PYTHON))} or newer; "
             f"this is {sys.version.split()[0]}. Run dev.py with a newer python3."
         )
+    if USE_AS_IS:
+        if not venv_bin("python").exists():
+            sys.exit(f"dev.py: {EXISTING_VENV}={VENV} holds no {venv_bin('python').relative_to(VENV)}; "
+                     f"point it at an environment's folder (its sys.prefix), or unset it to use .venv/.")
+        write_lab_overrides()
+        return
     have = installed_extra()
     if have is not None and extra in COVERS[have]:
         return
@@ -264,8 +278,10 @@ def _stop(server: subprocess.Popen) -> None:
 
 
 def test(args: list[str]) -> int:
-    """pytest with the project's settings; `--quick` skips the tests marked slow (whole commands,
-    kernels, a hub), for a fast loop while working. CI runs everything."""
+    """pytest with the project's settings; `--quick` skips the tests marked slow (each that starts
+    a process: a whole command, a kernel, a browser, a hub, mypy, ruff, pip or another Python;
+    tests/conftest.py fails one that does and is not marked), for a fast loop while working.
+    CI runs everything."""
     if "--quick" in args:
         args = [a for a in args if a != "--quick"] + ["-m", "not slow"]
     return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)

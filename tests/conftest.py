@@ -1,18 +1,35 @@
-"""Shared test helpers: the loopback API double, and real providers pointed at it."""
+"""Shared test helpers: the loopback API double, and real providers pointed at it; and the
+suite's rules about time: one Hypothesis profile, the `slow` marker kept honest, the order
+tests run in, and the background jobs of tests/background.py."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
+import subprocess
+import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from background import THREAD_PREFIX, Job, stop_kernels
+from toolcall_lab.lesson_usage import CLEARED
 from toolcall_lab.wire import API_SPECS
 
 # The one Hypothesis profile of the suite: no deadline (two cores shared by several runs make
-# any example's time noise) and no too-slow health check; each test bounds its own examples.
+# any example's time noise) and no too-slow health check. A test may set only its own number of
+# examples, `@settings(max_examples=N)`, which inherits the rest from here
+# (tests/test_suite_rules.py holds every test file to that).
 settings.register_profile("toolcall-lab", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("toolcall-lab")
+
+# What a learner's fresh shell has: no provider chosen, no key, no tape. The tests and every
+# kernel they start (nbval's included) see none of the variables a developer's shell may set,
+# so the suite passes or fails the same on any machine.
+for _name in CLEARED:
+    os.environ.pop(_name, None)
 
 #: provider name -> the API its codec speaks: the provider that speaks each API by default
 REAL_PROVIDERS = {spec.provider: spec.name for spec in API_SPECS.values()}
@@ -53,3 +70,140 @@ def real_provider(name: str, double, **options):
         pytest.importorskip("ollama")
     options.setdefault("api_key", SECRET)
     return get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)
+
+
+# -- slow tests, and the order tests run in ----------------------------------------------------
+# `python3 dev.py test --quick` runs `-m "not slow"`. A test is slow when it starts a process:
+# a whole command, a kernel (every nbval cell), a browser, a hub, mypy, ruff, pip or another
+# Python. The marker is kept honest here: each process a test under tests/ starts is written
+# down (by the one `subprocess.Popen` every such start goes through), and a test not marked
+# slow that started one fails, naming the command.
+#: What a quick test may still start, each answering in milliseconds: git (a repository in
+#: tmp_path), and the probes the standard library runs once for a library and then caches
+#: (`platform` runs `uname -p` for an SDK's headers, `ctypes.util.find_library` `ldconfig -p`),
+#: which would otherwise fall on whichever test happens to come first.
+QUICK_COMMANDS = frozenset({"git", "uname", "ldconfig"})
+_started: list[str] = []  # commands started since the last test ended, its fixtures' included
+_popen_init = subprocess.Popen.__init__
+
+
+def _noting_popen_init(self, args, *rest, **options):
+    # subtle: a background job's thread (tests/background.py) starts its commands while some
+    # other test runs; they belong to no test.
+    if not threading.current_thread().name.startswith(THREAD_PREFIX):
+        _started.append(os.fsdecode(args) if isinstance(args, (str, bytes)) else
+                        shlex.join(os.fsdecode(arg) for arg in args))
+    _popen_init(self, args, *rest, **options)
+
+
+subprocess.Popen.__init__ = _noting_popen_init  # type: ignore[method-assign]
+
+
+def command_name(command: str) -> str:
+    """The program a command line starts, e.g. `command_name("/usr/bin/git -C x status") == "git"`."""
+    words = command.split(maxsplit=1) or [""]
+    return Path(words[0]).name
+
+
+@pytest.fixture(autouse=True)
+def quick_tests_start_no_process(request):
+    """Fail a test not marked slow that started a process (see above)."""
+    yield
+    started = [command for command in _started if command_name(command) not in QUICK_COMMANDS]
+    _started.clear()
+    if started and request.node.get_closest_marker("slow") is None:
+        pytest.fail(f"this test started `{started[0][:300]}`: mark it @pytest.mark.slow, so that "
+                    "`python3 dev.py test --quick` skips it", pytrace=False)
+
+
+def is_notebook_cell(item: pytest.Item) -> bool:
+    """Whether `item` is one cell of a lesson under strict nbval."""
+    return type(item).__module__.startswith("nbval")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every nbval cell slow (each notebook runs in a kernel of its own), then run the quick
+    tests first, the lessons under nbval next, and the other slow tests last.
+
+    Quick tests first: a mistake shows within a minute or two, and the in-process tests (one
+    core) run beside the background jobs (the other core). The lessons before test_swap.py, which
+    takes the scripted run of each lesson from nbval's (`nbval_runs`). Within each group the
+    collected order stays.
+    """
+    for item in items:
+        if is_notebook_cell(item):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") is None else
+               1 if is_notebook_cell(item) else 2)
+
+
+# -- background jobs (tests/background.py) -------------------------------------------------------
+_jobs: list[Job] = []
+
+
+def pytest_collection_finish(session):
+    """Start the background job of each selected test (marker `background(job)`)."""
+    _started.clear()  # what importing the test modules started is no test's (matplotlib's probes)
+    if session.config.option.collectonly:
+        return
+    for item in session.items:
+        for mark in item.iter_markers("background"):
+            for job in mark.args:
+                if job not in _jobs:
+                    _jobs.append(job)
+                    job.start()
+
+
+def pytest_sessionfinish(session):
+    stop_kernels()
+    for job in _jobs:
+        job.stop()
+
+
+# -- what strict nbval saw of each lesson, for test_swap.py ------------------------------------
+class NbvalRecord:
+    """What strict nbval saw of each lesson in this session, for test_swap.py's scripted runs.
+
+    A registered plugin, not conftest hooks: pytest calls a conftest's report hooks only for the
+    tests below its folder, and the lessons are in notebooks/.
+    """
+
+    def __init__(self) -> None:
+        self.selected: dict[str, int] = {}  # notebook file name -> its cells nbval was to run
+        self.ran: dict[str, int] = {}  # -> the cells it ran
+        self.failures: dict[str, list[str]] = {}  # -> the first line of each failure
+
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            if is_notebook_cell(item):
+                self.selected[item.path.name] = self.selected.get(item.path.name, 0) + 1
+
+    def pytest_runtest_logreport(self, report):
+        path, _, cell = report.nodeid.partition("::")
+        if not path.endswith(".ipynb"):
+            return
+        name = Path(path).name
+        if report.when == "call" and not report.skipped:
+            self.ran[name] = self.ran.get(name, 0) + 1
+        if report.failed:
+            line = next((text for text in report.longreprtext.splitlines() if text.strip()), "")
+            self.failures.setdefault(name, []).append(f"{cell} ({report.when}): {line.strip()[:300]}")
+
+    def verdict(self, notebook: Path) -> list[str] | None:
+        """The failures strict nbval found in `notebook` ([] when it passed), or None when this
+        session did not run every code cell of it under nbval (then test_swap.py runs it itself)."""
+        import json
+
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        code = sum(cell["cell_type"] == "code" for cell in cells)
+        name = notebook.name
+        if not code or self.selected.get(name) != code or self.ran.get(name, 0) < code:
+            return None
+        return list(self.failures.get(name, []))
+
+
+NBVAL = NbvalRecord()
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(NBVAL, "toolcall-lab-nbval-record")

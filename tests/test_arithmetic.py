@@ -151,7 +151,7 @@ def reference(tree):
             raise AssertionError(tree)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(trees)
 def test_random_trees_agree_with_python(tree):
     text = render(tree)

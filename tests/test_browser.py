@@ -108,6 +108,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 def test_every_lesson_runs_in_a_browser_with_its_widgets_and_diagrams():
     require_browser()
     lessons = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -135,6 +136,7 @@ def test_each_lesson_is_held_to_what_its_committed_outputs_show():
     assert len(figures["03_the_bill.ipynb"]) >= 2  # estimated vs billed, caching
 
 
+@pytest.mark.slow
 def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path):
     require_browser()
     good = notebook(tmp_path / "browser_good.ipynb",
@@ -205,6 +207,7 @@ sequence_diagram(Transcript(messages=[
 """
 
 
+@pytest.mark.slow
 def test_a_stopped_check_leaves_no_jupyterlab_kernel_or_chromium_behind():
     require_browser()
     script = subprocess.Popen([sys.executable, str(SCRIPT)], cwd=ROOT, stdout=subprocess.DEVNULL,

@@ -157,3 +157,25 @@ def test_lesson_ranges():
     assert parse_lessons("0-2,5") == [0, 1, 2, 5]
     with pytest.raises(UsageError, match="backwards"):
         parse_lessons("6-1")
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "openai-chat"])
+def test_the_meter_asks_each_apis_server_half_for_the_hidden_prompt_it_bills(provider):
+    """Issue 20: `hidden` is what the API's server half bills beyond the request (Anthropic's tool
+    prompt), not a branch on the API's name; a request without tools carries none."""
+    pytest.importorskip("anthropic")
+    pytest.importorskip("openai")
+    from toolcall_lab import Message, Transcript, get_provider
+    from toolcall_lab.lesson_usage import MeterDouble
+    from toolcall_lab.models import tool_prompt_tokens
+    from toolcall_lab.tools import get_weather
+
+    question = Transcript(messages=[Message.user("What's the weather in Paris?")])
+    with MeterDouble() as double:
+        sender = get_provider(provider, api_key="any", base_url=double.base_url(PROVIDERS[provider]))
+        sender.complete(question, tools=[get_weather])
+        sender.complete(question)
+    with_tools, without = double.metered
+    assert with_tools.hidden == (tool_prompt_tokens(sender.model) if provider == "anthropic" else 0)
+    assert without.hidden == 0
+    assert with_tools.hidden < with_tools.input

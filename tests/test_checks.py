@@ -293,6 +293,7 @@ def test_each_comparison_says_what_is_wrong(compare, answer, says):
     assert says in compare(answer)
 
 
+@pytest.mark.slow
 def test_a_notebook_shows_a_wrong_answer_as_one_line_and_goes_on():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

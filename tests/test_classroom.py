@@ -84,6 +84,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_the_links_command_prints_all_three():
     done = run_cli("--repo", REPO, "--hub", "https://hub.example.edu", "--lesson", "1")
     assert done.returncode == 0, done.stderr
@@ -92,6 +93,7 @@ def test_the_links_command_prints_all_three():
                      "binder:": binder_link(REPO, lesson=1), "colab:": colab_link(REPO, lesson=1)}
 
 
+@pytest.mark.slow
 def test_the_links_command_without_a_hub_says_to_pass_one_and_refuses_an_unknown_lesson():
     done = run_cli("--repo", REPO)
     assert done.returncode == 0 and "https://YOUR-HUB/hub/user-redirect/git-pull?" in done.stdout
@@ -188,6 +190,7 @@ TLJH_KEYS = {"user_environment.default_app", "limits.memory", "limits.cpu", "ser
              "auth.FirstUseAuthenticator.create_users", "https.enabled", "https.letsencrypt.email"}
 
 
+@pytest.mark.slow
 def test_the_tljh_script_sets_only_keys_tljh_config_knows():
     script = (CLASSROOM / "tljh" / "install.sh").read_text()
     keys = re.findall(r"^\s*tljh-config set (\S+) ", script, flags=re.M)
@@ -235,6 +238,7 @@ def test_the_guard_refuses_an_open_login(settings, monkeypatch):
     assert "open to anyone" in str(stopped.value) and "Who can log in" in str(stopped.value)
 
 
+@pytest.mark.slow
 def test_the_guard_refuses_the_dummy_class_itself():
     auth = pytest.importorskip("jupyterhub.auth")
     guard, _ = load_guard()

@@ -4,6 +4,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 from toolcall_lab.cli import demo, main
 
 
@@ -43,12 +45,14 @@ def test_a_wrapped_event_line_keeps_all_its_words():
     assert "asks for get_weather({'city': 'Paris'}) id=toolu_01\n    [tool_use]" in text
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs_offline():
     result = subprocess.run([sys.executable, "-m", "toolcall_lab", "demo"],
                             capture_output=True, text=True, check=True)
     assert "42,500" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_not_an_error():
     shell = subprocess.run(f"{sys.executable} -m toolcall_lab demo | head -n 3", shell=True,
                            capture_output=True, text=True)
@@ -65,6 +69,7 @@ def serve_fails(*options: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=30)
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_non_loopback_host_without_allow_remote():
     for host in ("0.0.0.0", "::"):
         result = serve_fails("--host", host, "--port", "0")
@@ -73,6 +78,7 @@ def test_serve_refuses_a_non_loopback_host_without_allow_remote():
         assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_serve_says_in_one_sentence_when_the_port_is_taken():
     import socket
 
@@ -86,6 +92,7 @@ def test_serve_says_in_one_sentence_when_the_port_is_taken():
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_serve_on_ipv6_loopback_and_with_a_small_ring():
     import json
     import re
@@ -123,6 +130,7 @@ def test_allow_remote_warns_on_stderr(capsys, monkeypatch):
     assert "WARNING: the API double has no authentication" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_links_refuses_a_lesson_like_a_superscript_two_and_bytes_that_are_not_utf8_without_a_traceback():
     """`--lesson ²` (str.isdigit says yes, int says no) and a --repo or --branch holding a byte that
     is not UTF-8 (0xff, from a terminal in Latin-1) each print one line and exit 2."""

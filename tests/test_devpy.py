@@ -6,6 +6,7 @@ loaded here from its file; nothing in it runs on import.
 
 import http.server
 import importlib.util
+import json
 import threading
 import time
 from pathlib import Path
@@ -131,6 +132,43 @@ def test_dev_covers_lab_so_a_contributor_never_reinstalls_for_lab(tmp_path, monk
     monkeypatch.setattr(dev.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
     dev.ensure_env("lab")
     dev.ensure_env("dev")
+
+
+def load_dev():
+    """A fresh copy of dev.py, so it reads the environment variables set now."""
+    spec = importlib.util.spec_from_file_location("dev_again", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_an_environment_named_by_toolcall_lab_venv_is_used_as_it_is(tmp_path, monkeypatch):
+    # a test never builds an environment: tests/test_readme.py starts `dev.py lab` this way
+    monkeypatch.setenv("TOOLCALL_LAB_VENV", str(tmp_path))
+    fresh = load_dev()
+    assert fresh.VENV == tmp_path.resolve() and fresh.venv_bin("jupyter").parent.parent == tmp_path.resolve()
+    fresh.venv_bin("python").parent.mkdir()
+    fresh.venv_bin("python").touch()
+    monkeypatch.setattr(fresh.subprocess, "run", lambda *a, **k: pytest.fail(f"pip ran: {a}"))
+    monkeypatch.setattr(fresh.venv, "EnvBuilder", lambda *a, **k: pytest.fail("an environment was made"))
+    fresh.ensure_env("dev")  # no stamp there, none written: the environment is not dev.py's
+    assert not fresh.STAMP.exists()
+    overrides = tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert json.loads(overrides.read_text()) == fresh.LAB_OVERRIDES  # still offline, no news
+
+
+def test_toolcall_lab_venv_naming_a_folder_with_no_python_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCALL_LAB_VENV", str(tmp_path))
+    with pytest.raises(SystemExit) as stopped:
+        load_dev().ensure_env("lab")
+    assert f"TOOLCALL_LAB_VENV={tmp_path.resolve()} holds no bin/python" in str(stopped.value)
+    assert "unset it to use .venv/" in str(stopped.value)
+
+
+def test_without_toolcall_lab_venv_the_environment_is_dot_venv(monkeypatch):
+    monkeypatch.delenv("TOOLCALL_LAB_VENV", raising=False)
+    fresh = load_dev()
+    assert not fresh.USE_AS_IS and fresh.VENV == ROOT.resolve() / ".venv"
 
 
 def test_quick_skips_the_slow_tests(monkeypatch):

@@ -154,6 +154,7 @@ def test_plot_sequence_takes_dollar_signs_literally():
     assert r"It costs \$5 or \$6" in [t.get_text() for t in fig.axes[0].texts]
 
 
+@pytest.mark.slow
 def test_importing_display_loads_no_matplotlib():
     code = "import toolcall_lab.display, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -471,12 +471,36 @@ def test_a_stopped_double_hangs_up_kept_alive_connections():
     assert [r.status for r in double.requests] == [200]
 
 
+def test_a_double_waits_for_connections_without_polling(monkeypatch):
+    # issue 20: serve_forever woke 20 times a second to look for stop(), so each stop waited
+    # for the next look; the accepting thread now sleeps until a connection or stop() wakes it
+    import selectors
+
+    from toolcall_lab.double import background
+
+    waits = []
+
+    class Recording(selectors.DefaultSelector):
+        def select(self, timeout=None):
+            waits.append(timeout)
+            return super().select(timeout)
+
+    monkeypatch.setattr(background.selectors, "DefaultSelector", Recording)
+    with ApiDouble() as double:
+        assert get(double.url + "/v1/models")["data"]
+        thread = double._thread
+    assert not thread.is_alive()
+    assert waits and set(waits) == {None}
+
+
+@pytest.mark.slow
 def test_importing_the_double_starts_nothing_heavy():
     code = "import sys, toolcall_lab.double; print('http.server' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"
 
 
+@pytest.mark.slow
 def test_serve_from_the_command_line():
     process = subprocess.Popen([sys.executable, "-m", "toolcall_lab", "serve", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

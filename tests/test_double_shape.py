@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import http.client
 import json
+import subprocess
+import sys
 import typing
 
 import pytest
@@ -380,3 +382,41 @@ def test_a_mutated_body_gets_a_200_or_the_apis_400_never_a_500(api, data, servin
     assert status == 400 or ollamas_500 or openais_404, answer
     assert keys(answer) == keys(codec(api).error_body("any", status=status))
     assert headers["x-should-retry"] == "false"
+
+
+def test_the_doubles_first_shape_check_builds_no_format_grammar():
+    # jsonschema's format checkers import rfc3987_syntax, whose lark grammars cost seconds of
+    # CPU; the double checks no "format", so its first request must not load them (issue 20)
+    body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]})
+    code = (f"import sys\nfrom toolcall_lab.double import ApiDouble\nbody = {body.encode()!r}\n"
+            "assert ApiDouble().handle('POST', '/v1/chat/completions', body)[0] == 200\n"
+            "print('jsonschema' in sys.modules, 'rfc3987_syntax' in sys.modules, 'lark' in sys.modules)\n"
+            "import rfc3987_syntax  # still importable by anyone who wants it\n")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["True", "False", "False"]
+
+
+def test_a_second_thread_waits_for_jsonschema_to_finish_importing():
+    # The double's first request and a tool's first argument check may import jsonschema from
+    # two threads at once: the second must get the whole module, never a half-imported one.
+    code = """\
+import sys, threading, time
+from importlib.abc import MetaPathFinder
+
+class Slow(MetaPathFinder):  # holds the first import inside jsonschema's own imports
+    def find_spec(self, name, path, target=None):
+        if name == "referencing":
+            started.set()
+            time.sleep(0.5)
+
+started = threading.Event()
+sys.meta_path.insert(0, Slow())
+from toolcall_lab._jsonschema import import_jsonschema
+first = threading.Thread(target=import_jsonschema)
+first.start()
+started.wait()
+print(hasattr(import_jsonschema(), "Draft202012Validator"))
+first.join()
+"""
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["True"]

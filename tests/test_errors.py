@@ -235,6 +235,7 @@ def test_every_kit_error_renders_as_one_line_in_ipython():
         assert len(error._render_traceback_()) == 1
 
 
+@pytest.mark.slow
 def test_a_missing_key_in_a_real_kernel_shows_one_line_and_no_paths(monkeypatch):
     """Run a one-cell notebook in a real IPython kernel, as a learner's JupyterLab would."""
     nbformat = pytest.importorskip("nbformat")

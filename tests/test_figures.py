@@ -68,6 +68,7 @@ def test_the_double_run_behind_estimated_vs_billed_is_deterministic():
     assert not any(s.usage.estimated for s in run.steps)  # reported by the server, over HTTP
 
 
+@pytest.mark.slow
 def test_cli_writes_the_same_set(fresh, tmp_path):
     out = tmp_path / "out"
     result = subprocess.run([sys.executable, "-m", "toolcall_lab", "figures", "--out", str(out)],

@@ -63,13 +63,29 @@ def names_called(reply) -> list[str]:
 
 # -- the data ----------------------------------------------------------------------------------------
 def test_every_quirk_has_a_public_source():
-    fields = {"limit_fields", "tool_choice", "named_choice", "parallel", "parallel_honoured", "ids",
-              "arguments", "unknown_model", "error_shape", "stream_default", "streamed_calls",
-              "reasoning_field"}
+    fields = {"base_url", "start", "max_tokens_field", "limit_fields", "tool_choice", "named_choice",
+              "parallel", "parallel_honoured", "ids", "arguments", "unknown_model", "error_shape",
+              "reasoning_field", "stream.default", "stream.calls"}
     for flavour in FLAVOURS.values():
         assert set(flavour.sources) == fields, flavour.name
         assert all(source.startswith("https://") and "shared/" not in source
                    for source in flavour.sources.values()), flavour.name
+
+
+def test_one_table_of_local_servers_and_the_rest_read_from_it():
+    """Issue 20: the presets, the registry's local names and the Ollama provider's URL and start
+    commands are the records of `FLAVOURS`, not four tables held together by this test."""
+    from toolcall_lab.providers.ollama import OllamaProvider
+    from toolcall_lab.providers.registry import PROVIDERS
+
+    assert all(LOCAL_SERVERS[name] is FLAVOURS[name] for name in LOCAL_SERVERS)
+    assert {name for name, spec in PROVIDERS.items() if spec.local_url} == set(FLAVOURS)
+    for name, flavour in FLAVOURS.items():
+        assert (PROVIDERS[name].label, PROVIDERS[name].local_url) == (flavour.label, flavour.base_url)
+        assert PROVIDERS[name].api == flavour.api
+    assert OllamaProvider.default_base_url == FLAVOURS["ollama"].base_url
+    assert OllamaProvider(model="m").start_hint.startswith("start Ollama with `ollama serve` (and fetch the "
+                                                           "model once with `ollama pull m`)")
 
 
 def test_each_chat_flavour_is_a_preset_of_the_client():

@@ -37,6 +37,7 @@ def test_a_handout_holds_the_four_messages_the_formula_and_fits_one_page(lesson)
     assert "```" not in page  # no code: a handout is not an answer key
 
 
+@pytest.mark.slow
 def test_the_command_writes_every_handout_and_an_index(tmp_path):
     result = subprocess.run([sys.executable, "-m", "toolcall_lab", "handouts", str(tmp_path),
                              "--lessons", str(ROOT / "notebooks")], capture_output=True, text=True)

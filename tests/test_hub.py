@@ -77,6 +77,7 @@ def processes_in(folder: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub(tmp_path):
     require_hub()
     before = tracked_files_digest()
@@ -112,6 +113,7 @@ def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub(tmp_path):
     assert processes_in(session["workdir"]) == []
 
 
+@pytest.mark.slow
 def test_a_stopped_class_leaves_no_hub_server_kernel_or_proxy_behind():
     # What a timeout or a cancelled CI job does: SIGTERM while every learner's kernel runs.
     require_hub()

@@ -19,6 +19,7 @@ def modules_after(code: str) -> set[str]:
     return set(out.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["import toolcall_lab", "import toolcall_lab.tools",
                                   "from toolcall_lab import run_agent, ScriptedProvider, tool",
                                   "from toolcall_lab import get_provider, provider_from_env",
@@ -31,12 +32,14 @@ def test_import_pulls_in_no_heavy_module(code):
     assert [m for m in HEAVY if m in loaded] == []
 
 
+@pytest.mark.slow
 def test_jsonschema_loads_on_first_argument_check_only():
     loaded = modules_after(
         "from toolcall_lab.tools import get_weather\nget_weather.check_args({'city': 'Paris'})")
     assert "jsonschema" in loaded
 
 
+@pytest.mark.slow
 def test_lazy_submodule_attribute_access():
     out = subprocess.run(
         [sys.executable, "-c", "import toolcall_lab; print(toolcall_lab.tools.get_weather.name)"],

@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).parents[1]
 
 
+@pytest.mark.slow
 def test_ruff_finds_nothing():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:

@@ -158,3 +158,43 @@ def test_preserved_thinking_and_earlier_thinking_as_input_are_rows_of_the_table(
     assert "context-windows" in rules_of("claude-haiku-4-5").source
     assert rules_of("claude-opus-5").keeps_thinking is None  # no stored page says
     assert not rules_of("qwen3:4b").thinking_bound and rules_of("qwen3:4b").keeps_thinking is None
+
+
+# -- issue 20: a model id outside this table names one of its rows -----------------------------------
+_MODEL_ID = re.compile(r"(claude-|gpt-|o\d-|qwen|Qwen/|ggml-org/|llama\d)[\w.:/-]*")
+
+
+def _ids_spelled_in_code() -> list[tuple[str, int, str]]:
+    """Every string constant of src/ outside models.py that is a whole model id (docstrings left
+    out: their examples may name a model the table does not know, to show what happens)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "src" / "toolcall_lab"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name in ("models.py", "template.py"):  # template.py names chat templates, not models
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and _MODEL_ID.fullmatch(node.value)):
+                found.append((str(path.relative_to(root)), node.lineno, node.value))
+    return found
+
+
+def test_every_model_id_the_code_spells_is_a_row_of_the_table():
+    """The answer keys ask about named models ("a 3,000-token prompt on Claude Haiku 4.5"), so they
+    spell ids; each must be a row here (or a dated snapshot of one), so retiring a model fails
+    here, naming every place that still asks about it."""
+    from toolcall_lab.models import RATE_LIMITS, TOOL_PROMPT_TOKENS, same_model
+
+    known = {*PRICES, *RULES, *DEFAULT_MODELS.values(), *TOOL_PROMPT_TOKENS, *RATE_LIMITS}
+    found = _ids_spelled_in_code()
+    assert any("checks" in path for path, _, _ in found)  # the answer keys are read
+    assert [(path, line, model) for path, line, model in found
+            if not any(same_model(model, row) for row in known)] == []

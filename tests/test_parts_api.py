@@ -237,6 +237,7 @@ def test_the_server_listens_on_loopback_only(server):
     assert server.url.startswith("http://127.0.0.1:") and server.port > 0
 
 
+@pytest.mark.slow
 def test_importing_the_kit_loads_neither_the_contract_nor_the_parts_api():
     out = subprocess.run([sys.executable, "-c", "import toolcall_lab, sys; print(' '.join(sys.modules))"],
                          check=True, capture_output=True, text=True).stdout.split()

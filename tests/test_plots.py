@@ -59,6 +59,7 @@ def assert_projector_ready(fig: Figure) -> None:
     assert titles and all(t.get_fontsize() >= 14 for t in titles)
 
 
+@pytest.mark.slow
 def test_importing_the_modules_loads_no_matplotlib():
     code = ("import toolcall_lab.cost, toolcall_lab.plots, toolcall_lab.figures, sys; "
             "print('matplotlib' in sys.modules)")
@@ -313,6 +314,7 @@ print(sorted(data), png[:4] == b"\\x89PNG", first, len(Gcf.get_all_fig_managers(
 """
 
 
+@pytest.mark.slow
 def test_with_pyplots_inline_backend_active_a_figure_still_shows_once_as_a_picture():
     # subtle: the inline backend registers its own PNG formatter for every Figure, which IPython
     # prefers to a `_repr_mimebundle_` (its PNG is cropped "tight"); it is still one picture, and

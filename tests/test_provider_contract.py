@@ -165,3 +165,36 @@ def test_a_request_the_check_refuses_records_nothing(name, double):
     with pytest.raises(InvalidRequestError):
         provider.complete(orphan, tools=[get_weather])
     assert provider.requests == []
+
+
+def _transport(provider):
+    return provider._client._client._transport  # the SDK client's HTTP client's transport
+
+
+@pytest.mark.parametrize("name", REAL_PROVIDERS)
+def test_every_sdk_client_verifies_with_the_one_tls_context_and_keeps_the_sdks_settings(name, double):
+    # issue 20: a TLS context per client cost ~35 ms of CPU, a few dozen times a lesson
+    import ssl
+
+    first, second = real_provider(name, double), real_provider(name, double)
+    context = _transport(first)._pool._ssl_context
+    assert _transport(second)._pool._ssl_context is context
+    assert (context.verify_mode, context.check_hostname) == (ssl.CERT_REQUIRED, True)
+    http = first._client._client
+    assert (http.timeout.read, http.follow_redirects) == (first.timeout, True)
+    if name != "ollama":  # what the SDK builds itself, but for the context
+        sdk = __import__(first.sdk_client.partition(".")[0])
+        own = sdk.DefaultHttpxClient(timeout=first.timeout)
+        assert (_transport(first)._pool._max_connections, _transport(first)._pool._socket_options) == (
+            own._transport._pool._max_connections, own._transport._pool._socket_options)
+
+
+def test_a_notebook_that_sets_ssl_cert_file_gets_a_context_that_trusts_it(monkeypatch):
+    import certifi
+
+    from toolcall_lab.providers._tls import tls_context
+
+    before = tls_context("httpx2")
+    monkeypatch.setenv("SSL_CERT_FILE", certifi.where())
+    assert tls_context("httpx2") is not before
+    assert tls_context("httpx2") is tls_context("httpx2")

@@ -112,7 +112,7 @@ def test_presets_match_the_local_server_notes():
         "llamacpp": "http://localhost:8080/v1", "lmstudio": "http://localhost:1234/v1"}
     assert LOCAL_SERVERS["ollama-openai"].max_tokens_field == "max_tokens"
     assert "ollama pull qwen3:4b" in LOCAL_SERVERS["ollama-openai"].start_hint("qwen3:4b")
-    assert all(s.quirks for s in LOCAL_SERVERS.values())
+    assert all(s.notes for s in LOCAL_SERVERS.values())
 
 
 def test_a_preset_needs_no_key_and_uses_its_own_url(no_key):

@@ -46,6 +46,7 @@ def reset(clone, *names):
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
     lesson = clone / "notebooks" / "01_one_tool_call.ipynb"
     lesson.write_text('{"cells": ["my answers"]}\n')
@@ -67,6 +68,7 @@ def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
     assert not (clone / ".venv").exists()  # no environment was built for this
 
 
+@pytest.mark.slow
 def test_only_the_named_lesson_is_restored(clone):
     for name in ("01_one_tool_call.ipynb", "02_on_the_wire.ipynb"):
         (clone / "notebooks" / name).write_text("changed")
@@ -75,12 +77,14 @@ def test_only_the_named_lesson_is_restored(clone):
     assert (clone / "notebooks" / "01_one_tool_call.ipynb").read_text() == "changed"
 
 
+@pytest.mark.slow
 def test_unchanged_lessons_are_left_alone(clone):
     result = reset(clone)
     assert "nothing to restore" in result.stdout
     assert not (clone / "notebooks" / "my-copies").exists()
 
 
+@pytest.mark.slow
 def test_an_unknown_lesson_is_named_with_the_real_ones(clone):
     result = reset(clone, "09_nothing")
     assert result.returncode == 2

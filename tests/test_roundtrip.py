@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REAL_PROVIDERS, SECRET
@@ -103,7 +103,7 @@ def test_a_conversation_survives_the_wire(name):
     with ApiDouble(recorder) as double:
         provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), api_key=SECRET)
 
-        @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+        @settings(max_examples=30)
         @given(transcript=conversations(), reply=replies())
         def round_trip(transcript, reply):
             recorder.reply = reply

@@ -67,6 +67,7 @@ def test_the_command_writes_an_executed_copy_whose_checks_pass(tmp_path):
         assert "without encryption" not in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_a_folder_without_lessons_gets_one_sentence(tmp_path):
     result = subprocess.run([sys.executable, "-m", "toolcall_lab", "solutions", str(tmp_path / "out"),
                              "--lessons", str(tmp_path), "--no-execute"], capture_output=True, text=True)

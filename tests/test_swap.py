@@ -8,7 +8,14 @@ environment picks the provider, the way a learner would:
 
 once with no provider set (scripted, the default), then once for each of the four real
 providers, whose official SDKs talk to an API double started here (one per provider and
-lesson, a `lesson_usage.MeterDouble`) playing the lessons' weather model. No API key is
+lesson, a `lesson_usage.MeterDouble`) playing the lessons' weather model.
+
+The scripted run is the one strict nbval makes of the lesson, when this session ran nbval on
+every cell of it: the same lesson in a fresh kernel of its own, in the same environment (no
+provider, key or tape: tests/conftest.py clears them for the whole suite), with every output
+compared as well, so a cell that raised fails there. tests/conftest.py runs the lessons before
+this file and keeps what nbval saw (`NBVAL`); a scripted run fails with nbval's own lines.
+When nbval did not run the lesson (`pytest tests/test_swap.py`), the run is made here. No API key is
 set: a loopback URL needs none. Outputs are not compared (strict nbval does that for the
 committed, scripted run); a run passes when no cell produced an error. What each lesson
 sent is compared with the measurement `python -m toolcall_lab budget` prices
@@ -16,21 +23,23 @@ sent is compared with the measurement `python -m toolcall_lab budget` prices
 to re-measure.
 
 Every run gets a fresh kernel, as a learner's "Restart Kernel and Run All Cells" does.
-Kernels run one per core, at least two at a time (a small thread pool; each kernel is its
-own process), with a per-cell timeout. Most of the time is imports in each new kernel
-(the SDKs, jsonschema, matplotlib): about 15 s a lesson, so 2-3 minutes on two cores.
+Kernels run one per core, at least two at a time (the suite's one kernel pool,
+tests/background.py; each kernel is its own process), with a per-cell timeout. The real
+providers' runs (`MATRIX`) start as soon as collection ends, in the background, so they run
+beside the in-process tests and fill the gaps the browser and hub checks leave; the tests
+here wait for them. Most of a run is starting its kernel and the imports (the SDKs,
+jsonschema, matplotlib): 4-13 s a lesson under load, 44 runs of eleven lessons.
 """
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import REAL_PROVIDERS
+from background import Job, kernels
+from conftest import NBVAL, REAL_PROVIDERS
 from toolcall_lab.lesson_usage import kernel_environment, load_usage, run_notebook
 
 nbformat = pytest.importorskip("nbformat")
@@ -40,7 +49,9 @@ NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb"))
 #: None: TOOLCALL_LAB_PROVIDER unset, so every lesson takes the scripted provider.
 SWAPS = [None, *REAL_PROVIDERS]
-WORKERS = max(2, os.cpu_count() or 1)
+#: The kernels' environment, taken while the test modules are imported, before any test runs:
+#: the real providers' runs start then, in the background, while tests change os.environ.
+KERNEL_ENV = kernel_environment(None, None)
 
 
 def cell_errors(notebook_name: str, env: dict[str, str]) -> list[str]:
@@ -60,9 +71,8 @@ class SwapRuns:
         return f"SwapRuns({len(self.failures)} lesson runs)"
 
 
-@pytest.fixture(scope="module")
-def swap_runs() -> SwapRuns:
-    """Run the whole matrix (every lesson under every swap), a few kernels at a time.
+def real_provider_runs(job: Job) -> SwapRuns:
+    """Every lesson under each real provider, in the shared kernel pool (tests/background.py).
 
     Each (provider, lesson) run gets a `MeterDouble` of its own, so what one lesson sends is
     told apart from the others': the lesson budget's measurement, re-done for free.
@@ -71,21 +81,36 @@ def swap_runs() -> SwapRuns:
 
     doubles = {(name, notebook): MeterDouble().start() for name in REAL_PROVIDERS for notebook in NOTEBOOKS}
     try:
-        jobs = {}
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            for provider in SWAPS:
-                for notebook in NOTEBOOKS:
-                    double = doubles[provider, notebook] if provider else None
-                    url = double.base_url(REAL_PROVIDERS[provider]) if double else None
-                    jobs[provider, notebook] = pool.submit(cell_errors, notebook,
-                                                           kernel_environment(provider, url))
-        return SwapRuns({key: job.result() for key, job in jobs.items()},
+        runs = {(name, notebook): kernels().submit(cell_errors, notebook, {
+                    **KERNEL_ENV, "TOOLCALL_LAB_PROVIDER": name,
+                    "TOOLCALL_LAB_BASE_URL": double.base_url(REAL_PROVIDERS[name])})
+                for (name, notebook), double in doubles.items()}
+        return SwapRuns({key: run.result() for key, run in runs.items()},
                         {name: [r.api for (p, _), d in doubles.items() if p == name for r in d.requests]
                          for name in REAL_PROVIDERS},
                         {(p, Path(n).stem): [asdict(r) for r in d.metered] for (p, n), d in doubles.items()})
     finally:
         for double in doubles.values():
             double.stop()
+
+
+MATRIX = Job("swap", real_provider_runs)
+# every test here waits for the kernels of the whole matrix, which start as collection ends
+pytestmark = [pytest.mark.slow, pytest.mark.background(MATRIX)]
+
+
+@pytest.fixture(scope="module")
+def swap_runs() -> SwapRuns:
+    """The whole matrix: the real providers' runs (`MATRIX`), and the scripted run of each lesson,
+    strict nbval's or, where nbval did not run the lesson in this session, one made here."""
+    real = MATRIX.value()
+    scripted = {}
+    for notebook in NOTEBOOKS:
+        seen = NBVAL.verdict(NOTEBOOK_DIR / notebook)
+        scripted[None, notebook] = (kernels().submit(cell_errors, notebook, KERNEL_ENV) if seen is None else
+                                    [f"under strict nbval: {line}" for line in seen])
+    failures = {key: run if isinstance(run, list) else run.result() for key, run in scripted.items()}
+    return SwapRuns({**failures, **real.failures}, real.reached, real.metered)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)

@@ -270,6 +270,7 @@ def test_serve_with_a_tape_that_is_not_there_says_so(capsys):
     assert "serve: no tape at 'no-such.tape.json'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_serve_plays_a_tape_for_the_room_through_the_real_sdk():
     import subprocess
     import sys

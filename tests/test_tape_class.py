@@ -24,6 +24,7 @@ LESSON = "01_one_tool_call.ipynb"
 KEY = "sk-ant-teacher-secret-0123456789"
 
 
+@pytest.mark.slow
 def test_a_lesson_recorded_by_the_teacher_replays_for_a_learner_with_no_key(tmp_path):
     tape_path = tmp_path / "class.tape.json"
     with ApiDouble(weather_policy) as double:

@@ -184,6 +184,7 @@ def test_a_template_that_fails_while_rendering_is_one_usage_error(monkeypatch, s
         assert "the template itself is at fault" in said
 
 
+@pytest.mark.slow
 def test_importing_the_module_does_not_import_jinja2():
     code = "import toolcall_lab.template, sys; print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -12,6 +12,8 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolcall_lab import (
     Message,
@@ -252,6 +254,117 @@ def test_good_document_still_round_trips():
     assert Transcript.from_dict(doc).to_dict() == doc
 
 
+# A load reads each block and message the quick way first (plain type tests, no JSON path
+# built, issue 20's 200,000-message goal) and falls back to the checked way on anything
+# unusual: the two must agree on every document, the errors included.
+_DEEP: dict = {}
+_node = _DEEP
+for _ in range(120):
+    _node["a"] = {}
+    _node = _node["a"]
+VALUES = ["x", "", "18°C", "a\ud83d", 0, 1.5, True, False, None, [], {}, {"city": "Paris"}, _DEEP, DELETE]
+BLOCK_FIELDS = ["kind", "text", "id", "name", "args", "raw_args", "call_id", "content", "is_error",
+                "provider", "model", "opaque"]
+KINDS = ["text", "tool_call", "tool_result", "reasoning", "server_tool_call", "server_tool_result", "image"]
+
+
+def outcome(read, data):
+    try:
+        return ("read", read(data))
+    except Exception as exc:  # the outcome, whatever it is, is what is compared
+        return ("raised", type(exc), str(exc))
+
+
+VALID_BLOCKS = [{"kind": "text", "text": "Hi"},
+                {"kind": "tool_call", "id": "t1", "name": "f", "args": {"city": "Paris"}},
+                {"kind": "tool_call", "id": "t1", "name": "f", "args": {}, "raw_args": "{\"city"},
+                {"kind": "tool_result", "call_id": "t1", "content": "18°C", "is_error": False},
+                {"kind": "reasoning", "text": "hm", "provider": "anthropic", "model": None,
+                 "opaque": {"signature": "s"}},
+                {"kind": "server_tool_call", "id": "s1", "name": "web_search", "args": {"query": "q"},
+                 "provider": "anthropic", "opaque": {}}]
+VALID_MESSAGE = {"id": "msg_1", "role": "assistant", "created_at": "2026-12-01T12:00:00+00:00",
+                 "synthetic": False, "blocks": [VALID_BLOCKS[0]]}
+
+
+def changed(base, key, value):
+    return {k: v for k, v in {**base, key: value}.items() if v is not DELETE}
+
+
+def block_documents():
+    changes = st.dictionaries(st.sampled_from(BLOCK_FIELDS), st.sampled_from(VALUES + KINDS), max_size=3)
+    return st.builds(lambda base, change: {k: v for k, v in {**base, **change}.items() if v is not DELETE},
+                     st.sampled_from(VALID_BLOCKS), changes)
+
+
+def test_the_quick_and_the_checked_reading_agree_on_every_one_field_change():
+    from toolcall_lab.blocks import _checked_block, block_from_dict
+    from toolcall_lab.messages import _checked_message
+
+    for base in VALID_BLOCKS:
+        for key in [*base, "raw_args", "is_error"]:
+            for value in VALUES + KINDS:
+                data = changed(base, key, value)
+                assert outcome(block_from_dict, data) == outcome(lambda d: _checked_block(d, "block"), data)
+    for key in [*VALID_MESSAGE, "unknown"]:
+        for value in [*VALUES, VALID_BLOCKS, [VALID_BLOCKS[3]], ["x"]]:
+            data = changed(VALID_MESSAGE, key, value)
+            assert outcome(Message.from_dict, data) == outcome(
+                lambda d: _checked_message(Message, d, "message"), data), data
+
+
+@settings(max_examples=300)
+@given(block_documents())
+def test_the_quick_and_the_checked_reading_of_a_block_agree(data):
+    from toolcall_lab.blocks import _checked_block, block_from_dict, loaded_block
+
+    checked = outcome(lambda d: _checked_block(d, "block"), data)
+    assert outcome(block_from_dict, data) == checked
+    if loaded_block(data) is not None:
+        assert checked == ("read", loaded_block(data))
+
+
+MESSAGE_VALUES = {"role": ["user", "assistant", "system", 5, None, DELETE],
+                  "created_at": ["2026-12-01T12:00:00+00:00", "yesterday", 5, DELETE],
+                  "id": ["msg_1", 5, None, DELETE], "synthetic": [True, False, 0, None, DELETE]}
+
+
+def message_documents():
+    base = {k: v for k, v in VALID_MESSAGE.items() if k != "blocks"}
+    changes = st.fixed_dictionaries({}, optional={key: st.sampled_from(values)
+                                                  for key, values in MESSAGE_VALUES.items()})
+    blocks = st.one_of(st.lists(block_documents(), max_size=2), st.sampled_from(VALUES))
+    return st.builds(lambda change, items: {k: v for k, v in {**base, **change, "blocks": items}.items()
+                                            if v is not DELETE}, changes, blocks)
+
+
+@settings(max_examples=300)
+@given(message_documents())
+def test_the_quick_and_the_checked_reading_of_a_message_agree(data):
+    from toolcall_lab.messages import _checked_message
+
+    checked = outcome(lambda d: _checked_message(Message, d, "message"), data)
+    assert outcome(Message.from_dict, data) == checked
+
+
+def test_a_load_leaves_the_garbage_collector_as_it_found_it(tmp_path):
+    import gc
+
+    doc = good_document()
+    assert gc.isenabled()
+    Transcript.from_dict(doc)
+    assert gc.isenabled()
+    with pytest.raises(TranscriptFormatError):
+        Transcript.from_dict(edit((("messages", 0, "role"), "system")))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Transcript.from_dict(doc)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 # -- 3. whatever interrupts run_agent, the transcript stays usable -------------------------
 
 
@@ -430,6 +543,7 @@ def test_schemas_accept_and_reject_the_same_arguments_as_before(schema, cases):
         assert checked.check_args(args) == expected
 
 
+@pytest.mark.slow
 def test_first_argument_check_builds_no_format_grammar():
     code = ("import sys\nfrom toolcall_lab.tools import get_weather\n"
             "assert get_weather.check_args({'city': 'Paris'}) is None\n"

@@ -5,9 +5,12 @@ a fresh virtual environment installs the kit from it with the index disabled, ev
 setting of this machine ignored and any web request sent to a closed port. The installed kit
 then imports what the lessons use and runs the classroom demo.
 
-Measured here (2 cores shared with other jobs, a local package index): building 68-136 s,
-117 wheels, 101 MB (dev.py prints the count, size and time each run); the whole file 7 min
-under load, most of it the offline install of 117 wheels into a fresh environment.
+Measured here (2 cores shared with other jobs, a local package index): building 33-136 s,
+117 wheels, 101 MB (dev.py prints the count, size and time each run); the offline install of
+117 wheels into a fresh environment 57 s to 5 min under load. Both are one background job
+(tests/background.py, `ROOM`), started as soon as collection ends; the tests wait for its steps.
+`dev.py wheelhouse` runs with `TOOLCALL_LAB_VENV` set to the environment this suite runs in, so
+it builds from that environment and installs nothing into it.
 """
 
 import importlib.metadata
@@ -15,13 +18,13 @@ import importlib.util
 import os
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 
+from background import Job, Step
 from stub_server import free_port
 
 ROOT = Path(__file__).parents[1]
@@ -39,14 +42,43 @@ def offline_env() -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def house(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("room") / "wheelhouse"
-    assert dev.wheelhouse([str(folder)], python=Path(sys.executable)) == 0
-    return folder
+def room_steps(folder: Path) -> list[Step]:
+    """Build the wheelhouse, make a fresh environment, install the kit offline, import, run the demo."""
+    house, python = folder / "wheelhouse", folder / "v" / ("Scripts" if os.name == "nt" else "bin") / "python"
+    offline = offline_env()
+    return [
+        Step("build", (sys.executable, str(ROOT / "dev.py"), "wheelhouse", str(house)), cwd=ROOT,
+             env={**os.environ, dev.EXISTING_VENV: sys.prefix}),
+        Step("venv", (sys.executable, "-m", "venv", str(folder / "v")), cwd=folder),
+        Step("install", (str(python), "-m", "pip", "install", "--no-index", "--no-cache-dir", "--find-links",
+                         str(house), "toolcall-lab[lab]"), cwd=folder, env=offline),
+        Step("imports", (str(python), "-c", "import toolcall_lab, ipywidgets, matplotlib, jupyterlab, "
+                         "ipykernel, anthropic, openai, ollama; print(toolcall_lab.__file__)"), cwd=folder,
+             env=offline, timeout=300),
+        Step("demo", (str(python), "-m", "toolcall_lab", "demo"), cwd=folder, env=offline, timeout=300),
+    ]
 
 
-def test_the_wheelhouse_holds_the_kit_and_says_how_to_install(house):
+ROOM = Job("wheelhouse", lambda job: job.run_all(room_steps(job.folder)))
+
+
+def step(name: str) -> subprocess.CompletedProcess:
+    """What the step of the room did; if it never ran, the step that failed before it says why."""
+    done = ROOM.value()
+    if name not in done:
+        failed, what = list(done.items())[-1]
+        pytest.fail(f"the wheelhouse step {name} never ran: step {failed} failed first:\n"
+                    f"{what.stdout[-3000:]}{what.stderr[-3000:]}")
+    return done[name]
+
+
+@pytest.mark.slow
+@pytest.mark.background(ROOM)
+def test_the_wheelhouse_holds_the_kit_and_says_how_to_install():
+    build = step("build")
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert "installing toolcall-lab" not in build.stdout  # the suite's environment, used as it is
+    house = ROOM.folder / "wheelhouse"
     wheels = sorted(p.name for p in house.glob("*.whl"))
     assert f"toolcall_lab-{dev.project_version()}-py3-none-any.whl" in wheels
     for name in ("jupyterlab", "ipywidgets", "matplotlib", "anthropic", "openai", "ollama", "jsonschema"):
@@ -56,22 +88,16 @@ def test_the_wheelhouse_holds_the_kit_and_says_how_to_install(house):
     assert f'pip install --no-index --find-links {house.name} "toolcall-lab[lab]"' in text
 
 
-def test_the_kit_installs_from_the_wheelhouse_with_the_index_disabled(house, tmp_path):
-    venv.EnvBuilder(with_pip=True).create(tmp_path / "v")
-    python = tmp_path / "v" / ("Scripts" if os.name == "nt" else "bin") / "python"
-    env = offline_env()
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--no-index", "--no-cache-dir", "--find-links", str(house),
-         "toolcall-lab[lab]"], env=env, capture_output=True, text=True, timeout=900)
+@pytest.mark.slow
+@pytest.mark.background(ROOM)
+def test_the_kit_installs_from_the_wheelhouse_with_the_index_disabled():
+    assert step("venv").returncode == 0, step("venv").stderr
+    install = step("install")
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
-    imports = subprocess.run(
-        [str(python), "-c", "import toolcall_lab, ipywidgets, matplotlib, jupyterlab, ipykernel, "
-         "anthropic, openai, ollama; print(toolcall_lab.__file__)"],
-        env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    imports = step("imports")
     assert imports.returncode == 0, imports.stderr
-    assert str(tmp_path / "v") in imports.stdout  # the installed kit, not this checkout's
-    demo = subprocess.run([str(python), "-m", "toolcall_lab", "demo"], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path)
+    assert str(ROOM.folder / "v") in imports.stdout  # the installed kit, not this checkout's
+    demo = step("demo")
     assert demo.returncode == 0, demo.stderr
     assert "get_weather (id toolu_01)" in demo.stdout
 

@@ -499,7 +499,7 @@ messages = st.lists(st.one_of(st.builds(lambda b: Message("user", tuple(b)), use
                     max_size=5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(system=st.none() | words, conversation=messages)
 def test_encode_then_decode_request_gives_the_transcript_back(system, conversation):
     body = wire.encode_request(Transcript(system, conversation), model=MODEL)

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
@@ -483,7 +483,7 @@ def tool_lists(draw):
         "x": {"type": "string"}}}, lambda **_: None) for n in names]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(conversations(), tool_lists())
 def test_encode_request_then_decode_request_round_trips(transcript, tools):
     body = chat.encode_request(transcript, tools, model="m")

@@ -488,7 +488,7 @@ def transcripts(draw):
     return Transcript(draw(st.none() | texts), messages)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(transcripts())
 def test_decode_request_inverts_encode_request(transcript):
     body = responses.encode_request(transcript, [get_weather], model="gpt-6-luna")

@@ -56,6 +56,7 @@ __all__ = [
     "block_from_dict",
     "block_to_dict",
     "clean_text",
+    "loaded_block",
     "read_arguments",
 ]
 
@@ -374,6 +375,12 @@ def block_from_dict(data: Mapping[str, Any], path: str = "block") -> Block:
     Every field is checked: a wrong one raises `TranscriptFormatError` naming its path,
     e.g. "block.text must be a string, got a number: 5".
     """
+    loaded = loaded_block(data)
+    return loaded if loaded is not None else _checked_block(data, path)
+
+
+def _checked_block(data: Any, path: str) -> Block:
+    """`block_from_dict` field by field, each checked and named by its JSON path."""
     data = expect(data, dict, path, "a JSON object (a block)")
     try:
         return _block_from_checked(data, path)
@@ -381,6 +388,50 @@ def block_from_dict(data: Mapping[str, Any], path: str = "block") -> Block:
         raise
     except ValueError as exc:  # arguments nested absurdly deep
         raise TranscriptFormatError(f"{path}: {exc}.") from None
+
+
+def loaded_block(data: Any) -> Block | None:
+    """The block `data` holds when every field is exactly what belongs there, else None.
+
+    The happy path of `block_from_dict`, for a file of many thousand blocks: plain type
+    checks and no path built. It accepts only what the checked path accepts, and builds the
+    block the same way (so `__post_init__` still cleans the text); anything else, a missing
+    key, a wrong type, an unknown kind, arguments nested too deep, is None, and the checked
+    path then says what is wrong and where.
+
+    >>> loaded_block({"kind": "text", "text": "Hi"}), loaded_block({"kind": "text", "text": 5})
+    (TextBlock('Hi'), None)
+    """
+    if type(data) is not dict:
+        return None
+    # subtle: `type(x) is str`, not isinstance: JSON gives exact types, and a bool is never
+    # taken for an int. A subclass, or anything unusual, goes the checked way.
+    try:
+        kind = data["kind"]
+        if kind == "text":
+            text = data["text"]
+            return TextBlock(text) if type(text) is str else None
+        if kind == "tool_call":
+            id_, name, args, raw = data["id"], data["name"], data["args"], data.get("raw_args")
+            if (type(id_) is str and type(name) is str and type(args) is dict
+                    and (raw is None or type(raw) is str)):
+                return ToolCall(id_, name, args, raw)
+            return None
+        if kind == "tool_result":
+            call_id, content, is_error = data["call_id"], data["content"], data["is_error"]
+            if type(call_id) is str and type(content) is str and type(is_error) is bool:
+                return ToolResult(call_id, content, is_error)
+            return None
+        if kind == "reasoning":
+            text, provider, model, opaque = data["text"], data["provider"], data["model"], data["opaque"]
+            if (type(text) is str and (provider is None or type(provider) is str)
+                    and (model is None or type(model) is str) and type(opaque) is dict):
+                return ReasoningBlock(text, provider, model, opaque)
+            return None
+        # the provider's own tool use is rare enough to go the checked way
+    except (KeyError, ValueError):  # a key missing; arguments nested too deep (UsageError)
+        return None
+    return None
 
 
 def _block_from_checked(data: Mapping[str, Any], path: str) -> Block:

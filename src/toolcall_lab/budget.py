@@ -50,6 +50,7 @@ from .models import (
     tool_prompt_tokens,
 )
 from .usage import Usage
+from .wire import API_SPECS
 
 __all__ = ["ClassBudget", "LessonBill", "class_budget", "parse_lessons", "request_usages"]
 
@@ -310,8 +311,8 @@ def _tokens_note(budget: ClassBudget) -> str:
     swap = ""
     if budget.model != budget.measured_model:
         swap = (f" Measured on {budget.measured_model} and priced on {budget.model}"
-                + (f", with its hidden tool prompt ({tool_prompt_tokens(budget.model)} tokens)"
-                   if budget.api == "anthropic" else "") + ".")
+                + (f", with its hidden tool prompt ({hidden} tokens)"
+                   if (hidden := tool_prompt_tokens(budget.model)) else "") + ".")
     return (f"Tokens: measured {data['measured']} (kit {data['kit']}, commit {data['commit']}) by running "
             f"each lesson with TOOLCALL_LAB_PROVIDER={budget.provider} against the API double, "
             f"{data['tokens']}; a real tokenizer counts differently, so read them as \"about\". Requests a "
@@ -335,7 +336,8 @@ def _burst_note(budget: ClassBudget) -> str:
     rpm = budget.students * busiest.requests
     usages = busiest.cached_usages if budget.caching else busiest.usages
     # subtle: Anthropic does not count cache reads against its input-token limit on current models
-    counted = sum(u.input_tokens - (u.cache_read_tokens if budget.api == "anthropic" else 0) for u in usages)
+    reads_counted = API_SPECS[budget.api].limit_counts_cache_reads
+    counted = sum(u.input_tokens - (0 if reads_counted else u.cache_read_tokens) for u in usages)
     itpm = budget.students * counted
     otpm = budget.students * busiest.output_tokens
     text = (f"Start of a lesson: if all {budget.students} learners press Run All at once and each Run All's "

@@ -42,7 +42,7 @@ import os
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,8 @@ from typing import Any
 from .blocks import block_to_dict
 from .double import ROUTES, ApiDouble
 from .errors import UsageError
-from .models import default_model, tool_prompt_tokens
+from .models import default_model
+from .usage import Usage
 from .wire import API_SPECS
 
 __all__ = ["CLEARED", "LESSON_USAGE", "PROVIDERS", "MeterDouble", "MeteredRequest", "kernel_environment",
@@ -109,14 +110,18 @@ class MeterDouble(ApiDouble):
             self.metered.append(MeteredRequest(0, 0, status=status))
             self._prompts.append(("<refused>",))
             return
-        codec = API_SPECS[api].codec
+        spec = API_SPECS[api]
         body = json.loads(raw)
-        usage = codec.decode_response(json.loads(data)).usage
-        transcript, tools = API_SPECS[api].server.decode_request(body)
+        turn = spec.codec.decode_response(json.loads(data))
+        usage = turn.usage
+        transcript, tools = spec.server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (
             [t.spec() for t in tools], transcript.system or "",
             *([m.role, [block_to_dict(b) for b in m.blocks]] for m in transcript.messages)))
-        hidden = tool_prompt_tokens(str(body.get("model", ""))) if api == "anthropic" and tools else 0
+        # the input the API bills beyond what was sent (Anthropic's tool prompt), as its server half
+        # bills it for the double: a turn that read nothing, served
+        unread = replace(turn, model=str(body.get("model", "")), usage=Usage(0, 0))
+        hidden = spec.server.as_served(unread, tools).usage.input_tokens
         self.metered.append(MeteredRequest(usage.input_tokens, usage.output_tokens, usage.reasoning_tokens,
                                            hidden, _longest_prefix(prompt, self._prompts)))
         self._prompts.append(prompt)

@@ -5,8 +5,11 @@ retire and each model release changes what a request may carry. A row names the 
 page it was read from; where the only evidence is a quotation of that page or a third
 party, docs/sources.md keeps it, dated, and the row cites that. To update the kit, edit
 `PRICES` and `RULES` (and `DEFAULT_MODELS` when a default retires), change
-`PRICES_CHECKED`, and run the tests: nothing else in the kit spells a model id, a price
-or a per-model rule.
+`PRICES_CHECKED`, and run the tests: nothing else in the kit spells a price or a
+per-model rule. A model id is spelled elsewhere only to name one row, the way a lesson's
+question names the model it asks about ("a 3,000-token prompt on Claude Haiku 4.5", in
+the answer keys), and every id the code spells is a row here or a dated snapshot of one
+(`tests/test_models.py`), so a retired model is found everywhere it is still asked about.
 
 Prices are US dollars per million tokens (MTok), standard tier:
 

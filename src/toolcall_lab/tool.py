@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ._jsonschema import import_jsonschema
 from ._text import shorten
 from .blocks import NOT_AN_OBJECT, ToolCall, ToolResult, read_arguments
 from .errors import ToolDefinitionError, UsageTypeError
@@ -115,7 +116,7 @@ class Tool:
 
     @cached_property
     def _validator(self) -> Any:
-        jsonschema = _import_jsonschema()
+        jsonschema = import_jsonschema()
         cls = jsonschema.validators.validator_for(self.input_schema)
         try:
             cls.check_schema(self.input_schema)
@@ -132,46 +133,12 @@ class Tool:
         >>> get_weather.check_args({"town": "Paris"})
         "'city' is a required property"
         """
-        jsonschema = _import_jsonschema()
+        jsonschema = import_jsonschema()
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(dict(args)))
         if error is None:
             return None
         where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         return f"{error.message} (at args{where})" if where else error.message
-
-
-# The packages only jsonschema's *format checkers* use ("format": "iri", "duration", ...).
-# jsonschema imports them all when it is imported, and with the ones JupyterLab brings that
-# costs seconds: rfc3987_syntax alone builds its grammars at import (~4 s of CPU).
-_FORMAT_ONLY_PACKAGES = ("rfc3987", "rfc3987_syntax", "rfc3986_validator", "rfc3339_validator",
-                         "isoduration", "uri_template", "webcolors", "jsonpointer", "fqdn", "idna")
-
-
-def _import_jsonschema() -> Any:
-    """jsonschema, imported on first use without the packages of its format checkers.
-
-    The kit validates with no format checker, so "format" is never checked and those
-    packages would load for nothing. jsonschema imports each of them inside
-    `suppress(ImportError)`; a `None` in `sys.modules` makes the import fail, so
-    jsonschema simply leaves those formats out. The entries are removed straight after,
-    so anyone may import the packages themselves later.
-    """
-    import sys
-
-    if "jsonschema" in sys.modules:
-        return sys.modules["jsonschema"]
-    # subtle: only hide what is not loaded yet. In this process jsonschema's own
-    # FormatChecker then lacks those formats (iri, duration, ...), which the kit never asks for.
-    hidden = [name for name in _FORMAT_ONLY_PACKAGES if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        import jsonschema
-    finally:
-        for name in hidden:
-            if sys.modules.get(name, 0) is None:
-                del sys.modules[name]
-    return jsonschema
 
 
 def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:

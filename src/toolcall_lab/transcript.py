@@ -18,9 +18,11 @@ any compression or encryption of what is saved.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +61,24 @@ def _unsavable(value: Any, path: str, depth: int = 0) -> str | None:
     elif not isinstance(value, str | int | float | bool | type(None)):
         return f"{path} is a {type(value).__name__}, which JSON cannot hold"
     return None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, then as it was before.
+
+    subtle: a load makes a few objects per block, all new and none in a cycle, and while
+    it does the collector walks the whole heap again and again for nothing to free: over
+    half of the time of a 200,000-message load (`benchmarks/transcript_io.py`). Objects
+    are still freed as usual meanwhile; only cycles wait for the next collection.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(repr=False)
@@ -148,7 +168,8 @@ class Transcript:
             )
         system = read_field(data, "system", str | None, "", "a string or null")
         messages = read_field(data, "messages", list, "", "a list of messages")
-        return cls(system, [Message.from_dict(m, f"messages[{i}]") for i, m in enumerate(messages)])
+        with _collector_paused():
+            return cls(system, [Message.from_dict(m, f"messages[{i}]") for i, m in enumerate(messages)])
 
     def to_json(self) -> str:
         """The transcript as strict JSON; NaN and Infinity are refused, never written bare."""

@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..providers.openai_chat import LOCAL_SERVERS
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..template import parse_tool_calls, render
@@ -178,7 +179,8 @@ def predict_result_role(answer: Any) -> None:
 
 # -- the spectrum: predictions and questions, answered from the flavours' data -----------------------
 def _chat_servers() -> list[str]:
-    return [name for name, flavour in FLAVOURS.items() if flavour.api == "chat"]
+    """The servers that speak Chat Completions: the Chat provider's presets."""
+    return list(LOCAL_SERVERS)
 
 
 def _wrong_server_set(answer: Any, expected: set[str]) -> str | None:

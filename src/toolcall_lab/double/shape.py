@@ -29,6 +29,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
+from .._jsonschema import import_jsonschema
 from ..wire import API_SPECS, Problem
 from ..wire._schema import Failure
 
@@ -59,8 +60,7 @@ def refusal(api: str, body: Any, *, hosted: bool = True) -> tuple[int, Problem] 
 
 @functools.cache
 def _validator(api: str) -> Any:
-    import jsonschema
-
+    jsonschema = import_jsonschema()  # subtle: without its format checkers' packages (seconds of CPU)
     kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"x-tagged": _tagged})
     return kind(API_SPECS[api].server.SHAPE)
 

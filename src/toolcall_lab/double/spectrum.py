@@ -228,7 +228,7 @@ def quirk_table(flavours: Sequence[str] | None = None) -> str:
         lines.append(f"{flavour.name} ({flavour.title}, {flavour.api} API)")
         lines.append("-" * len(lines[-1]))
         for field, source in flavour.sources.items():
-            value = getattr(flavour, field)
+            value = flavour.fact(field)
             shown = ", ".join(value) if isinstance(value, tuple) else str(value)
             lines.append(f"  {field:<17} {shown or '(none)'}")
             lines.append(f"  {'':<17} {source}")

@@ -36,6 +36,8 @@ from ..errors import (
 )
 from ..models import default_model
 from ..wire import ollama as ollama_codec
+from ..wire.flavours import FLAVOURS
+from ._tls import tls_context
 from .sdk import NO_KEY_NEEDED, WireProvider
 
 if TYPE_CHECKING:
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
     from ..wire import Codec
 
 __all__ = ["OllamaProvider"]
+
+#: Ollama's record in the one table of local servers (its URL and start commands, with sources).
+_SERVER = FLAVOURS["ollama"]
 
 
 class OllamaProvider(WireProvider):
@@ -62,17 +67,17 @@ class OllamaProvider(WireProvider):
     api: ClassVar[str] = "ollama"
     codec: ClassVar[Codec] = ollama_codec
     key_env: ClassVar[str | None] = None
-    default_base_url: ClassVar[str] = "http://localhost:11434"
+    default_base_url: ClassVar[str] = _SERVER.base_url
     sdk_client: ClassVar[str] = "ollama.Client"
     takes_seed: ClassVar[bool] = True
-    start_hint: ClassVar[str | None] = (f"start Ollama with `ollama serve` and fetch a model with "
-                                        f"`ollama pull {default_model('ollama')}`.")
+    start_hint: ClassVar[str | None] = _SERVER.start_hint(default_model(_SERVER.name))
 
     def __init__(self, model: str | None = None, *, think: bool | str | None = None, **kwargs: Any) -> None:
         self.think = think
         super().__init__(model, **kwargs)
-        self.start_hint = (f"start Ollama with `ollama serve` (and fetch the model once with "  # type: ignore[misc]
-                           f"`ollama pull {self.model}`), or pass the base_url it listens on.")
+        serve, pull = (command.format(model=self.model) for command in _SERVER.start)
+        self.start_hint = (f"start Ollama with `{serve}` (and fetch the model once with "  # type: ignore[misc]
+                           f"`{pull}`), or pass the base_url it listens on.")
         self.max_retries = 0  # the ollama client never retries; error messages must say so
         inner: Any = getattr(self._client, "_client", None)  # a client you built: its httpx client
         if kwargs.get("client") is not None and getattr(inner, "base_url", None) is not None:
@@ -82,7 +87,9 @@ class OllamaProvider(WireProvider):
     def _client_options(self, api_key: str) -> dict[str, Any]:
         # the ollama client takes a host, no retries, and a key only as a header you give it
         headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
-        return {"host": self.base_url, "timeout": self.timeout, "headers": headers}
+        # `verify`: the process's one TLS context (`_tls.py`), not a new one per client
+        return {"host": self.base_url, "timeout": self.timeout, "headers": headers,
+                "verify": tls_context("httpx")}
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"think": self.think}

@@ -1,15 +1,13 @@
 """`OpenAIChatProvider`: OpenAI Chat Completions, and every local server that speaks it.
 
 One class talks to OpenAI's hosted `/v1/chat/completions` and, through a *preset*, to
-the local servers that copy it. A preset is a base URL, the command that starts the
-server, the name the server reads its output limit under, and the quirks worth knowing:
+the local servers that copy it. A preset is a local server's record (`wire.flavours`: its
+base URL, the commands that start it, the name it reads its output limit under, and the
+quirks worth knowing, each with its source). The presets are the servers of that table
+that speak Chat:
 
-    preset          base URL                     start it with
-    ollama-openai   http://localhost:11434/v1    ollama serve, then ollama pull <model>
-    vllm            http://localhost:8000/v1     vllm serve <model> --enable-auto-tool-choice ...
-    llamacpp        http://localhost:8080/v1     llama-server -hf <model> --jinja --port 8080
-    lmstudio        http://localhost:1234/v1     lms server start (after lms load <model>)
-
+    >>> list(LOCAL_SERVERS)
+    ['ollama-openai', 'vllm', 'llamacpp', 'lmstudio']
     >>> provider = OpenAIChatProvider(preset="vllm")
     >>> provider
     OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B')
@@ -25,86 +23,27 @@ Left out: streaming, and probing a server for its models (`GET /v1/models` lists
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
 from ..wire._shared import prompt_cache_fields
+from ..wire.flavours import FLAVOURS, Flavour
 from .sdk import WireProvider, send_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
     from ..wire import Codec
 
-__all__ = ["LOCAL_SERVERS", "LocalServer", "OpenAIChatProvider"]
+__all__ = ["LOCAL_SERVERS", "OpenAIChatProvider"]
 
 
-@dataclass(frozen=True)
-class LocalServer:
-    """A local server that speaks Chat Completions, and what to know before using it.
-
-    `start` holds the commands that get it serving, in order, with `{model}` where the
-    model id goes; `max_tokens_field` is the name the server reads the output limit
-    under; `parallel_tool_calls` is sent when not None (llama.cpp makes one call per
-    reply unless asked for more).
-    """
-
-    name: str
-    base_url: str
-    start: tuple[str, ...]
-    max_tokens_field: str = "max_tokens"
-    parallel_tool_calls: bool | None = None
-    quirks: tuple[str, ...] = ()
-
-    def start_hint(self, model: str) -> str:
-        """One sentence on how to get this server answering at its URL."""
-        steps = " then ".join(f"`{command.format(model=model)}`" for command in self.start)
-        return f"start the server with {steps} and try again."
-
-
-# Where each fact comes from (public pages; the quirk in brackets):
-#   ollama-openai  docs.ollama.com/api/openai-compatibility [tool_choice unsupported, reasoning_effort];
-#                  github.com/ollama/ollama/issues/7125 [max_completion_tokens ignored];
-#                  github.com/ollama/ollama/blob/main/openai/openai.go [finish_reason, `reasoning`]
-#   vllm           docs.vllm.ai/en/latest/features/tool_calling/ [the flags, the 400 without them];
-#                  github.com/vllm-project/vllm/pull/25054 [a named tool_choice ends with "stop"];
-#                  docs.vllm.ai/en/latest/features/reasoning_outputs/ [`reasoning`, --reasoning-parser]
-#   llamacpp       github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md [--jinja,
-#                  parallel_tool_calls]; .../tools/server/README.md [port 8080, reasoning_content];
-#                  github.com/ggml-org/llama.cpp/pull/17524 [--jinja on by default, Nov 2025] and
-#                  /pull/26508 [the port moving to 9931]
-#   lmstudio       lmstudio.ai/docs/developer/openai-compat/chat-completions [max_tokens only] and
-#                  /tools [numeric tool-call ids]; lmstudio.ai/docs/developer/api-changelog
-#                  [reasoning_content]; github.com/lmstudio-ai/lmstudio-bug-tracker/issues/670
-#                  [a named tool_choice is a 400 whose error is a plain string]
-LOCAL_SERVERS: dict[str, LocalServer] = {s.name: s for s in (
-    LocalServer(
-        "ollama-openai", "http://localhost:11434/v1", ("ollama serve", "ollama pull {model}"),
-        quirks=("max_completion_tokens is silently ignored: max_tokens is sent",
-                "tool_choice is ignored; the model's template must support tools",
-                "finish_reason is 'tool_calls' when calls are present; reasoning comes as 'reasoning'")),
-    LocalServer(
-        "vllm", "http://localhost:8000/v1",
-        ("vllm serve {model} --enable-auto-tool-choice --tool-call-parser hermes",),
-        max_tokens_field="max_completion_tokens",
-        quirks=("tool calls need --enable-auto-tool-choice and a --tool-call-parser, else 400",
-                "a named tool_choice answers with finish_reason 'stop' beside the calls",
-                "reasoning comes as 'reasoning' (was 'reasoning_content') with --reasoning-parser")),
-    LocalServer(
-        "llamacpp", "http://localhost:8080/v1", ("llama-server -hf {model} --jinja --port 8080",),
-        parallel_tool_calls=True,
-        quirks=("older builds read only max_tokens",
-                "parallel tool calls are off unless parallel_tool_calls is true",
-                "tool calls need --jinja on builds before Nov 2025; the default port may move to 9931",
-                "reasoning comes as 'reasoning_content'")),
-    LocalServer(
-        "lmstudio", "http://localhost:1234/v1", ("lms load {model}", "lms server start --port 1234"),
-        quirks=("only max_tokens is documented",
-                "a named tool_choice object is rejected with 400; errors may be a plain string",
-                "tool-call ids are numeric strings; reasoning may come as 'reasoning_content'")),
-)}
+#: The local servers that speak Chat Completions, each one preset of this provider: the very
+#: records of `wire.flavours.FLAVOURS` (URL, start commands, the output-limit field it reads and
+#: the one the preset sends, tool_choice and parallel behaviour, with a source for each).
+LOCAL_SERVERS: dict[str, Flavour] = {name: server for name, server in FLAVOURS.items()
+                                     if server.api == chat.API_NAME}
 
 
 class OpenAIChatProvider(WireProvider):
@@ -143,7 +82,7 @@ class OpenAIChatProvider(WireProvider):
         prompt_cache_fields(prompt_cache_key, prompt_cache_retention)  # a bad value fails now
         self.prompt_cache_key = prompt_cache_key
         self.prompt_cache_retention = prompt_cache_retention
-        server: LocalServer | None = None
+        server: Flavour | None = None
         if preset is not None:
             if preset not in LOCAL_SERVERS:
                 known = ", ".join(LOCAL_SERVERS)

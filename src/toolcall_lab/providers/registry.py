@@ -14,7 +14,9 @@
 Each name is one `ProviderSpec` in `PROVIDERS` (its label, class and preset; the API, key
 variable and default model follow from those), and every other table of providers (the
 picker's options and labels, the tests' lists) is derived from it. A new provider is its
-own module plus one line here.
+own module plus one line here. The local servers' names come from their one table,
+`wire.flavours.FLAVOURS`: each is a preset of the provider that speaks its API, or that
+provider itself when it carries the server's name (Ollama).
 
 `provider_from_env()` reads `TOOLCALL_LAB_PROVIDER` (default `scripted`, so every lesson
 runs offline), and `TOOLCALL_LAB_MODEL` / `TOOLCALL_LAB_BASE_URL` when set. A lesson
@@ -30,12 +32,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
+from ..wire.flavours import FLAVOURS, Flavour
 from .anthropic import AnthropicProvider
 from .base import Provider
 from .ollama import OllamaProvider
-from .openai_chat import LOCAL_SERVERS, OpenAIChatProvider
+from .openai_chat import OpenAIChatProvider
 from .openai_responses import OpenAIResponsesProvider
 from .scripted import ScriptedProvider
+from .sdk import WireProvider
 
 __all__ = ["PROVIDERS", "ProviderSpec", "echo", "get_provider", "provider_from_env"]
 
@@ -76,24 +80,29 @@ class ProviderSpec:
 
     @property
     def local_url(self) -> str | None:
-        if self.preset is not None:
-            return LOCAL_SERVERS[self.preset].base_url
-        if self.api is None or self.key_env is not None:
-            return None  # offline, or a hosted API
-        return getattr(self.cls, "default_base_url", None)
+        server = FLAVOURS.get(self.name)
+        return None if server is None else server.base_url  # offline, or a hosted API: None
 
 
-#: Every provider name, in the order the picker lists them.
+#: The provider class that speaks each API, for the local servers below.
+_SPEAKS: dict[str, type[WireProvider]] = {cls.api: cls for cls in (
+    AnthropicProvider, OpenAIResponsesProvider, OpenAIChatProvider, OllamaProvider)}
+
+
+def _local(server: Flavour) -> ProviderSpec:
+    """A local server's name: the provider that speaks its API, preset to it unless it is that
+    provider's own name (`ollama`: the Ollama provider; `vllm`: a preset of the Chat one)."""
+    cls = _SPEAKS[server.api]
+    return ProviderSpec(server.name, server.label, cls, None if cls.name == server.name else server.name)
+
+
+#: Every provider name, in the order the picker lists them: the hosted APIs, then the local servers.
 PROVIDERS: dict[str, ProviderSpec] = {spec.name: spec for spec in (
     ProviderSpec("scripted", "scripted (offline)", ScriptedProvider),
     ProviderSpec("anthropic", "Anthropic", AnthropicProvider),
     ProviderSpec("openai", "OpenAI (Responses)", OpenAIResponsesProvider),
     ProviderSpec("openai-chat", "OpenAI (Chat Completions)", OpenAIChatProvider),
-    ProviderSpec("ollama", "Ollama (local)", OllamaProvider),
-    ProviderSpec("ollama-openai", "Ollama /v1 (local)", OpenAIChatProvider, "ollama-openai"),
-    ProviderSpec("vllm", "vLLM (local)", OpenAIChatProvider, "vllm"),
-    ProviderSpec("llamacpp", "llama.cpp (local)", OpenAIChatProvider, "llamacpp"),
-    ProviderSpec("lmstudio", "LM Studio (local)", OpenAIChatProvider, "lmstudio"),
+    *(_local(server) for server in FLAVOURS.values()),
 )}
 
 

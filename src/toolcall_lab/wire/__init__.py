@@ -232,7 +232,11 @@ class ApiSpec:
     `provider` is the registry name of the provider that speaks it by default;
     `response_id` is how the API double numbers its responses (the prefix of each id);
     `codec` is the API's package (`wire.<api>`, what a provider speaks with) and `server`
-    its server half (`wire.<api>.server`, what the API double plays).
+    its server half (`wire.<api>.server`, what the API double plays); `limit_counts_cache_reads`
+    says whether its per-minute input-token limit counts what a request reads from the
+    prompt cache (Anthropic's ITPM does not, on current models: platform.claude.com/docs/
+    en/api/rate-limits, as quoted in docs/sources.md §6; `python -m toolcall_lab budget`
+    counts a class's burst that way).
 
     >>> API_SPECS["chat"].endpoint, API_SPECS["chat"].base_path, API_SPECS["chat"].provider
     ('/v1/chat/completions', '/v1', 'openai-chat')
@@ -246,12 +250,13 @@ class ApiSpec:
     response_id: str
     codec: Codec
     server: ServerHalf
+    limit_counts_cache_reads: bool = True
 
 
 #: Every API the kit speaks, by name: the one record each, in the lessons' order.
 API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
     ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
-            "msg_double_", anthropic, anthropic.server),
+            "msg_double_", anthropic, anthropic.server, limit_counts_cache_reads=False),
     ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
             "resp_double_", responses, responses.server),
     ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,

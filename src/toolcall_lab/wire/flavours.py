@@ -1,12 +1,17 @@
-"""Server flavours: how five local servers bend the API they claim to speak.
+"""The five local servers, one record each: where they listen, how to start them, how they bend the API.
 
 "OpenAI-compatible" is a spectrum. Four local servers answer `POST /v1/chat/completions`
 and Ollama also speaks its own `/api/chat`, and each reads a request its own way: one
 honours `max_completion_tokens`, another drops it without a word; one forces the tool you
 name, another quietly lets the model choose, a third answers 400 with an error that is a
-plain string. A `Flavour` is one server's quirks, as data, each with the public page it
-comes from (`Flavour.sources`); the API double plays them (`ApiDouble(flavour="vllm")`),
-and `wire.check(..., server=...)` warns about what a server would silently ignore.
+plain string. A `Flavour` is one server's record: its URL and start commands, the API it
+speaks, and its quirks as data, each fact with the public page it comes from
+(`Flavour.sources`). It is the one table of local servers: the providers' presets
+(`providers.openai_chat.LOCAL_SERVERS`, the servers that speak Chat), the registry's
+local names (`providers.registry.PROVIDERS`) and the Ollama provider's URL are read from
+it, the API double plays it (`ApiDouble(flavour="vllm")`), and `wire.check(..., server=...)`
+warns about what a server would silently ignore. Each server's default model is a model
+id, so it lives with the others in `models.DEFAULT_MODELS` (`Flavour.model` reads it).
 
     flavour         API     output limit read as                tool_choice             parallel calls
     ollama          ollama  options.num_predict                 no such field           model decides
@@ -15,6 +20,13 @@ and `wire.check(..., server=...)` warns about what a server would silently ignor
     llamacpp        chat    max_completion_tokens, max_tokens   named falls back: auto  off unless true
     lmstudio        chat    max_tokens                          named object: 400       model decides
 
+    >>> for f in FLAVOURS.values():
+    ...     print(f"{f.name:<14} {f.base_url:<26} {' && '.join(f.start)[:56]}")
+    ollama         http://localhost:11434     ollama serve && ollama pull {model}
+    ollama-openai  http://localhost:11434/v1  ollama serve && ollama pull {model}
+    vllm           http://localhost:8000/v1   vllm serve {model} --enable-auto-tool-choice --tool-call
+    llamacpp       http://localhost:8080/v1   llama-server -hf {model} --jinja --port 8080
+    lmstudio       http://localhost:1234/v1   lms load {model} && lms server start --port 1234
     >>> FLAVOURS["ollama-openai"].reads_limit("max_completion_tokens")
     False
     >>> [p.text[:60] for p in ignored(FLAVOURS["ollama-openai"], {"max_completion_tokens": 5})]
@@ -23,8 +35,9 @@ and `wire.check(..., server=...)` warns about what a server would silently ignor
 Tool-call ids are random on the real servers; the double spells them the server's way but
 derives the random part from a counter (`call_id`), so a notebook reruns identically.
 
-Left out: streaming (the double does not stream; `Flavour.streamed_calls` says how each
-server streams a call), reasoning fields (`Flavour.reasoning_field`), server flags (vLLM
+Left out: streaming (the double does not stream yet; `Flavour.stream` is where each server's
+streaming behaviour goes, issue 21: so far whether it streams unasked and how a call
+arrives), reasoning fields (`Flavour.reasoning_field`), server flags (vLLM
 needs `--enable-auto-tool-choice`: the double plays a server started with the documented
 command), Ollama's "does not support tools" for a model without tools, and llama.cpp's
 router mode (several models; the double plays the single-model server, which ignores `model`).
@@ -49,11 +62,13 @@ from ..tool_choice import MODES
 from ..turn import StopReason, Turn
 from .problem import Problem
 
-__all__ = ["FLAVOURS", "Flavour", "Refusal", "call_id", "cut_to_limit", "error_body", "finish", "flavour_of",
-           "held_to", "ignored", "output_limit", "refusal", "spell_ids"]
+__all__ = ["FLAVOURS", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit", "error_body", "finish",
+           "flavour_of", "held_to", "ignored", "output_limit", "refusal", "spell_ids"]
 
 # The public pages every fact below comes from (one name each, so a table can cite them).
 _OLLAMA_OPENAI = "https://docs.ollama.com/api/openai-compatibility"
+_OLLAMA_FAQ = "https://docs.ollama.com/faq"
+_OLLAMA_CLI = "https://docs.ollama.com/cli"
 _OLLAMA_GO = "https://github.com/ollama/ollama/blob/main/openai/openai.go"
 _OLLAMA_ROUTES = "https://github.com/ollama/ollama/blob/main/server/routes.go"
 _OLLAMA_TOOLS = "https://docs.ollama.com/capabilities/tool-calling"
@@ -70,12 +85,15 @@ _VLLM_PROTOCOL = ("https://github.com/vllm-project/vllm/blob/main/vllm/entrypoin
 _VLLM_ENGINE = "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/engine/protocol.py"
 _VLLM_IDS = "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/chat_utils.py"
 _VLLM_25054 = "https://github.com/vllm-project/vllm/pull/25054"
+_VLLM_REASONING = "https://docs.vllm.ai/en/latest/features/reasoning_outputs/"
 _VLLM_12886 = "https://github.com/vllm-project/vllm/issues/12886"
 _LLAMA_FC = "https://github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md"
 _LLAMA_COMMON = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-common.cpp"
 _LLAMA_TASK = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-task.cpp"
 _LLAMA_README = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"
 _LLAMA_26535 = "https://github.com/ggml-org/llama.cpp/issues/26535"
+_LMS_OPENAI = "https://lmstudio.ai/docs/developer/openai-compat"
+_LMS_SERVE = "https://lmstudio.ai/docs/cli/serve/server-start"
 _LMS_CHAT = "https://lmstudio.ai/docs/developer/openai-compat/chat-completions"
 _LMS_TOOLS = "https://lmstudio.ai/docs/developer/openai-compat/tools"
 _LMS_CHANGELOG = "https://lmstudio.ai/docs/developer/api-changelog"
@@ -84,23 +102,50 @@ _LMS_1556 = "https://github.com/assafelovic/gpt-researcher/issues/1556"
 
 
 @dataclass(frozen=True)
-class Flavour:
-    """One local server's reading of the API it speaks, each quirk a field with its source.
+class Streaming:
+    """How a server streams a reply: the `stream` group of its `Flavour`.
 
-    `limit_fields`: the request fields the server reads the output limit from, first
-    found wins (Ollama native: `options.num_predict`); `tool_choice`: the modes it
+    `default`: whether it streams when `stream` is not sent; `calls`: how a tool call
+    arrives ("incremental": the arguments in pieces; "whole call in one chunk"). The rest
+    of each server's streaming behaviour joins this group with issue 21 (streaming on all
+    four wires), each field with its source in `Flavour.sources` as "stream.<field>".
+    """
+
+    default: bool = False
+    calls: str = "incremental"
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """One local server: where it listens, how to start it, and its reading of the API it speaks.
+
+    Where it is: `base_url` (its default address, as an SDK's `base_url` takes it),
+    `start` (the commands that get it serving, in order, with `{model}` where the model
+    id goes), `label` (its name in the provider picker) and `notes` (what a learner
+    should know that no field below says).
+
+    How it reads a request: `limit_fields`: the request fields the server reads the
+    output limit from, first found wins (Ollama native: `options.num_predict`), and
+    `max_tokens_field`: the one the kit's preset sends; `tool_choice`: the modes it
     honours ("auto", "none", "required"); `named_choice`: what it does with a named tool
     ("honoured", "auto": treated as auto, "400": refused, "ignored"); `parallel`: what
     happens when `parallel_tool_calls` is not sent (None: the model decides, True/False),
-    and `parallel_honoured` whether the field is read at all; `ids`: how its tool-call ids
-    look; `arguments`: "string" (JSON text) or "object"; `unknown_model`: the status a
-    model it does not have gets (None: the field is not read); `stream_default`: whether
-    it streams when `stream` is not sent. `sources` maps each field to its public page.
+    and `parallel_honoured` whether the field is read at all.
+
+    How it answers: `ids`: how its tool-call ids look; `arguments`: "string" (JSON text)
+    or "object"; `unknown_model`: the status a model it does not have gets (None: the
+    field is not read); `error_shape`; `reasoning_field`; `stream`: how it streams
+    (`Streaming`). `sources` maps each field to its public page ("stream.default" for a
+    field of the stream group).
     """
 
     name: str
     title: str
     api: str
+    label: str
+    base_url: str
+    start: tuple[str, ...]
+    max_tokens_field: str
     limit_fields: tuple[str, ...]
     tool_choice: tuple[str, ...]
     named_choice: str
@@ -110,9 +155,9 @@ class Flavour:
     arguments: str
     unknown_model: int | None
     error_shape: str
-    stream_default: bool = False
-    streamed_calls: str = "incremental"
     reasoning_field: str = "reasoning_content"
+    stream: Streaming = Streaming()
+    notes: tuple[str, ...] = ()
     sources: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     def __repr__(self) -> str:
@@ -122,6 +167,29 @@ class Flavour:
     def model(self) -> str:
         """The one model this server has loaded in the double: the kit's default for it."""
         return default_model(self.name)
+
+    @property
+    def parallel_tool_calls(self) -> bool | None:
+        """What the kit's preset sends as `parallel_tool_calls`: True where the server makes one
+        call per reply unless asked for more (llama.cpp), else nothing (None)."""
+        return True if self.parallel is False else None
+
+    def start_hint(self, model: str) -> str:
+        """One sentence on how to get this server answering at its URL.
+
+        >>> FLAVOURS["vllm"].start_hint("Qwen/Qwen3-0.6B")[:56]
+        'start the server with `vllm serve Qwen/Qwen3-0.6B --enab'
+        """
+        steps = " then ".join(f"`{command.format(model=model)}`" for command in self.start)
+        return f"start the server with {steps} and try again."
+
+    def fact(self, name: str) -> Any:
+        """The value of the field `name` ("stream.default" for one of the stream group), as
+        `sources` names it."""
+        value: Any = self
+        for part in name.split("."):
+            value = getattr(value, part)
+        return value
 
     def reads_limit(self, name: str) -> bool:
         """Whether the server reads the output limit from the request field `name`."""
@@ -134,59 +202,82 @@ class Flavour:
 
 FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
     Flavour(
-        "ollama", "Ollama /api/chat", "ollama", limit_fields=("options.num_predict",), tool_choice=(),
+        "ollama", "Ollama /api/chat", "ollama", label="Ollama (local)", base_url="http://localhost:11434",
+        start=("ollama serve", "ollama pull {model}"), max_tokens_field="options.num_predict",
+        limit_fields=("options.num_predict",), tool_choice=(),
         named_choice="ignored", parallel=None, parallel_honoured=False, ids="call_ + 8 [a-z0-9]",
-        arguments="object", unknown_model=404, error_shape='{"error": "<text>"}', stream_default=True,
-        streamed_calls="whole call in one chunk", reasoning_field="thinking",
+        arguments="object", unknown_model=404, error_shape='{"error": "<text>"}',
+        reasoning_field="thinking", stream=Streaming(default=True, calls="whole call in one chunk"),
+        notes=("the model's template must support tools (`ollama show <model>`)",),
         sources={"limit_fields": _OLLAMA_API, "tool_choice": _OLLAMA_11171, "named_choice": _OLLAMA_11171,
                  "parallel": _OLLAMA_TOOLS, "parallel_honoured": _OLLAMA_11171, "ids": _OLLAMA_ROUTES,
                  "arguments": _OLLAMA_TOOLS, "unknown_model": _OLLAMA_ROUTES, "error_shape": _OLLAMA_ERRORS,
-                 "stream_default": _OLLAMA_API, "streamed_calls": _OLLAMA_MIDDLEWARE,
-                 "reasoning_field": _OLLAMA_API}),
+                 "reasoning_field": _OLLAMA_API, "stream.default": _OLLAMA_API,
+                 "stream.calls": _OLLAMA_MIDDLEWARE,
+                 "base_url": _OLLAMA_FAQ, "start": _OLLAMA_CLI, "max_tokens_field": _OLLAMA_API}),
     Flavour(
-        "ollama-openai", "Ollama /v1", "chat", limit_fields=("max_tokens",), tool_choice=(),
+        "ollama-openai", "Ollama /v1", "chat", label="Ollama /v1 (local)", base_url="http://localhost:11434/v1",
+        start=("ollama serve", "ollama pull {model}"), max_tokens_field="max_tokens",
+        limit_fields=("max_tokens",), tool_choice=(),
         named_choice="ignored", parallel=None, parallel_honoured=False, ids="call_ + 8 [a-z0-9]",
         arguments="string", unknown_model=404,
         error_shape='{"error": {"message", "type": "invalid_request_error" | "not_found_error", ...}}',
-        streamed_calls="whole call in one chunk", reasoning_field="reasoning",
+        reasoning_field="reasoning", stream=Streaming(calls="whole call in one chunk"),
+        notes=("the model's template must support tools (`ollama show <model>`)",),
         sources={"limit_fields": _OLLAMA_7125, "tool_choice": _OLLAMA_OPENAI, "named_choice": _OLLAMA_8421,
                  "parallel": _OLLAMA_TOOLS, "parallel_honoured": _OLLAMA_GO, "ids": _OLLAMA_GO,
                  "arguments": _OLLAMA_GO, "unknown_model": _OLLAMA_ROUTES, "error_shape": _OLLAMA_GO,
-                 "stream_default": _OLLAMA_OPENAI, "streamed_calls": _OLLAMA_MIDDLEWARE,
-                 "reasoning_field": _OLLAMA_GO}),
+                 "reasoning_field": _OLLAMA_GO, "stream.default": _OLLAMA_OPENAI,
+                 "stream.calls": _OLLAMA_MIDDLEWARE,
+                 "base_url": _OLLAMA_OPENAI, "start": _OLLAMA_CLI, "max_tokens_field": _OLLAMA_7125}),
     Flavour(
-        "vllm", "vLLM", "chat", limit_fields=("max_completion_tokens", "max_tokens"),
+        "vllm", "vLLM", "chat", label="vLLM (local)", base_url="http://localhost:8000/v1",
+        start=("vllm serve {model} --enable-auto-tool-choice --tool-call-parser hermes",),
+        max_tokens_field="max_completion_tokens", limit_fields=("max_completion_tokens", "max_tokens"),
         tool_choice=("auto", "none", "required"), named_choice="honoured", parallel=True,
         parallel_honoured=True, ids="chatcmpl-tool- + 32 hex", arguments="string", unknown_model=404,
         error_shape='{"error": {"message", "type": "BadRequestError" | "NotFoundError", "param", '
                     '"code": <int>}}', reasoning_field="reasoning",
+        notes=("tool calls need --enable-auto-tool-choice and a --tool-call-parser, else 400",
+               "reasoning comes apart from the text only with --reasoning-parser"),
         sources={"limit_fields": _VLLM_PROTOCOL, "tool_choice": _VLLM_TOOLS, "named_choice": _VLLM_TOOLS,
                  "parallel": _VLLM_SERVER, "parallel_honoured": _VLLM_SERVER, "ids": _VLLM_IDS,
                  "arguments": _VLLM_TOOLS, "unknown_model": _VLLM_12886, "error_shape": _VLLM_ENGINE,
-                 "stream_default": _VLLM_PROTOCOL, "streamed_calls": _VLLM_TOOLS,
-                 "reasoning_field": "https://docs.vllm.ai/en/latest/features/reasoning_outputs/"}),
+                 "reasoning_field": _VLLM_REASONING, "stream.default": _VLLM_PROTOCOL,
+                 "stream.calls": _VLLM_TOOLS,
+                 "base_url": _VLLM_SERVER, "start": _VLLM_TOOLS, "max_tokens_field": _VLLM_PROTOCOL}),
     Flavour(
-        "llamacpp", "llama.cpp llama-server", "chat", limit_fields=("max_completion_tokens", "max_tokens"),
+        "llamacpp", "llama.cpp llama-server", "chat", label="llama.cpp (local)",
+        base_url="http://localhost:8080/v1", start=("llama-server -hf {model} --jinja --port 8080",),
+        max_tokens_field="max_tokens", limit_fields=("max_completion_tokens", "max_tokens"),
         tool_choice=("auto", "none", "required"), named_choice="auto", parallel=False,
         parallel_honoured=True, ids="32 [A-Za-z0-9]", arguments="string", unknown_model=None,
         error_shape='{"error": {"code": <int>, "message", "type": "invalid_request_error" | ...}}',
+        notes=("older builds read only max_tokens, so the preset sends that",
+               "tool calls need --jinja on builds before Nov 2025 (llama.cpp#17524); the default port "
+               "may move to 9931 (llama.cpp#26508), so the command names 8080"),
         sources={"limit_fields": _LLAMA_TASK, "tool_choice": _LLAMA_COMMON, "named_choice": _LLAMA_26535,
                  "parallel": _LLAMA_FC, "parallel_honoured": _LLAMA_FC, "ids": _LLAMA_COMMON,
                  "arguments": _LLAMA_FC, "unknown_model": _LLAMA_README, "error_shape": _LLAMA_COMMON,
-                 "stream_default": _LLAMA_README, "streamed_calls": _LLAMA_FC,
-                 "reasoning_field": _LLAMA_README}),
+                 "reasoning_field": _LLAMA_README, "stream.default": _LLAMA_README,
+                 "stream.calls": _LLAMA_FC,
+                 "base_url": _LLAMA_README, "start": _LLAMA_FC, "max_tokens_field": _LLAMA_README}),
     Flavour(
-        "lmstudio", "LM Studio", "chat", limit_fields=("max_tokens",),
+        "lmstudio", "LM Studio", "chat", label="LM Studio (local)", base_url="http://localhost:1234/v1",
+        start=("lms load {model}", "lms server start --port 1234"), max_tokens_field="max_tokens",
+        limit_fields=("max_tokens",),
         tool_choice=("auto", "none", "required"), named_choice="400", parallel=None, parallel_honoured=True,
         ids="9 digits", arguments="string", unknown_model=400,
         error_shape='{"error": {"message", "type", "param", "code"}} or {"error": "<text>"}',
+        notes=("errors may be a plain string rather than an object",),
         sources={"limit_fields": _LMS_CHAT, "tool_choice": _LMS_CHANGELOG, "named_choice": _LMS_670,
                  "parallel": _LMS_CHANGELOG,
                  "parallel_honoured": _LMS_CHANGELOG + " [not documented; the double honours it]",
                  "ids": _LMS_TOOLS,
                  "arguments": _LMS_TOOLS, "unknown_model": _LMS_1556, "error_shape": _LMS_670,
-                 "stream_default": _LMS_CHAT, "streamed_calls": _LMS_TOOLS,
-                 "reasoning_field": _LMS_CHANGELOG}),
+                 "reasoning_field": _LMS_CHANGELOG, "stream.default": _LMS_CHAT,
+                 "stream.calls": _LMS_TOOLS,
+                 "base_url": _LMS_OPENAI, "start": _LMS_SERVE, "max_tokens_field": _LMS_CHAT}),
 )}
 
 
