@@ -74,7 +74,8 @@ def test_the_wilson_interval_of_8_of_10_matches_its_docstring():
 
 
 @pytest.mark.parametrize(("passed", "runs", "published"), [
-    (81, 263, (0.2553, 0.3662)), (15, 148, (0.0624, 0.1605)), (0, 20, (0.0, 0.1611)), (1, 29, (0.0061, 0.1718)),
+    (81, 263, (0.2553, 0.3662)), (15, 148, (0.0624, 0.1605)),
+    (0, 20, (0.0, 0.1611)), (1, 29, (0.0061, 0.1718)),
 ])
 def test_the_wilson_interval_matches_newcombes_published_examples(passed, runs, published):
     """R. G. Newcombe, "Two-sided confidence intervals for the single proportion: comparison of seven
@@ -152,8 +153,8 @@ def test_behaviour_passes_the_right_call_whose_result_the_answer_uses():
     assert verdict and verdict == Verdict(True, "the right call, and the answer says '18°C'")
     assert behaviour(SUM, _run(SUM, [call("calculator", expression="17 * 23 - 100"), "It is 291."]))
     # a wrong call first, then the right one: the run passes
-    assert behaviour(PARIS, _run(PARIS, [call("get_weather", city="London"), call("get_weather", city="Paris"),
-                                         WEATHER]))
+    assert behaviour(PARIS, _run(PARIS, [call("get_weather", city="London"),
+                                         call("get_weather", city="Paris"), WEATHER]))
 
 
 def _failing(**args):
@@ -161,7 +162,8 @@ def _failing(**args):
 
 
 @pytest.mark.parametrize(("replies", "tools", "why"), [
-    ([call("search_kb", query="weather"), "Nothing."], EXAMPLE_TOOLS, "no call of get_weather: it called search_kb"),
+    ([call("search_kb", query="weather"), "Nothing."], EXAMPLE_TOOLS,
+     "no call of get_weather: it called search_kb"),
     (["It's 18°C and sunny in Paris."], EXAMPLE_TOOLS, "no call of get_weather: it called no tool at all"),
     ([call("get_weather", city="London"), WEATHER], EXAMPLE_TOOLS,
      "get_weather got {'city': 'London'}, not {'city': 'Paris'}"),
@@ -187,7 +189,8 @@ def test_the_case_table_fits_a_projector_and_spells_each_call_as_python():
     table = cases_table(CASES)
     assert max(map(len, table.splitlines())) <= 80
     assert 'calculator(expression="17 * 23 - 100")' in table
-    assert repr(PARIS) == "Case(\"What's the weather in Paris?\", tool='get_weather', args={'city': 'Paris'}, says='18°C')"
+    assert repr(PARIS) == ("Case(\"What's the weather in Paris?\", tool='get_weather', "
+                           "args={'city': 'Paris'}, says='18°C')")
 
 
 # -- the seeded model ------------------------------------------------------------------------------
@@ -195,7 +198,8 @@ def test_a_model_that_slips_at_a_rate_fails_about_that_share_and_makes_both_mist
     model = ScriptedProvider(slips_at(0.3, seed=4))
     result = run_eval(CASES, model, runs=100, tools=EXAMPLE_TOOLS)
     assert 0.62 < result.rate < 0.78
-    reasons = {trial.verdict.why.split(":")[0].split(" got ")[0] for trial in result.trials if not trial.passed}
+    reasons = {trial.verdict.why.split(":")[0].split(" got ")[0]
+               for trial in result.trials if not trial.passed}
     assert reasons == {"no call of get_weather", "no call of calculator", "get_weather", "calculator"}
     assert run_eval(CASES, ScriptedProvider(slips_at(0, seed=1)), runs=5, tools=EXAMPLE_TOOLS).rate == 1
     assert run_eval(CASES, ScriptedProvider(slips_at(1, seed=1)), runs=5, tools=EXAMPLE_TOOLS).rate == 0
@@ -261,8 +265,8 @@ def test_the_cost_of_an_eval_is_its_runs_usage_at_list_prices():
     assert scripted.cost(model="claude-opus-5").total == pytest.approx(
         sum(run_cost(t.run, model="claude-opus-5").total for t in scripted.trials))
     with ApiDouble(slips_at(0, seed=1)) as double:
-        billed = run_eval(CASES[:1], get_provider("anthropic", base_url=double.base_url("anthropic"), api_key="-"),
-                          runs=2, tools=EXAMPLE_TOOLS)
+        anthropic = get_provider("anthropic", base_url=double.base_url("anthropic"), api_key="-")
+        billed = run_eval(CASES[:1], anthropic, runs=2, tools=EXAMPLE_TOOLS)
     assert billed.model == "claude-haiku-5-5" and billed.cost().total > 0
 
 

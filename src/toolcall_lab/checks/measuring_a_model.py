@@ -36,7 +36,8 @@ from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template
 
-__all__ = ["EXERCISE_1_MODEL", "EXERCISE_1_RUNS", "Q1_LOW", "Q2_RATES", "Q3_REPLAYS", "SOLUTIONS", "exercise_1",
+__all__ = ["EXERCISE_1_MODEL", "EXERCISE_1_RUNS", "Q1_LOW", "Q2_RATES", "Q3_REPLAYS", "SOLUTIONS",
+           "exercise_1",
            "my_grader", "predict_apart", "predict_rate", "q1", "q2", "q3", "staged", "your_grader"]
 
 
@@ -207,7 +208,7 @@ EXERCISE_1_RUNS, EXERCISE_1_MODEL = 25, "claude-opus-5-5"
 
 
 def exercise_1(answer: Any, recorded: EvalResult) -> None:
-    """Dollars of `EXERCISE_1_RUNS` runs of the case table on `EXERCISE_1_MODEL`, at the recorded eval's tokens per trial."""
+    """Dollars of `EXERCISE_1_RUNS` runs of the cases on `EXERCISE_1_MODEL`, at the recorded tokens."""
     per_trial = recorded.cost(model=EXERCISE_1_MODEL).total / recorded.total
     expected = per_trial * EXERCISE_1_RUNS * len(recorded.cases)
     check("Exercise 1", answer, a_number(expected, tolerance=expected * 0.02),

@@ -1,4 +1,4 @@
-"""Running an eval: every case, `runs` times, against one provider, each run graded; a pass rate, not a verdict.
+"""Running an eval: every case, `runs` times, against one provider, each run graded: a pass rate, no verdict.
 
     >>> from toolcall_lab import ScriptedProvider
     >>> from toolcall_lab.misbehaving import slips_at
@@ -89,7 +89,8 @@ class EvalResult:
 
     def by_case(self) -> list[tuple[Case, int, int]]:
         """(case, passed, runs) for each case, in the table's order."""
-        return [(case, sum(t.passed for t in self.trials if t.case is case), self.runs) for case in self.cases]
+        return [(case, sum(t.passed for t in self.trials if t.case is case), self.runs)
+                for case in self.cases]
 
     @property
     def usage(self) -> Usage:
@@ -136,7 +137,7 @@ def _checked(cases: object, runs: object) -> tuple[Case, ...]:
 
 
 def _graded(grader: Grader, case: Case, run: Run, where: str) -> Verdict:
-    """The grader's judgement as a `Verdict`; a grader that raises or answers neither bool nor Verdict is named."""
+    """The grader's judgement as a `Verdict`; a grader that raises or returns another type is named."""
     try:
         judged = grader(case, run)
     except Exception as exc:

@@ -63,7 +63,8 @@ class _IntervalFigure:
 
         with figure_style(), matplotlib.rc_context({"font.size": 13}):
             held = 0
-            for row, (span, mark, count) in enumerate(zip(self.spans, self.marks, counts, strict=True), start=1):
+            rows = zip(self.spans, self.marks, counts, strict=True)
+            for row, (span, mark, count) in enumerate(rows, start=1):
                 interval = wilson(count, runs)
                 hit = interval.holds(rate)
                 held += hit
@@ -151,7 +152,8 @@ def _laid_out(controls: dict[str, Any], views: dict[str, Any]) -> Any:
     right = column(views["figure"], views["figure_caption"], basis="26em")
     box = described(widgets.HBox, "Interval explorer: an eval's runs and a model's true rate; forty evals' "
                     "intervals", [left, right],
-                    layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="8px 16px"))
+                    layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                          grid_gap="8px 16px"))
     for name, part in {**controls, **views}.items():
         setattr(box, name, part)
     return box
