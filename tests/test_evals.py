@@ -318,3 +318,15 @@ def test_a_case_is_a_frozen_record():
     case = Case("Q?", "t", {"a": 1}, says="x")
     with pytest.raises(AttributeError):
         case.tool = "u"
+
+
+def test_a_grader_that_hands_the_work_to_the_kit_is_refused_with_write_it_yourself():
+    from checkrows.measuring_a_model import SHORTCUTS, written
+
+    from toolcall_lab.checks.measuring_a_model import your_grader
+    from toolcall_lab.selfcheck import WrongAnswer
+
+    your_grader(written)  # the same steps, written out, pass
+    for shortcut in SHORTCUTS:
+        with pytest.raises(WrongAnswer, match="write it yourself"):
+            your_grader(shortcut)

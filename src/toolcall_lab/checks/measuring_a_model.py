@@ -102,11 +102,11 @@ def staged() -> tuple[tuple[str, int, Run], ...]:
 def _judged(grader: Callable[..., Any], label: str, case_index: int, run: Run) -> tuple[Any, str | None]:
     """What `grader` said of one staged run, or what went wrong calling it."""
     try:
-        said, handed_over = _run_watching(behaviour, grader, CASES[case_index], run)
+        said, handed_over = _run_watching((behaviour, my_grader), grader, CASES[case_index], run)
     except Exception as exc:
         return None, f"on {label}, your grader raised {_raised(exc)}"
     if handed_over:
-        return None, "write it yourself: it hands the run to the kit's evals.behaviour"
+        return None, "write it yourself: it hands the run to the kit's own grader"
     if not isinstance(said, bool):
         return None, f"on {label}, it returned {type(said).__name__} {said!r}; return True or False"
     return said, None
