@@ -322,7 +322,6 @@ def test_a_case_is_a_frozen_record():
 
 def test_a_grader_that_hands_the_work_to_the_kit_is_refused_with_write_it_yourself():
     from checkrows.measuring_a_model import SHORTCUTS, written
-
     from toolcall_lab.checks.measuring_a_model import your_grader
     from toolcall_lab.selfcheck import WrongAnswer
 
