@@ -10,11 +10,16 @@ passed the case: a call of `case.tool` with exactly `case.args`, a result that a
 (the same id) and is no error and says `case.says`, and an answer that says it too.
 `your_grader` judges it on `staged()`, eight runs staged here (none is on the page): two
 done right, one that recovers after a wrong call, and five that go wrong in the ways
-graders miss; the right verdict for each is what the kit's `evals.behaviour` says. A
-grader that hands the work to `behaviour` is refused ("write it yourself"):
+graders miss; the right verdict for each is what the kit's `evals.behaviour` says. The
+worked grader, written out as a learner writes it, passes; a grader that hands the work to
+`behaviour`, or to this module's own `my_grader`, is refused ("write it yourself"):
 
-    >>> your_grader(my_grader)
+    >>> written = {}
+    >>> exec(SOLUTIONS["my_grader"], written)
+    >>> your_grader(written["my_grader"])
     my_grader: correct. It agrees with evals.behaviour on all eight staged runs.
+    >>> your_grader(my_grader)
+    ✗ my_grader: your function my_grader() is not it: write it yourself: ...
 """
 
 from __future__ import annotations
