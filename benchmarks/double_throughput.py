@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import statistics
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -72,25 +73,47 @@ def floor_server(body: bytes) -> ThreadingHTTPServer:
     return server
 
 
-def rate(call, requests: int, threads: int) -> float:
-    """Requests per second for `requests` calls over `threads` threads (1: one after another)."""
-    call()  # warm up: connect, import lazily loaded types
-    started = time.perf_counter()
+def rate(call, requests: int, threads: int) -> tuple[float, float]:
+    """Requests per second, of wall time and of this process's CPU time, for `requests` calls
+    over `threads` threads (1: one after another). Client and server share the process, so the
+    CPU figure is what one request costs both ends, whatever else the machine is doing."""
+    started, cpu = time.perf_counter(), time.process_time()
     if threads == 1:
         for _ in range(requests):
             call()
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             list(pool.map(lambda _: call(), range(requests)))
-    return requests / (time.perf_counter() - started)
+    return requests / (time.perf_counter() - started), requests / (time.process_time() - cpu)
+
+
+def compare(ours, best, requests: int, threads: int,
+            rounds: int) -> tuple[float, float, list[float], list[float]]:
+    """Median wall rates of the double and the floor, and each round's wall and CPU ratio.
+
+    subtle: on a shared machine the load moves within seconds, so the double and the floor
+    take turns (`rounds` short runs each, alternating) and each round's ratio compares two
+    runs made moments apart; one long run of each would compare two different machines."""
+    ours(), best()  # warm up: connect, import lazily loaded types
+    mine, floor, ratios, cpu_ratios = [], [], [], []
+    for _ in range(rounds):
+        (a, a_cpu), (b, b_cpu) = (rate(call, requests // rounds, threads) for call in (ours, best))
+        mine.append(a)
+        floor.append(b)
+        ratios.append(a / b)
+        cpu_ratios.append(a_cpu / b_cpu)
+    return statistics.median(mine), statistics.median(floor), sorted(ratios), sorted(cpu_ratios)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'api':<10} {'mode':<12} {'double req/s':>13} {'floor req/s':>12} {'ratio':>6}  (goal >= 0.8)")
+    print(f"{'api':<10} {'mode':<12} {'double req/s':>13} {'floor req/s':>12} {'ratio':>6}"
+          f"  (min-max)  {'CPU ratio':>9} (min-max)"
+          f"   median of {args.rounds} alternating rounds; goal >= 0.8")
     with ApiDouble(keep=100) as double:
         for api in ("anthropic", "responses", "chat", "ollama"):
             try:
@@ -104,8 +127,10 @@ def main() -> None:
             floor = floor_server(sample)
             to_floor = caller(api, f"http://127.0.0.1:{floor.server_address[1]}")
             for mode, threads in (("sequential", 1), (f"{args.threads} threads", args.threads)):
-                ours, best = rate(to_double, args.requests, threads), rate(to_floor, args.requests, threads)
-                print(f"{api:<10} {mode:<12} {ours:13.0f} {best:12.0f} {ours / best:6.2f}")
+                ours, best, walls, cpus = compare(to_double, to_floor, args.requests, threads, args.rounds)
+                print(f"{api:<10} {mode:<12} {ours:13.0f} {best:12.0f} {statistics.median(walls):6.2f}"
+                      f"  ({walls[0]:.2f}-{walls[-1]:.2f})  {statistics.median(cpus):9.2f}"
+                      f" ({cpus[0]:.2f}-{cpus[-1]:.2f})")
             floor.shutdown()
             floor.server_close()
 

@@ -384,6 +384,7 @@ def test_a_mutated_body_gets_a_200_or_the_apis_400_never_a_500(api, data, servin
     assert headers["x-should-retry"] == "false"
 
 
+@pytest.mark.slow
 def test_the_doubles_first_shape_check_builds_no_format_grammar():
     # jsonschema's format checkers import rfc3987_syntax, whose lark grammars cost seconds of
     # CPU; the double checks no "format", so its first request must not load them (issue 20)
@@ -396,6 +397,7 @@ def test_the_doubles_first_shape_check_builds_no_format_grammar():
     assert out.stdout.split() == ["True", "False", "False"]
 
 
+@pytest.mark.slow
 def test_a_second_thread_waits_for_jsonschema_to_finish_importing():
     # The double's first request and a tool's first argument check may import jsonschema from
     # two threads at once: the second must get the whole module, never a half-imported one.
