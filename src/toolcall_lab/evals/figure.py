@@ -70,13 +70,14 @@ def plot_intervals(counts: Sequence[int], runs: int, rate: float, *, level: floa
             colour = OKABE_ITO["blue"] if hit else OKABE_ITO["vermillion"]
             ax.plot([interval.low, interval.high], [row, row], color=colour,
                     linestyle="-" if hit else "--", linewidth=2.5)
+            # subtle: a mark at 0% or 100% sits on the frame; unclipped, it shows whole
             ax.plot([count / runs], [row], color=colour, marker="o" if hit else "X",
-                    markersize=8 if hit else 11, linestyle="none")
+                    markersize=8 if hit else 11, linestyle="none", clip_on=False)
         ax.axvline(rate, color=OKABE_ITO["black"], linestyle="--", linewidth=2)
         ax.annotate(f"true rate {rate:.0%}", xy=(rate, 1.0), xycoords=("data", "axes fraction"),
                     xytext=(6, -2), textcoords="offset points", va="top", fontweight="bold")
         ax.set_xlim(0, 1)
-        ax.set_ylim(0, len(counts) + 1)
+        ax.set_ylim(0, len(counts) + 2.5)  # a free band on top for the true rate's label
         ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
         ax.set_yticks([])
         ax.set_xlabel(f"pass rate, with its {level:.0%} interval")

@@ -44,9 +44,9 @@ class _IntervalFigure:
 
         with figure_style(), matplotlib.rc_context({"font.size": 13}):
             self.figure = Figure(figsize=COMPACT_SIZE, dpi=COMPACT_DPI)
-            ax = self.axes = self.figure.add_axes((0.06, 0.16, 0.9, 0.72))
+            ax = self.axes = self.figure.add_axes((0.04, 0.16, 0.88, 0.72))  # room for "100%"
             self.spans = [ax.plot([], [], linewidth=2)[0] for _ in range(EVALS)]
-            self.marks = [ax.plot([], [], linestyle="none")[0] for _ in range(EVALS)]
+            self.marks = [ax.plot([], [], linestyle="none", clip_on=False)[0] for _ in range(EVALS)]
             self.truth = ax.axvline(0.8, color="black", linestyle="--", linewidth=2)
             ax.set_xlim(0, 1)
             ax.set_ylim(0, EVALS + 1)
