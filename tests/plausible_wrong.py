@@ -155,6 +155,26 @@ WRONG: dict[str, dict[str, str]] = {
             "        return True\n"
             "    return f'{call.name} is not allowed here: {path!r}'\n"),
     },
+    "tools_from_another_process": {
+        # an isError reply read as an ordinary result: the model is told the tool worked
+        "to_kit_tool": (
+            "def to_kit_tool(server_tool, connection):\n"
+            "    def on_the_server(**arguments):\n"
+            "        result = connection.call_tool(server_tool.name, arguments)\n"
+            "        return '\\n'.join(block.text for block in result.content)\n"
+            "    return Tool(server_tool.name, server_tool.description or '',\n"
+            "                server_tool.input_schema, on_the_server)\n"),
+        "predict_result_id": '"3"',  # the JSON-RPC id of the tools/call
+        "server_rows": "{2, 4, 8, 9}",  # the tool result, which carries the server's words
+        "predict_handshake": "2",  # forgets the notification
+        "predict_after_gone": "5",  # the question kept
+        # a name on the list is taken as enough
+        "offer": (
+            "def offer(tools, allowed):\n"
+            "    return [tool for tool in tools if tool.name in allowed]\n"),
+        "q1": "True",
+        "exercise_1": "[*connection.tools, *second.tools]",
+    },
     "transcript_as_data": {
         # a match that guesses for a kind it was never told about, instead of failing loudly
         "made_by": _transcript.SOLUTIONS["made_by"].replace("assert_never(block)", 'return "either"'),

@@ -244,18 +244,21 @@ def shape(value: object) -> object:
 
 
 @pytest.mark.parametrize("api", list(ENDPOINTS))
-def test_bad_json_and_streaming_are_refused_in_the_apis_shape(api, double):
+def test_bad_json_is_refused_in_the_apis_shape_even_when_it_asks_to_stream(api, double):
     url = double.url + ENDPOINTS[api]
     expected = shape(codec(api).error_body("any", status=400))
-    for body in (b"{not json", b"[1, 2]", {"model": "m", "stream": True, "messages": []}):
-        status, answer, _ = post(url, body)
-        assert status == 400 and shape(answer) == expected
-    assert "does not stream" in json.dumps(answer)
+    for body in (b"{not json", b"[1, 2]", {"model": 5, "stream": True, "messages": 5, "input": 5}):
+        status, answer, headers = post(url, body)  # a refused stream is refused in JSON, as the APIs do
+        assert status == 400 and shape(answer) == expected and headers["content-type"] == "application/json"
 
 
-def test_ollama_without_stream_false_is_refused_since_ollama_would_stream(double):
-    status, body, _ = post(double.url + "/api/chat", {"model": "m", "messages": []})
-    assert status == 400 and '"stream": false' in body["error"]
+def test_ollama_without_stream_false_streams_as_ollama_does(double):
+    ask = {"model": "qwen3:4b", "messages": [{"role": "user", "content": "Hi"}]}
+    request = urllib.request.Request(double.url + "/api/chat", data=json.dumps(ask).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        lines = [json.loads(line) for line in response.read().splitlines()]
+        assert response.headers["content-type"] == "application/x-ndjson"
+    assert lines[-1]["done"] is True and not any(line["done"] for line in lines[:-1])
 
 
 def test_unknown_paths_get_a_404_in_the_asking_apis_shape(double):
@@ -369,7 +372,7 @@ def test_the_anthropic_rate_limit_is_the_recorded_one(double):
 def test_unknown_fault_kinds_are_refused():
     with pytest.raises(ValueError, match="rate_limit"):
         ApiDouble().fail_next("flaky")
-    assert len(FAULTS) == 7
+    assert len(FAULTS) == 10
 
 
 # -- policies, lifecycle, import weight, CLI -------------------------------------------------------

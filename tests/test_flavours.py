@@ -9,6 +9,7 @@ Every quirk in `wire.flavours.FLAVOURS` is shown here by a request sent with the
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -19,7 +20,7 @@ from toolcall_lab import Message, Transcript, get_provider, run_agent, wire
 from toolcall_lab.errors import UsageError
 from toolcall_lab.providers.openai_chat import LOCAL_SERVERS
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire.flavours import FLAVOURS, flavour_of, ignored
+from toolcall_lab.wire.flavours import FLAVOURS, Streaming, flavour_of, ignored
 
 openai = pytest.importorskip("openai")
 
@@ -65,7 +66,7 @@ def names_called(reply) -> list[str]:
 def test_every_quirk_has_a_public_source():
     fields = {"base_url", "start", "max_tokens_field", "limit_fields", "tool_choice", "named_choice",
               "parallel", "parallel_honoured", "ids", "arguments", "unknown_model", "error_shape",
-              "reasoning_field", "stream.default", "stream.calls"}
+              "reasoning_field", *(f"stream.{field.name}" for field in dataclasses.fields(Streaming))}
     for flavour in FLAVOURS.values():
         assert set(flavour.sources) == fields, flavour.name
         assert all(source.startswith("https://") and "shared/" not in source

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 HEAVY = ["anthropic", "openai", "ollama", "httpx", "httpx2", "pydantic", "matplotlib", "ipywidgets",
-         "IPython", "jsonschema", "http.server", "jinja2"]
+         "IPython", "jsonschema", "http.server", "jinja2", "mcp", "anyio"]
 
 
 def modules_after(code: str) -> set[str]:
@@ -26,7 +26,9 @@ def modules_after(code: str) -> set[str]:
                                   "import toolcall_lab.wire.anthropic, toolcall_lab.wire.responses, "
                                   "toolcall_lab.wire.chat, toolcall_lab.wire.ollama",
                                   "from toolcall_lab import AnthropicProvider, OpenAIResponsesProvider, "
-                                  "OpenAIChatProvider, OllamaProvider"])
+                                  "OpenAIChatProvider, OllamaProvider",
+                                  "import toolcall_lab.mcp_tools, toolcall_lab.mcp_loop, "
+                                  "toolcall_lab.display"])
 def test_import_pulls_in_no_heavy_module(code):
     loaded = modules_after(code)
     assert [m for m in HEAVY if m in loaded] == []

@@ -609,6 +609,63 @@ def test_07_message_4_asks_and_message_5_refuses():
     assert "ERROR: Refused" in rows["5"] and "your code" in rows["5"]
 
 
+# -- lesson 12, tools from another process ----------------------------------------------------------------
+MCP = "12_tools_from_another_process"
+
+
+def test_12_four_messages_cross_before_any_tool_runs():
+    assert "Four messages before any tool runs" in _back_prose(MCP, "Four messages before any tool runs")
+    printed = _back_output(MCP, "connection = connect(weather_server())")
+    assert printed.count("RpcMessage(") == 4 and "tools/call" not in printed
+
+
+def test_12_four_spellings_of_one_tool_in_the_servers_words():
+    assert _back_prose(MCP, "Four spellings of one tool")
+    lines = _back_output(MCP, "for api in wire.APIS:").splitlines()
+    assert len(lines) == 4 and all('"get_weather"' in line for line in lines)
+
+
+def test_12_the_servers_rows_and_row_9_your_code_wrote_with_the_servers_words():
+    said = _back_prose(MCP, "row 9 carries the server's words, but your code wrote it")
+    assert "The server only ever answers your code" in said
+    rows = _back_output(MCP, "print(hop_table(run, produced_by=True))").splitlines()[2:]
+    assert rows[8].split()[:3] == ["9", "model", "tool_result"] and rows[8].endswith("your code")
+    assert "18°C, sunny" in rows[7] and "18°C, sunny" in rows[8] and rows[7].endswith("the MCP server")
+    ids = {line.split()[2]: line.split()[3] for line in rows
+           if line.split()[2] in ("tools/call", "tool_result")}
+    assert ids["tools/call"].isdigit() and ids["tool_result"].startswith("toolu_")  # "never sees"
+
+
+def test_12_the_transcript_is_as_it_was_after_the_server_went_away():
+    assert "The transcript is as it was" in _back_prose(MCP, "The transcript is as it was")
+    before = _back_output(MCP, "first = run_with_server(fragile")
+    after = _back_output(MCP, 'run_with_server(fragile, provider, "And in Tokyo?"')
+    count = re.search(r"\| (\d+) messages", before)
+    assert count and f"\n{count.group(1)} messages" in after and "went away" in after
+
+
+def test_12_the_gate_refused_the_call_the_model_still_tried():
+    said = _back_prose(MCP, "Nothing was sent")
+    assert "Nothing was sent, but the model read the instruction and tried" in said
+    trace = _back_output(MCP, "approve=permission_gate)\nprint(trace_table")
+    assert "send_report" in trace and "ERROR: Refused" in trace
+
+
+def test_12_the_allow_list_kept_nothing_and_no_call_crossed_the_hop():
+    said = _back_prose(MCP, "The allow-list kept nothing")
+    assert "could not look the weather up" in said
+    assert _back_output(MCP, "kept, left_out = screen(").startswith("[]\n")
+    safe = _back_output(MCP, "safe = run_with_server(").splitlines()[2:]
+    assert safe and not any(line.split()[1] == "MCP" for line in safe)
+    assert "I have no way to look" in safe[-1]
+
+
+def test_12_says_which_mcp_release_it_was_written_for():
+    from toolcall_lab.mcp_tools import WRITTEN_FOR
+
+    assert f"mcp {WRITTEN_FOR}" in _back_output(MCP, "print(version_line())")
+
+
 # -- 14_measuring_a_model -----------------------------------------------------------------------
 L14 = "14_measuring_a_model"
 

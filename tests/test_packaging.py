@@ -50,6 +50,8 @@ MODULE_SOURCE = {
     "jupyter_client": "jupyterlab",
     "jsonschema": "jsonschema",
     "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
+    "mcp": "mcp",                  # lesson 12: the official MCP SDK, client and server in-process
+    "anyio": "mcp",                # the SDK's async library: the client's own event loop thread
 }
 
 

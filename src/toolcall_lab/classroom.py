@@ -50,6 +50,7 @@ LESSONS = (
     "08_reasoning_on_the_wire.ipynb",
     "09_local_models.ipynb",
     "10_caching_for_real.ipynb",
+    "12_tools_from_another_process.ipynb",
     "14_measuring_a_model.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given

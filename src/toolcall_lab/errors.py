@@ -5,6 +5,8 @@
     ├── ScriptError                   a scripted provider's script cannot give the reply a call asks for
     │   └── ScriptExhaustedError      ... it has no replies left
     ├── MaxStepsExceeded              run_agent made max_steps calls and the model still wanted tools
+    ├── McpToolError                  an MCP server answered a tools/call with isError or a JSON-RPC error
+    ├── McpServerGoneError            an MCP server went away; a run it broke leaves the transcript as it was
     ├── TranscriptFormatError         a transcript cannot be loaded or saved: names the wrong JSON path
     ├── UsageError                    the kit was called with a value it cannot use: says which would work
     │   ├── UsageTypeError            ... with a value of the wrong type (a str where a Message belongs)
@@ -58,6 +60,8 @@ __all__ = [
     "InvalidRequestError",
     "MalformedResponseError",
     "MaxStepsExceeded",
+    "McpServerGoneError",
+    "McpToolError",
     "MissingKeyError",
     "ModelNotFoundError",
     "OverloadedError",
@@ -120,6 +124,17 @@ class MaxStepsExceeded(ToolcallLabError):
     def __init__(self, message: str, run: Run) -> None:
         super().__init__(message)
         self.run = run
+
+
+class McpToolError(ToolcallLabError):
+    """An MCP server's tool failed (`isError`) or the server refused the request (a JSON-RPC error).
+
+    Raised inside a tool's function, so `execute` turns it into an error result the model reads.
+    """
+
+
+class McpServerGoneError(ToolcallLabError):
+    """An MCP server went away: its end of the connection closed. Says which, and what was being sent."""
 
 
 class TranscriptFormatError(ToolcallLabError, ValueError):

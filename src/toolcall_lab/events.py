@@ -23,8 +23,39 @@ of narration, so `on_event=print` tells a run as it happens:
 [2] model -> your code: "It's 18°C and sunny in Paris." [end_turn]
 [2] done (end_turn): the model answered.
 
-Left out: timing (a `Turn` carries its latency), streaming deltas within one reply, and
-steering: `on_event` only watches (an exception from it interrupts the run, as Ctrl-C would).
+With `run_agent(..., stream=True)` each reply is streamed, and `on_event` also receives,
+between a call's `CallSent` and its `ReplyReceived`, the reply's stream events as they
+arrive: `TextDelta`, `ToolCallStarted`, `ArgumentsDelta`, `ReasoningDelta`, `BlockFinished`
+and, last, `StreamFinished` (`toolcall_lab.stream`, one family for all four APIs). They
+number the reply's blocks, not the steps ("[0]" is block 0):
+
+>>> from toolcall_lab import call
+>>> script = ScriptedProvider([call("get_weather", city="Paris"), "Sunny."])
+>>> run = run_agent(script, PARIS_QUESTION, tools=[get_weather], on_event=print, stream=True)
+[1] your code -> model: 1 message, tools: get_weather
+[0] call get_weather started, id toolu_01
+[0] arguments += '{"ci'
+[0] arguments += 'ty":'
+[0] arguments += ' "Pa'
+[0] arguments += 'ris"'
+[0] arguments += '}'
+[0] finished: ToolCall('toolu_01', 'get_weather', {'city': 'Paris'})
+done [tool_use]: 1 block, 104 tokens in, 21 out
+[1] model -> your code: asks for get_weather({'city': 'Paris'}) id=toolu_01 [tool_use]
+[1] your code ran get_weather -> result for toolu_01: '18°C, sunny'
+[2] your code -> model: 3 messages, tools: get_weather
+[0] text += 'Sunn'
+[0] text += 'y.'
+[0] finished: TextBlock('Sunny.')
+done [end_turn]: 1 block, 161 tokens in, 9 out
+[2] model -> your code: 'Sunny.' [end_turn]
+[2] done (end_turn): the model answered.
+
+The loop acts only on `StreamFinished`'s turn: a call runs once its whole reply is in,
+never on partial arguments.
+
+Left out: timing (a `Turn` carries its latency) and steering: `on_event` only watches (an
+exception from it interrupts the run, as Ctrl-C would, and closes a stream under way).
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ from typing import Any
 
 from .blocks import block_to_dict
 from .double import ROUTES, ApiDouble
+from .double.streams import Streamed
 from .errors import UsageError
 from .models import default_model
 from .usage import Usage
@@ -98,21 +99,21 @@ class MeterDouble(ApiDouble):
         self._prompts: list[tuple[str, ...]] = []  # each request's fingerprints: tools, system, messages
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               sdk: str | None = None) -> tuple[int, bytes, dict[str, str]]:
+               sdk: str | None = None) -> tuple[int, bytes | Streamed, dict[str, str]]:
         status, data, headers = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk)
         api = ROUTES.get(path.split("?")[0].rstrip("/"))
         if api is not None and method == "POST":
             self._meter(api, raw, status, data)
         return status, data, headers
 
-    def _meter(self, api: str, raw: bytes, status: int, data: bytes) -> None:
+    def _meter(self, api: str, raw: bytes, status: int, data: bytes | Streamed) -> None:
         if status != 200:
             self.metered.append(MeteredRequest(0, 0, status=status))
             self._prompts.append(("<refused>",))
             return
         spec = API_SPECS[api]
         body = json.loads(raw)
-        turn = spec.codec.decode_response(json.loads(data))
+        turn = data.turn() if isinstance(data, Streamed) else spec.codec.decode_response(json.loads(data))
         usage = turn.usage
         transcript, tools = spec.server.decode_request(body)
         prompt = tuple(_fingerprint(part) for part in (

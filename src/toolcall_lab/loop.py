@@ -46,21 +46,32 @@ touched.
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
 `ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py and importable from
 here too); `on_event=print` narrates a run line by line.
+
+`stream=True` asks each reply as a stream (`provider.stream`, which every provider of the
+kit has): between a call's `CallSent` and its `ReplyReceived`, `on_event` also receives the
+reply's stream events as they arrive (`TextDelta`, `ToolCallStarted`, `ArgumentsDelta`,
+`ReasoningDelta`, `BlockFinished`, and `StreamFinished` last; `toolcall_lab.stream`), so
+text and arguments can be watched growing. Nothing else changes: the loop acts only on
+the finished `Turn`, so the run's transcript is the one the same replies give unstreamed,
+and a call is run only once its whole reply has arrived. A stream that breaks off raises
+`IncompleteStreamError` like any failed call: the transcript is as it was before that
+call, and no call of the broken reply runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, assert_never
 
 from ._text import PartsRepr
 from .approval import Approve, refusal
 from .blocks import ToolCall, ToolResult
-from .errors import MaxStepsExceeded, UsageError, UsageTypeError
+from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .messages import Message
 from .providers.base import Provider
+from .stream import StreamEvent, StreamFinished
 from .tool import Tool, execute, tool_map
 from .tool_choice import check_tool_choice
 from .transcript import Transcript
@@ -227,12 +238,19 @@ def decide(turn: Turn) -> Decision:
 
 
 def _check_arguments(provider: Provider, prompt: object, system: object, transcript: object,
-                     max_steps: object, on_event: object, approve: object, choice: dict[str, Any]) -> None:
+                     max_steps: object, on_event: object, approve: object, choice: dict[str, Any],
+                     stream: object = False) -> None:
     """Refuse a bad argument with one sentence, before anything is touched."""
     if not callable(getattr(provider, "complete", None)):
         raise UsageTypeError(f"provider must have a complete(transcript, tools=...) method, got "
                              f"{type(provider).__name__}; build one with ScriptedProvider(...) or "
                              "get_provider(...).")
+    if not isinstance(stream, bool):
+        raise UsageTypeError(f"stream must be True or False, got {stream!r}.")
+    if stream and not callable(getattr(provider, "stream", None)):
+        raise UsageTypeError(f"stream=True gets each reply from provider.stream(transcript, tools=...), "
+                             f"and {type(provider).__name__} has no stream method; leave stream out, or "
+                             "give it one (see toolcall_lab.providers.base.StreamingProvider).")
     if prompt is not None and not isinstance(prompt, str | Message):
         raise UsageTypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
     if system is not None and not isinstance(system, str):
@@ -249,10 +267,11 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
     if approve is not None and not callable(approve):
         raise UsageTypeError(f"approve must be a function that takes a ToolCall and returns True to run "
                              f"it, or False or a reason to refuse it; got {approve!r}.")
-    missing = [name for name in choice if not _takes(provider.complete, name)]
+    method = "stream" if stream else "complete"
+    missing = [name for name in choice if not _takes(getattr(provider, method), name)]
     if missing:
-        raise UsageTypeError(f"{type(provider).__name__}.complete() takes no {missing[0]}=, so this "
-                             "provider cannot pass it on; leave it out, or add it to complete().")
+        raise UsageTypeError(f"{type(provider).__name__}.{method}() takes no {missing[0]}=, so this "
+                             f"provider cannot pass it on; leave it out, or add it to {method}().")
 
 
 def _takes(function: Callable[..., Any], name: str) -> bool:
@@ -272,9 +291,10 @@ class _Setup:
 
     provider: Provider
     tools: tuple[Tool, ...]
-    emit: Callable[[Event], object]
+    emit: Callable[[Event | StreamEvent], object]
     approve: Approve | None
     choice: dict[str, Any]  # tool_choice / parallel_tool_calls: only those set, so any provider works
+    stream: bool = False
     by_name: dict[str, Tool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -321,10 +341,11 @@ def run_agent(
     system: str | None = None,
     transcript: Transcript | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
-    on_event: Callable[[Event], object] | None = None,
+    on_event: Callable[[Event | StreamEvent], object] | None = None,
     tool_choice: str | None = None,
     parallel_tool_calls: bool | None = None,
     approve: Approve | None = None,
+    stream: bool = False,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -333,6 +354,7 @@ def run_agent(
     interrupted (Ctrl-C, a raising `on_event`), the transcript is restored, or its open
     tool calls are answered with "interrupted" error results: the next call accepts it.
     `tool_choice` holds until the model calls a tool; `approve` gates every call (see above).
+    `stream=True` streams each reply and hands its stream events to `on_event` too.
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -343,8 +365,8 @@ def run_agent(
     """
     choice = {k: v for k, v in [("tool_choice", tool_choice), ("parallel_tool_calls", parallel_tool_calls)]
               if v is not None}
-    _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice)
-    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice)
+    _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice, stream)
+    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream)
     check_tool_choice(tool_choice, setup.tools, parallel_tool_calls)
     for t in setup.tools:
         # A broken schema must fail here, before any call, not halfway through the run.
@@ -403,13 +425,52 @@ def _send(index: int, setup: _Setup, transcript: Transcript) -> Turn:
     setup.emit(CallSent(index, len(transcript), tuple(t.name for t in setup.tools),
                         tool_choice=setup.choice.get("tool_choice")))
     try:
-        turn = setup.provider.complete(transcript, tools=setup.tools, **setup.choice)
+        if setup.stream:
+            turn = _streamed(index, setup, transcript)
+        else:
+            turn = setup.provider.complete(transcript, tools=setup.tools, **setup.choice)
+    except _FromOnEvent as raised:
+        raise raised.error from None  # subtle: the watcher's own error, not the model call's
     except Exception as exc:
         exc.add_note(f"toolcall-lab: model call {index} failed; the transcript is as it "
                      "was before this call, so you can retry it.")
         raise
     setup.emit(ReplyReceived(index, turn))
     return turn
+
+
+class _FromOnEvent(Exception):  # a carrier, never seen outside _send
+    """Carries what `on_event` raised out of a stream, so it is not noted as a failed model call."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _streamed(index: int, setup: _Setup, transcript: Transcript) -> Turn:
+    """The reply as `provider.stream` hands it over, each event shown to `on_event`; its `Turn`.
+
+    The stream is closed however this ends (a raising `on_event`, Ctrl-C), so its connection
+    is let go; only `StreamFinished` gives a turn, so a reply that broke off gives none.
+    """
+    events: Iterator[StreamEvent] = iter(setup.provider.stream(  # type: ignore[attr-defined]
+        transcript, tools=setup.tools, **setup.choice))
+    try:
+        for event in events:
+            try:
+                setup.emit(event)
+            except Exception as exc:
+                raise _FromOnEvent(exc) from None
+            if isinstance(event, StreamFinished):
+                return event.turn
+    finally:
+        close = getattr(events, "close", None)
+        if callable(close):
+            close()
+    raise IncompleteStreamError(
+        f"{type(setup.provider).__name__}.stream() ended without StreamFinished (call {index}), so there "
+        "is no finished reply: nothing was added to the transcript and no tool ran; a stream must end "
+        "with StreamFinished(turn) or raise.", provider=str(getattr(setup.provider, "name", "")))
 
 
 def _too_many_steps(run: Run, max_steps: int) -> Run:

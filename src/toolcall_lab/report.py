@@ -22,8 +22,8 @@ from .transcript import Transcript
 if TYPE_CHECKING:
     from .loop import Run
 
-__all__ = ["calls_table", "loop_table", "price_table", "producer_labels", "rules_table", "stop_table",
-           "trace_table", "wire_json"]
+__all__ = ["calls_table", "hop_table", "loop_table", "price_table", "producer_labels", "rules_table",
+           "stop_table", "trace_table", "wire_json"]
 
 
 def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int = 2) -> str:
@@ -297,3 +297,57 @@ def rules_table(model: str) -> str:
         lines += textwrap.wrap(source, width=80, initial_indent="    ", subsequent_indent="      ",
                                break_long_words=False, break_on_hyphens=False)
     return "\n".join(lines)
+
+
+def _compact(name: object, args: Any) -> str:
+    """get_weather(city=Paris): a call in few characters, strings bare, other values as JSON."""
+    shown = ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
+                      for k, v in (args or {}).items())
+    return f"{name}({shown})"
+
+
+def hop_table(run: Run, *, produced_by: bool = False, width: int = 23) -> str:
+    """A run whose tools were on an MCP server, message by message across both connections.
+
+    The transcript's messages (the "model" rows, one per block as in `trace_table`) and the
+    JSON-RPC messages your code exchanged with the server (the "MCP" rows: each request,
+    named by its method, with the connection's `id`, then its reply), in the order they were
+    sent: the connection's first hops come first, and each `tools/call` just before the tool
+    result your code wrote from its reply. `produced_by=True` adds who produced each row
+    (80 characters wide with the default `width` of the content column). A run with no hops
+    (not an `McpRun`) is its transcript's rows alone.
+    """
+    served = list(getattr(run, "hops", None) or [])
+    by_call = {hop.call_id: hop for hop in served if hop.call_id is not None}
+    rows: list[list[str]] = []
+
+    def add(channel: str, kind: str, ident: object, content: str, producer: str) -> None:
+        rows.append([str(len(rows) + 1), channel, kind, "" if ident is None else str(ident),
+                     shorten(" ".join(content.split()), width), producer])
+
+    def add_hop(hop: Any) -> None:
+        params = hop.request.body.get("params") or {}
+        asked = hop.asked.removeprefix(hop.request.method or "").strip()
+        if hop.request.method == "tools/call":
+            asked = _compact(params.get("name"), params.get("arguments"))
+        add("MCP", hop.request.method or hop.request.kind, hop.request.id, asked, "your code")
+        if hop.reply is not None:
+            add("MCP", hop.reply.kind, hop.reply.id, hop.answered, "the MCP server")
+
+    for hop in served:
+        if hop.call_id is None:
+            add_hop(hop)
+    transcript = run.transcript
+    for message, producer in zip(transcript, producer_labels(transcript), strict=True):
+        for block in message.blocks:
+            hop = by_call.get(block.call_id) if isinstance(block, ToolResult) else None
+            if hop is not None:
+                add_hop(hop)
+            block_id, content = _describe(block)
+            if isinstance(block, ToolCall) and not block.malformed:
+                content = _compact(block.name, block.args)
+            add("model", block.kind, block_id, content, producer)
+    header = ["#", "on", "message", "id", "content"]
+    if not produced_by:
+        rows = [row[:-1] for row in rows]
+    return _table([*header, "produced by"] if produced_by else header, rows, right={0})

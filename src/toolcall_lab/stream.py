@@ -37,21 +37,27 @@ Never run a call before `StreamFinished`: until then the reply may still be cut 
 (the stream decoders raise `IncompleteStreamError` when it is), and a reply cut at the
 output limit ends with stop reason max_tokens and its last call incomplete.
 
+`replay(turn)` gives the events a stream of a finished `Turn` brings, cut as the API
+double cuts its streams (every 4 characters): what `ScriptedProvider.stream` plays, so a
+lesson can watch a reply arrive offline.
+
 Left out: events for a provider's own tools as they run (a `ServerToolCall` arrives as
 its `BlockFinished`), citations, and timing.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from ._text import shorten
-from .blocks import Block
+from .blocks import Block, ReasoningBlock, TextBlock, ToolCall
 from .turn import Turn
 
 __all__ = ["ArgumentsDelta", "BlockFinished", "ReasoningDelta", "StreamEvent", "StreamFinished",
-           "TextDelta", "ToolCallStarted"]
+           "TextDelta", "ToolCallStarted", "replay"]
 
 _SHOWN = 60  # characters of a delta `str(event)` shows
 
@@ -143,3 +149,54 @@ class StreamFinished:
 
 
 StreamEvent = TextDelta | ToolCallStarted | ArgumentsDelta | ReasoningDelta | BlockFinished | StreamFinished
+
+
+#: Characters per delta in `replay`: the double's split rule (`wire._framing.PIECE`), one
+#: token by the kit's estimate.
+PIECE = 4
+
+
+def replay(turn: Turn, *, piece: int = PIECE) -> Iterator[StreamEvent]:
+    """The events a stream of `turn` brings, ending in `StreamFinished(turn)`.
+
+    Each text, reasoning text and call's arguments (its JSON text, or `raw_args` when it
+    arrived malformed) is cut every `piece` characters, block by block in order; a
+    reasoning block's signature (Anthropic's `signature`) comes whole, last; a block that
+    does not stream (a provider's own tool call) comes as its `BlockFinished` alone.
+
+    >>> from toolcall_lab import Message, StopReason, ToolCall, Usage
+    >>> turn = Turn(Message.assistant("Checking.", ToolCall("toolu_01", "get_weather", {"city": "Paris"})),
+    ...             StopReason.TOOL_USE, Usage(10, 8), "m")
+    >>> for event in replay(turn, piece=9):
+    ...     print(event)
+    [0] text += 'Checking.'
+    [0] finished: TextBlock('Checking.')
+    [1] call get_weather started, id toolu_01
+    [1] arguments += '{"city": '
+    [1] arguments += '"Paris"}'
+    [1] finished: ToolCall('toolu_01', 'get_weather', {'city': 'Paris'})
+    done [tool_use]: 2 blocks, 10 tokens in, 8 out
+    """
+    for index, block in enumerate(turn.message.blocks):
+        match block:
+            case TextBlock():
+                yield from (TextDelta(index, text) for text in _cut(block.text, piece))
+            case ToolCall():
+                yield ToolCallStarted(index, block.id, block.name)
+                arguments = (block.raw_args if block.raw_args is not None
+                             else json.dumps(dict(block.args), ensure_ascii=False))
+                yield from (ArgumentsDelta(index, text) for text in _cut(arguments, piece))
+            case ReasoningBlock():
+                yield from (ReasoningDelta(index, text) for text in _cut(block.text, piece))
+                signature = block.opaque.get("signature")
+                if isinstance(signature, str) and signature:
+                    yield ReasoningDelta(index, signature=signature)
+            case _:
+                pass  # subtle: a provider's own tool and its result arrive whole, as on the wire
+        yield BlockFinished(index, block)
+    yield StreamFinished(turn)
+
+
+def _cut(text: str, piece: int) -> list[str]:
+    """`text` every `piece` characters (no piece for ""): e.g. "Hello" by 2 -> ["He", "ll", "o"]."""
+    return [text[at:at + piece] for at in range(0, len(text), max(piece, 1))]

@@ -39,9 +39,15 @@ varies from run to run, so there is nothing to normalise, and a tape recorded wi
 another kit version that encodes differently says where, rather than replaying
 something else.
 
-Left out: streaming (the double does not stream), recording a provider built with a
-client that is not an SDK's (the scripted provider sends nothing to record), and tool
-results that were errors (`tools()` replays their text as a plain result).
+A streamed exchange (`"stream": true`, and Ollama's default) is recorded as its events, in
+the order they arrived, while the SDK reads them (`Exchange.events`), and replayed as
+those same events through the SDK's own stream call: a learner's `messages.stream(...)`
+sees the recorded deltas, split where the API split them.
+
+Left out: recording a provider built with a client that is not an SDK's (the scripted
+provider sends nothing to record), tool results that were errors (`tools()` replays their
+text as a plain result), and a stream's framing: the `data: [DONE]` and comments between
+events are not kept, and a replay ends each stream as the API does.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ if TYPE_CHECKING:
     from .providers.sdk import WireProvider
     from .tool import Tool
     from .transcript import Transcript
+    from .turn import Turn
 
 __all__ = ["FORMAT", "KEYLIKE", "Exchange", "Recorder", "Tape", "load", "record", "recording", "replay",
            "shipped"]
@@ -94,7 +101,7 @@ KEYLIKE: re.Pattern[str] = TOKENLIKE
 #: and 304 carry no content (sections 15.3.5, 15.3.6, 15.4.5), while every exchange has a body.
 _STATUS = "a whole number from 200 to 599 (not 204, 205 or 304: a recorded answer has a body)"
 _TAPE_KEYS = ("format", "label", "api", "provider", "model", "settings", "source", "exchanges")
-_EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response")
+_EXCHANGE_KEYS = ("api", "path", "status", "model", "latency_ms", "request", "response", "events")
 #: What a codec raises on a body that is not what a client sends or an API answers (a
 #: hand-edited tape is neither): `Tape.question`, `system`, `answer` and `tools()` turn it into
 #: a `TapeError` (the kit's own errors among them are `ValueError`s).
@@ -106,7 +113,10 @@ class Exchange:
     """One request and its answer, as they crossed the wire (bodies only, never headers).
 
     `latency_ms` is how long the answer took when it was recorded (None when the source did
-    not say; a replay answers at once).
+    not say; a replay answers at once). A streamed answer is kept as its `events`, the raw
+    events in the order they arrived (each server-sent event's `data` JSON, or each NDJSON
+    line; `wire._framing.events_of`), and `response` is then None: a replay plays those
+    events again, not a reply rebuilt from them.
     """
 
     api: str
@@ -116,10 +126,17 @@ class Exchange:
     latency_ms: int | None
     request: Any
     response: Any
+    events: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def streamed(self) -> bool:
+        """Whether the answer was a stream (`events`), not one JSON body."""
+        return self.events is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"api": self.api, "path": self.path, "status": self.status, "model": self.model,
-                "latency_ms": self.latency_ms, "request": self.request, "response": self.response}
+        written = {"api": self.api, "path": self.path, "status": self.status, "model": self.model,
+                   "latency_ms": self.latency_ms, "request": self.request, "response": self.response}
+        return written if self.events is None else {**written, "events": list(self.events)}
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Exchange:
@@ -132,7 +149,7 @@ class Exchange:
         toolcall_lab.errors.TapeError: exchanges[0].status must be a whole number from 200 to 599 (...),
         got a string: '200'.
         """
-        data = _fields(data, _EXCHANGE_KEYS, path, "a JSON object (one exchange)")
+        data = _fields(data, _EXCHANGE_KEYS, path, "a JSON object (one exchange)", optional=("events",))
         status = read_field(data, "status", int, path, _STATUS, error=TapeError)
         if not (200 <= status <= 599) or status in (204, 205, 304):
             raise TapeError(f"{path}.status must be {_STATUS}, got {status}.")
@@ -148,7 +165,7 @@ class Exchange:
                    latency_ms=latency,
                    request=read_field(data, "request", dict, path, "a JSON object (the request body)",
                                       error=TapeError),
-                   response=data["response"])
+                   response=data["response"], events=_events(data, path))
 
 
 @dataclass(frozen=True, repr=False)
@@ -279,8 +296,7 @@ class Tape:
     def answer(self) -> str:
         """The text of the last recorded response: what the model finally said."""
         with self._reading("answer"):
-            last = self.exchanges[-1]
-            return str(_codec(last.api).decode_response(last.response).message.text)
+            return str(_turn(self.exchanges[-1]).message.text)
 
     def tools(self) -> list[Tool]:
         """The run's tools, rebuilt from the first request, each answering as it did then.
@@ -337,6 +353,17 @@ def _fields(data: Any, keys: tuple[str, ...], path: str, what: str, *,
     return cast(Mapping[str, Any], data)
 
 
+def _events(data: Mapping[str, Any], path: str) -> tuple[dict[str, Any], ...] | None:
+    """A streamed exchange's events, each a JSON object; None when the answer was not streamed."""
+    events = read_field(data, "events", list | None, path, "a list of events (JSON objects) or null",
+                        default=None, error=TapeError)
+    if events is None:
+        return None
+    for index, event in enumerate(events):
+        expect(event, dict, f"{path}.events[{index}]", "a JSON object (one event)", TapeError)
+    return tuple(events)
+
+
 def _api(data: Mapping[str, Any], path: str) -> str:
     what = f"one of {', '.join(map(repr, API_SPECS))}"
     api: str = read_field(data, "api", str, path, what, error=TapeError)
@@ -353,6 +380,20 @@ def _settings(settings: Any) -> dict[str, Any]:
             raise TapeError(f"settings.{name} is not an option a tape keeps (those: {', '.join(_SETTINGS)}).")
         expect(value, _SETTINGS[name][0], f"settings.{name}", _SETTINGS[name][1], TapeError)
     return dict(settings)
+
+
+def _turn(exchange: Exchange) -> Turn:
+    """The reply an exchange holds: its body decoded, or its stream's events (the same `Turn`)."""
+    if exchange.events is None:
+        turn: Turn = _codec(exchange.api).decode_response(exchange.response)
+        return turn
+    from .stream import StreamFinished
+
+    for event in _codec(exchange.api).decode_stream(exchange.events):
+        if isinstance(event, StreamFinished):
+            return event.turn
+    raise TapeError(f"the stream recorded for {exchange.path} ended before its reply was complete; "
+                    "record the tape again.")  # [unreachable: decode_stream raises first]
 
 
 def _codec(api: str) -> Any:
@@ -436,16 +477,44 @@ class Recorder:
             self.tape.save(self.path)
 
     def _on_response(self, response: Any) -> None:
+        if _stream_kind(response) is not None:  # recorded as the SDK reads it, event by event
+            self._tee(response)
+            return
         response.read()  # subtle: a hook sees the response before its body is read (failing: the network's)
+        self._guarded(response, self._record, response)
+
+    def _guarded(self, response: Any, record: Callable[..., None], *args: Any) -> None:
         try:
-            self._record(response)
+            record(*args)
         except Exception as exc:  # subtle: never into the SDK (see the class docstring)
             self._wire._hold(exc if isinstance(exc, ToolcallLabError) else TapeError(
                 f"could not record the exchange with {response.request.url.path} "
                 f"({type(exc).__name__}: {exc}); the tape holds what was recorded before it."))
 
-    def _record(self, response: Any) -> None:
+    def _tee(self, response: Any) -> None:
+        """Record a streamed answer once the SDK has read it: every chunk it reads is kept, and
+        when the stream ends (whole, cut, or left unread) the events in them are recorded.
+
+        subtle: reading the body here, as for a JSON answer, would hold every event back until
+        the last had arrived; the SDK reads `iter_bytes` (its `iter_lines` too), so that is
+        wrapped instead, and the events reach the SDK as they arrive.
+        """
+        read = response.iter_bytes
+        seen: list[bytes] = []
+
+        def iter_bytes(*args: Any, **kwargs: Any) -> Iterator[bytes]:
+            try:
+                for chunk in read(*args, **kwargs):
+                    seen.append(chunk)
+                    yield chunk
+            finally:
+                self._guarded(response, self._record, response, b"".join(seen))
+
+        response.iter_bytes = iter_bytes
+
+    def _record(self, response: Any, streamed: bytes | None = None) -> None:
         from .double.server import DOUBLE_HEADER
+        from .wire._framing import events_of
 
         self._double = self._double or DOUBLE_HEADER in response.headers  # read, never kept
         request = response.request
@@ -453,15 +522,17 @@ class Recorder:
         api = next((spec.name for spec in API_SPECS.values() if path.endswith(spec.endpoint)),
                    getattr(self.provider, "api", "unknown"))
         body = _json_or_text(request.content)
-        answer = _json_or_text(response.content)
-        model = (answer.get("model") if isinstance(answer, dict) else None) or (
-            body.get("model") if isinstance(body, dict) else None) or self.provider.model
+        answer = None if streamed is not None else _json_or_text(response.content)
+        events = None if streamed is None else events_of(streamed, lines=_stream_kind(response) == "ndjson")
+        said = answer if isinstance(answer, dict) else (events or [{}])[-1]
+        model = said.get("model") or (body.get("model") if isinstance(body, dict) else None) or (
+            self.provider.model)
         exchange = _redacted(self.provider, {
             "api": api, "path": path, "status": response.status_code, "model": str(model),
-            "latency_ms": round(response.elapsed.total_seconds() * 1000),  # ms = s * 1000
-            "request": body, "response": answer})
+            "latency_ms": _latency(response), "request": body, "response": answer, "events": events})
+        kept = exchange.pop("events")
         with self._lock:
-            self.exchanges.append(Exchange(**exchange))
+            self.exchanges.append(Exchange(**exchange, events=None if kept is None else tuple(kept)))
         if self.keep_going and self.path is not None:
             self.tape.save(self.path)
 
@@ -518,6 +589,22 @@ def _http_client(provider: Provider) -> tuple[WireProvider, Any]:
                          "through an SDK; record AnthropicProvider, OpenAIResponsesProvider, "
                          "OpenAIChatProvider or OllamaProvider.")
     return provider, http
+
+
+def _stream_kind(response: Any) -> str | None:
+    """"sse" or "ndjson" for a streamed answer (told by its content type, read and never kept)."""
+    kind = str(response.headers.get("content-type", "")).split(";")[0].strip().lower()
+    return {"text/event-stream": "sse", "application/x-ndjson": "ndjson"}.get(kind)
+
+
+def _latency(response: Any) -> int | None:
+    """How long the answer took, in ms (None for a stream the SDK left before its end: httpx
+    knows the time only once the response is closed)."""
+    try:
+        elapsed: float = response.elapsed.total_seconds()
+    except RuntimeError:
+        return None
+    return round(elapsed * 1000)  # ms = s * 1000
 
 
 def _json_or_text(raw: bytes) -> Any:

@@ -57,9 +57,11 @@ class Turn(PartsRepr):
 
     `request` and `response` are the wire bodies (JSON objects, never headers, so no
     key can hide in them) when a real provider made the turn; `None` for the scripted
-    provider. `latency_s` is the seconds the call took: measured (wall clock, send to
-    reply) by a real provider, stated by the scripted one (`ScriptedProvider(...,
-    latency_s=1.2)`, 0.0 unless told), so a lesson's committed output can show it. A reply
+    provider. A streamed reply has no one body: its `response` is `{"events": [...]}`, the
+    raw events in the order they arrived (`WireProvider.stream`). `latency_s` is the
+    seconds the call took: measured (wall clock, send to the whole reply) by a real
+    provider, stated by the scripted one (`ScriptedProvider(..., latency_s=1.2)`, 0.0
+    unless told), so a lesson's committed output can show it. A reply
     that asks for a tool is never the last call: the answer needs one more, so a question
     answered with a tool waits at least two calls' latency plus the tool's own time
     (`Run.latency_s` adds up the calls). It is left out of the repr, which stays the same

@@ -12,6 +12,16 @@ transcript alone decides the arrows:
 - an answer with no tool calls: Your code ->> User;
 - a synthetic message (one your code wrote, such as a summary): a note on Your code.
 
+A run whose tools were on an MCP server (`mcp_loop.McpRun`, which keeps its JSON-RPC
+`hops`) gains a fifth lane, the MCP server, between the Model and the Tool: the connection's
+first messages (the protocol version, `tools/list`) come first, as Your code ->> MCP
+server and back, before the user's question; and each result the server produced is
+Your code ->> MCP server "#id tools/call name(args)", MCP server ->> Tool and back (the
+server runs it), MCP server -->> Your code "#id result", with the connection's JSON-RPC id,
+not the model's call id, which never reaches the server. An `isError` reply draws no
+arrow into the Tool lane: the reply does not say whether the tool ran. Without MCP hops
+the diagram is the four lanes above, exactly.
+
 Requests are solid arrows (->>), replies dashed (-->>). `sequence_diagram` writes Mermaid
 source, which JupyterLab 4.1+ draws natively (mime type text/vnd.mermaid) and which doubles
 as the text alternative of the picture; `plot_sequence` draws the same arrows with
@@ -38,8 +48,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .._text import shorten
-from ..blocks import ToolCall
+from ..blocks import ToolCall, ToolResult
 from ..errors import UsageError
+from ..mcp_tools.rpc import Hop
 from ..messages import Message
 from ..palette import OKABE_ITO, rgb
 from ..transcript import Transcript
@@ -49,13 +60,17 @@ if TYPE_CHECKING:
     from .._figure import DescribedFigure
     from ..loop import Run
 
-__all__ = ["LANES", "Arrow", "SequenceDiagram", "describe_sequence", "plot_sequence", "sequence_arrows",
-           "sequence_diagram"]
+__all__ = ["LANES", "MCP_LANES", "Arrow", "SequenceDiagram", "describe_sequence", "lanes", "plot_sequence",
+           "sequence_arrows", "sequence_diagram"]
 
-Lane = Literal["U", "C", "M", "T"]
+Lane = Literal["U", "C", "M", "S", "T"]
 _Messages = Transcript | Sequence[Message]  # what a Run's `.transcript` or the argument itself holds
 #: (Mermaid alias, label) of each lane, left to right.
 LANES: tuple[tuple[Lane, str], ...] = (("U", "User"), ("C", "Your code"), ("M", "Model"), ("T", "Tool"))
+#: ... when the run's tools were on an MCP server: the server's lane before the Tool's.
+MCP_LANES: tuple[tuple[Lane, str], ...] = (*LANES[:3], ("S", "MCP server"), LANES[3])
+#: The message a connection's first hops belong to: none (they come before the conversation).
+SETUP = -1
 LABEL = 60  # characters an arrow label keeps before it is shortened
 REPLY_LABEL = 90  # a reply may list several calls
 # Okabe-Ito yellow at 30% opacity: readable under both Mermaid themes; the note carries the meaning
@@ -106,6 +121,16 @@ def _reply_label(message: Message) -> str:
     return _one_line(" + ".join(parts), REPLY_LABEL) if parts else "(no content)"
 
 
+def _hops(transcript: object) -> list[Hop]:
+    """The JSON-RPC hops a run kept (an `McpRun`'s), or none."""
+    return list(getattr(transcript, "hops", None) or [])
+
+
+def lanes(transcript: Transcript | Run | Sequence[Message]) -> tuple[tuple[Lane, str], ...]:
+    """The lanes the diagram of `transcript` has: `MCP_LANES` for a run with MCP hops, else `LANES`."""
+    return MCP_LANES if _hops(transcript) else LANES
+
+
 def sequence_arrows(transcript: Transcript | Run | Sequence[Message]) -> list[Arrow]:
     """The arrows of the diagram, top to bottom, each tagged with its message.
 
@@ -119,10 +144,14 @@ def sequence_arrows(transcript: Transcript | Run | Sequence[Message]) -> list[Ar
     1 M -->> C ping() toolu_01
     2 C ->> T ping() toolu_01
     2 T -->> C pong
+
+    A connection's first hops have the message `SETUP` (-1): they come before the question.
     """
     messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
+    served = _hops(transcript)
+    by_call = {hop.call_id: hop for hop in served if hop.call_id is not None}
+    arrows = [arrow for hop in served if hop.call_id is None for arrow in _setup_arrows(hop)]
     calls: dict[str, ToolCall] = {}
-    arrows: list[Arrow] = []
     for k, (message, producer) in enumerate(zip(messages, producer_labels(messages), strict=True)):
         if message.role == "assistant":
             plural = "" if k == 1 else "s"
@@ -134,15 +163,46 @@ def sequence_arrows(transcript: Transcript | Run | Sequence[Message]) -> list[Ar
                 arrows.append(Arrow("C", "U", _one_line(message.text), k))
         elif message.tool_results:
             for result in message.tool_results:
-                call = calls.get(result.call_id)
-                asked = _call_label(call) if call else _one_line(f"(no matching call) {result.call_id}")
-                said = ("ERROR: " if result.is_error else "") + result.content
-                arrows.append(Arrow("C", "T", asked, k))
-                arrows.append(Arrow("T", "C", _one_line(said), k, reply=True))
+                hop = by_call.get(result.call_id)
+                arrows += _result_arrows(result, calls.get(result.call_id), k) if hop is None else \
+                    _server_arrows(hop, k)
         elif message.synthetic:
             arrows.append(Arrow("C", "C", "your code wrote: " + _one_line(message.text or "(empty)"), k))
         else:
             arrows.append(Arrow("U", "C", _one_line(message.text) or "(empty message)", k))
+    return arrows
+
+
+def _result_arrows(result: ToolResult, call: ToolCall | None, k: int) -> list[Arrow]:
+    """Your code runs the tool itself: Your code ->> Tool, and back."""
+    asked = _call_label(call) if call else _one_line(f"(no matching call) {result.call_id}")
+    said = ("ERROR: " if result.is_error else "") + result.content
+    return [Arrow("C", "T", asked, k), Arrow("T", "C", _one_line(said), k, reply=True)]
+
+
+def _numbered(hop: Hop, text: str) -> str:
+    """A hop's words with its JSON-RPC id in front ("#3 ..."); a notification has none."""
+    return _one_line(f"#{hop.request.id} {text}" if hop.request.id is not None else text, REPLY_LABEL)
+
+
+def _setup_arrows(hop: Hop) -> list[Arrow]:
+    """A connection's own request (the version, the tool list) and its reply."""
+    arrows = [Arrow("C", "S", _numbered(hop, hop.asked), SETUP)]
+    if hop.reply is not None:
+        arrows.append(Arrow("S", "C", _numbered(hop, hop.answered), SETUP, reply=True))
+    return arrows
+
+
+def _server_arrows(hop: Hop, k: int) -> list[Arrow]:
+    """Your code asks the server (tools/call), the server runs the tool, the reply comes back."""
+    params = hop.request.body.get("params") or {}
+    args = ", ".join(f"{key}={_value(value)}" for key, value in (params.get("arguments") or {}).items())
+    ran = _one_line(f"{params.get('name')}({_one_line(args, 30)})", REPLY_LABEL)
+    arrows = [Arrow("C", "S", _numbered(hop, f"tools/call {ran}"), k)]
+    result = hop.reply.body.get("result") if hop.reply is not None else None
+    if isinstance(result, dict) and not result.get("isError"):
+        arrows += [Arrow("S", "T", ran, k), Arrow("T", "S", _one_line(hop.answered), k, reply=True)]
+    arrows.append(Arrow("S", "C", _numbered(hop, hop.answered), k, reply=True))
     return arrows
 
 
@@ -204,9 +264,10 @@ def sequence_diagram(transcript: Transcript | Run, *, highlight: int | None = No
     """
     messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
-    arrows = sequence_arrows(messages)
-    lines = ["sequenceDiagram", *(f"    participant {alias} as {label}" for alias, label in LANES)]
-    order = [alias for alias, _ in LANES]
+    arrows = sequence_arrows(transcript)
+    shown = lanes(transcript)
+    lines = ["sequenceDiagram", *(f"    participant {alias} as {label}" for alias, label in shown)]
+    order = [alias for alias, _ in shown]
     group: Iterable[Arrow]
     for message, group in itertools.groupby(arrows, key=lambda a: a.message):
         if message != highlight:
@@ -240,14 +301,16 @@ def describe_sequence(transcript: Transcript | Run | Sequence[Message], *, highl
     """
     messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
-    lane = dict(LANES)
+    shown = lanes(transcript)
+    lane = dict(shown)
     steps = [f"note on {lane[a.source]}: {a.label}" if a.source == a.target else
              f"{lane[a.source]} to {lane[a.target]}{' (reply)' if a.reply else ''}: {a.label}"
-             for a in sequence_arrows(messages)]
+             for a in sequence_arrows(transcript)]
     subject = subject or f"a conversation of {len(messages)} message{'' if len(messages) == 1 else 's'}"
-    text = (f"Sequence diagram of {subject}, with four lanes left to right (User, Your code, Model, "
-            "Tool) and one arrow per row, requests solid and replies dashed. Top to bottom: "
-            + "; ".join(steps))
+    count = {4: "four", 5: "five"}[len(shown)]
+    text = (f"Sequence diagram of {subject}, with {count} lanes left to right "
+            f"({', '.join(label for _, label in shown)}) and one arrow per row, requests solid and "
+            "replies dashed. Top to bottom: " + "; ".join(steps))
     text = text if text.endswith(".") else text + "."
     if highlight is not None:
         text += (f" The arrows of message {highlight + 1} ({producer_labels(messages)[highlight]}) "
@@ -257,6 +320,8 @@ def describe_sequence(transcript: Transcript | Run | Sequence[Message], *, highl
 
 REQUEST_COLOUR, REPLY_COLOUR = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
 LANE_X = {"U": 0.15, "C": 0.40, "M": 0.66, "T": 0.90}
+#: ... with the MCP server's lane: the same margins, five lanes.
+MCP_LANE_X = {"U": 0.10, "C": 0.30, "M": 0.51, "S": 0.71, "T": 0.91}
 ROW_INCHES = 0.62
 FONT = 14
 
@@ -293,18 +358,24 @@ def _draw_sequence(transcript: Transcript | Run, highlight: int | None, width: f
 
     messages: list[Message] = list(cast(_Messages, getattr(transcript, "transcript", transcript)))
     _check_highlight(highlight, len(messages))
-    arrows = sequence_arrows(messages)
+    arrows = sequence_arrows(transcript)
+    shown = lanes(transcript)
+    lane_x = MCP_LANE_X if shown is MCP_LANES else LANE_X
     rows = max(len(arrows), 1)
-    # the axes span rows + 1.2 rows of height (the lane headers) over 92% of the figure
-    fig = new_figure(describe_sequence(messages, highlight=highlight),
-                     figsize=(width, max(7.0, round((rows + 1.2) * ROW_INCHES / 0.92, 1))), dpi=100)
+    # rows of height the lane headers take, where they sit, and the top of the axes (two lines: more)
+    head, header_y, top = (1.5, -1.15, -1.9) if shown is MCP_LANES else (1.2, -1.0, -1.6)
+    # the axes span rows + `head` rows of height over 92% of the figure
+    fig = new_figure(describe_sequence(transcript, highlight=highlight),
+                     figsize=(width, max(7.0, round((rows + head) * ROW_INCHES / 0.92, 1))), dpi=100)
     ax = fig.add_axes((0.0, 0.08, 1.0, 0.92))
     ax.set_xlim(0, 1)
-    ax.set_ylim(rows - 0.4, -1.6)  # row 0 at the top
+    ax.set_ylim(rows - 0.4, top)  # row 0 at the top
     ax.axis("off")
-    for alias, label in LANES:
-        x = LANE_X[alias]
-        ax.text(x, -1.0, label, ha="center", va="center", fontsize=FONT + 2, fontweight="bold",
+    for alias, label in shown:
+        x = lane_x[alias]
+        # subtle: five headers side by side do not fit a narrow column on one line each
+        label = label.replace(" ", "\n") if shown is MCP_LANES else label
+        ax.text(x, header_y, label, ha="center", va="center", fontsize=FONT + 2, fontweight="bold",
                 bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f2f2f2", "edgecolor": "#222",
                       "linewidth": 2})
         ax.plot([x, x], [-0.6, rows - 0.5], color="#555", linewidth=1.5, zorder=1)
@@ -317,7 +388,7 @@ def _draw_sequence(transcript: Transcript | Run, highlight: int | None, width: f
         ax.text(0.02, (top + bottom) / 2, f"message\n{highlight + 1}", ha="left", va="center",
                 fontsize=FONT, fontweight="bold")
     for row, arrow in enumerate(arrows):
-        x1, x2 = LANE_X[arrow.source], LANE_X[arrow.target]
+        x1, x2 = lane_x[arrow.source], lane_x[arrow.target]
         # characters that fit over the arrow: width in * 72 pt, about 7.7 pt per character at
         # 14 pt; at least 32, running past the arrow, where that stays on the figure
         per_width = width * 72 / 7.7

@@ -5,7 +5,10 @@
 words of the API `shape`, which its server half (`wire/<api>/server.py`, `fault`) writes,
 quoting the API's error page or a recorded response where one gives the text. What is
 the same for every API lives here: the statuses, which faults are transient (the SDKs
-retry those), the retry headers, and `FINAL` on every error a retry cannot fix.
+retry those), the retry headers, and `FINAL` on every error a retry cannot fix. The last
+four faults bend a stream once it has begun ("cut", "stream_error", "stream_failed",
+"slow_stream"), each
+in its API's way (`double/streams.py`).
 
     >>> [kind for kind in FAULTS if kind in TRANSIENT]
     ['rate_limit', 'overloaded', 'server_error']
@@ -20,22 +23,26 @@ from typing import Any
 
 __all__ = ["FAULTS", "FINAL", "TRANSIENT", "Fault", "error", "retry_headers", "should_retry"]
 
-FAULTS = ("rate_limit", "overloaded", "server_error", "unauthorized", "not_found", "slow", "malformed")
+FAULTS = ("rate_limit", "overloaded", "server_error", "unauthorized", "not_found", "slow", "malformed", "cut",
+          "stream_error", "stream_failed", "slow_stream")
 #: The faults that stand for a server in trouble, so the SDKs retry them as they would the real ones.
 TRANSIENT = ("rate_limit", "overloaded", "server_error")
 
 
 @dataclass(frozen=True)
 class Fault:
-    """One injected failure: its `kind` (one of `FAULTS`), `retry_after` and, for "slow", `delay` seconds."""
+    """One injected failure: its `kind` (one of `FAULTS`), `retry_after`, `delay` (seconds before
+    a "slow" answer, or between the events of a "slow_stream") and `after` (the events a "cut"
+    or "stream_error" stream sends first; `double/streams.py`)."""
 
     kind: str
     retry_after: float | None = None
     delay: float | None = None
+    after: int | None = None
 
 
 _STATUS = {"rate_limit": 429, "overloaded": 503, "server_error": 500, "unauthorized": 401,
-           "not_found": 404, "no_route": 404, "bad_json": 400, "stream": 400, "bad_header": 400,
+           "not_found": 404, "no_route": 404, "bad_json": 400, "bad_header": 400,
            "method": 405, "too_large": 413, "no_length": 411}
 
 

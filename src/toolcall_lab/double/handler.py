@@ -13,7 +13,10 @@ double (`handler_for`), does the same few steps for every request:
    (by a header's name, never a value);
 4. send the status line, the headers (one of them `DOUBLE_HEADER`) and the body in one
    write, with `TCP_NODELAY` set on the connection (without it each small reply waits on
-   the client's delayed ACK, about 40 ms).
+   the client's delayed ACK, about 40 ms); or, for a streamed answer (`streams.Streamed`),
+   the headers at once and then each event as a chunk of its own (`Transfer-Encoding:
+   chunked`), flushed as it is written, with the stream's pause between events; a "cut"
+   stream hangs up before the body's last chunk, as a dropped connection does.
 
 Left out: HTTP/2, chunked request bodies (refused with a 411), and TLS.
 """
@@ -22,8 +25,11 @@ from __future__ import annotations
 
 import functools
 import socket
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from .streams import Streamed
 
 if TYPE_CHECKING:
     from .server import ApiDouble
@@ -66,7 +72,13 @@ class _Handling(_HandlerBase):
     def handle_one_request(self) -> None:
         # subtle: http.server answers a method it has no do_X for with an HTML 501;
         # every method comes here instead, and the double answers in JSON.
-        self.raw_requestline = self.rfile.readline(65537)
+        try:
+            self.raw_requestline = self.rfile.readline(65537)
+        except ConnectionError:
+            # subtle: a client that stops reading a stream midway (an error event, a `break`)
+            # resets the kept-alive connection, which arrives here as the next "request"
+            self.close_connection = True
+            return
         if len(self.raw_requestline) > 65536:
             # subtle: parse_request sets these; http.server's own handler sets them first too
             self.requestline, self.request_version, self.command = "", "", ""
@@ -138,7 +150,9 @@ class _Handling(_HandlerBase):
             return 0, refuse("too_large", size=f"{length:,}", limit=f"{self.double.max_body:,}")
         return length, None
 
-    def _send(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+    def _send(self, status: int, data: bytes | Streamed, headers: dict[str, str]) -> None:
+        if isinstance(data, Streamed):
+            return self._stream(status, data, headers)
         try:
             self.send_response(status)
             for name, value in {"content-type": "application/json", "content-length": str(len(data)),
@@ -149,6 +163,31 @@ class _Handling(_HandlerBase):
                 self.wfile.write(data)
         except ConnectionError:
             pass  # subtle: a client that timed out (the "slow" fault) hung up before the answer
+
+    def _stream(self, status: int, stream: Streamed, headers: dict[str, str]) -> None:
+        """A streamed answer: the headers, then each frame a chunk of its own, flushed as written."""
+        try:
+            self.send_response(status)
+            for name, value in {**stream.headers, "transfer-encoding": "chunked", DOUBLE_HEADER: "1",
+                                **headers}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.flush()  # the status and headers go out before the first event
+            for number, frame in enumerate(frame for frame in stream.frames if frame):
+                # subtle: an empty chunk would end the body; a frame is never empty, but say so
+                if number and stream.delay:
+                    time.sleep(stream.delay)
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
+                self.wfile.flush()
+            if stream.cut:
+                # subtle: no last chunk, and the connection closed: what a dropped stream leaves
+                self.close_connection = True
+                return
+            if stream.end:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(stream.end), stream.end))
+            self.wfile.write(b"0\r\n\r\n")
+        except ConnectionError:
+            self.close_connection = True  # the client stopped reading (it closed the stream early)
 
 
 def content_length(values: Sequence[str]) -> int | None:

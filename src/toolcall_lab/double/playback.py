@@ -5,7 +5,8 @@ request instead of playing a scripted model. It answers in order, and forgives w
 classroom does:
 
 - a request equal to the next recorded one gets that exchange's status and body, so
-  a run that met a 429 and retried replays its retry too;
+  a run that met a 429 and retried replays its retry too; a streamed one gets its
+  recorded events (`RecordedStream`), which the double plays as the API frames them;
 - a request equal to an earlier one (a cell run again, or another learner on the same
   `serve --tape`) gets that exchange, and the tape goes on from there;
 - a request equal to none gets a 400 in the API's own error shape, compared with the
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._text import shorten
 from ..wire import API_SPECS
+from .streams import RecordedStream
 
 if TYPE_CHECKING:
     from ..tape import Tape
@@ -129,6 +131,8 @@ class Playback:
                 number = next((n for n in equal if n >= self.cursor), equal[0])  # in order, else again
                 self.cursor = number + 1
                 exchange = self.tape.exchanges[number]
+                if exchange.events is not None:
+                    return exchange.status, RecordedStream(exchange.events)
                 return exchange.status, exchange.response
         number, difference = max(
             ((n, first_difference(exchange.request, body)) for n, exchange in here),

@@ -43,6 +43,7 @@ from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
 from .handler import DOUBLE_HEADER, content_length, handler_for
 from .play import Player, Unplayable, policy_of
+from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
 
 if TYPE_CHECKING:
     from ..tape import Tape
@@ -178,6 +179,7 @@ class ApiDouble(BackgroundServer):
         self.cache = PromptCache(clock)
         self._player = Player(self._play, keep=keep, cache=self.cache)
         self._faults: collections.deque[Fault] = collections.deque()
+        self._faults_lock = threading.Lock()
         self._connections: set[Any] = set()  # open client sockets, hung up by stop()
         self._connections_lock = threading.Lock()
         self._server: Any = None
@@ -262,23 +264,29 @@ class ApiDouble(BackgroundServer):
 
     # -- faults ----------------------------------------------------------------------------
     def fail_next(self, kind: str, *, times: int = 1, retry_after: float | None = None,
-                  delay: float | None = None) -> None:
+                  delay: float | None = None, after: int | None = None) -> None:
         """Make the next `times` requests (to any API) fail with `kind`, one of `FAULTS`.
 
         `retry_after` (seconds) is sent as `retry-after` (and `retry-after-ms` when it is
-        not whole); `delay` is how long "slow" waits before answering in full (default 2 s).
+        not whole); `delay` is how long "slow" waits before answering in full (default 2 s),
+        or the pause between the events of a "slow_stream" (default 0.1 s); `after` is how
+        many events a "cut", "stream_error" or "stream_failed" stream sends first (default: half
+        of them). A stream's fault (`streams.ON_THE_STREAM`) waits for the next streamed
+        request (`double/streams.py`).
         """
         if kind not in FAULTS:
             raise UsageError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
-        self._faults.extend(Fault(kind, retry_after, delay) for _ in range(times))
+        with self._faults_lock:
+            self._faults.extend(Fault(kind, retry_after, delay, after) for _ in range(times))
 
-    def _next_fault(self, header: str | None) -> Fault | None:
+    def _next_fault(self, header: str | None, streamed: bool) -> Fault | None:
         if header:  # a fault asked for by header (unknown kinds are ignored) leaves the queue alone
-            return Fault(header.strip()) if header.strip() in FAULTS else None
-        try:
+            kind = header.strip()
+            return Fault(kind) if kind in FAULTS and (streamed or kind not in ON_THE_STREAM) else None
+        with self._faults_lock:
+            if not self._faults or (self._faults[0].kind in ON_THE_STREAM and not streamed):
+                return None  # a stream's fault waits for a stream
             return self._faults.popleft()
-        except IndexError:
-            return None
 
     # -- answering ---------------------------------------------------------------------------
     def sdk_of(self, names: Iterable[str]) -> str | None:
@@ -293,11 +301,13 @@ class ApiDouble(BackgroundServer):
         return next((api for header, api in self._sdks.items() if header in sent), None)
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               sdk: str | None = None) -> tuple[int, bytes, dict[str, str]]:
+               sdk: str | None = None) -> tuple[int, bytes | Streamed, dict[str, str]]:
         """Everything the server does with one request but the socket: (status, body, headers).
 
         `sdk` is the API whose SDK sent it (`sdk_of`), which decides whose shape the shared
-        paths (`/v1/models`, unknown `/v1/...`) answer in.
+        paths (`/v1/models`, unknown `/v1/...`) answer in. A streamed request that succeeds
+        gets a `Streamed` for its body, the reply played as the API's events (`bytes(it)`
+        is what the client reads); any other gets the JSON bytes.
         """
         path = path.split("?")[0].rstrip("/")
         try:
@@ -310,15 +320,23 @@ class ApiDouble(BackgroundServer):
         api = self.routes.get(path)
         if api and method == "POST" and body is None:
             bad_json = "the request has no body"
-        fault = self._next_fault(fault_header)
+        streamed = bool(api and bad_json is None and method == "POST"
+                        and body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT))
+        fault = self._next_fault(fault_header, streamed)
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
         shape_ = self._shape(path, sdk)
-        status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model))
+        status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model),
+                                                 streamed)
         kept = body if len(raw) <= self.max_recorded else (
             f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
         self.requests.append(RecordedRequest(shape_, path, kept, status))
         if self.log:
             self.log(f"{method} {path} -> {status}" + (f" ({fault.kind})" if fault else ""))
+        if isinstance(payload, RecordedStream) and api:  # a tape's stream: the events it recorded
+            return status, play(api, None, list(payload.events), fault if streamed else None), headers
+        if streamed and status == 200 and isinstance(payload, dict) and api:
+            flavour = self.flavour if self.flavour is not None and self.flavour.api == api else None
+            return status, stream_of(api, payload, body, fault, flavour=flavour), headers
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
         return status, text.encode(), headers
 
@@ -346,13 +364,14 @@ class ApiDouble(BackgroundServer):
         return sdk or self._compatible
 
     def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
-                 fault: Fault | None, model: str) -> tuple[int, Any, dict[str, str]]:
-        """What a request gets: a fault, a model list, a refusal of its method, path, JSON or
-        stream, the tape's answer, a flavour's, or the API's (`_answer`)."""
+                 fault: Fault | None, model: str, streamed: bool) -> tuple[int, Any, dict[str, str]]:
+        """What a request gets: a fault, a model list, a refusal of its method, path or JSON,
+        the tape's answer, a flavour's, or the API's (`_answer`); a streamed request's reply is
+        played as a stream afterwards (`handle`), a reply finished first either way."""
         api = self.routes.get(path)
         if fault and fault.kind == "slow":
             time.sleep(2.0 if fault.delay is None else fault.delay)  # then answer in full
-        elif fault and fault.kind != "malformed":
+        elif fault and fault.kind not in ("malformed", *ON_THE_STREAM):
             return error(shape_, fault.kind, model=model) + ({**retry_headers(fault), **should_retry(fault)},)
         if path in self._lists and method in ("GET", "HEAD"):
             return 200, self._model_list(shape_), {}
@@ -363,13 +382,11 @@ class ApiDouble(BackgroundServer):
             return error(shape_, "no_route", method=method, path=path) + (FINAL,)
         if bad_json is not None:
             return error(shape_, "bad_json", detail=bad_json) + (FINAL,)
-        if body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT):
-            return error(shape_, "stream", param="stream") + (FINAL,)
         if self.playback is not None:  # as recorded, so the SDK retries what it retried then
             return self.playback.answer(api, path, body) + ({},)
         if self.flavour is not None and api == self.flavour.api:
             return self._flavoured(self.flavour, api, body)
-        return self._answer(api, body, fault)
+        return self._answer(api, body, None if streamed else fault)
 
     def _answer(self, api: str, body: dict[str, Any], fault: Fault | None) -> tuple[int, Any, dict[str, str]]:
         """The API's answer to a request it can read: its shape and rules first, then the model."""

@@ -48,7 +48,10 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
 vocabulary, `toolcall_lab.tool_choice`); a forced choice with thinking on is refused before
 sending, in the API's words.
 
-Left out: streaming.
+`stream()` sends the same request with `"stream": true` through the SDK's own streaming
+call, `client.messages.create(..., stream=True)`, and yields the kit's stream events
+(`WireProvider.stream`); an `error` event mid-stream (the SDK raises it as an
+`APIStatusError` with status 200) becomes `IncompleteStreamError`.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import UsageTypeError
 from ..wire import anthropic
-from .sdk import WireProvider, send_via_sdk
+from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -123,6 +126,9 @@ class AnthropicProvider(WireProvider):
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.messages, request)
+
+    def _open_stream(self, request: dict[str, Any]) -> Any:
+        return stream_via_sdk(self._client.messages, request)
 
 
 def _strategy(caching: object) -> str | tuple[str, ...] | None:

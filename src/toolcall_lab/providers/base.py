@@ -8,6 +8,11 @@ real API can be swapped in one line.
 `Provider` is a `typing.Protocol`: any class with `name`, `model` and a matching
 `complete` is a provider, without importing or subclassing anything from the kit.
 
+A provider that can stream also has `stream(transcript, tools=...)` (`StreamingProvider`):
+the same reply as the kit's stream events (`toolcall_lab.stream`), the last one
+`StreamFinished(turn)` with the `Turn` that `complete` would have returned. Every provider
+of the kit streams; `run_agent(..., stream=True)` uses it.
+
 Every provider of the kit also keeps `provider.requests`, one `SentRequest` per call that
 succeeded: the system prompt, the messages and the tools it was sent, the estimated input
 tokens, and (for a real provider) the exact body that crossed the wire. The record is the
@@ -16,7 +21,7 @@ same on all of them, so a cell that reads it runs unchanged after the one-line s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .._text import shorten
@@ -24,10 +29,11 @@ from ..tokens import message_chars, request_tokens
 
 if TYPE_CHECKING:
     from ..messages import Message, Transcript
+    from ..stream import StreamEvent
     from ..tool import Tool
     from ..turn import Turn
 
-__all__ = ["Provider", "SentRequest"]
+__all__ = ["Provider", "SentRequest", "StreamingProvider"]
 
 
 @runtime_checkable
@@ -49,6 +55,21 @@ class Provider(Protocol):
         `toolcall_lab.tool_choice`); `run_agent` passes them only when they are set, so a
         provider without them still runs every loop that does not ask for a choice.
         """
+        ...
+
+
+@runtime_checkable
+class StreamingProvider(Provider, Protocol):
+    """A provider that can also hand its reply over as it arrives.
+
+    `stream` takes what `complete` takes and yields the kit's stream events, in order,
+    ending in `StreamFinished(turn)`: the same `Turn` `complete` returns for the same reply.
+    A stream that breaks off raises `IncompleteStreamError` (before any `StreamFinished`),
+    and, as with `complete`, the transcript it was given is never changed.
+    """
+
+    def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Iterator[StreamEvent]:
+        """Send the conversation and the tools; yield the reply as it arrives."""
         ...
 
 

@@ -17,6 +17,11 @@ Ollama's API has no `tool_choice` and no parallel switch: `complete(..., tool_ch
 offers no tools, and a forced choice or `parallel_tool_calls=False` raises `UsageError`
 (`wire.ollama.encode_request`).
 
+`stream()` sends the same body with `"stream": true` (Ollama's own default) through the
+client's streaming request, the one `client.chat(..., stream=True)` makes, and yields the
+kit's stream events (`WireProvider.stream`); an `{"error": ...}` line mid-stream becomes
+`IncompleteStreamError`.
+
 Left out: retries. The `ollama` client has none, and this provider adds none: a local
 server that fails usually fails the same way a second later (model not pulled, out of
 memory), so the error is raised at once. `max_retries` is accepted and ignored.
@@ -119,6 +124,42 @@ class OllamaProvider(WireProvider):
                 f"{self.name} answered with a body the ollama client rejects ({where}: {first['msg']}); "
                 f"is {self.shown_url} really an Ollama server?", provider=self.name) from None
         return body
+
+    def _stream_fields(self) -> dict[str, Any]:
+        return {"stream": True}
+
+    def _open_stream(self, request: dict[str, Any]) -> Any:
+        """The lines of the streamed reply, each the JSON object it arrived as.
+
+        `client.chat(stream=True)` is `client._request(ChatResponse, "POST", "/api/chat",
+        ..., stream=True)`, which builds a `ChatResponse` from each line and so drops what
+        its model does not know (a tool call's `id`: the streamed turn would get other ids
+        than the unstreamed one). The same streaming request with `dict` keeps each line as
+        it came; `_event_dict` then validates it with `ollama.ChatResponse`, as `chat()`
+        would. The request is made when the first line is asked for.
+        """
+        return self._client._request(dict, "POST", "/api/chat", json=request, stream=True)
+
+    def _event_dict(self, event: Any) -> dict[str, Any]:
+        import ollama
+        import pydantic
+
+        try:
+            ollama.ChatResponse.model_validate(event)
+        except pydantic.ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise MalformedResponseError(
+                f"{self.name} streamed a line the ollama client rejects ({where}: {first['msg']}); "
+                f"is {self.shown_url} really an Ollama server?", provider=self.name) from None
+        return dict(event)
+
+    def _error_event(self, exc: Exception) -> dict[str, Any] | None:
+        # subtle: the client raises ResponseError(line["error"]) for an error line, status -1
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "ResponseError" in names and getattr(exc, "status_code", None) == -1:
+            return {"error": str(getattr(exc, "error", exc))}
+        return None
 
     # -- errors: the ollama client raises its own exceptions ----------------------------------
     def _translate(self, exc: Exception) -> ProviderError:

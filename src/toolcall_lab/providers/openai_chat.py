@@ -18,7 +18,12 @@ Local servers need no key (any string works unless you turned authentication on;
 `api_key=` then). The translation itself lives in `toolcall_lab.wire.chat`; this module
 only picks the URL, builds the `openai` client and sends.
 
-Left out: streaming, and probing a server for its models (`GET /v1/models` lists them).
+`stream()` sends the same request with `"stream": true` and `stream_options:
+{"include_usage": true}` (without it the API sends no usage in a stream) through the
+SDK's own `client.chat.completions.create(..., stream=True)`, and yields the kit's stream
+events (`WireProvider.stream`).
+
+Left out: probing a server for its models (`GET /v1/models` lists them).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from ..models import default_model, rules_of
 from ..wire import chat
 from ..wire._shared import prompt_cache_fields
 from ..wire.flavours import FLAVOURS, Flavour
-from .sdk import WireProvider, send_via_sdk
+from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
@@ -127,3 +132,11 @@ class OpenAIChatProvider(WireProvider):
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.chat.completions, request)
+
+    def _stream_fields(self) -> dict[str, Any]:
+        # subtle: without include_usage a Chat stream carries no usage at all (the spec's
+        # ChatCompletionStreamOptions), so the streamed turn would cost 0 tokens
+        return {"stream": True, "stream_options": {"include_usage": True}}
+
+    def _open_stream(self, request: dict[str, Any]) -> Any:
+        return stream_via_sdk(self._client.chat.completions, request)

@@ -25,7 +25,11 @@ max_retries, check, client):
   OpenAI caches a long prompt's prefix by itself (1,024 tokens or more); the key keeps
   requests that share a prefix on one cache. Usage reports the reads as `cached_tokens`.
 
-Left out: streaming, background responses, built-in tools, `previous_response_id`.
+`stream()` sends the same request with `"stream": true` through the SDK's own
+`client.responses.create(..., stream=True)` and yields the kit's stream events
+(`WireProvider.stream`).
+
+Left out: background responses, built-in tools, `previous_response_id`.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
 from ..wire._shared import prompt_cache_fields
-from .sdk import WireProvider, send_via_sdk
+from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
     from ..tool import Tool
@@ -73,6 +77,9 @@ class OpenAIResponsesProvider(WireProvider):
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         return send_via_sdk(self._client.responses, request)
+
+    def _open_stream(self, request: dict[str, Any]) -> Any:
+        return stream_via_sdk(self._client.responses, request)
 
     def __repr__(self) -> str:
         shown = super().__repr__()[:-1]

@@ -33,6 +33,10 @@ What it makes up, it makes reproducibly: tool call ids count up (`toolu_01`,
 from characters and marked `estimated=True`, and each reply's `latency_s` is the value
 you state (`latency_s=1.2`: a model that takes 1.2 s a call; 0.0 unless told), never a
 stopwatch reading, so a run's timings are the same on every machine.
+`stream(transcript, tools=...)` plays the same reply as a stream of the kit's events
+(`toolcall_lab.stream`: text and arguments every 4 characters, as the API double cuts
+them), ending in `StreamFinished(turn)` with the very turn `complete` returns, so a
+lesson can watch a reply arrive offline and `run_agent(..., stream=True)` runs here too.
 It records every call that succeeded in `provider.requests` (a `SentRequest` each, the
 same record the real providers keep), so you can see what each call sent.
 """
@@ -40,11 +44,12 @@ same record the real providers keep), so you can see what each call sent.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ScriptError, ScriptExhaustedError, UsageError, UsageTypeError
 from ..messages import Block, Message, ServerToolCall, ServerToolResult, TextBlock, ToolCall, Transcript
+from ..stream import StreamEvent, replay
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
 from ..tool_choice import callable_tools, check_tool_choice, forces_a_call
@@ -177,6 +182,21 @@ class ScriptedProvider:
         # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
         self.requests.append(sent)
         return turn
+
+    def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+               parallel_tool_calls: bool | None = None) -> Iterator[StreamEvent]:
+        """The reply `complete` would return, as stream events ending in `StreamFinished(turn)`.
+
+        >>> transcript = Transcript(messages=[Message.user("Hi")])
+        >>> for event in ScriptedProvider(["Hello!"]).stream(transcript):
+        ...     print(event)
+        [0] text += 'Hell'
+        [0] text += 'o!'
+        [0] finished: TextBlock('Hello!')
+        done [end_turn]: 1 block, 24 tokens in, 9 out
+        """
+        yield from replay(self.complete(transcript, tools=tools, tool_choice=tool_choice,
+                                        parallel_tool_calls=parallel_tool_calls))
 
     # -- turning a policy's reply into a Turn ----------------------------------------
     def _to_turn(self, reply: Reply, input_tokens: int, tool_choice: str | None = None,

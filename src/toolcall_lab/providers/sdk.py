@@ -10,6 +10,10 @@ is the whole route of one call, top to bottom:
     turn = self.codec.decode_response(body)       # + the wire request and response kept
     self.requests.append(SentRequest.of(...))     # recorded last: all went well
 
+`WireProvider.stream` is the same route with `"stream": true`: the SDK's own streaming
+call (`_open_stream`), each event as the dict the wire carried into the codec's
+`decode_stream`, and the kit's stream events out, the last `StreamFinished(turn)`.
+
 Subclasses name their API, codec and SDK client class (`sdk_client = "openai.OpenAI"`),
 and implement `_options` (the codec's options for this provider) and `_send` (the SDK
 call, returning the response body as JSON); a client built with other arguments than
@@ -36,7 +40,7 @@ import importlib
 import json
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import urlsplit
@@ -45,6 +49,7 @@ from .._redact import redact_url, url_secrets
 from .._text import shorten
 from ..errors import (
     AuthenticationError,
+    IncompleteStreamError,
     InvalidRequestError,
     MalformedResponseError,
     MissingKeyError,
@@ -60,6 +65,7 @@ from ..errors import (
     redact,
 )
 from ..models import default_model
+from ..stream import StreamEvent, StreamFinished
 from ..wire import API_SPECS
 from ..wire._shared import sampling
 from ._tls import sdk_http_client
@@ -71,7 +77,7 @@ if TYPE_CHECKING:
     from ..turn import Turn
     from ..wire import Codec
 
-__all__ = ["SealedKeys", "WireProvider", "is_loopback", "send_via_sdk"]
+__all__ = ["SealedKeys", "WireProvider", "is_loopback", "send_via_sdk", "stream_via_sdk"]
 
 #: The key sent to servers that need none (local servers, the API double). SDKs insist
 #: on some key; this one says what it is if it ever shows up in a server's log.
@@ -227,6 +233,32 @@ class WireProvider:
         """Send `request` with the SDK and return the response body as JSON."""
         raise NotImplementedError
 
+    def _stream_fields(self) -> dict[str, Any]:
+        """What a streamed request adds to the body (Chat adds `stream_options` for the usage)."""
+        return {"stream": True}
+
+    def _open_stream(self, request: dict[str, Any]) -> Iterable[Any]:
+        """Send `request` with the SDK's own streaming call; its stream of events (to iterate)."""
+        raise NotImplementedError
+
+    def _event_dict(self, event: Any) -> dict[str, Any]:
+        """One event of the SDK's stream as the JSON the wire carried (the SDKs' `to_dict()`)."""
+        return cast(dict[str, Any], event.to_dict())
+
+    def _error_event(self, exc: Exception) -> dict[str, Any] | None:
+        """The error event an SDK raised `exc` for, mid-stream, as the wire carried it; None if
+        `exc` is not one. The Anthropic and OpenAI SDKs raise an `APIError` (anthropic's with
+        status 200: the stream had begun) whose `body` is the event (anthropic) or its `error`
+        (openai)."""
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "APIError" not in names or "APIConnectionError" in names:
+            return None
+        body = getattr(exc, "body", None)
+        if isinstance(body, Mapping) and body.get("type") == "error":
+            return dict(body)
+        said = body if isinstance(body, Mapping) else {"message": str(getattr(exc, "message", exc))}
+        return {"type": "error", "error": dict(said)}
+
     # -- the seam -------------------------------------------------------------------------
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
                  parallel_tool_calls: bool | None = None) -> Turn:
@@ -236,15 +268,7 @@ class WireProvider:
         (`toolcall_lab.tool_choice`); the codec spells them the API's way.
         """
         tools = tuple(tools)
-        options = {**sampling(self.temperature, self.seed), **self._options(tools)}
-        if tool_choice is not None:
-            options["tool_choice"] = tool_choice
-        if parallel_tool_calls is not None:  # subtle: a per-call choice wins over the provider's own
-            options["parallel_tool_calls"] = parallel_tool_calls
-        request = self.codec.encode_request(transcript, tools, model=self.model,
-                                            max_tokens=self.max_tokens, **options)
-        if self.check:
-            self._refuse_if_invalid(request)
+        request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls)
         started = time.perf_counter()
         try:
             body = self._send(request)
@@ -263,11 +287,122 @@ class WireProvider:
                 f"({type(exc).__name__}: {self._redact(str(exc))}); is {self.shown_url} really "
                 f"a {self.api} server?", provider=self.name) from None
         # subtle: recorded last, so a call that failed anywhere above records nothing.
+        self._record(transcript, tools, request, tool_choice, options)
+        return replace(turn, latency_s=latency, request=request, response=body)
+
+    def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+               parallel_tool_calls: bool | None = None) -> Iterator[StreamEvent]:
+        """The reply as it arrives: the kit's stream events, the last `StreamFinished(turn)`.
+
+        The same request as `complete`, sent with `"stream": true` through the SDK's own
+        streaming call (`_open_stream`); each raw event, as a dict, goes through the codec's
+        `decode_stream`. The final turn is the one `complete` would return for the same
+        reply, with its latency, the request sent and, as `response`, `{"events": [...]}`:
+        the raw events in order (a streamed reply has no one body).
+
+        A stream that breaks off after it began (the connection drops, the server sends an
+        error event, the body stops before the API's end of reply) raises
+        `IncompleteStreamError`, whose one sentence says what had arrived and what had not;
+        nothing is recorded in `requests`, and no `StreamFinished` (so no call to run) was
+        yielded; a dropped connection is its `__cause__`. Its `events` counts the events the
+        SDK handed over (the anthropic SDK keeps `ping`s to itself). A failure before the
+        stream began is the same error `complete` raises.
+
+            for event in provider.stream(transcript, tools=[get_weather]):
+                print(event)          # [0] text += 'Chec' ... done [tool_use]: 2 blocks, ...
+            turn = event.turn         # the last event is StreamFinished
+        """
+        tools = tuple(tools)
+        request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls, stream=True)
+        started = time.perf_counter()
+        try:
+            sdk_stream = self._open_stream(request)
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise self._translate(exc) from None
+        finally:
+            self._raise_held()
+        raw: list[dict[str, Any]] = []
+        broken: list[BaseException] = []  # what the HTTP client raised when the stream stopped
+        try:
+            for event in self.codec.decode_stream(self._raw_events(sdk_stream, raw, broken)):
+                if isinstance(event, StreamFinished):
+                    turn = replace(event.turn, latency_s=time.perf_counter() - started, request=request,
+                                   response={"events": raw})
+                    self._raise_held()
+                    self._record(transcript, tools, request, tool_choice, options)
+                    yield StreamFinished(turn)
+                    return
+                yield event
+        except IncompleteStreamError as exc:
+            self._raise_held()
+            if broken:
+                raise exc from broken[0]  # subtle: the sentence is the kit's; the traceback keeps why
+            raise
+        except ToolcallLabError:
+            raise
+        except Exception as exc:
+            self._raise_held()
+            raise self._translate(exc) from None
+        finally:
+            close = getattr(sdk_stream, "close", None)
+            if callable(close):
+                close()  # subtle: a stream left early (Ctrl-C, a raising on_event) frees its connection
+
+    def _raw_events(self, sdk_stream: Iterable[Any], raw: list[dict[str, Any]],
+                    broken: list[BaseException]) -> Iterator[dict[str, Any]]:
+        """Each event of the SDK's stream as the dict the wire carried, kept in `raw` too.
+
+        The SDKs raise on an error event (anthropic: `APIStatusError` with status 200; openai:
+        `APIError`; ollama: `ResponseError` with status -1); it is handed on as the event it
+        was, so the codec's decoder says the server's words and what had arrived. A
+        connection that drops or goes silent ends the events, kept in `broken`; the decoder
+        then says the stream stopped before the API's end of reply.
+        """
+        iterator = iter(sdk_stream)
+        while True:
+            try:
+                event = next(iterator)
+            except StopIteration:
+                return
+            except Exception as exc:
+                error = self._error_event(exc)
+                if error is not None:
+                    raw.append(error)
+                    yield error
+                    return
+                if _broke_off(exc):
+                    broken.append(exc)
+                    return
+                raise
+            as_dict = self._event_dict(event)
+            raw.append(as_dict)
+            yield as_dict
+
+    def _request(self, transcript: Transcript, tools: tuple[Tool, ...], tool_choice: str | None,
+                 parallel_tool_calls: bool | None, *, stream: bool = False) -> tuple[dict[str, Any],
+                                                                                    dict[str, Any]]:
+        """(the request body, the codec options it was encoded with), checked if `check` is on."""
+        options = {**sampling(self.temperature, self.seed), **self._options(tools)}
+        if tool_choice is not None:
+            options["tool_choice"] = tool_choice
+        if parallel_tool_calls is not None:  # subtle: a per-call choice wins over the provider's own
+            options["parallel_tool_calls"] = parallel_tool_calls
+        request = self.codec.encode_request(transcript, tools, model=self.model,
+                                            max_tokens=self.max_tokens, **options)
+        if stream:
+            request = {**request, **self._stream_fields()}
+        if self.check:
+            self._refuse_if_invalid(request)
+        return request, options
+
+    def _record(self, transcript: Transcript, tools: tuple[Tool, ...], request: dict[str, Any],
+                tool_choice: str | None, options: Mapping[str, Any]) -> None:
         self.requests.append(SentRequest.of(transcript, tools, body=request,
                                             previous=self.requests[-1] if self.requests else None,
                                             tool_choice=tool_choice,
                                             parallel_tool_calls=options.get("parallel_tool_calls")))
-        return replace(turn, latency_s=latency, request=request, response=body)
 
     def _refuse_if_invalid(self, request: dict[str, Any]) -> None:
         """Raise `InvalidRequestError`, in the API's words, if the API would reject `request`."""
@@ -440,6 +575,37 @@ def send_via_sdk(resource: Any, request: Mapping[str, Any]) -> dict[str, Any]:
     body: dict[str, Any] = raw.http_response.json()  # the JSON exactly as it crossed the wire
     raw.parse()
     return body
+
+
+def stream_via_sdk(resource: Any, request: Mapping[str, Any]) -> Any:
+    """Send `request` (it says `"stream": true`) with `resource.create`; the SDK's `Stream`.
+
+    As `send_via_sdk`: keys `create` does not name travel in `extra_body`. The SDK's
+    `Stream` yields its event objects (`event.to_dict()` is the wire's JSON) and is closed
+    with `close()`.
+    """
+    import inspect
+
+    accepted = inspect.signature(resource.create).parameters
+    known = {key: value for key, value in request.items() if key in accepted}
+    extra = {key: value for key, value in request.items() if key not in accepted}
+    return resource.create(**known, **({"extra_body": extra} if extra else {}))
+
+
+#: What the HTTP clients raise when a stream that had begun stops: the connection dropped
+#: (httpx's RemoteProtocolError, "peer closed connection without sending complete message
+#: body"), failed or went silent; the openai and anthropic SDKs wrap them in APIConnectionError.
+_BROKE_OFF = ("RemoteProtocolError", "ReadError", "ReadTimeout", "APIConnectionError", "TimeoutException",
+              "IncompleteRead")
+
+
+def _broke_off(exc: BaseException) -> bool:
+    """Whether `exc`, raised while a stream was being read, means its connection broke off
+    (not that nothing answers: a refused connection is `ConnectError`, raised before any event)."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & {"ConnectError", "ConnectTimeout"}:
+        return False
+    return bool(names & set(_BROKE_OFF)) or isinstance(exc, ConnectionResetError | TimeoutError)
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:

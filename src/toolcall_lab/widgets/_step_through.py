@@ -115,7 +115,7 @@ class _Diagram:
     long run as on a short one. A diagram no taller than the window is shown whole.
     """
 
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript | Run) -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from PIL import Image
 
@@ -182,7 +182,8 @@ def step_through(run_or_transcript: Run | Transcript, *, api: str = "anthropic",
     """Previous / Next over a conversation, one message at a time.
 
     Shows, for message k: the message itself (`display.html.message_html`), where it sits
-    in the sequence diagram (`display.diagram.plot_sequence`, drawn once; message k is a
+    in the sequence diagram (`display.diagram.plot_sequence`, with the MCP server's lane for a
+    run whose tools were on one, `mcp_loop.McpRun`; drawn once; message k is a
     window around its arrows, boxed, made on first visit and cached), the part of the
     chosen API's request body that message k becomes, and the input tokens the model
     calls so far were billed (reported usage for a `Run`, estimated for a transcript).
@@ -257,7 +258,7 @@ def _shows(parts: dict[str, Any], transcript: Transcript, run: Run | None, tools
     total = len(transcript)
     producers, pairs = producer_labels(transcript), pair_numbers(transcript)
     so_far = _input_so_far(transcript, run, tools)
-    window = _windows(transcript)
+    window = _windows(run if run is not None else transcript)  # a run may carry MCP hops
 
     def show_wire(change: object = None) -> None:
         parts["wire"].value = _wire_part(transcript, parts["slider"].value - 1, tools, parts["api"].value,
@@ -277,15 +278,18 @@ def _shows(parts: dict[str, Any], transcript: Transcript, run: Run | None, tools
     return show, show_wire
 
 
-def _windows(transcript: Transcript) -> Callable[[int], bytes]:
-    """PNG of message k's window: the diagram drawn on the first show, each window made on its first visit."""
+def _windows(drawn_from: Transcript | Run) -> Callable[[int], bytes]:
+    """PNG of message k's window: the diagram drawn on the first show, each window made on its first visit.
+
+    A run is drawn as it is, so one whose tools were on an MCP server shows the server's lane.
+    """
     pngs: dict[int, bytes] = {}
     drawn: list[_Diagram] = []
 
     def window(k: int) -> bytes:
         if k not in pngs:
             if not drawn:
-                drawn.append(_Diagram(transcript))
+                drawn.append(_Diagram(drawn_from))
             pngs[k] = drawn[0].png(k)
         return pngs[k]
 

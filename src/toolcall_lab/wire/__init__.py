@@ -157,6 +157,12 @@ class ServerHalf(Protocol):
                                         hidden prompt it bills)
         reasons(body, transcript, turn) whether the model reasons before this turn
         reply(turn, ...)                the reply the double sends
+        encode_stream(reply, request=)  ... and the same reply as the API streams it: its
+                                        raw events, one dict each (`<api>/streaming.py`)
+        frame(event), STREAM_END,       how each event goes on the wire (an SSE event, an
+        STREAM_HEADERS                  NDJSON line), what ends a stream, its headers
+        stream_error(sent, reply,       the error event a stream breaks off with (`failed`: the
+          failed=)                      API's failed end, Responses' `response.failed`)
         STREAMS_BY_DEFAULT, LOCAL_RULES, where it answers, and how the double tells its
         SDK_HEADER, COMPATIBLE,         requests apart: whether it streams unless told not
         MODEL_LIST, model_list(...)     to, whether a local server keeps its rules, the
@@ -164,9 +170,9 @@ class ServerHalf(Protocol):
                                         copy it, where and how it lists its models
 
     `stored` is what the server half keeps between requests, one bounded mapping per API
-    and double (Responses keeps its stored responses there). Streaming is not here yet: a
-    stream half (`wire/<api>/stream.py`) will sit beside the others in each folder, and the
-    double ask it for one more member, its stream of the reply.
+    and double (Responses keeps its stored responses there). A stream is played from the
+    finished reply, the body the double would send unstreamed (one source of truth), cut at
+    the same places on every run (`wire._framing.pieces`).
     """
 
     @property
@@ -220,6 +226,20 @@ class ServerHalf(Protocol):
     def MODEL_LIST(self) -> str: ...
 
     def model_list(self, model: str, owner: str) -> dict[str, Any]: ...
+
+    def encode_stream(self, reply: Mapping[str, Any], *, request: Mapping[str, Any] | None = None
+                      ) -> Iterator[dict[str, Any]]: ...
+
+    def frame(self, event: Mapping[str, Any]) -> bytes: ...
+
+    @property
+    def STREAM_END(self) -> bytes: ...
+
+    @property
+    def STREAM_HEADERS(self) -> Mapping[str, str]: ...
+
+    def stream_error(self, sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
+                     ) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from ..messages import ToolCall
 from ..models import price_of, rules_of
 from ._layout import HOUR, MINUTE, Prefixes, kit_layout
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
-from ._shared import NO_STREAM, TOO_LARGE, openai_error_body
+from ._shared import TOO_LARGE, openai_error_body
 from .problem import Problem
 
 if TYPE_CHECKING:
@@ -178,14 +178,14 @@ _FAULT_WORDS = {
                     "https://platform.openai.com/account/api-keys.",
     "not_found": "The model `{model}` does not exist or you do not have access to it.",
     "no_route": "Invalid URL ({method} {path})", "method": "Invalid method for URL ({method} {path})",
-    "bad_json": "We could not parse the JSON body of your request.", "stream": NO_STREAM,
+    "bad_json": "We could not parse the JSON body of your request.",
     "bad_header": "{detail}", "too_large": TOO_LARGE,
     "no_length": "A request body needs a Content-Length header."}
 #: OpenAI's error (type, code) where the error body's defaults ("invalid_request_error" for a
 #: 4xx, "server_error" for a 5xx, no code) are not what OpenAI says.
 _FAULT_KINDS = {"rate_limit": ("requests", "rate_limit_exceeded"), "unauthorized": (None, "invalid_api_key"),
                 "overloaded": ("service_unavailable_error", "server_is_overloaded"),
-                "not_found": (None, "model_not_found"), "stream": (None, "unsupported_value")}
+                "not_found": (None, "model_not_found")}
 
 
 def fault(kind: str, status: int, *, param: str | None = None, **fill: object) -> tuple[int, dict[str, Any]]:

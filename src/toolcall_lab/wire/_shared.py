@@ -32,8 +32,8 @@
   says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
 - Every codec sends a sampling `temperature` (and, where its API has one, a `seed`) only
   when asked; `sampling` checks both values once, the same way for all four.
-- Two refusals are the API double's own, whatever API it plays (`NO_STREAM`, `TOO_LARGE`):
-  each server half's `fault` says them in its API's error shape.
+- One refusal is the API double's own, whatever API it plays (`TOO_LARGE`): each server
+  half's `fault` says it in its API's error shape.
 """
 
 from __future__ import annotations
@@ -53,7 +53,6 @@ from .problem import Problem
 
 __all__ = [
     "ERROR_PREFIX",
-    "NO_STREAM",
     "OPENAI_EFFORTS",
     "OUTPUT_PREFIX",
     "TOO_LARGE",
@@ -398,8 +397,6 @@ def plain_json(value: Any) -> Any:
     return value
 
 
-#: The double's words for a request that asks it to stream, which it does not do.
-NO_STREAM = "The API double does not stream; send the request without `stream: true`."
 #: The double's words for a body over its `max_body` (filled with `size` and `limit`).
 TOO_LARGE = "The request body is {size} bytes; the API double accepts at most {limit} bytes."
 

@@ -35,9 +35,13 @@ id, so it lives with the others in `models.DEFAULT_MODELS` (`Flavour.model` read
 Tool-call ids are random on the real servers; the double spells them the server's way but
 derives the random part from a counter (`call_id`), so a notebook reruns identically.
 
-Left out: streaming (the double does not stream yet; `Flavour.stream` is where each server's
-streaming behaviour goes, issue 21: so far whether it streams unasked and how a call
-arrives), reasoning fields (`Flavour.reasoning_field`), server flags (vLLM
+Streaming (`Flavour.stream`, a `Streaming`): the double plays each Chat server's stream
+from OpenAI's (`restream`), bent by the server's quirks: Ollama /v1 sends each call whole
+in one chunk, vLLM opens every call with only its name and puts the finish reason on the
+last delta, llama.cpp opens with `content: null`; what is not known of a server's stream
+is said in its notes. Ollama's own API streams whole calls unasked (`wire/ollama/streaming.py`).
+
+Left out: reasoning fields (`Flavour.reasoning_field`), server flags (vLLM
 needs `--enable-auto-tool-choice`: the double plays a server started with the documented
 command), Ollama's "does not support tools" for a model without tools, and llama.cpp's
 router mode (several models; the double plays the single-model server, which ignores `model`).
@@ -51,7 +55,7 @@ their request handling].
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -63,7 +67,8 @@ from ..turn import StopReason, Turn
 from .problem import Problem
 
 __all__ = ["FLAVOURS", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit", "error_body", "finish",
-           "flavour_of", "held_to", "ignored", "output_limit", "refusal", "spell_ids"]
+           "flavour_of", "held_to", "ignored", "output_limit", "refusal", "restream", "spell_ids",
+           "stream_error"]
 
 # The public pages every fact below comes from (one name each, so a table can cite them).
 _OLLAMA_OPENAI = "https://docs.ollama.com/api/openai-compatibility"
@@ -78,7 +83,12 @@ _OLLAMA_11171 = "https://github.com/ollama/ollama/issues/11171"
 _OLLAMA_API = "https://github.com/ollama/ollama/blob/main/docs/api.md"
 _OLLAMA_ERRORS = "https://docs.ollama.com/api/errors"
 _OLLAMA_MIDDLEWARE = "https://github.com/ollama/ollama/blob/main/middleware/openai.go"
+_OLLAMA_7888 = "https://github.com/ollama/ollama/pull/7888"
+_OLLAMA_17485 = "https://github.com/ollama/ollama/pull/17485"
 _VLLM_TOOLS = "https://docs.vllm.ai/en/latest/features/tool_calling/"
+_VLLM_SERVING = ("https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
+                 "chat_completion/serving.py")
+_VLLM_HERMES = "https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hermes_tool_parser.py"
 _VLLM_SERVER = "https://docs.vllm.ai/en/latest/serving/openai_compatible_server/"
 _VLLM_PROTOCOL = ("https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
                   "chat_completion/protocol.py")
@@ -92,6 +102,9 @@ _LLAMA_COMMON = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/
 _LLAMA_TASK = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-task.cpp"
 _LLAMA_README = "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"
 _LLAMA_26535 = "https://github.com/ggml-org/llama.cpp/issues/26535"
+_LLAMA_CHAT = "https://github.com/ggml-org/llama.cpp/blob/master/common/chat.cpp"
+_LLAMA_13800 = "https://github.com/ggml-org/llama.cpp/pull/13800"
+_LLAMA_16109 = "https://github.com/ggml-org/llama.cpp/pull/16109"
 _LMS_OPENAI = "https://lmstudio.ai/docs/developer/openai-compat"
 _LMS_SERVE = "https://lmstudio.ai/docs/cli/serve/server-start"
 _LMS_CHAT = "https://lmstudio.ai/docs/developer/openai-compat/chat-completions"
@@ -103,16 +116,36 @@ _LMS_1556 = "https://github.com/assafelovic/gpt-researcher/issues/1556"
 
 @dataclass(frozen=True)
 class Streaming:
-    """How a server streams a reply: the `stream` group of its `Flavour`.
+    """How a server streams a reply: the `stream` group of its `Flavour`, each field a quirk.
 
-    `default`: whether it streams when `stream` is not sent; `calls`: how a tool call
-    arrives ("incremental": the arguments in pieces; "whole call in one chunk"). The rest
-    of each server's streaming behaviour joins this group with issue 21 (streaming on all
-    four wires), each field with its source in `Flavour.sources` as "stream.<field>".
+    The defaults are OpenAI's own Chat Completions stream (`wire/chat/streaming.py`); a
+    server's record says where it differs, each field with its source in `Flavour.sources`
+    as "stream.<field>". `restream` plays them.
+
+    `default`: whether it streams when `stream` is not sent. `calls`: how a tool call
+    arrives ("incremental": the arguments in pieces; "whole call in one chunk").
+    `opening`: the first chunk's delta (None: OpenAI's, `{"role": "assistant", "content":
+    ""}` and `"refusal": null`; "with the first piece": no chunk of its own, the role rides
+    on the first chunk that carries something). `empty_arguments`: whether the delta that
+    opens a call carries `"arguments": ""` (OpenAI) or only the name (vLLM). `index`:
+    "every delta", or "omitted" (Ollama /v1 before v0.4.7). `resent`: the call's fields
+    every later delta of it sends again ("id", "type", "name"; llama.cpp before PR #13800
+    resent the name). `finish`: the finish reason on a chunk of its "own chunk" with
+    `delta: {}`, or "with the last delta" (vLLM). `error`: what an error mid-stream is
+    followed by ("nothing", or "[DONE]" as vLLM sends it).
+
+        >>> FLAVOURS["vllm"].stream.finish, FLAVOURS["ollama-openai"].stream.calls
+        ('with the last delta', 'whole call in one chunk')
     """
 
     default: bool = False
     calls: str = "incremental"
+    opening: Mapping[str, Any] | str | None = None
+    empty_arguments: bool = True
+    index: str = "every delta"
+    resent: tuple[str, ...] = ()
+    finish: str = "own chunk"
+    error: str = "nothing"
 
 
 @dataclass(frozen=True)
@@ -213,7 +246,9 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
                  "parallel": _OLLAMA_TOOLS, "parallel_honoured": _OLLAMA_11171, "ids": _OLLAMA_ROUTES,
                  "arguments": _OLLAMA_TOOLS, "unknown_model": _OLLAMA_ROUTES, "error_shape": _OLLAMA_ERRORS,
                  "reasoning_field": _OLLAMA_API, "stream.default": _OLLAMA_API,
-                 "stream.calls": _OLLAMA_MIDDLEWARE,
+                 "stream.calls": _OLLAMA_ROUTES,
+                 **{f"stream.{name}": _OLLAMA_API + " [a Chat Completions quirk: /api/chat streams NDJSON]"
+                    for name in ("opening", "empty_arguments", "index", "resent", "finish", "error")},
                  "base_url": _OLLAMA_FAQ, "start": _OLLAMA_CLI, "max_tokens_field": _OLLAMA_API}),
     Flavour(
         "ollama-openai", "Ollama /v1", "chat", label="Ollama /v1 (local)", base_url="http://localhost:11434/v1",
@@ -222,13 +257,22 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         named_choice="ignored", parallel=None, parallel_honoured=False, ids="call_ + 8 [a-z0-9]",
         arguments="string", unknown_model=404,
         error_shape='{"error": {"message", "type": "invalid_request_error" | "not_found_error", ...}}',
-        reasoning_field="reasoning", stream=Streaming(calls="whole call in one chunk"),
-        notes=("the model's template must support tools (`ollama show <model>`)",),
+        reasoning_field="reasoning",
+        stream=Streaming(calls="whole call in one chunk", opening="with the first piece"),
+        notes=("the model's template must support tools (`ollama show <model>`)",
+               "streams as v0.32.6 and later do: the role only on the first chunk, the finish reason on "
+               "a chunk of its own; before v0.4.7 a streamed call had no `index`, which breaks the "
+               "openai SDK's stream helper (ollama#7881)",
+               "an error mid-stream on /v1 is not documented: the double sends the error object and "
+               "stops [inference from middleware/openai.go; no report confirms it]"),
         sources={"limit_fields": _OLLAMA_7125, "tool_choice": _OLLAMA_OPENAI, "named_choice": _OLLAMA_8421,
                  "parallel": _OLLAMA_TOOLS, "parallel_honoured": _OLLAMA_GO, "ids": _OLLAMA_GO,
                  "arguments": _OLLAMA_GO, "unknown_model": _OLLAMA_ROUTES, "error_shape": _OLLAMA_GO,
                  "reasoning_field": _OLLAMA_GO, "stream.default": _OLLAMA_OPENAI,
-                 "stream.calls": _OLLAMA_MIDDLEWARE,
+                 "stream.calls": _OLLAMA_GO, "stream.opening": _OLLAMA_17485,
+                 "stream.empty_arguments": _OLLAMA_GO, "stream.index": _OLLAMA_7888,
+                 "stream.resent": _OLLAMA_GO, "stream.finish": _OLLAMA_17485,
+                 "stream.error": _OLLAMA_MIDDLEWARE + " [inference from code, unverified]",
                  "base_url": _OLLAMA_OPENAI, "start": _OLLAMA_CLI, "max_tokens_field": _OLLAMA_7125}),
     Flavour(
         "vllm", "vLLM", "chat", label="vLLM (local)", base_url="http://localhost:8000/v1",
@@ -238,13 +282,22 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         parallel_honoured=True, ids="chatcmpl-tool- + 32 hex", arguments="string", unknown_model=404,
         error_shape='{"error": {"message", "type": "BadRequestError" | "NotFoundError", "param", '
                     '"code": <int>}}', reasoning_field="reasoning",
+        stream=Streaming(opening={"role": "assistant", "content": ""}, empty_arguments=False,
+                         finish="with the last delta", error="[DONE]"),
         notes=("tool calls need --enable-auto-tool-choice and a --tool-call-parser, else 400",
-               "reasoning comes apart from the text only with --reasoning-parser"),
+               "reasoning comes apart from the text only with --reasoning-parser",
+               "a stream's deltas are the tool parser's (the double plays hermes'); a reply that opens "
+               "with a call still streams `content: \"\"` first, so the SDK's rebuilt message has "
+               "content '' where the unstreamed one has null; vLLM also sends `stop_reason` on the "
+               "finishing choice, which the double leaves out; its parallel calls' wire bytes are "
+               "not recorded anywhere found"),
         sources={"limit_fields": _VLLM_PROTOCOL, "tool_choice": _VLLM_TOOLS, "named_choice": _VLLM_TOOLS,
                  "parallel": _VLLM_SERVER, "parallel_honoured": _VLLM_SERVER, "ids": _VLLM_IDS,
                  "arguments": _VLLM_TOOLS, "unknown_model": _VLLM_12886, "error_shape": _VLLM_ENGINE,
                  "reasoning_field": _VLLM_REASONING, "stream.default": _VLLM_PROTOCOL,
-                 "stream.calls": _VLLM_TOOLS,
+                 "stream.calls": _VLLM_HERMES, "stream.opening": _VLLM_SERVING,
+                 "stream.empty_arguments": _VLLM_HERMES, "stream.index": _VLLM_HERMES,
+                 "stream.resent": _VLLM_HERMES, "stream.finish": _VLLM_SERVING, "stream.error": _VLLM_SERVING,
                  "base_url": _VLLM_SERVER, "start": _VLLM_TOOLS, "max_tokens_field": _VLLM_PROTOCOL}),
     Flavour(
         "llamacpp", "llama.cpp llama-server", "chat", label="llama.cpp (local)",
@@ -253,14 +306,23 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         tool_choice=("auto", "none", "required"), named_choice="auto", parallel=False,
         parallel_honoured=True, ids="32 [A-Za-z0-9]", arguments="string", unknown_model=None,
         error_shape='{"error": {"code": <int>, "message", "type": "invalid_request_error" | ...}}',
+        stream=Streaming(opening={"role": "assistant", "content": None}),
         notes=("older builds read only max_tokens, so the preset sends that",
+               "streams as common_chat_msg_diff_to_json_oaicompat writes each diff (id and type once, "
+               "`arguments` always); before PR #13800 (May 2025) every delta resent the name, which "
+               "the openai SDK joins into `get_weatherget_weather...`; when the parsed name grows, "
+               "the diff may send the id and name again [inference from common/chat.cpp, no report "
+               "found]; before PR #16109 an error mid-stream was an `error:` SSE field clients "
+               "ignore; whether `[DONE]` follows an error now is not known",
                "tool calls need --jinja on builds before Nov 2025 (llama.cpp#17524); the default port "
                "may move to 9931 (llama.cpp#26508), so the command names 8080"),
         sources={"limit_fields": _LLAMA_TASK, "tool_choice": _LLAMA_COMMON, "named_choice": _LLAMA_26535,
                  "parallel": _LLAMA_FC, "parallel_honoured": _LLAMA_FC, "ids": _LLAMA_COMMON,
                  "arguments": _LLAMA_FC, "unknown_model": _LLAMA_README, "error_shape": _LLAMA_COMMON,
                  "reasoning_field": _LLAMA_README, "stream.default": _LLAMA_README,
-                 "stream.calls": _LLAMA_FC,
+                 "stream.calls": _LLAMA_CHAT, "stream.opening": _LLAMA_TASK,
+                 "stream.empty_arguments": _LLAMA_CHAT, "stream.index": _LLAMA_CHAT,
+                 "stream.resent": _LLAMA_13800, "stream.finish": _LLAMA_TASK, "stream.error": _LLAMA_16109,
                  "base_url": _LLAMA_README, "start": _LLAMA_FC, "max_tokens_field": _LLAMA_README}),
     Flavour(
         "lmstudio", "LM Studio", "chat", label="LM Studio (local)", base_url="http://localhost:1234/v1",
@@ -269,14 +331,23 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         tool_choice=("auto", "none", "required"), named_choice="400", parallel=None, parallel_honoured=True,
         ids="9 digits", arguments="string", unknown_model=400,
         error_shape='{"error": {"message", "type", "param", "code"}} or {"error": "<text>"}',
-        notes=("errors may be a plain string rather than an object",),
+        notes=("errors may be a plain string rather than an object",
+               "its docs show a streamed call as the openai SDK prints it (id, name and type once, "
+               "then argument pieces), not its wire bytes: whether later deltas omit id, name and "
+               "type or send them as null, what the first chunk holds, and how parallel calls "
+               "arrive (broken in 0.3.17-0.3.18, lmstudio-bug-tracker#723) are not known; the "
+               "double streams them OpenAI's way"),
         sources={"limit_fields": _LMS_CHAT, "tool_choice": _LMS_CHANGELOG, "named_choice": _LMS_670,
                  "parallel": _LMS_CHANGELOG,
                  "parallel_honoured": _LMS_CHANGELOG + " [not documented; the double honours it]",
                  "ids": _LMS_TOOLS,
                  "arguments": _LMS_TOOLS, "unknown_model": _LMS_1556, "error_shape": _LMS_670,
                  "reasoning_field": _LMS_CHANGELOG, "stream.default": _LMS_CHAT,
-                 "stream.calls": _LMS_TOOLS,
+                 "stream.calls": _LMS_TOOLS, "stream.opening": _LMS_TOOLS + " [not documented]",
+                 "stream.empty_arguments": _LMS_TOOLS, "stream.index": _LMS_TOOLS,
+                 "stream.resent": _LMS_TOOLS,
+                 "stream.finish": _LMS_CHANGELOG + " [where it sits: not documented]",
+                 "stream.error": _LMS_CHANGELOG + " [what follows it: not documented]",
                  "base_url": _LMS_OPENAI, "start": _LMS_SERVE, "max_tokens_field": _LMS_CHAT}),
 )}
 
@@ -552,3 +623,110 @@ def finish(flavour: Flavour, body: Mapping[str, Any], answer: dict[str, Any],
             if choice.get("finish_reason") == "tool_calls":
                 choice["finish_reason"] = "stop"
     return answer
+
+
+# -- how the server streams it ----------------------------------------------------------------------
+def restream(flavour: Flavour, chunks: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The Chat Completions `chunks` (OpenAI's way, `wire/chat/streaming.py`) as `flavour` streams them.
+
+    One reply, the same text and calls; only where each piece sits changes, as the
+    server's `Streaming` record says:
+
+        >>> from toolcall_lab.wire.chat.streaming import encode_stream
+        >>> reply = {"id": "c", "created": 0, "model": "m", "choices": [{"index": 0,
+        ...   "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None,
+        ...   "tool_calls": [{"id": "call_1", "type": "function",
+        ...                   "function": {"name": "f", "arguments": '{"a": 1}'}}]}}]}
+        >>> for chunk in restream(FLAVOURS["vllm"], encode_stream(reply)):
+        ...     print(chunk["choices"][0]["delta"], chunk["choices"][0]["finish_reason"])
+        {'role': 'assistant', 'content': ''} None
+        {'tool_calls': [{'index': 0, 'id': 'call_1', 'type': 'function', 'function': {'name': 'f'}}]} None
+        {'tool_calls': [{'index': 0, 'function': {'arguments': '{"a"'}}]} None
+        {'tool_calls': [{'index': 0, 'function': {'arguments': ': 1}'}}]} tool_calls
+        >>> [c["choices"][0]["delta"] for c in restream(FLAVOURS["ollama-openai"], encode_stream(reply))][0]
+        {'role': 'assistant', 'content': None, 'tool_calls': [{'index': 0, 'id': 'call_1', \
+'type': 'function', 'function': {'name': 'f', 'arguments': '{"a": 1}'}}]}
+    """
+    import copy
+
+    style = flavour.stream
+    out = [copy.deepcopy(dict(chunk)) for chunk in chunks]
+    if style.calls == "whole call in one chunk":
+        out = _whole_calls(out)
+    opened: dict[int, dict[str, Any]] = {}
+    for chunk in out:
+        for choice in chunk.get("choices") or ():
+            for call in choice["delta"].get("tool_calls") or ():
+                _bend_call(style, call, opened)
+    if style.opening == "with the first piece" and len(out) > 1 and out[0].get("choices"):
+        first, out = out[0]["choices"][0]["delta"], out[1:]
+        if out[0].get("choices"):
+            delta = out[0]["choices"][0]["delta"]
+            opening = {key: value for key, value in first.items() if key != "refusal"}
+            out[0]["choices"][0]["delta"] = {**opening, **delta}
+    elif isinstance(style.opening, Mapping) and out and out[0].get("choices"):
+        out[0]["choices"][0]["delta"] = dict(style.opening)
+    if style.finish == "with the last delta":
+        out = _finish_on_last(out)
+    yield from out
+
+
+def _bend_call(style: Streaming, call: dict[str, Any], opened: dict[int, dict[str, Any]]) -> None:
+    """One tool-call delta as the server writes it: what it resends, leaves out, numbers."""
+    index = call["index"]
+    function = call.setdefault("function", {})
+    if "id" in call:  # the delta that opens the call
+        opened[index] = {"id": call["id"], "type": call.get("type"), "name": function.get("name")}
+        if not style.empty_arguments and function.get("arguments") == "":
+            del function["arguments"]
+    elif index in opened:
+        first = opened[index]
+        for name in style.resent:  # subtle: a client that joins strings doubles these
+            if name == "name":
+                call["function"] = {"name": first["name"], **function}
+            else:
+                call[name] = first[name]
+    if style.index == "omitted":
+        del call["index"]
+
+
+def _whole_calls(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`chunks` with each call's argument pieces joined into the chunk that opens it."""
+    out: list[dict[str, Any]] = []
+    opening: dict[int, dict[str, Any]] = {}
+    for chunk in chunks:
+        calls = [call for choice in chunk.get("choices") or ()
+                 for call in choice["delta"].get("tool_calls") or ()]
+        if calls and all("id" not in call and call["index"] in opening for call in calls):
+            for call in calls:  # a piece of a call already opened: onto its opening
+                function = opening[call["index"]]["function"]
+                function["arguments"] = function.get("arguments", "") + call["function"].get("arguments", "")
+            continue
+        for call in calls:
+            opening[call["index"]] = call
+        out.append(chunk)
+    return out
+
+
+def _finish_on_last(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`chunks` with the finish reason moved onto the last chunk that carries something."""
+    finishing = next((at for at, chunk in enumerate(chunks) if chunk.get("choices")
+                      and chunk["choices"][0].get("finish_reason") is not None), None)
+    if finishing is None or finishing == 0 or chunks[finishing]["choices"][0]["delta"]:
+        return chunks
+    reason = chunks[finishing]["choices"][0]["finish_reason"]
+    chunks[finishing - 1]["choices"][0]["finish_reason"] = reason
+    return chunks[:finishing] + chunks[finishing + 1:]
+
+
+def stream_error(flavour: Flavour) -> tuple[dict[str, Any], bytes]:
+    """(the error a stream of `flavour` breaks off with, and what follows it): the server's error
+    body for a failure while generating, then `data: [DONE]` where it sends one (vLLM).
+
+    >>> stream_error(FLAVOURS["vllm"])[1]
+    b'data: [DONE]\\n\\n'
+    """
+    from ._framing import DONE
+
+    body = error_body(flavour, "an error was encountered while running the model", status=500)
+    return body, DONE if flavour.stream.error == "[DONE]" else b""

@@ -10,7 +10,8 @@ The rest is what the double asks of this half (`wire.ServerHalf`) to play Anthro
 the body's shape (`shape.py`), the API's words for each failure (`fault`), the prompt
 cache (`caching.py`), what the model reads of the thinking sent back and when it thinks
 (`thinking.py`), and the hidden tool-use system prompt Anthropic bills whenever tools are
-offered (`as_served`, `models.tool_prompt_tokens`).
+offered (`as_served`, `models.tool_prompt_tokens`), and the reply as server-sent events
+when a request says `"stream": true` (`streaming.py`, `encode_stream`).
 
 The block translators are this folder's (`_blocks.py`), shared with the client half;
 this module only adds what a server needs on top of them.
@@ -31,19 +32,21 @@ from ...models import tool_prompt_tokens
 from ...tool import Tool
 from ...turn import StopReason, Turn
 from ...usage import Usage
-from .._shared import NO_STREAM, TOO_LARGE, from_the_wire, request_tool
+from .._shared import TOO_LARGE, from_the_wire, request_tool
 from ..problem import Problem
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
 from .caching import cache_usage, with_cache_creation
 from .shape import SHAPE, shape_problem
+from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 from .thinking import as_the_model_reads_it as thinking_as_read
 from .thinking import thinks
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "as_served", "as_the_model_reads_it", "cache_creation", "cache_usage", "decode_request",
-           "decode_tool_choice", "encode_response", "error_body", "fault", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of"]
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
+           "cache_usage", "decode_request", "decode_tool_choice", "encode_response", "encode_stream",
+           "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem",
+           "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -219,7 +222,7 @@ _429 = (  # tests/fixtures/anthropic_error_rate_limit_429.body.json, word for wo
 _FAULT_WORDS = {"rate_limit": _429, "overloaded": "Overloaded", "not_found": "model: {model}",
                 "server_error": "Internal server error", "unauthorized": "invalid x-api-key",
                 "no_route": "Not Found", "bad_json": "The request body is not valid JSON: {detail}",
-                "stream": NO_STREAM, "bad_header": "{detail}", "method": "Method Not Allowed",
+                "bad_header": "{detail}", "method": "Method Not Allowed",
                 "too_large": "Request exceeds the maximum allowed number of bytes. " + TOO_LARGE,
                 "no_length": "A request body needs a Content-Length header."}
 #: The error type where the status's own (`_ERROR_TYPES`) is not what Anthropic says.

@@ -7,8 +7,9 @@ OpenAI's error JSON (one shape for both OpenAI APIs).
 
 The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI Chat:
 the body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI
-APIs share (`wire._openai`), and tool-call ids spelled "call_...". Chat Completions shows
-no reasoning (only its token count), so the double's model never reasons here.
+APIs share (`wire._openai`), tool-call ids spelled "call_...", and the reply as chunks
+when a request says `"stream": true` (`streaming.py`, `encode_stream`). Chat Completions
+shows no reasoning (only its token count), so the double's model never reasons here.
 
 The call and content readers are this folder's (`_blocks.py`), shared with the client half.
 
@@ -32,11 +33,12 @@ from .._shared import openai_error_body as error_body
 from ..problem import Problem
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
+from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "as_served", "as_the_model_reads_it", "cache_usage", "decode_request", "decode_tool_choice",
-           "encode_response", "error_body", "fault", "model_list", "reasons", "refusal", "reply",
-           "shape_problem", "status_of"]
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
+           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
+           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.

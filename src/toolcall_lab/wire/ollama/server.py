@@ -9,8 +9,8 @@ The rest is what the double asks of this half (`wire.ServerHalf`) to play Ollama
 body's shape (`shape.py`), Ollama's words for each failure (`fault`), and its reasoning:
 the double's model thinks when `think` is set (Ollama also thinks by default on models
 that can; the double only when asked). Ollama streams unless a request says
-`"stream": false` (`STREAMS_BY_DEFAULT`), so the double, which does not stream, refuses a
-request without it rather than pretend it would not stream.
+`"stream": false` (`STREAMS_BY_DEFAULT`), and so does the double: the finished reply as
+Ollama's newline-delimited JSON (`streaming.py`, `encode_stream`).
 
 The call and message readers are this folder's (`_blocks.py`), shared with the client half.
 
@@ -32,11 +32,12 @@ from .._shared import TOO_LARGE, from_the_wire, read_result_text, request_tool
 from ..problem import Problem
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
+from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "as_served", "as_the_model_reads_it", "cache_usage", "decode_request", "decode_tool_choice",
-           "encode_response", "error_body", "fault", "model_list", "reasons", "refusal", "reply",
-           "shape_problem", "status_of"]
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
+           "decode_request", "decode_tool_choice", "encode_response", "encode_stream", "error_body", "fault",
+           "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: Ollama streams unless a request says `"stream": false`.
@@ -176,9 +177,6 @@ _FAULT_WORDS = {
     "overloaded": "server busy, please try again.  maximum pending requests exceeded",
     "server_error": "llama runner process has terminated: exit status 2",
     "not_found": "model '{model}' not found", "no_route": "404 page not found", "bad_json": "{detail}",
-    # subtle: Ollama streams unless told not to, so a request *without* "stream" is refused too.
-    "stream": 'The API double does not stream, and Ollama streams unless the request says '
-              '"stream": false; add it.',
     "bad_header": "{detail}", "method": "405 method not allowed", "too_large": TOO_LARGE,
     "no_length": "a request body needs a Content-Length header"}
 

@@ -10,8 +10,9 @@ when it comes back altered.
 The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI: the
 body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI APIs
 share (`wire._openai`), the responses it keeps for `previous_response_id` (`store.py`),
-tool-call ids spelled "call_...", and reasoning where the real model reasons, at the
-effort the live API echoes (`reasoning.py`).
+tool-call ids spelled "call_...", reasoning where the real model reasons, at the
+effort the live API echoes (`reasoning.py`), and the reply as server-sent events when a
+request says `"stream": true` (`streaming.py`, `encode_stream`).
 
 The item readers are this folder's (`_blocks.py`), shared with the client half.
 
@@ -49,11 +50,13 @@ from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web
 from .reasoning import effort, reasoning_item, reasons
 from .shape import SHAPE, shape_problem
 from .store import keep, unknown_previous, with_history
+from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE",
-           "STREAMS_BY_DEFAULT", "as_served", "as_the_model_reads_it", "cache_usage", "decode_request",
-           "decode_tool_choice", "effort", "encode_response", "error_body", "fault", "model_list", "reasons",
-           "refusal", "reply", "shape_problem", "status_of"]
+__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
+           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
+           "decode_request", "decode_tool_choice", "effort", "encode_response", "encode_stream", "error_body",
+           "fault", "frame", "model_list", "reasons", "refusal", "reply", "shape_problem", "status_of",
+           "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.

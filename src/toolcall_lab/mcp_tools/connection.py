@@ -1,0 +1,385 @@
+"""`McpConnection`: your code's connection to one MCP server, in this process, every message kept.
+
+An MCP server usually runs in another process (started by your program and spoken to over
+its stdin and stdout) or behind a URL. Here it runs in the notebook's own process, over the
+SDK's in-memory transport (`mcp.client._memory.InMemoryTransport`, the one `mcp.Client`
+itself uses for an in-process server): nothing is spawned, which also avoids the crashes a
+subprocess server started from Jupyter is known for on Windows. The messages are the same
+JSON-RPC the SDK would write on a pipe, framed by the SDK's own dispatcher; the connection
+only writes each one down (`log`, a list of `rpc.RpcMessage`) as it passes.
+
+`connect(server)` builds one and does what a client does first: agree on a protocol version
+(`mode="auto"`, the SDK's default: a `server/discover` probe, falling back to the
+`initialize` handshake for a server from before revision 2026-07-28; `mode="legacy"`: the
+handshake, always), then `tools/list`. After that:
+
+    connection.tools            the server's tools as the kit's `Tool`s (`adapter.tool_from_mcp`)
+    connection.server_tools     ... as the SDK read them (`mcp.types.Tool`), from that same tools/list
+    connection.list_tools()     the SDK's own `Tool` objects, fetched again
+    connection.call_tool(n, a)  one `tools/call`: the SDK's `CallToolResult`
+    connection.log, .hops()     every message so far, and the messages paired up
+    connection.close()          the end of the connection
+
+The SDK is asynchronous (anyio) and a notebook already runs an event loop, so the client
+lives on an event loop of its own in a daemon thread, and each call waits for its answer
+there (`anyio.from_thread.BlockingPortal`). Every method here is an ordinary blocking call.
+
+A server that goes away (here staged with `exits_after_calls=N`: after answering N
+`tools/call` requests the server's end of the connection closes, as a crashed process's pipe
+does) makes every later call raise `McpServerGoneError`, one sentence saying which server
+and what your code was doing. A tool that *fails* is not that: the server answers with an
+`isError` result, which `call_tool` returns like any other.
+
+Left out: servers in another process or behind a URL (`mcp.Client` takes a command or a URL
+the same way), server-initiated requests (sampling, elicitation), resources and prompts.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import weakref
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..errors import McpServerGoneError, McpToolError, UsageError
+from .rpc import Hop, RpcMessage, hops
+
+if TYPE_CHECKING:
+    from ..tool import Tool
+
+__all__ = ["MODES", "WRITTEN_FOR", "McpConnection", "connect", "version_line"]
+
+#: The `mode=` values of `mcp.Client`: "auto" (discover, or the handshake), "legacy" (the handshake).
+MODES = ("auto", "legacy")
+#: Seconds a call waits for the server's reply before it gives up (the SDK's read timeout).
+TIMEOUT_S = 30.0
+#: The name and version your code gives the server (clientInfo): the kit's, so outputs stay stable.
+CLIENT_NAME = "toolcall-lab"
+#: The release of the `mcp` SDK lesson 12 and this package were written for (the pin: mcp>=2.3,<3).
+WRITTEN_FOR = "2.3.0"
+
+
+def version_line() -> str:
+    """Which `mcp` this was written for, and whether yours is that one (no other version shown raw
+    when it is, so a lesson's output stays the same from machine to machine).
+
+    >>> print(version_line())  # doctest: +ELLIPSIS
+    Written for the official MCP Python SDK, mcp 2.3.0...
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("mcp")
+    except PackageNotFoundError:
+        return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; it is not installed here: "
+                "pip install -e '.[lab]' brings it.")
+    if installed == WRITTEN_FOR:
+        return f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}: the one you have."
+    return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; you have {installed}, so a "
+            "message or two may differ from the page.")
+
+
+def connect(server: Any, *, mode: str = "auto", exits_after_calls: int | None = None) -> McpConnection:
+    """A connection to `server` (an `mcp.server.mcpserver.MCPServer`), version agreed, tools listed.
+
+    `exits_after_calls=N` stages a server that goes away after answering N `tools/call`
+    requests. Close it with `.close()` (or use it in a `with` block).
+    """
+    return McpConnection(server, mode=mode, exits_after_calls=exits_after_calls)
+
+
+class McpConnection:
+    """Your code's side of one MCP connection, run on an event loop of its own (see the module)."""
+
+    def __init__(self, server: Any, *, mode: str = "auto", exits_after_calls: int | None = None) -> None:
+        _check_arguments(server, mode, exits_after_calls)
+        self.server_name = str(getattr(server, "name", "") or "server")
+        self.log: list[RpcMessage] = []
+        #: How many of `log`'s messages a run has already shown (`mcp_loop.run_with_server` moves it).
+        self.traced = 0
+        #: Calls your code could not send because the server had gone away.
+        self.lost_calls = 0
+        self._pipe = _Pipe(server, self.log, exits_after_calls)
+        self._portal, self._thread = _event_loop_thread(self.server_name)
+        self._client_context: Any = None
+        self._client: Any = None
+        self._tools: tuple[Tool, ...] = ()
+        self._server_tools: tuple[Any, ...] = ()
+        self._closer = weakref.finalize(self, _shut, self._portal, self._thread)
+        self._open(mode)
+
+    # -- what a client does first ------------------------------------------------------------
+    def _open(self, mode: str) -> None:
+        from mcp import Client
+        from mcp.types import Implementation
+
+        from .. import __version__
+
+        # subtle: no client-side cache, so every tools/list reaches the server (and the log)
+        client = Client(self._pipe, mode=mode, cache=None, read_timeout_seconds=TIMEOUT_S,
+                        client_info=Implementation(name=CLIENT_NAME, version=__version__))
+        self._client_context = self._portal.wrap_async_context_manager(client)
+        try:
+            self._client = self._client_context.__enter__()
+        except BaseException:
+            self._closer()
+            raise
+        from .adapter import tool_from_mcp
+
+        self._server_tools = tuple(self.list_tools())
+        self._tools = tuple(tool_from_mcp(t, self) for t in self._server_tools)
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision the two sides agreed on ("2026-07-28", or "2025-11-25" by handshake)."""
+        return str(self._client.protocol_version)
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        """The server's tools as the kit's `Tool`s, from the `tools/list` done when connecting."""
+        return self._tools
+
+    @property
+    def server_tools(self) -> tuple[Any, ...]:
+        """The same tools as the SDK read them (`mcp.types.Tool`, fields in snake_case), no request sent."""
+        return self._server_tools
+
+    @property
+    def gone(self) -> bool:
+        """True once the server has gone away (its end of the connection closed)."""
+        return self._pipe.gone
+
+    # -- the calls -----------------------------------------------------------------------------
+    def list_tools(self) -> list[Any]:
+        """Every tool the server lists (the SDK's `mcp.types.Tool`), page after page."""
+        found: list[Any] = []
+        cursor: str | None = None
+        while True:
+            page = self._call("tools/list", lambda at=cursor: self._client.list_tools(cursor=at))
+            found += page.tools
+            cursor = page.next_cursor
+            if not cursor:
+                return found
+
+    def call_tool(self, name: str, arguments: Mapping[str, Any]) -> Any:
+        """One `tools/call`: the SDK's `CallToolResult` (`.content`, `.is_error`).
+
+        A tool that failed is an ordinary result with `is_error=True`. A JSON-RPC error (the
+        server refused the request itself) raises `McpToolError`; a server that has gone away
+        raises `McpServerGoneError`.
+        """
+        return self._call(f"tools/call {name}", lambda: self._client.call_tool(name, dict(arguments)))
+
+    def _call(self, what: str, send: Any) -> Any:
+        from mcp import MCPError
+        from mcp.types import CONNECTION_CLOSED
+
+        if self._client is None:
+            raise UsageError(f"the connection to {self.server_name!r} is closed; connect again with "
+                             "connect(server).")
+        if self._pipe.gone:
+            self.lost_calls += 1
+            raise McpServerGoneError(self._gone_sentence(what))
+
+        async def call() -> Any:
+            return await send()
+
+        try:
+            return self._portal.call(call)
+        except MCPError as exc:
+            if exc.error.code == CONNECTION_CLOSED or self._pipe.gone:
+                self._pipe.gone = True
+                self.lost_calls += 1
+                raise McpServerGoneError(self._gone_sentence(what)) from None
+            raise McpToolError(f"the MCP server {self.server_name!r} refused {what} (JSON-RPC error "
+                               f"{exc.error.code}: {exc.error.message})") from None
+
+    def _gone_sentence(self, what: str) -> str:
+        return (f"the MCP server {self.server_name!r} has gone away (its end of the connection closed), "
+                f"so your code could not send {what}; connect to it again with connect(server).")
+
+    # -- what was said -------------------------------------------------------------------------
+    def hops(self) -> list[Hop]:
+        """Every request so far with its reply (`rpc.hops` of `log`)."""
+        return hops(self.log)
+
+    def close(self) -> None:
+        """End the connection and its event loop; the log stays."""
+        if self._client_context is not None:
+            context, self._client_context, self._client = self._client_context, None, None
+            try:
+                context.__exit__(None, None, None)
+            except Exception:  # subtle: a server that went away may fail its own goodbye
+                pass
+        self._closer()
+
+    def __enter__(self) -> McpConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self._client is None:
+            return f"McpConnection({self.server_name!r}, closed)"
+        names = [t.name for t in self._tools]
+        return f"McpConnection({self.server_name!r}, protocol={self.protocol_version!r}, tools={names})"
+
+
+def _check_arguments(server: Any, mode: object, exits_after_calls: object) -> None:
+    """Refuse a bad argument in one sentence, before a thread is started."""
+    from mcp.server.mcpserver import MCPServer
+
+    if not isinstance(server, MCPServer):
+        raise UsageError(f"connect() takes an MCPServer (from mcp.server.mcpserver import MCPServer), "
+                         f"got {type(server).__name__}; build the server first, then connect to it.")
+    if mode not in MODES:
+        raise UsageError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}.")
+    if exits_after_calls is not None and (isinstance(exits_after_calls, bool)
+                                          or not isinstance(exits_after_calls, int) or exits_after_calls < 0):
+        raise UsageError(f"exits_after_calls must be a whole number of calls or None, got "
+                         f"{exits_after_calls!r}.")
+
+
+# -- the event loop the client lives on ---------------------------------------------------------
+def _event_loop_thread(name: str) -> tuple[Any, threading.Thread]:
+    """A blocking portal into an event loop running in a daemon thread of its own.
+
+    subtle: a daemon thread, not anyio's `start_blocking_portal` (a worker of a thread pool,
+    which the interpreter waits for at exit): a connection nobody closed must not keep Python
+    from exiting.
+    """
+    import anyio
+    from anyio.from_thread import BlockingPortal
+
+    handed: queue.Queue[Any] = queue.Queue()
+
+    async def serve() -> None:
+        async with BlockingPortal() as portal:
+            handed.put(portal)
+            await portal.sleep_until_stopped()
+
+    def main() -> None:
+        try:
+            anyio.run(serve)
+        except BaseException as exc:  # handed to the thread that is waiting for the portal
+            handed.put(exc)
+
+    thread = threading.Thread(target=main, name=f"mcp client of {name}", daemon=True)
+    thread.start()
+    portal = handed.get(timeout=TIMEOUT_S)
+    if isinstance(portal, BaseException):
+        raise portal
+    return portal, thread
+
+
+def _shut(portal: Any, thread: threading.Thread) -> None:
+    """Stop the portal's event loop and wait for its thread (at most a few seconds)."""
+    try:
+        portal.call(portal.stop, True)
+    except Exception:  # subtle: already stopped
+        pass
+    thread.join(timeout=5)
+
+
+# -- the transport, with every message written down ------------------------------------------------
+class _Pipe:
+    """The SDK's in-memory transport, writing down each message as it passes.
+
+    It is an `mcp.client.Transport`: an async context manager handing `mcp.Client` the
+    (read, write) streams of the connection. What the client writes is noted as it is sent;
+    what the server wrote, as the client reads it. `exits_after` stages the server going
+    away: once it has answered that many `tools/call` requests, the client reads the end of
+    the stream and every later write fails, as with a crashed server's pipe.
+    """
+
+    def __init__(self, server: Any, log: list[RpcMessage], exits_after: int | None) -> None:
+        self.server, self.log, self.exits_after = server, log, exits_after
+        self.gone = False
+        self._inner: Any = None
+        self._calls_answered = 0
+        self._call_ids: set[Any] = set()
+
+    async def __aenter__(self) -> tuple[Any, Any]:
+        # subtle: the SDK's own in-process transport, from a private module; the `mcp<3` pin holds it
+        from mcp.client._memory import InMemoryTransport
+
+        self._inner = InMemoryTransport(self.server)
+        read, write = await self._inner.__aenter__()
+        return _Reading(read, self), _Writing(write, self)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._inner.__aexit__(*exc)
+
+    def note(self, sender: str, message: Any) -> None:
+        body = json.loads(message.model_dump_json(by_alias=True, exclude_unset=True))
+        self.log.append(RpcMessage("client" if sender == "client" else "server", body))
+        if sender == "client" and body.get("method") == "tools/call":
+            self._call_ids.add(body.get("id"))
+        elif sender == "server" and body.get("id") in self._call_ids:
+            self._calls_answered += 1
+            if self.exits_after is not None and self._calls_answered >= self.exits_after:
+                self.gone = True  # the server has answered its last call
+
+
+class _Writing:
+    """The client's write stream: each message noted as it is sent; a failure once the server is gone."""
+
+    def __init__(self, inner: Any, pipe: _Pipe) -> None:
+        self._inner, self._pipe = inner, pipe
+
+    async def send(self, item: Any) -> None:
+        import anyio
+
+        if self._pipe.gone:
+            raise anyio.BrokenResourceError  # the other end of the pipe is closed
+        self._pipe.note("client", item.message)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _Writing:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+
+class _Reading:
+    """The client's read stream: each of the server's messages noted as it arrives; the end once gone."""
+
+    def __init__(self, inner: Any, pipe: _Pipe) -> None:
+        self._inner, self._pipe = inner, pipe
+
+    async def receive(self) -> Any:
+        import anyio
+
+        if self._pipe.gone:
+            raise anyio.EndOfStream
+        item = await self._inner.receive()
+        if not isinstance(item, Exception):
+            self._pipe.note("server", item.message)
+        return item
+
+    def __aiter__(self) -> _Reading:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _Reading:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()

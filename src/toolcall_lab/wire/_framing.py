@@ -1,0 +1,111 @@
+"""How a finished reply travels as a stream: where it is cut, and how each event is framed.
+
+What every API's streaming half (`wire/<api>/streaming.py`) shares. The double finishes
+a reply first, the very body it would send unstreamed, and only then plays it as events
+(one source of truth), so the pieces must join back to that body exactly:
+
+- **the split rule** (`pieces`): a text, a thought or a call's arguments (as JSON text)
+  is cut every `PIECE` characters, the kit's own "4 characters a token" (`tokens.py`), so
+  a reply of n output tokens arrives in about n deltas, and the same reply is cut at the
+  same places on every run:
+
+    >>> pieces('{"city": "Paris"}')
+    ['{"ci', 'ty":', ' "Pa', 'ris"', '}']
+
+- **the framing**: server-sent events, with an `event:` line naming the event (Anthropic,
+  OpenAI Responses: the data's `type`) or with `data:` lines only (Chat Completions,
+  which ends with `data: [DONE]`); or one JSON object a line (Ollama's NDJSON). Each
+  event's JSON is compact, as the APIs write it:
+
+    >>> sse({"type": "message_stop"})
+    b'event: message_stop\\ndata: {"type":"message_stop"}\\n\\n'
+    >>> sse({"id": "c1"}, named=False), ndjson({"done": True})
+    (b'data: {"id":"c1"}\\n\\n', b'{"done":true}\\n')
+
+- **the headers** a stream goes out with (`SSE_HEADERS`, `NDJSON_HEADERS`), as recorded
+  from the APIs (`tests/fixtures/*_stream_run.*.json`) and read in Ollama's server
+  (`server/routes.go`, `streamResponse`); the double adds `Transfer-Encoding: chunked`.
+
+Left out: the padding the live Anthropic API puts after each `data:` JSON (trailing spaces;
+any JSON parser reads past them), and OpenAI's `obfuscation` field (random characters on
+each delta; no client reads it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["DONE", "NDJSON_HEADERS", "PIECE", "SSE_HEADERS", "events_of", "ndjson", "pieces", "sse"]
+
+#: Characters per delta: the kit's estimate of one token (`tokens.estimate_tokens`).
+PIECE = 4
+#: What a server-sent event stream is sent with (Anthropic, OpenAI: recorded).
+SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=utf-8",
+                                  "cache-control": "no-cache"}
+#: What Ollama's native stream is sent with (`server/routes.go`, `streamResponse`).
+NDJSON_HEADERS: Mapping[str, str] = {"content-type": "application/x-ndjson"}
+#: The last frame of a Chat Completions stream.
+DONE = b"data: [DONE]\n\n"
+
+
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """`text` cut every `size` characters; an empty text is no piece at all.
+
+    >>> pieces("It is 18°C"), pieces("")
+    (['It i', 's 18', '°C'], [])
+    """
+    return [text[at:at + size] for at in range(0, len(text), size)]
+
+
+def _json(event: Mapping[str, Any]) -> str:
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:
+    """One server-sent event: `event: <its type>` (when `named`), its JSON, a blank line."""
+    head = f"event: {event['type']}\n" if named else ""
+    return f"{head}data: {_json(event)}\n\n".encode()
+
+
+def ndjson(event: Mapping[str, Any]) -> bytes:
+    """One line of newline-delimited JSON."""
+    return f"{_json(event)}\n".encode()
+
+
+def events_of(raw: bytes, *, lines: bool = False) -> list[dict[str, Any]]:
+    """The raw events in a stream's bytes, as the APIs' decoders take them: each server-sent
+    event's `data` JSON (its `event:` name is the data's `type` on the APIs that send one), or,
+    with `lines`, each line of NDJSON. The inverse of `sse` and `ndjson`.
+
+    What carries no event is read past: comments (`:` keep-alives), `data: [DONE]`, a last
+    event the stream never ended with its blank line (an SSE client drops it too), and data
+    that is not a JSON object.
+
+    >>> events_of(b'event: ping\\ndata: {"type":"ping"}\\n\\n: keep-alive\\n\\ndata: [DONE]\\n\\n')
+    [{'type': 'ping'}]
+    >>> events_of(b'{"done":false}\\n{"done":true}\\n', lines=True)
+    [{'done': False}, {'done': True}]
+    """
+    text = raw.decode("utf-8", "replace")
+    if lines:
+        return [event for line in text.splitlines() if (event := _object(line)) is not None]
+    found: list[dict[str, Any]] = []
+    data: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if not line:  # a blank line ends the event
+            if data and (event := _object("\n".join(data))) is not None:
+                found.append(event)
+            data = []
+        elif line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+    return found
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
