@@ -64,6 +64,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.tape": {"load", "record", "replay"},
     "toolcall_lab.tokens": {"request_text"},
     "toolcall_lab.tool": {"execute", "tool_map"},
+    "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",
                            "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
