@@ -84,7 +84,7 @@ class Package:
 
     def defined(self, module: str) -> set[str]:
         names: set[str] = set()
-        nodes = list(self.trees[module].body)
+        nodes = list(self.trees[module].body) if module in self.trees else []  # unparsed: nothing known
         while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
             node = nodes.pop()
             if isinstance(node, (ast.If, ast.Try)):

@@ -235,4 +235,19 @@ WRONG: dict[str, dict[str, str]] = {
         "Traced": _broken("Traced", "{used.input_tokens} in, {used.output_tokens} out",
                           "{used.output_tokens} in, {used.input_tokens} out"),
     },
+    "measuring_a_model": {
+        # trusts the answer: the right call and the fact in the answer, never looking at the result
+        "my_grader": (
+            "def my_grader(case, run):\n"
+            "    calls = run.transcript.tool_calls()\n"
+            "    right = any(c.name == case.tool and dict(c.args) == dict(case.args)\n"
+            "                for c in calls)\n"
+            "    return right and case.says in run.answer\n"),
+        "predict_rate": "0.25",  # the slip rate, not the pass rate
+        "predict_apart": '"yes"',  # ten points looks like a lot
+        "q1": "10",  # ten in a row feels like proof
+        "q2": "2",  # half the gap, twice the runs
+        "q3": "200",  # five replays counted as five samples
+        "exercise_1": "recorded.cost(model='claude-opus-5-5').total / recorded.total * 25",  # one case
+    },
 }

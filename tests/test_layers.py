@@ -47,7 +47,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("seeing it", ("views",)),
     ("what the model reads", ("template",)),
     ("the double", ("double", "parts_api")),
-    ("teaching", ("checks", "contract", "examples", "misbehaving", "selfcheck")),
+    ("teaching", ("checks", "contract", "evals", "examples", "misbehaving", "selfcheck")),
     ("tapes", ("tape",)),
     ("the teacher", ("teacher",)),
     ("the façade", ("__init__", "__main__", "_old_paths")),

@@ -770,3 +770,74 @@ def test_13_chat_says_stop_for_a_refusal_and_ollama_has_no_word_for_it():
     prose = _back_prose("13_structured_output", "`read_reply` looks at the stop reason")
     assert "`finish_reason` `stop`" in prose and "it stops inside a number" in prose
     assert printed.rstrip().endswith("'{\"city\": \"Paris\", \"temp_c\": 1'")
+
+
+# -- 14_measuring_a_model -----------------------------------------------------------------------
+L14 = "14_measuring_a_model"
+
+
+def _shown_percent(text: str) -> list[float]:
+    return [float(value) for value in re.findall(r"(\d+(?:\.\d+)?)%", text)]
+
+
+def test_14_twenty_runs_of_one_question_gave_three_answers_and_passed_80_percent():
+    assert "gave three different answers" in _back_prose(L14, "three different answers, one of them")
+    answers = _back_output(L14, "Counter(run.answer for run in runs)").splitlines()
+    assert len(answers) == 3 and sum(int(line.split(" x ")[0]) for line in answers) == 20
+    assert "these twenty runs measured a pass rate of 80%" in _back_prose(L14, "measured a pass rate")
+    assert "pass rate: 16/20 = 80%" in _back_output(L14, "print(f\"pass rate:")
+
+
+def test_14_the_eval_worked_by_hand_is_the_one_tests_test_evals_works_out():
+    # 78 of 100 is what tests/test_evals.py::test_the_wilson_interval_of_the_lessons_eval_worked_by_hand
+    # works out by hand
+    assert "all                            78/100" in _back_output(L14, "print(result.table())")
+    printed = _back_output(L14, "print(f\"by hand:")
+    assert "by hand:  68.9% to 85.0%" in printed and "the kit:  68.9% to 85.0%" in printed
+    said = _back_prose(L14, "**Predict first.** This model")
+    assert "slips on one question in four (`slips_at(0.25)`)" in said
+
+
+def test_14_a_few_of_forty_intervals_miss_the_true_rate():
+    assert "a few intervals miss the true 80%" in _back_prose(L14, "a few intervals miss")
+    caption = _back_output(L14, "plot_intervals(counts, 20, 0.8)")
+    held = int(re.search(r"(\d+) of the 40 intervals hold", caption).group(1))
+    assert 1 <= 40 - held <= 5
+
+
+def test_14_four_times_the_trials_halve_the_width():
+    assert "Four times the trials for half the width" in _back_prose(L14, "Four times the trials")
+    printed = _back_output(L14, "for n in (10, 40, 160, 640)")
+    widths = [int(w) for w in re.findall(r"(\d+) points wide", printed)]
+    assert len(widths) == 4 and all(abs(a / b - 2) < 0.2 for a, b in zip(widths, widths[1:], strict=False))
+
+
+def test_14_twenty_trials_cannot_tell_the_versions_apart_and_about_200_can():
+    assert "Here it holds 0" in _back_prose(L14, "Here it holds 0")
+    assert _back_output(L14, "small = compare(a, b)").rstrip().endswith(": not told apart")
+    printed = _back_output(L14, "need = runs_to_tell_apart(0.8, 0.9)")
+    assert printed.startswith("199 trials of each") and printed.rstrip().endswith(": told apart")
+    assert "Telling 80% from 90% takes about 200 trials" in _back_prose(L14, "## Recap")
+    assert "about 200 trials of each version" in _back_prose(L14, "**Q2.**")
+
+
+def test_14_about_four_in_five_simulated_comparisons_tell_them_apart():
+    assert "About four in five" in _back_prose(L14, "About four in five")
+    apart = int(_back_output(L14, "simulated comparisons told them apart").split()[0])
+    assert 750 <= apart <= 850
+
+
+def test_14_three_real_runs_leave_an_interval_reaching_below_50_percent_and_a_replay_is_one_draw():
+    assert "the interval still reaches below 50%" in _back_prose(L14, "still reaches below 50%")
+    last = _back_output(L14, "graded.append(behaviour(case, run))").splitlines()[-1]
+    assert last.startswith("3 of 3, 95%:") and _shown_percent(last)[1] < 50
+    assert "Five passes and one answer" in _back_prose(L14, "Five passes and one answer")
+    assert "5 of 5 passed, 1 distinct answer" in _back_output(L14, "distinct answer")
+    assert "same verdicts: True" in _back_output(L14, "replayed = run_eval(")
+
+
+def test_14_cents_on_the_smallest_model_dollars_on_the_largest():
+    assert "Cents on the smallest model, dollars on the largest" in _back_prose(L14, "Cents on the smallest")
+    printed = _back_output(L14, "for 2 x {need} trials")
+    rows = dict(re.findall(r"(claude-\w+-[\d-]+)\s+\$([\d.]+) for", printed))
+    assert 0.01 <= float(rows["claude-haiku-5-5"]) < 0.10 and float(rows["claude-opus-5-5"]) >= 1

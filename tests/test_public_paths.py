@@ -30,8 +30,10 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
-        "start_here", "steering_and_guarding", "streaming_on_the_wire", "structured_output", "the_bill",
-        "transcript_as_data", "tools_from_another_process", "when_the_model_misbehaves", "your_own_provider"},
+        "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
+        "structured_output",
+        "the_bill", "transcript_as_data", "tools_from_another_process", "when_the_model_misbehaves",
+        "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
@@ -39,6 +41,9 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.display": {"sequence_diagram"},
     "toolcall_lab.double": {"flavour_table"},
     "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lesson 12
+    "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 14
+                           "difference", "plot_intervals", "run_eval", "runs_to_tell_apart", "simulate",
+                           "wilson"},
     "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"},
     "toolcall_lab.loop": {"decide"},
     "toolcall_lab.mcp_loop": {"run_with_server"},  # lesson 12
@@ -47,7 +52,8 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.messages": {"Block"},
     "toolcall_lab.misbehaving": {
         "fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
-        "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments"},
+        "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments",
+        "slips_at"},
     "toolcall_lab.models": {"SERVER_TOOL_FEES", "TEACHING_MODEL", "default_model", "price_of", "rules_of",
                             "tool_prompt_tokens"},
     "toolcall_lab.output_format": {"OutputFormat", "problems", "read_reply"},
@@ -59,14 +65,15 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.report": {"calls_table", "hop_table", "loop_table", "price_table", "rules_table",
                             "stop_table", "trace_table", "wire_json"},
     "toolcall_lab.server_tools": {"web_search"},
-    "toolcall_lab.tape": {"load", "replay"},
+    "toolcall_lab.tape": {"load", "record", "replay"},
     "toolcall_lab.tokens": {"request_text"},
     "toolcall_lab.tool": {"execute", "tool_map"},
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
-    "toolcall_lab.tools": {"calculator", "delete_files", "get_weather", "read_file", "search_kb"},
+    "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",
+                           "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
-    "toolcall_lab.widgets": {"cost_explorer", "pick_provider", "schema_lab", "step_through", "stream_player",
-                             "wire_view"},
+    "toolcall_lab.widgets": {"cost_explorer", "interval_explorer", "pick_provider", "schema_lab",
+                             "step_through", "stream_player", "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
     "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours

@@ -698,3 +698,58 @@ def test_each_widget_reads_as_what_it_is_before_its_cell_runs():
         assert len(repr(widget)) <= 110 and "children=" not in text  # ipywidgets cuts at 110
         assert type(widget).__name__ in ("VBox", "Tab", "ProviderPicker")
     assert "4 messages" in repr(made["step-through"])
+
+
+# -- interval_explorer -------------------------------------------------------------------------
+def test_interval_explorer_defaults_say_what_forty_evals_of_twenty_runs_show():
+    from toolcall_lab.evals import simulate, wilson
+    from toolcall_lab.views.widgets import interval_explorer
+
+    w = interval_explorer(runs=20, rate=0.8)
+    counts = simulate(0.8, 20, evals=40, seed=0)
+    assert f"{counts[0]} passed" in w.first.value and str(wilson(counts[0], 20)) in w.first.value
+    held = sum(wilson(count, 20).holds(0.8) for count in counts)
+    assert f"{held} of the 40 intervals hold" in w.summary.value
+    assert "true pass rate is 80%" in w.figure_caption.value
+    assert w.figure.value[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_interval_explorer_updates_on_every_control_and_the_button_draws_anew(capsys):
+    from toolcall_lab.views.widgets import interval_explorer
+
+    w = interval_explorer()
+    before = (w.first.value, w.summary.value, w.figure.value)
+    w.runs.value = 200
+    assert "200 runs" in w.first.value and "200 runs each" in w.figure_caption.value
+    w.rate.value = 0.6
+    assert "true 60%" in w.summary.value
+    shown = w.summary.value
+    w.again.click()
+    assert w.summary.value != shown or w.first.value != before[0]
+    assert capsys.readouterr().out == ""  # values set, nothing printed
+    assert not any(type(part).__name__ == "Output" for part in walk(w))
+
+
+def test_interval_explorer_figure_is_drawn_at_the_size_it_is_shown_and_fits_720p():
+    import io
+
+    from PIL import Image
+
+    from toolcall_lab.views.widgets import interval_explorer
+    from toolcall_lab.views.widgets._interval_explorer import FIGURE_MAX_HEIGHT
+
+    w = interval_explorer()
+    assert Image.open(io.BytesIO(w.figure.value)).size == (512, 288)  # no shrinking at 1280x720
+    assert w.figure.layout.max_height == FIGURE_MAX_HEIGHT == "300px"
+    assert w.layout.flex_flow == "row wrap"
+    for slider in (w.runs, w.rate):
+        assert slider.layout.width == "100%" and slider.style.description_width == "11em"
+
+
+def test_interval_explorer_takes_its_colours_from_the_theme():
+    from toolcall_lab.views.widgets import interval_explorer
+
+    w = interval_explorer()
+    w.runs.value = 10
+    for value in html_values(w):
+        assert value and theme_problems(value) == [], value[:200]

@@ -1,4 +1,4 @@
-"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 6, 7, 12.
+"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 6, 7, 12, 14.
 
 Real models rarely misbehave when you are watching. Each policy here plays one mistake,
 reproducibly, around the lessons' weather question, and then (where a real model would)
@@ -21,6 +21,9 @@ reads the error it gets back and recovers:
                           filled the context window (context_window_exceeded), staged on cue
     picks_by_description  chooses a tool by nothing but its description: the one sharing the most
                           words with the question, or none; a stand-in for how a model chooses
+    slips_at(rate, seed)  a model that varies: on a stated share of its questions, drawn at random
+                          but reproducibly from `seed`, it calls the wrong tool or sends the wrong
+                          arguments, and answers from what came back (lesson 14's eval)
 
 Each is a policy function for `ScriptedProvider` (or `ApiDouble`), so it sees the
 transcript and the tools on offer and decides its next reply. The model that behaves is
@@ -36,12 +39,14 @@ transcript and the tools on offer and decides its next reply. The model that beh
 
 from __future__ import annotations
 
+import random
 import re
 
-from .blocks import ToolCall
+from .blocks import ToolCall, ToolResult
+from .errors import UsageError, UsageTypeError
 from .examples import _cities_in, weather_policy
 from .messages import Message
-from .providers.scripted import Reply, call, stage
+from .providers.scripted import Policy, Reply, call, stage
 from .server_tools import web_search
 from .tool import Tool
 from .tools.files import FILES
@@ -50,7 +55,7 @@ from .transcript import Transcript
 
 __all__ = ["fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
            "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments",
-           "sends_broken_json"]
+           "sends_broken_json", "slips_at"]
 
 
 def _question(transcript: Transcript) -> tuple[Message, list[Message]]:
@@ -243,3 +248,95 @@ def picks_by_description(transcript: Transcript, tools: tuple[Tool, ...]) -> Rep
         return "None of my tools says it can help with that, so I cannot tell you."
     first = next(iter(chosen.input_schema.get("properties", {})), "query")
     return call(chosen.name, **{first: _city(transcript)})
+
+
+# -- a model that varies ---------------------------------------------------------------------------
+_ARITHMETIC = re.compile(r"\d[\d\s.+\-*/%()]*[+\-*/%][\d\s.+\-*/%()]*\d")
+_CITIES = tuple(WEATHER)
+
+
+def _right_call(question: str, offered: set[str]) -> ToolCall | None:
+    """The call a careful model makes for `question`: get_weather for a city, calculator for a sum."""
+    cities = _cities_in(question)
+    if cities and "get_weather" in offered:
+        return call("get_weather", city=cities[0])
+    sum_ = _ARITHMETIC.search(question)
+    if sum_ and "calculator" in offered:
+        return call("calculator", expression=sum_.group().strip())
+    return None
+
+
+def _slipped(right: ToolCall, kind: str, question: str, offered: set[str]) -> ToolCall:
+    """`right`, gone wrong: the handbook searched instead (`kind` "tool"), or the wrong arguments."""
+    if kind == "tool" and "search_kb" in offered:
+        return call("search_kb", query=question)
+    if right.name == "get_weather":  # the next city of the table: a valid call, and wrong
+        city = str(right.args["city"])
+        return call("get_weather", city=_CITIES[(_CITIES.index(city) + 1) % len(_CITIES)])
+    expression = str(right.args["expression"])
+    cut = max(expression.rfind(op) for op in "+-*/%")  # stops reading at the last operator
+    return call("calculator", expression=expression[:cut].strip() if cut > 0 else expression + " + 1")
+
+
+def _answer_from(asked: ToolCall, result: ToolResult | None, question: str) -> str:
+    """The answer, from whatever the call brought back, confidently, as a model that slipped gives it."""
+    if result is None or result.is_error:
+        return "I could not find that out."
+    if asked.name == "get_weather":
+        temperature, _, sky = result.content.partition(", ")
+        cities = _cities_in(question)  # the city asked about, whichever city was looked up
+        return f"It's {temperature} and {sky} in {cities[0] if cities else asked.args.get('city')}."
+    if asked.name == "calculator":
+        sum_ = _ARITHMETIC.search(question)
+        return f"{sum_.group().strip() if sum_ else asked.args.get('expression')} = {result.content}."
+    return "The handbook has nothing on that."
+
+
+def slips_at(rate: float, *, seed: int = 0) -> Policy:
+    """A model that varies: on a share `rate` of its questions it slips, drawn from `seed`.
+
+    Each new question draws once from `random.Random(seed)`: below `rate`, the model
+    slips, half the time (a second draw) to the wrong tool, asking the handbook
+    (`search_kb`) instead, and otherwise to the wrong arguments (the next city of the
+    weather table, or the sum cut short before its last operator). Else it makes the
+    right call: `get_weather` for a city it knows, `calculator` for a sum. Then it answers
+    from whatever came back, as sure of itself either way. The draws run on from question
+    to question, so twenty runs of one question are twenty different draws, and the same
+    seed gives the same twenty on every machine.
+
+    >>> from toolcall_lab import ScriptedProvider, run_agent
+    >>> from toolcall_lab.tools import EXAMPLE_TOOLS
+    >>> model = ScriptedProvider(slips_at(0.5, seed=1))
+    >>> for _ in range(3):
+    ...     print(run_agent(model, "What's the weather in Paris?", tools=EXAMPLE_TOOLS).answer)
+    It's 14°C and light rain in Paris.
+    It's 18°C and sunny in Paris.
+    The handbook has nothing on that.
+
+    A real model varies too, and nobody tells you its rate: an eval measures it.
+    """
+    if isinstance(rate, bool) or not isinstance(rate, int | float):
+        raise UsageTypeError(f"rate is the share of questions the model slips on, a number from 0 to 1; "
+                             f"got {rate!r}. Pass, for example, slips_at(0.2).")
+    if not 0 <= rate <= 1:
+        raise UsageError(f"rate is the share of questions the model slips on, from 0 to 1, got {rate!r}; "
+                         "write 20% as 0.2.")
+    coin = random.Random(seed)
+
+    def policy(transcript: Transcript, tools: tuple[Tool, ...]) -> Reply:
+        question, since = _question(transcript)
+        offered = {t.name for t in tools}
+        right = _right_call(question.text, offered)
+        if right is None:
+            return "I have no tool for that, so I cannot say."
+        calls = {c.id: c for m in since for c in m.tool_calls}
+        results = [(calls[r.call_id], r) for m in since for r in m.tool_results if r.call_id in calls]
+        if not calls:  # a new question: toss the coin
+            if coin.random() >= rate:
+                return right
+            kind = "tool" if coin.random() < 0.5 else "args"
+            return _slipped(right, kind, question.text, offered)
+        asked, result = results[-1] if results else (next(iter(calls.values())), None)
+        return _answer_from(asked, result, question.text)
+
+    return policy

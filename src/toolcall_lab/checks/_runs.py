@@ -66,8 +66,9 @@ def template(function: Any) -> bool:
     return callable(function) and unwritten(SimpleNamespace(body=function), "body")
 
 
-def run_watching(kit: Callable[..., Any], function: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
-    """(what `function(*args)` returned, whether it called the kit's `kit` on the way).
+def run_watching(kit: Callable[..., Any] | tuple[Callable[..., Any], ...], function: Callable[..., Any],
+                 *args: Any) -> tuple[Any, bool]:
+    """(what `function(*args)` returned, whether it called the kit's `kit` (or one of a tuple) on the way).
 
     How a key refuses an answer that only wraps the kit's own version ("write it yourself"):
     the call is watched, not the source read, so an alias, an import inside the function or
@@ -79,12 +80,13 @@ def run_watching(kit: Callable[..., Any], function: Callable[..., Any], *args: A
     >>> run_watching(parse_tool_calls, str.upper, "Hi")
     ('HI', False)
     """
-    target = getattr(kit, "__code__", None)
+    kits = kit if isinstance(kit, tuple) else (kit,)
+    targets = {getattr(each, "__code__", None) for each in kits} - {None}
     called = False
 
     def watch(frame: FrameType, event: str, arg: Any) -> None:
         nonlocal called
-        if event == "call" and frame.f_code is target:
+        if event == "call" and frame.f_code in targets:
             called = True
 
     # subtle: a profile hook sees every Python call in this thread, however the learner named

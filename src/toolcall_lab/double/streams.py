@@ -145,7 +145,7 @@ def stream_of(api: str, reply: Mapping[str, Any], request: Mapping[str, Any],
     """`reply` (an `api` response body) as its stream, bent by `fault` if it is a stream's, and
     streamed the way the local server `flavour` streams it (`wire.flavours.restream`)."""
     events: Iterable[dict[str, Any]] = API_SPECS[api].server.encode_stream(reply, request=request)
-    if flavour is not None and flavour.api == "chat":
+    if flavour is not None and flavour.bends_chat_stream:
         events = restream(flavour, events)
     return play(api, reply, events, fault, flavour=flavour)
 
@@ -166,7 +166,7 @@ def play(api: str, reply: Mapping[str, Any] | None, events: Iterable[dict[str, A
         events, end = listed[:after], b""
         if kind != "cut":
             failed = server.stream_error(after, reply, failed=kind == "stream_failed")
-            if flavour is not None and flavour.api == "chat":
+            if flavour is not None and flavour.bends_chat_stream:
                 failed, end = stream_error(flavour)
             events = [*listed[:after], failed]
     delay = (SLOW if fault is None or fault.delay is None else fault.delay) if kind == "slow_stream" else 0.0

@@ -53,6 +53,7 @@ LESSONS = (
     "11_streaming_on_the_wire.ipynb",
     "12_tools_from_another_process.ipynb",
     "13_structured_output.ipynb",
+    "14_measuring_a_model.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 

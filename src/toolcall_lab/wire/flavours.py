@@ -203,6 +203,13 @@ class Flavour:
         return default_model(self.name)
 
     @property
+    def bends_chat_stream(self) -> bool:
+        """Whether `restream` and `stream_error` apply: this server speaks Chat Completions, whose
+        stream its `stream` record bends. Ollama's own API streams its own way (its server half),
+        so there is nothing for the record to bend."""
+        return self.api == "chat"
+
+    @property
     def parallel_tool_calls(self) -> bool | None:
         """What the kit's preset sends as `parallel_tool_calls`: True where the server makes one
         call per reply unless asked for more (llama.cpp), else nothing (None)."""

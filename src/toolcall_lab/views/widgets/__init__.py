@@ -18,6 +18,9 @@ test (or a curious learner) can drive it without a browser:
                            the time to first token, and whether the call may run yet
     schema_lab(schemas)    a structured-output schema, picked or edited, beside each API's
                            verdict on it in that API's words
+    interval_explorer()    sliders for the runs of an eval and a model's true pass rate, and a
+                           button for new draws: forty evals' Wilson intervals, how many hold
+                           the true rate, and their figure (lesson 14)
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,
@@ -42,7 +45,7 @@ widgets are rebuilt by running the cell).
 
 Layout: one module per widget, named for its factory with a leading underscore
 (`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`,
-`_stream_player.py`), and
+`_stream_player.py`, `_interval_explorer.py`), and
 `_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
 This file only re-exports.
 """
@@ -54,12 +57,13 @@ from __future__ import annotations
 # function the only public name, and the module reachable as `toolcall_lab.views.widgets._step_through`.
 from ._common import API_TITLES, figure_png
 from ._cost_explorer import cost_explorer
+from ._interval_explorer import interval_explorer
 from ._pick_provider import pick_provider
 from ._schema_lab import schema_lab
 from ._step_through import step_through
 from ._stream_player import stream_player
 from ._wire_view import wire_view
 
-__all__ = ["API_TITLES", "cost_explorer", "figure_png", "pick_provider", "schema_lab", "step_through",
-           "stream_player",
+__all__ = ["API_TITLES", "cost_explorer", "figure_png", "interval_explorer", "pick_provider", "schema_lab",
+           "step_through", "stream_player",
            "wire_view"]

@@ -1,4 +1,4 @@
-"""What the four widgets share: API titles, the HTML styles, request bodies and figures as PNG.
+"""What the widgets share: API titles, the HTML styles, request bodies and figures as PNG.
 
 Private to `toolcall_lab.views.widgets` (hence the underscore in the module name), so the names
 here carry none: `FONT`, `pre`, `wire_body`. The one name learners meet, `figure_png`, is

@@ -1,0 +1,143 @@
+"""Lesson 14's wrong answers: graders that each miss one step, and the lesson's own evals to judge by."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from checkrows import Row
+from toolcall_lab import ApiDouble, ScriptedProvider, get_provider
+from toolcall_lab import evals as evals_module
+from toolcall_lab.checks import measuring_a_model as key
+from toolcall_lab.evals import CASES, behaviour, compare, run_eval
+from toolcall_lab.misbehaving import slips_at
+from toolcall_lab.tools import EXAMPLE_TOOLS
+
+
+# -- the lesson's evals, made as the lesson makes them -------------------------------------------------
+@cache
+def section_3():
+    return run_eval(CASES, ScriptedProvider(slips_at(0.25, seed=3)), runs=25, tools=EXAMPLE_TOOLS)
+
+
+@cache
+def section_4():
+    terse = [replace(EXAMPLE_TOOLS[0], description="Weather."), *EXAMPLE_TOOLS[1:]]
+    a = run_eval(CASES, ScriptedProvider(slips_at(0.2, seed=10)), runs=5, tools=terse)
+    b = run_eval(CASES, ScriptedProvider(slips_at(0.1, seed=20)), runs=5, tools=EXAMPLE_TOOLS)
+    return compare(a, b)
+
+
+@cache
+def recorded():
+    """Section 5's eval through the anthropic SDK and the double (the tape adds nothing to judge by)."""
+    with ApiDouble(slips_at(0.25, seed=2)) as double:
+        live = get_provider("anthropic", base_url=double.base_url("anthropic"), api_key="-")
+        return run_eval(CASES, live, runs=10, tools=EXAMPLE_TOOLS)
+
+
+# -- a grader as a learner writes it, and graders wrong one way each -------------------------------------
+def written(case, run):
+    """The worked grader, written out by a learner (the key's own object is refused as the kit's)."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    for asked in run.transcript.tool_calls():
+        if asked.name == case.tool and dict(asked.args) == dict(case.args):
+            result = results.get(asked.id)
+            if result is not None and not result.is_error and case.says in result.content:
+                return case.says in run.answer
+    return False
+
+
+# -- graders, wrong one way each -----------------------------------------------------------------------
+def names_the_tool_only(case, run):
+    """Any call of the right tool passes, whatever its arguments."""
+    return any(c.name == case.tool for c in run.transcript.tool_calls())
+
+
+def reads_the_first_call_only(case, run):
+    """Judges the first call alone: a model that corrects itself fails."""
+    calls, results = run.transcript.tool_calls(), run.transcript.tool_results()
+    if not calls or calls[0].name != case.tool or dict(calls[0].args) != dict(case.args):
+        return False
+    return any(r.call_id == calls[0].id and case.says in r.content for r in results) \
+        and case.says in run.answer
+
+
+def pairs_by_any_case(case, run):
+    """Pairs a result with its call ignoring case: "TOOLU_01" taken to answer "toolu_01"."""
+    results = {r.call_id.lower(): r for r in run.transcript.tool_results()}
+    for asked in run.transcript.tool_calls():
+        result = results.get(asked.id.lower())
+        if asked.name == case.tool and dict(asked.args) == dict(case.args) and result \
+                and not result.is_error and case.says in result.content:
+            return case.says in run.answer
+    return False
+
+
+def trusts_the_answer(case, run):
+    """The right call, and the answer says the fact: never looks at the result (nor its error)."""
+    right = any(c.name == case.tool and dict(c.args) == dict(case.args) for c in run.transcript.tool_calls())
+    return right and case.says in run.answer
+
+
+def forgets_the_answer(case, run):
+    """The right call and a result that says the fact: passes a model that then ignored it."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    return any(c.name == case.tool and dict(c.args) == dict(case.args) and c.id in results
+               and not results[c.id].is_error and case.says in results[c.id].content
+               for c in run.transcript.tool_calls())
+
+
+def returns_a_word(case, run):
+    return "pass" if written(case, run) else "fail"
+
+
+# The shortcuts: the kit's own graders, under any name
+def wraps_behaviour(case, run):
+    return behaviour(case, run).passed
+
+
+def wraps_the_module(case, run):
+    return bool(evals_module.behaviour(case, run))
+
+
+def wraps_the_worked_grader(case, run):
+    return key.my_grader(case, run)
+
+
+SHORTCUTS = (behaviour, wraps_behaviour, wraps_the_module, key.my_grader, wraps_the_worked_grader)
+
+
+def _exercise_1_right():
+    each = recorded().cost(model=key.EXERCISE_1_MODEL).total / recorded().total
+    return each * key.EXERCISE_1_RUNS * len(CASES)
+
+
+ROWS = [
+    Row("14 my_grader", key.your_grader, (), lambda: written,
+        (lambda: names_the_tool_only, lambda: reads_the_first_call_only, lambda: pairs_by_any_case,
+         lambda: trusts_the_answer, lambda: forgets_the_answer, lambda: returns_a_word,
+         lambda: "my_grader", *[(lambda s=s: s) for s in SHORTCUTS[:3]])),
+    Row("14 predict_rate", lambda answer: key.predict_rate(answer, section_3()), (), lambda: 0.75,
+        (lambda: 0.25,  # the slip rate, not the pass rate
+         lambda: 75,  # a percentage
+         lambda: "0.75",
+         lambda: 0.5,  # a slip taken for a coin toss: right half the time
+         lambda: True)),
+    Row("14 predict_apart", lambda answer: key.predict_apart(answer, section_4()), (), lambda: "no",
+        (lambda: "yes", lambda: "no, not at twenty", lambda: False, lambda: 0)),
+    Row("14 q1", key.q1, (), lambda: 35,
+        (lambda: 34,  # one short: 34/37.84 is just under 90%
+         lambda: 10,  # ten in a row feels like proof
+         lambda: "35", lambda: 9, lambda: 35.5)),
+    Row("14 q2", key.q2, (), lambda: 4, (lambda: 2, lambda: 8, lambda: "4", lambda: 906)),
+    Row("14 q3", lambda answer: key.q3(answer, recorded()), (), lambda: 40,
+        (lambda: 200,  # five replays counted as five samples
+         lambda: 5, lambda: "40",
+         lambda: 80)),  # the tape's exchanges, not its trials
+    Row("14 exercise_1", lambda answer: key.exercise_1(answer, recorded()), (), _exercise_1_right,
+        (lambda: recorded().cost().total / recorded().total * 100,  # on the recorded model
+         lambda: recorded().cost(model=key.EXERCISE_1_MODEL).total / recorded().total * 25,  # one case
+         lambda: recorded().cost(model=key.EXERCISE_1_MODEL).total,  # the recorded eval itself
+         lambda: str(round(_exercise_1_right(), 4)))),
+]
