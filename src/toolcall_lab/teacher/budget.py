@@ -252,9 +252,26 @@ def _cost(usages: Sequence[Usage], price: Price | None) -> Cost:
 _ROW = "{:<22}  {:>5}  {:>12}  {:>7}  {:>10}  {:>12}"
 
 
+def _spans(numbers: Sequence[int]) -> str:
+    """Lesson numbers as short as they read: runs of three or more as a span.
+
+    >>> _spans([1, 2, 3, 4, 6, 8, 9])
+    '1-4, 6, 8, 9'
+    """
+    parts: list[str] = []
+    start = 0
+    for i, number in enumerate(numbers):
+        if i + 1 < len(numbers) and numbers[i + 1] == number + 1:
+            continue
+        run = numbers[start:i + 1]
+        parts.extend([f"{run[0]}-{run[-1]}"] if len(run) >= 3 else [str(n) for n in run])
+        start = i + 1
+    return ", ".join(parts)
+
+
 def _report(budget: ClassBudget) -> list[str]:
     runs = f"{budget.runs} run{'s' if budget.runs > 1 else ''}"
-    numbers = ", ".join(str(int(b.lesson[:2])) for b in budget.lessons)
+    numbers = _spans([int(b.lesson[:2]) for b in budget.lessons])
     lines = [f"Class budget: {budget.students} learners x {runs} of lessons {numbers}",
              f"on {budget.provider} ({API_TITLE[budget.api]} API), model {budget.model}", "",
              _ROW.format("lesson (one Run All)", "calls", "input tokens", "output", "no caching",
