@@ -32,7 +32,7 @@ def main() -> None:
     args = parser.parse_args()
     changes = args.changes
 
-    from toolcall_lab.widgets import cost_explorer
+    from toolcall_lab.views.widgets import cost_explorer
 
     started = time.perf_counter()
     explorer = cost_explorer(figure=args.figure)

@@ -75,7 +75,9 @@ def run_all(path: Path) -> float:
     import nbclient
     import nbformat
 
-    from toolcall_lab.solutions import kernel_config  # over IPC: no "eavesdropping" warning per lesson
+    from toolcall_lab.teacher.solutions import (
+        kernel_config,  # over IPC: no "eavesdropping" warning per lesson
+    )
 
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, config=kernel_config(), timeout=300, kernel_name="python3",

@@ -17,7 +17,7 @@ import time
 from toolcall_lab import ScriptedProvider, call, run_agent
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tools import get_weather
-from toolcall_lab.widgets import step_through
+from toolcall_lab.views.widgets import step_through
 
 
 def measure(run, clicks: int) -> tuple[float, float]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from background import THREAD_PREFIX, Job, stop_kernels
-from toolcall_lab.lesson_usage import CLEARED
+from toolcall_lab.teacher.lesson_usage import CLEARED
 from toolcall_lab.wire import API_SPECS
 
 # The one Hypothesis profile of the suite: no deadline (two cores shared by several runs make

@@ -15,7 +15,7 @@ and `...`. Its check, in a later cell, judges the definition by what it does. Th
 `SOLUTIONS[name]` is the source of a worked definition, and `run_lesson` puts it in the
 template's place.
 
-The filling-in is `toolcall_lab.solutions`, the code that writes a teacher's solved copy
+The filling-in is `toolcall_lab.teacher.solutions`, the code that writes a teacher's solved copy
 (`python -m toolcall_lab solutions`), so what the tests prove is what the teacher gets.
 """
 
@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from toolcall_lab.solutions import YOUR_CODE, answer_key, definition, solved_code
+from toolcall_lab.teacher.solutions import YOUR_CODE, answer_key, definition, solved_code
 
 __all__ = ["BLANK", "NOTEBOOKS", "YOUR_CODE", "answer_key", "blank_questions", "cells", "code_cells",
            "definition", "learner_cells", "run_lesson", "tagged_cells", "your_code"]
@@ -58,7 +58,7 @@ def your_code(notebook: Path) -> list[tuple[str, str]]:
 
 def run_lesson(notebook: Path, answers: dict[str, str], namespace: dict[str, Any] | None = None) -> None:
     """Run the lesson's code cells in one namespace with `answers` filled in: the very code a
-    teacher's solved copy holds (`toolcall_lab.solutions.solved_code`)."""
+    teacher's solved copy holds (`toolcall_lab.teacher.solutions.solved_code`)."""
     namespace = dict(namespace or {})
     for source in solved_code(notebook, answers):
         exec(compile(source, str(notebook), "exec"), namespace)  # our own notebook, not model text

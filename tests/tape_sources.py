@@ -1,4 +1,4 @@
-"""How the shipped tapes (src/toolcall_lab/tapes/) are built from recorded fixtures.
+"""How the shipped tapes (src/toolcall_lab/data/tapes/) are built from recorded fixtures.
 
 `python tests/tape_sources.py` writes them again; tests/test_tape.py checks that the shipped
 files are exactly what these functions build, so a tape never drifts from its source.
@@ -25,7 +25,7 @@ from toolcall_lab.wire import API_SPECS
 
 ROOT = Path(__file__).parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
-TAPES = ROOT / "src" / "toolcall_lab" / "tapes"
+TAPES = ROOT / "src" / "toolcall_lab" / "data" / "tapes"
 
 SDK_RUN = ("https://github.com/anthropics/anthropic-sdk-python/blob/0c20cf40f20edb11ab0453f646bcccf42479d92f/"
            "tests/lib/tools/__inline_snapshot__/test_runners/TestSyncRunTools/"

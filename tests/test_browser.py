@@ -144,7 +144,7 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
                     "from IPython.display import display\n"
                     "display({'text/vnd.mermaid': 'sequenceDiagram\\n  A->>B: hi'}, raw=True)",
                     TRICKY_DIAGRAM,
-                    "from toolcall_lab.plots import plot_loop_tokens\nplot_loop_tokens(3, 100, 10)")
+                    "from toolcall_lab.views.plots import plot_loop_tokens\nplot_loop_tokens(3, 100, 10)")
     # a plot function that returns a bare matplotlib Figure: `<Figure size ...>` text, no picture
     figure_as_text = notebook(tmp_path / "browser_figure_as_text.ipynb",
                               "import ipywidgets\nipywidgets.Button(description='Next')",
@@ -153,7 +153,7 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
                               "from matplotlib.figure import Figure\n"
                               "def plot_bare():\n    return Figure().add_subplot().figure",
                               "plot_bare()",
-                              "from toolcall_lab.plots import plot_caching\nplot_caching(3, 100, 10)")
+                              "from toolcall_lab.views.plots import plot_caching\nplot_caching(3, 100, 10)")
     # one good diagram must not hide a broken one
     half_broken = notebook(tmp_path / "browser_half_broken.ipynb",
                            "import ipywidgets\nipywidgets.Button(description='Next')",
@@ -198,7 +198,7 @@ def test_the_check_sees_widgets_and_diagrams_and_catches_what_is_broken(tmp_path
 # Text a model or a tool could send, in every place the diagram shows text.
 TRICKY_DIAGRAM = """\
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript
-from toolcall_lab.display import sequence_diagram
+from toolcall_lab.views.display import sequence_diagram
 nasty = 'a;b #1 <b>x</b> & "q" `t` %% end\\nwrap: 100% -->> C'
 call = ToolCall('id;<1>\\n', 'get_<w>;eather\\n', {'city': nasty})
 sequence_diagram(Transcript(messages=[

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from toolcall_lab.budget import class_budget, parse_lessons, request_usages
-from toolcall_lab.cli import main
 from toolcall_lab.errors import UsageError
-from toolcall_lab.lesson_usage import LESSON_USAGE, PROVIDERS, load_usage, usage_text
 from toolcall_lab.models import PRICES_CHECKED
+from toolcall_lab.teacher.budget import class_budget, parse_lessons, request_usages
+from toolcall_lab.teacher.cli import main
+from toolcall_lab.teacher.lesson_usage import LESSON_USAGE, PROVIDERS, load_usage, usage_text
 
 NOTEBOOKS = sorted(p.stem for p in (Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 REFRESH = "lesson_usage.json changed: re-read its numbers into this hand-worked case"
@@ -166,8 +166,8 @@ def test_the_meter_asks_each_apis_server_half_for_the_hidden_prompt_it_bills(pro
     pytest.importorskip("anthropic")
     pytest.importorskip("openai")
     from toolcall_lab import Message, Transcript, get_provider
-    from toolcall_lab.lesson_usage import MeterDouble
     from toolcall_lab.models import tool_prompt_tokens
+    from toolcall_lab.teacher.lesson_usage import MeterDouble
     from toolcall_lab.tools import get_weather
 
     question = Transcript(messages=[Message.user("What's the weather in Paris?")])

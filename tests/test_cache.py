@@ -17,12 +17,12 @@ import pytest
 from conftest import real_provider
 from schemas import anthropic_request_errors, openapi_errors
 from toolcall_lab import Message, Transcript, UsageError, run_agent, wire
-from toolcall_lab.cost import cost_of, run_cost
 from toolcall_lab.double import ApiDouble, FakeClock
 from toolcall_lab.models import PRICES
 from toolcall_lab.tool import execute
 from toolcall_lab.tools import calculator, get_weather
 from toolcall_lab.usage import Usage
+from toolcall_lab.views.cost import cost_of, run_cost
 from toolcall_lab.wire import anthropic, chat, responses
 
 OPUS = "claude-opus-5"      # 512-token minimum, $5 input, $0.50 read, $6.25 / $10 writes, $25 output

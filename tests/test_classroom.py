@@ -26,8 +26,15 @@ from pathlib import Path
 import pytest
 
 from toolcall_lab import ApiDouble
-from toolcall_lab.classroom import LESSONS, binder_link, colab_link, lesson_file, links, nbgitpuller_link
 from toolcall_lab.errors import UsageError
+from toolcall_lab.teacher.classroom import (
+    LESSONS,
+    binder_link,
+    colab_link,
+    lesson_file,
+    links,
+    nbgitpuller_link,
+)
 
 ROOT = Path(__file__).parents[1]
 CLASSROOM = ROOT / "classroom"

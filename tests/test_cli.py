@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from toolcall_lab.cli import demo, main
+from toolcall_lab.teacher.cli import demo, main
 
 
 def demo_text() -> str:

@@ -5,9 +5,9 @@ import pytest
 
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript, wire
 from toolcall_lab.compaction import cache_effect, compact, outline
-from toolcall_lab.cost import compaction_effect, compaction_in_loop
 from toolcall_lab.errors import UsageError, UsageTypeError
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views.cost import compaction_effect, compaction_in_loop
 
 
 def exchange(n, city, temperature="18°C"):

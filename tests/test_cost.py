@@ -3,10 +3,10 @@
 import pytest
 
 from toolcall_lab import ScriptedProvider, Usage, loop_input_tokens, loop_input_total, run_agent
-from toolcall_lab.cost import Cost, compaction_effect, cost_of, dollars, loop_bill, run_cost
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import PRICES, Price
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views.cost import Cost, compaction_effect, cost_of, dollars, loop_bill, run_cost
 
 # A price row made up for the tests, so the hand arithmetic below never changes when the
 # real table is updated. Anthropic's shape: write 1.25x, 1-hour write 2x, read 0.1x.
@@ -126,7 +126,7 @@ def test_run_cost_prices_each_call_as_its_model_or_as_told():
 
 
 def test_run_cost_of_a_double_run_uses_the_model_that_answered():
-    from toolcall_lab.figures import paris_double_run
+    from toolcall_lab.teacher.figures import paris_double_run
 
     run = paris_double_run()
     model = run.steps[0].turn.model
@@ -260,7 +260,7 @@ def test_the_cost_explorers_largest_loop_on_haiku_5_5_pays_the_long_context_tier
 
 def test_the_cost_explorer_itself_shows_the_tiered_bill():
     pytest.importorskip("ipywidgets")
-    from toolcall_lab.widgets import cost_explorer
+    from toolcall_lab.views.widgets import cost_explorer
 
     w = cost_explorer(n=50, h0=20_000, t=5_000, model="claude-haiku-5-5")
     assert "<b>$3.1545</b> on claude-haiku-5-5" in w.totals.value

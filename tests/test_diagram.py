@@ -9,15 +9,15 @@ import sys
 import pytest
 
 from toolcall_lab import Message, ScriptedProvider, ToolCall, ToolResult, Transcript, run_agent
-from toolcall_lab.display.diagram import (
+from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.tools import get_weather
+from toolcall_lab.views.display.diagram import (
     SequenceDiagram,
     describe_sequence,
     plot_sequence,
     sequence_arrows,
     sequence_diagram,
 )
-from toolcall_lab.examples import PARIS_QUESTION, weather_policy
-from toolcall_lab.tools import get_weather
 
 # The Paris run, arrow by arrow: the user asks your code; your code calls the model with the
 # one message; the model ASKS for get_weather; your code (not the model) runs it; your code
@@ -156,7 +156,7 @@ def test_plot_sequence_takes_dollar_signs_literally():
 
 @pytest.mark.slow
 def test_importing_display_loads_no_matplotlib():
-    code = "import toolcall_lab.display, sys; print('matplotlib' in sys.modules)"
+    code = "import toolcall_lab.views.display, sys; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
 

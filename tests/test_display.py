@@ -18,10 +18,10 @@ from toolcall_lab import (
     Usage,
     run_agent,
 )
-from toolcall_lab.display import message_html, pair_numbers, run_html, transcript_html, turn_html
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tokens import blocks_text, estimate_tokens
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views.display import message_html, pair_numbers, run_html, transcript_html, turn_html
 
 SIGNATURE = "EqQBCkYIARgCKkBsignature-bytes-that-must-not-show"
 

@@ -18,7 +18,7 @@ from toolcall_lab import (
     get_provider,
     run_agent,
 )
-from toolcall_lab.display import sequence_diagram
+from toolcall_lab._redact import redact
 from toolcall_lab.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -35,11 +35,11 @@ from toolcall_lab.errors import (
     TransientError,
     UsageError,
     UsageTypeError,
-    redact,
 )
-from toolcall_lab.plots import plot_loop_tokens
 from toolcall_lab.providers.sdk import NO_KEY_NEEDED, WireProvider, is_loopback, retry_after
 from toolcall_lab.tool import tool_map
+from toolcall_lab.views.display import sequence_diagram
+from toolcall_lab.views.plots import plot_loop_tokens
 
 SECRET = "sk-test-SECRET-123"
 

@@ -260,7 +260,7 @@ def test_the_cost_of_an_eval_is_its_runs_usage_at_list_prices():
     scripted = run_eval(CASES[:1], ScriptedProvider(slips_at(0, seed=1)), runs=2, tools=EXAMPLE_TOOLS)
     with pytest.raises(UsageError, match="no price for 'scripted-1'.*model="):
         scripted.cost()
-    from toolcall_lab.cost import run_cost
+    from toolcall_lab.views.cost import run_cost
 
     assert scripted.cost(model="claude-opus-5").total == pytest.approx(
         sum(run_cost(t.run, model="claude-opus-5").total for t in scripted.trials))

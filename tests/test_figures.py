@@ -8,8 +8,8 @@ import pytest
 from matplotlib.testing.compare import compare_images
 from PIL import Image
 
-from toolcall_lab.cli import main
-from toolcall_lab.figures import FIGURES, compare_figures, paris_double_run, write_figures
+from toolcall_lab.teacher.cli import main
+from toolcall_lab.teacher.figures import FIGURES, compare_figures, paris_double_run, write_figures
 
 COMMITTED = Path(__file__).resolve().parents[1] / "figures"
 TOL = 2  # RMS difference on a 0-255 scale: fonts and layout must match, not every anti-aliased pixel

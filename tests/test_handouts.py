@@ -1,6 +1,6 @@
 """The handouts in docs/handouts/ are the lessons' own, one printed page each (issue 18 §5).
 
-Each is made from its lesson by `toolcall_lab.handouts` (title, promise, Takes, Assumes,
+Each is made from its lesson by `toolcall_lab.teacher.handouts` (title, promise, Takes, Assumes,
 sections, recap), so regenerating them must give exactly what is committed: a lesson that
 changes without its handout fails here, with the command to run.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcall_lab.handouts import BOX_FORMULA, BOX_MESSAGES, handout, write_handouts
+from toolcall_lab.teacher.handouts import BOX_FORMULA, BOX_MESSAGES, handout, write_handouts
 
 ROOT = Path(__file__).parents[1]
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if not p.stem.startswith("00"))

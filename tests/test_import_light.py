@@ -28,7 +28,7 @@ def modules_after(code: str) -> set[str]:
                                   "from toolcall_lab import AnthropicProvider, OpenAIResponsesProvider, "
                                   "OpenAIChatProvider, OllamaProvider",
                                   "import toolcall_lab.mcp_tools, toolcall_lab.mcp_loop, "
-                                  "toolcall_lab.display"])
+                                  "toolcall_lab.views.display"])
 def test_import_pulls_in_no_heavy_module(code):
     loaded = modules_after(code)
     assert [m for m in HEAVY if m in loaded] == []

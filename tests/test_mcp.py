@@ -13,7 +13,6 @@ import pytest
 
 from toolcall_lab import Message, ScriptedProvider, Transcript, wire
 from toolcall_lab.checks import tools_from_another_process as key
-from toolcall_lab.display.diagram import LANES, describe_sequence, plot_sequence, sequence_diagram
 from toolcall_lab.errors import McpServerGoneError, McpToolError, UsageError
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.mcp_loop import McpRun, run_with_server
@@ -26,9 +25,10 @@ from toolcall_lab.mcp_tools.servers import (
 )
 from toolcall_lab.messages import ToolCall
 from toolcall_lab.misbehaving import obeys_tool_descriptions
-from toolcall_lab.report import hop_table
 from toolcall_lab.selfcheck import WrongAnswer
 from toolcall_lab.tool import execute
+from toolcall_lab.views.display.diagram import LANES, describe_sequence, plot_sequence, sequence_diagram
+from toolcall_lab.views.report import hop_table
 
 
 @pytest.fixture
@@ -201,8 +201,8 @@ def test_plot_sequence_of_an_mcp_run_draws_five_lane_headers(connection):
 
 
 def test_the_step_through_of_an_mcp_run_draws_the_server_lane(connection):
-    from toolcall_lab.widgets import step_through
-    from toolcall_lab.widgets._step_through import _windows
+    from toolcall_lab.views.widgets import step_through
+    from toolcall_lab.views.widgets._step_through import _windows
 
     run = paris(connection)
     w = step_through(run, tools=connection.tools)

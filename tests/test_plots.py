@@ -15,23 +15,23 @@ from matplotlib.text import Text
 from PIL import Image
 
 from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, plots, run_agent
-from toolcall_lab.cost import dollars, loop_bill
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import default_model
-from toolcall_lab.plots import (
-    OKABE_ITO,
+from toolcall_lab.tokens import loop_input_tokens
+from toolcall_lab.tools import get_weather
+from toolcall_lab.views import _figure, palette
+from toolcall_lab.views._figure import new_figure, to_png
+from toolcall_lab.views.cost import dollars, loop_bill
+from toolcall_lab.views.palette import OKABE_ITO
+from toolcall_lab.views.plots import (
     describe_caching,
     describe_estimated_vs_billed,
     describe_loop_tokens,
     estimated_vs_billed,
-    new_figure,
     plot_caching,
     plot_estimated_vs_billed,
     plot_loop_tokens,
-    to_png,
 )
-from toolcall_lab.tokens import loop_input_tokens
-from toolcall_lab.tools import get_weather
 
 PALETTE = {matplotlib.colors.to_hex(c) for c in OKABE_ITO.values()}
 
@@ -61,7 +61,7 @@ def assert_projector_ready(fig: Figure) -> None:
 
 @pytest.mark.slow
 def test_importing_the_modules_loads_no_matplotlib():
-    code = ("import toolcall_lab.cost, toolcall_lab.plots, toolcall_lab.figures, sys; "
+    code = ("import toolcall_lab.views.cost, toolcall_lab.views.plots, toolcall_lab.teacher.figures, sys; "
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -146,7 +146,7 @@ def test_estimated_vs_billed_numbers_for_the_scripted_run():
 
 
 def test_estimated_vs_billed_figure_for_a_double_run():
-    from toolcall_lab.figures import paris_double_run
+    from toolcall_lab.teacher.figures import paris_double_run
 
     run = paris_double_run()
     fig = plot_estimated_vs_billed(run, tools=[get_weather])
@@ -200,7 +200,7 @@ def test_no_figure_shows_a_key_from_the_environment(monkeypatch):
 
 
 def test_the_text_alternatives_stay_true_at_the_edges():
-    from toolcall_lab.plots import describe_caching, describe_loop_tokens
+    from toolcall_lab.views.plots import describe_caching, describe_loop_tokens
 
     single = describe_caching(1, 2000, 500, model="claude-opus-5")
     assert "25% more" in single and "a single call never reads the cache back" in single
@@ -279,9 +279,9 @@ def test_a_notebooks_savefig_settings_do_not_change_the_picture():
 
 def test_the_figure_is_still_a_matplotlib_figure_that_pickles():
     fig = plot_loop_tokens(3, 100, 10)
-    assert isinstance(fig, Figure) and isinstance(fig, plots.DescribedFigure)
+    assert isinstance(fig, Figure) and isinstance(fig, _figure.DescribedFigure)
     again = pickle.loads(pickle.dumps(fig))
-    assert type(again) is plots.DescribedFigure and again.description == fig.description
+    assert type(again) is _figure.DescribedFigure and again.description == fig.description
     assert png_size(again._repr_png_()) == (1280, 720)
 
 
@@ -305,7 +305,7 @@ shell = InteractiveShell.instance()
 configure_inline_support(shell, "module://matplotlib_inline.backend_inline")  # as `import pyplot` does
 import matplotlib.pyplot as plt
 from matplotlib._pylab_helpers import Gcf
-from toolcall_lab.plots import plot_loop_tokens
+from toolcall_lab.views.plots import plot_loop_tokens
 fig = plot_loop_tokens()
 data, _ = shell.display_formatter.format(fig)
 png = base64.b64decode(data["image/png"]) if isinstance(data["image/png"], str) else data["image/png"]
@@ -330,20 +330,15 @@ def test_the_palette_is_written_once():
     sequence diagram and the HTML views take it from there by name."""
     from pathlib import Path
 
-    from toolcall_lab import palette
-
-    assert plots.OKABE_ITO is palette.OKABE_ITO
-    src = Path(palette.__file__).parent
+    src = Path(palette.__file__).parents[1]  # the whole package
     spelled = [f"{path.relative_to(src)}: {code}" for path in sorted(src.rglob("*.py"))
                if path.name != "palette.py"
                for code in palette.OKABE_ITO.values() if code.lower() in path.read_text().lower()]
     assert spelled == []
 
 
-def test_the_figure_helpers_live_in_one_module_and_plots_still_offers_them():
-    from toolcall_lab import _figure
-
-    assert (plots.new_figure, plots.to_png, plots.figure_style) == (
-        _figure.new_figure, _figure.to_png, _figure.figure_style)
-    assert plots.DescribedFigure is _figure.DescribedFigure
+def test_the_figure_helpers_live_in_one_module_only():
+    """One address per name (issue 20): plots draws the figures, _figure makes and shows them."""
+    assert not {"new_figure", "to_png", "figure_style", "OKABE_ITO"} & set(plots.__all__)
+    assert not hasattr(plots, "DescribedFigure")
     assert type(pickle.loads(pickle.dumps(new_figure("x", figsize=(2, 2))))) is _figure.DescribedFigure

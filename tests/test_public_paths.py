@@ -30,7 +30,8 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
-        "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire", "structured_output",
+        "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
+        "structured_output",
         "the_bill", "transcript_as_data", "tools_from_another_process", "when_the_model_misbehaves",
         "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
@@ -71,8 +72,8 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",
                            "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
-    "toolcall_lab.widgets": {"cost_explorer", "interval_explorer", "pick_provider", "schema_lab", "step_through",
-                             "stream_player", "wire_view"},
+    "toolcall_lab.widgets": {"cost_explorer", "interval_explorer", "pick_provider", "schema_lab",
+                             "step_through", "stream_player", "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
     "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours

@@ -14,7 +14,7 @@ from toolcall_lab.checks import streaming_on_the_wire as key
 from toolcall_lab.recorded import RECORDINGS, raw_events, timeline
 from toolcall_lab.selfcheck import WrongAnswer, strict
 from toolcall_lab.stream import StreamFinished
-from toolcall_lab.widgets import stream_player
+from toolcall_lab.views.widgets import stream_player
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PACKAGED = Path(__file__).parents[1] / "src" / "toolcall_lab" / "data" / "streams"

@@ -144,8 +144,8 @@ def test_the_toy_registration_is_gone_after_its_test():
     assert "toy" not in PROVIDERS
 
 
-@pytest.mark.parametrize("package", ["toolcall_lab.providers", "toolcall_lab.double", "toolcall_lab.widgets",
-                                     "toolcall_lab.checks"])
+@pytest.mark.parametrize("package", ["toolcall_lab.providers", "toolcall_lab.double",
+                                     "toolcall_lab.views.widgets", "toolcall_lab.checks"])
 def test_dir_lists_every_exported_name_so_completion_offers_it(package):
     """JupyterLab completes from dir(module): a name served lazily by a module `__getattr__`
     needs a module `__dir__` too, or completion never offers it."""

@@ -5,8 +5,8 @@ import pytest
 from toolcall_lab import Message, Run, ScriptedProvider, StopReason, Transcript, Turn, Usage, run_agent
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.loop import Step
-from toolcall_lab.report import calls_table, loop_table, trace_table
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views.report import calls_table, loop_table, trace_table
 
 
 @pytest.fixture

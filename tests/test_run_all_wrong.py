@@ -23,7 +23,7 @@ from background import kernels
 from lessons import NOTEBOOKS
 from plausible_wrong import WRONG
 from toolcall_lab.selfcheck import STRICT_VARIABLE
-from toolcall_lab.solutions import _execute, answer_key, solve_notebook
+from toolcall_lab.teacher.solutions import _execute, answer_key, solve_notebook
 
 LESSONS = [path for path in sorted(NOTEBOOKS.glob("*.ipynb")) if answer_key(path) is not None]
 

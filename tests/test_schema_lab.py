@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from toolcall_lab.widgets import schema_lab
+from toolcall_lab.views.widgets import schema_lab
 
 CLOSED = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
           "additionalProperties": False}

@@ -47,9 +47,9 @@ def test_the_key_appears_nowhere(name, double, monkeypatch, caplog, tmp_path):
 
 def test_no_view_widget_or_figure_shows_a_key_from_the_environment(double, monkeypatch, tmp_path):
     """Keys in the environment, a run through a real SDK, then every view, widget and figure."""
-    from toolcall_lab.display import sequence_diagram, transcript_html
-    from toolcall_lab.figures import write_figures
-    from toolcall_lab.widgets import cost_explorer, pick_provider, step_through, wire_view
+    from toolcall_lab.teacher.figures import write_figures
+    from toolcall_lab.views.display import sequence_diagram, transcript_html
+    from toolcall_lab.views.widgets import cost_explorer, pick_provider, step_through, wire_view
 
     for variable in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.setenv(variable, SECRET)
@@ -165,7 +165,7 @@ def test_the_picker_never_holds_or_echoes_a_typed_key(double, monkeypatch):
     import ipywidgets
     from ipywidgets.embed import dependency_state
 
-    from toolcall_lab.widgets import cost_explorer, pick_provider, step_through, wire_view
+    from toolcall_lab.views.widgets import cost_explorer, pick_provider, step_through, wire_view
 
     sent = []
     monkeypatch.setattr(ipywidgets.Widget, "_send",

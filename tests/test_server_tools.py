@@ -17,12 +17,12 @@ import pytest
 from schemas import anthropic_request_errors, fixture, openapi_errors
 from toolcall_lab import Message, ScriptedProvider, StopReason, Transcript, Usage, run_agent, tool, wire
 from toolcall_lab.blocks import ServerToolCall, ServerToolResult, block_from_dict, block_to_dict
-from toolcall_lab.cost import Cost, cost_of, run_cost
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.models import SERVER_TOOL_FEES
-from toolcall_lab.report import trace_table
 from toolcall_lab.server_tools import web_search
 from toolcall_lab.tools import get_weather
+from toolcall_lab.views.cost import Cost, cost_of, run_cost
+from toolcall_lab.views.report import trace_table
 
 MODEL = "claude-opus-5"
 SEARCH_TOOL = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}

@@ -1,6 +1,6 @@
 """A teacher's solved copy is the lesson with the worked answers of its key filled in.
 
-It is built by `toolcall_lab.solutions`, the same code `tests/lessons.py` runs every lesson
+It is built by `toolcall_lab.teacher.solutions`, the same code `tests/lessons.py` runs every lesson
 through (tests/test_lessons.py proves every check accepts the result), so this file only
 shows that the copy holds exactly that code, answers every question, runs in a real kernel
 (one short lesson, to keep CI's time), and is never handed to learners.
@@ -16,7 +16,7 @@ import pytest
 
 from lessons import BLANK, NOTEBOOKS, answer_key
 from test_lessons import WITH_KEYS, template_problems
-from toolcall_lab.solutions import YOUR_CODE, solve_notebook, solved_code
+from toolcall_lab.teacher.solutions import YOUR_CODE, solve_notebook, solved_code
 
 ROOT = Path(__file__).parents[1]
 

@@ -40,7 +40,7 @@ import pytest
 
 from background import Job, kernels
 from conftest import NBVAL, REAL_PROVIDERS
-from toolcall_lab.lesson_usage import kernel_environment, load_usage, run_notebook
+from toolcall_lab.teacher.lesson_usage import kernel_environment, load_usage, run_notebook
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -77,7 +77,7 @@ def real_provider_runs(job: Job) -> SwapRuns:
     Each (provider, lesson) run gets a `MeterDouble` of its own, so what one lesson sends is
     told apart from the others': the lesson budget's measurement, re-done for free.
     """
-    from toolcall_lab.lesson_usage import MeterDouble
+    from toolcall_lab.teacher.lesson_usage import MeterDouble
 
     doubles = {(name, notebook): MeterDouble().start() for name in REAL_PROVIDERS for notebook in NOTEBOOKS}
     try:

@@ -264,7 +264,7 @@ def test_a_replays_double_stops_when_its_provider_is_gone():
 
 
 def test_serve_with_a_tape_that_is_not_there_says_so(capsys):
-    from toolcall_lab.cli import main
+    from toolcall_lab.teacher.cli import main
 
     assert main(["serve", "--tape", "no-such.tape.json", "--port", "0"]) == 2
     assert "serve: no tape at 'no-such.tape.json'" in capsys.readouterr().err

@@ -16,9 +16,9 @@ import pytest
 from test_swap import cell_errors
 from toolcall_lab import ApiDouble
 from toolcall_lab.examples import weather_policy
-from toolcall_lab.lesson_usage import kernel_environment
-from toolcall_lab.providers.registry import provider_from_env
 from toolcall_lab.tape import load
+from toolcall_lab.tape.environment import provider_from_env
+from toolcall_lab.teacher.lesson_usage import kernel_environment
 
 LESSON = "01_one_tool_call.ipynb"
 KEY = "sk-ant-teacher-secret-0123456789"

@@ -21,7 +21,7 @@ def test_sum_without_start():
 
 
 def test_usage_and_cost_share_one_radd_that_lets_only_zero_through():
-    from toolcall_lab.cost import Cost
+    from toolcall_lab.views.cost import Cost
 
     assert Usage.__radd__ is Cost.__radd__  # written once, in _summable.Summable
     assert sum([Cost(input=0.5), Cost(output=0.25)]) == Cost(input=0.5, output=0.25)

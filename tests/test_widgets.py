@@ -25,7 +25,7 @@ from toolcall_lab import (
 )
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tools import get_weather
-from toolcall_lab.widgets import cost_explorer, pick_provider, step_through, wire_view
+from toolcall_lab.views.widgets import cost_explorer, pick_provider, step_through, wire_view
 
 
 def paris_run():
@@ -247,8 +247,8 @@ def test_cost_explorer_defaults_to_the_lessons_model():
 
 
 def test_cost_explorer_prices_a_dated_snapshot_as_cost_of_does():
-    from toolcall_lab.cost import cost_of, dollars, loop_bill
     from toolcall_lab.usage import Usage
+    from toolcall_lab.views.cost import cost_of, dollars, loop_bill
 
     dated = "claude-haiku-4-5-20251001"
     w = cost_explorer(model=dated)
@@ -373,7 +373,7 @@ def silent_server():
 
 @pytest.mark.parametrize("name", ["vllm", "ollama"])
 def test_pick_provider_test_connection_to_a_silent_server_gives_up_quickly(name, silent_server, monkeypatch):
-    picker_module = importlib.import_module("toolcall_lab.widgets._pick_provider")
+    picker_module = importlib.import_module("toolcall_lab.views.widgets._pick_provider")
     monkeypatch.setattr(picker_module, "_TEST_TIMEOUT", 0.5, raising=False)
     picker = pick_provider(environ={})
     picker.choice.value = name
@@ -481,7 +481,7 @@ def html_values(widget):
 
 
 def test_step_through_puts_the_diagram_beside_the_message_and_caps_its_height():
-    from toolcall_lab.widgets._step_through import DIAGRAM_MAX_HEIGHT
+    from toolcall_lab.views.widgets._step_through import DIAGRAM_MAX_HEIGHT
 
     w = step_through(paris_run(), tools=[get_weather])
     assert w.diagram.layout.max_height == DIAGRAM_MAX_HEIGHT == "400px"
@@ -505,8 +505,8 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 def test_step_through_draws_its_diagram_at_the_size_it_is_shown():
     # issue 18 §5: drawn 12 inches wide and shrunk into a ~470 px column, its labels were 7-8 px
-    from toolcall_lab.display.diagram import FONT
-    from toolcall_lab.widgets._step_through import DIAGRAM_INCHES
+    from toolcall_lab.views.display.diagram import FONT
+    from toolcall_lab.views.widgets._step_through import DIAGRAM_INCHES
 
     w = step_through(paris_run(), tools=[get_weather])
     width, _ = _png_size(w.diagram.value)
@@ -517,7 +517,7 @@ def test_step_through_draws_its_diagram_at_the_size_it_is_shown():
 
 def test_step_through_never_cuts_the_current_message():
     from toolcall_lab import Message, ToolCall, ToolResult, Transcript
-    from toolcall_lab.widgets._step_through import WINDOW, _Diagram
+    from toolcall_lab.views.widgets._step_through import WINDOW, _Diagram
 
     cities = [f"City{i}" for i in range(14)]  # one reply asking 14 calls: taller than the window
     calls = [ToolCall(f"toolu_{i:02}", "get_weather", {"city": city}) for i, city in enumerate(cities)]
@@ -551,7 +551,7 @@ def test_cost_explorer_caching_checkbox_label_is_never_cut():
 
 
 def test_cost_explorer_puts_controls_beside_what_they_change():
-    from toolcall_lab.widgets._cost_explorer import FIGURE_MAX_HEIGHT
+    from toolcall_lab.views.widgets._cost_explorer import FIGURE_MAX_HEIGHT
 
     w = cost_explorer()
     assert row_holding(w, w.calls, w.comparison) is w.children[0]
@@ -587,7 +587,7 @@ def test_cost_explorer_one_call_says_what_it_sends_instead_of_a_ratio_below_one(
 def test_cost_explorer_comparison_is_true_for_every_setting(n, h0, t):
     import re
 
-    from toolcall_lab.cost import loop_bill
+    from toolcall_lab.views.cost import loop_bill
 
     w = cost_explorer(n=n, h0=h0, t=t)
     text = html.unescape(re.sub(r"<[^>]+>", " ", w.comparison.value))
@@ -626,7 +626,7 @@ def test_every_widget_takes_its_colours_from_the_jupyterlab_theme():
 
 
 def test_wire_view_bodies_scroll_inside_a_capped_box():
-    from toolcall_lab.widgets._wire_view import BODY_MAX_HEIGHT
+    from toolcall_lab.views.widgets._wire_view import BODY_MAX_HEIGHT
 
     tabs = wire_view(paris_run().transcript, [get_weather])
     for view in tabs.views.values():
@@ -637,7 +637,7 @@ def test_step_through_totals_are_the_full_estimate_of_every_prefix():
     """The running totals (O(n)) equal re-estimating every prefix the old way (issue 9, item 21)."""
     from toolcall_lab import Message, Transcript
     from toolcall_lab.tokens import estimate_tokens, request_text
-    from toolcall_lab.widgets._step_through import _input_so_far
+    from toolcall_lab.views.widgets._step_through import _input_so_far
 
     run = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather])
     transcript = Transcript(run.transcript.system, [*run.transcript.messages, Message.user("And London?"),
@@ -658,12 +658,12 @@ def test_step_through_draws_the_diagram_once_and_shows_a_window_per_message(monk
 
     from PIL import Image
 
-    import toolcall_lab.display.diagram as diagram
+    import toolcall_lab.views.display.diagram as diagram
     from toolcall_lab import ScriptedProvider, call, run_agent
     from toolcall_lab.examples import PARIS_QUESTION
     from toolcall_lab.tools import get_weather
-    from toolcall_lab.widgets import step_through
-    from toolcall_lab.widgets._step_through import WINDOW
+    from toolcall_lab.views.widgets import step_through
+    from toolcall_lab.views.widgets._step_through import WINDOW
 
     drawn = []
     real = diagram.plot_sequence
@@ -680,10 +680,10 @@ def test_step_through_draws_the_diagram_once_and_shows_a_window_per_message(monk
 
 def test_each_factory_is_the_only_public_name_of_its_module():
     """A module named like its factory would be shadowed by it; the modules carry an underscore."""
-    import toolcall_lab.widgets as widgets
+    import toolcall_lab.views.widgets as widgets
 
     for name in ("cost_explorer", "step_through", "wire_view"):
-        module = importlib.import_module(f"toolcall_lab.widgets._{name}")
+        module = importlib.import_module(f"toolcall_lab.views.widgets._{name}")
         assert getattr(widgets, name) is getattr(module, name) and callable(getattr(widgets, name))
         assert module.__all__ == [name]
 
@@ -703,7 +703,7 @@ def test_each_widget_reads_as_what_it_is_before_its_cell_runs():
 # -- interval_explorer -------------------------------------------------------------------------
 def test_interval_explorer_defaults_say_what_forty_evals_of_twenty_runs_show():
     from toolcall_lab.evals import simulate, wilson
-    from toolcall_lab.widgets import interval_explorer
+    from toolcall_lab.views.widgets import interval_explorer
 
     w = interval_explorer(runs=20, rate=0.8)
     counts = simulate(0.8, 20, evals=40, seed=0)
@@ -715,7 +715,7 @@ def test_interval_explorer_defaults_say_what_forty_evals_of_twenty_runs_show():
 
 
 def test_interval_explorer_updates_on_every_control_and_the_button_draws_anew(capsys):
-    from toolcall_lab.widgets import interval_explorer
+    from toolcall_lab.views.widgets import interval_explorer
 
     w = interval_explorer()
     before = (w.first.value, w.summary.value, w.figure.value)
@@ -735,8 +735,8 @@ def test_interval_explorer_figure_is_drawn_at_the_size_it_is_shown_and_fits_720p
 
     from PIL import Image
 
-    from toolcall_lab.widgets import interval_explorer
-    from toolcall_lab.widgets._interval_explorer import FIGURE_MAX_HEIGHT
+    from toolcall_lab.views.widgets import interval_explorer
+    from toolcall_lab.views.widgets._interval_explorer import FIGURE_MAX_HEIGHT
 
     w = interval_explorer()
     assert Image.open(io.BytesIO(w.figure.value)).size == (512, 288)  # no shrinking at 1280x720
@@ -747,7 +747,7 @@ def test_interval_explorer_figure_is_drawn_at_the_size_it_is_shown_and_fits_720p
 
 
 def test_interval_explorer_takes_its_colours_from_the_theme():
-    from toolcall_lab.widgets import interval_explorer
+    from toolcall_lab.views.widgets import interval_explorer
 
     w = interval_explorer()
     w.runs.value = 10

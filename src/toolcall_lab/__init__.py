@@ -14,6 +14,8 @@ Importing the package is cheap on purpose: it loads no provider SDK, no plotting
 widget library and not even jsonschema (that loads on the first argument check).
 """
 
+from . import _old_paths
+from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .errors import (
     IncompleteStreamError,
     InvalidRequestError,
@@ -28,9 +30,10 @@ from .errors import (
     UsageTypeError,
 )
 from .loop import Run, Step, run_agent
-from .messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
-from .providers import Provider, ScriptedProvider, SentRequest, call, stage
-from .providers.registry import get_provider, provider_from_env
+from .messages import Message
+from .providers.base import Provider, SentRequest
+from .providers.registry import get_provider
+from .providers.scripted import ScriptedProvider, call, stage
 from .stream import (
     ArgumentsDelta,
     BlockFinished,
@@ -40,10 +43,14 @@ from .stream import (
     TextDelta,
     ToolCallStarted,
 )
+from .tape.environment import provider_from_env
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
+
+_old_paths.install()  # toolcall_lab.report, .cost, .widgets, .budget, ...: see _old_paths.MOVED
 
 __version__ = "0.1.0"
 
@@ -98,7 +105,8 @@ __all__ = [
 ]
 
 _LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "misbehaving",
-                    "models", "parts_api", "plots", "report", "tape", "template", "tools", "widgets", "wire"}
+                    "models", "parts_api", "plots", "report", "tape", "teacher", "template", "tools",
+                    "views", "widgets", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",

@@ -40,9 +40,9 @@ from .messages import Message
 from .transcript import Transcript
 
 if TYPE_CHECKING:
-    from .cost import CompactionEffect
     from .models import Price
     from .tool import Tool
+    from .views.cost import CompactionEffect
 
 __all__ = ["Summariser", "cache_effect", "compact", "outline"]
 
@@ -164,8 +164,8 @@ def cache_effect(before: Transcript, after: Transcript, *, model: str | Price,
     everything after it is written again. `new_tokens` is what the next call adds. The
     arithmetic, and its worked example, is `cost.compaction_effect`.
     """
-    from .cost import compaction_effect
     from .tokens import request_tokens
+    from .views.cost import compaction_effect
 
     same = 0
     for mine, theirs in zip(before.messages, after.messages, strict=False):

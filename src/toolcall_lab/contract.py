@@ -47,13 +47,15 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ._text import shorten
+from .blocks import ToolCall, ToolResult
 from .errors import UsageError, UsageTypeError
 from .examples import PARIS_QUESTION, weather_policy
-from .messages import Message, ToolCall, ToolResult, Transcript
+from .messages import Message
 from .providers.base import Provider
 from .providers.scripted import Policy
 from .tool import execute, tool_map
 from .tools.weather import get_weather
+from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
 
@@ -344,8 +346,8 @@ class Report:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from .display.html import THEME
-        from .palette import OKABE_ITO
+        from .views.display.html import THEME
+        from .views.palette import OKABE_ITO
 
         cell = f"padding:3px 8px;border-top:1px solid {THEME['rule-soft']};text-align:left;vertical-align:top"
         badge = {"pass": f"border:2px solid {THEME['ink']}",
@@ -447,7 +449,7 @@ class DoubleFactory:
         self._doubles: list[tuple[Any, list[Any]]] = []  # (double, [the provider talking to it])
 
     def __call__(self, policy: Policy = weather_policy) -> Provider:
-        from .double import ApiDouble
+        from .double.api_double import ApiDouble
         from .providers.registry import get_provider
 
         double = ApiDouble(policy).start()

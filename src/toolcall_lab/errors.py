@@ -41,15 +41,13 @@ Errors that come from a *tool* while it runs are not raised at all: the loop tur
 into `ToolResult(is_error=True)` so the model can read them and try again.
 
 Every `ProviderError` message is one sentence a learner can act on, and never contains
-an API key: providers pass their key to `redact` before a message is built.
+an API key: providers pass their key to `_redact.redact` before a message is built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from ._redact import REDACTED, redact  # noqa: F401 (REDACTED: kept where it always was)
 
 if TYPE_CHECKING:
     from .loop import Run
@@ -79,7 +77,6 @@ __all__ = [
     "TransientError",
     "UsageError",
     "UsageTypeError",
-    "redact",
 ]
 
 

@@ -16,10 +16,12 @@ its next reply, until it has them all.
 
 from __future__ import annotations
 
-from .messages import Message, ToolCall, ToolResult, Transcript
+from .blocks import ToolCall, ToolResult
+from .messages import Message
 from .providers.scripted import Reply, call
 from .tool import Tool
 from .tools.weather import WEATHER
+from .transcript import Transcript
 
 __all__ = ["PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"]
 

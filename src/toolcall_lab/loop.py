@@ -44,8 +44,8 @@ Bad arguments (`max_steps=0`, a prompt that is not text) are refused before anyt
 touched.
 
 `on_event` receives one event per step of the exchange (`CallSent`, `ReplyReceived`,
-`ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py and importable from
-here too); `on_event=print` narrates a run line by line.
+`ToolExecuted`, `ToolRefused`, `RunFinished`, defined in events.py); `on_event=print`
+narrates a run line by line.
 
 `stream=True` asks each reply as a stream (`provider.stream`, which every provider of the
 kit has): between a call's `CallSent` and its `ReplyReceived`, `on_event` also receives the
@@ -79,8 +79,7 @@ from .turn import StopReason, Turn
 from .usage import Usage
 
 __all__ = [
-    "CallSent", "ContinuePaused", "Decision", "Event", "ReplyReceived", "Run", "RunFinished",
-    "RunTools", "Step", "Stop", "ToolExecuted", "ToolRefused", "decide", "run_agent",
+    "ContinuePaused", "Decision", "Run", "RunTools", "Step", "Stop", "decide", "run_agent",
 ]
 
 DEFAULT_MAX_STEPS = 10
@@ -152,7 +151,7 @@ class Run(PartsRepr):
                 f"usage={self.usage!r}", f"answer={self.answer!r}"]
 
     def _repr_html_(self) -> str:
-        from .display.html import run_html
+        from .views.display.html import run_html
         return run_html(self)
 
 

@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .blocks import ToolCall
 from .errors import McpServerGoneError
 from .events import Event, ToolExecuted
 from .loop import Run, run_agent
 from .mcp_tools.connection import McpConnection
 from .mcp_tools.rpc import Hop, hops
-from .messages import ToolCall
 from .providers.base import Provider
 from .stream import StreamEvent
 from .tool import Tool

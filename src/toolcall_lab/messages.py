@@ -181,7 +181,7 @@ class Message:
         return f"Message.{self.role}({blocks}{synthetic})"
 
     def _repr_html_(self) -> str:
-        from .display.html import message_html
+        from .views.display.html import message_html
         return message_html(self)
 
     # -- JSON --------------------------------------------------------------------

@@ -42,14 +42,16 @@ from __future__ import annotations
 import random
 import re
 
+from .blocks import ToolCall, ToolResult
 from .errors import UsageError, UsageTypeError
 from .examples import _cities_in, weather_policy
-from .messages import Message, ToolCall, ToolResult, Transcript
+from .messages import Message
 from .providers.scripted import Policy, Reply, call, stage
 from .server_tools import web_search
 from .tool import Tool
 from .tools.files import FILES
 from .tools.weather import WEATHER
+from .transcript import Transcript
 
 __all__ = ["fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
            "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments",

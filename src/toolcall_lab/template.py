@@ -51,20 +51,23 @@ from importlib import resources
 from typing import Any, Literal, assert_never
 
 from ._text import shorten
-from .blocks import NOT_AN_OBJECT, arguments_problem, clean_text, read_arguments
-from .errors import UsageError, UsageTypeError
-from .messages import (
-    Message,
+from .blocks import (
+    NOT_AN_OBJECT,
     ReasoningBlock,
     ServerToolCall,
     ServerToolResult,
     TextBlock,
     ToolCall,
     ToolResult,
-    Transcript,
+    arguments_problem,
+    clean_text,
+    read_arguments,
 )
-from .palette import OKABE_ITO
+from .errors import UsageError, UsageTypeError
+from .messages import Message
 from .tool import Tool
+from .transcript import Transcript
+from .views.palette import OKABE_ITO
 from .wire._shared import result_text
 
 __all__ = ["TEMPLATES", "ChatTemplate", "ParsedOutput", "PromptView", "Span", "chat_messages",

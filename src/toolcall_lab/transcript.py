@@ -127,7 +127,7 @@ class Transcript:
         return f"Transcript({system}{len(self.messages)} messages)"
 
     def _repr_html_(self) -> str:
-        from .display.html import transcript_html
+        from .views.display.html import transcript_html
         return transcript_html(self)
 
     # -- reading a conversation (what a scripted policy usually needs) -------------

@@ -95,5 +95,5 @@ class Turn(PartsRepr):
                 f"usage={self.usage!r}", f"model={self.model!r}"]
 
     def _repr_html_(self) -> str:
-        from .display.html import turn_html
+        from .views.display.html import turn_html
         return turn_html(self)

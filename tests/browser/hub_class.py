@@ -16,7 +16,7 @@ What a teacher's hub does, on this machine and offline, in a temporary folder:
    `Spawner.environment`: `TOOLCALL_LAB_PROVIDER` and `TOOLCALL_LAB_BASE_URL`;
 4. headless Chromium (Debian's, driven by Playwright as in check_lesson.py) logs every
    learner in through the hub's login form, each in a browser context of their own, then
-   opens each learner's nbgitpuller link to lesson 1 (made by `toolcall_lab.classroom`) at
+   opens each learner's nbgitpuller link to lesson 1 (made by `toolcall_lab.teacher.classroom`) at
    the same time: the hub starts the learner's server, nbgitpuller clones the lesson, and
    JupyterLab opens it; then every cell runs (JupyterLab's `notebook:run-all-cells`);
 5. it reports, per learner: the seconds from opening the link to the first rendered cell,
@@ -412,8 +412,8 @@ def run_class(users: int = 3, *, run_timeout: float = 300, keep: Path | None = N
     `on_start` is called with the temporary folder everything runs in, before anything starts.
     """
     from toolcall_lab import ApiDouble
-    from toolcall_lab.classroom import nbgitpuller_link
     from toolcall_lab.examples import weather_policy
+    from toolcall_lab.teacher.classroom import nbgitpuller_link
 
     names = [f"learner{number}" for number in range(1, users + 1)]
     learners = [Learner(name, APIS_BY_LEARNER[i % len(APIS_BY_LEARNER)]) for i, name in enumerate(names)]

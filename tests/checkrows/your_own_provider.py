@@ -21,7 +21,7 @@ from toolcall_lab.checks import your_own_provider as key
 from toolcall_lab.examples import weather_policy
 from toolcall_lab.parts_api import PartsServer
 from toolcall_lab.providers.openai_chat import OpenAIChatProvider
-from toolcall_lab.solutions import fill_definition
+from toolcall_lab.teacher.solutions import fill_definition
 from toolcall_lab.wire import chat
 
 LESSON = NOTEBOOKS / "05_your_own_provider.ipynb"

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from types import FrameType, SimpleNamespace
 from typing import Any
 
+from ..blocks import ToolCall, ToolResult
 from ..loop import Run
-from ..messages import ToolCall, ToolResult
 
 __all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "template", "tool_exchanges",
            "unwritten"]

@@ -28,8 +28,9 @@ Left out, as in the lesson: retries, streaming, and reasoning (the Parts API has
 
 from __future__ import annotations
 
-from ..messages import Message, TextBlock, ToolCall, ToolResult
-from ..parts_api import post
+from ..blocks import TextBlock, ToolCall, ToolResult
+from ..messages import Message
+from ..parts_api.client import post
 from ..tokens import estimate_tokens, request_text
 from ..turn import StopReason, Turn
 from ..usage import Usage

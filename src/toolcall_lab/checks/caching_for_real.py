@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cost import compaction_in_loop, cost_of
 from ..loop import Run
 from ..models import SERVER_TOOL_FEES, require_price, rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
+from ..views.cost import compaction_in_loop, cost_of
 
 __all__ = ["Q3_SEARCH", "SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read",
            "predict_slow", "q1", "q2", "q3"]

@@ -30,13 +30,18 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from ..evals import CASES, Comparison, EvalResult, behaviour, runs_to_tell_apart, wilson
+from ..blocks import ToolCall, ToolResult
+from ..evals.cases import CASES, behaviour
+from ..evals.runner import Comparison, EvalResult
+from ..evals.stats import runs_to_tell_apart, wilson
 from ..loop import Run, run_agent
-from ..messages import Message, ToolCall, ToolResult, Transcript
+from ..messages import Message
 from ..providers.scripted import ScriptedProvider, call
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
-from ..tools import EXAMPLE_TOOLS, get_weather
+from ..tools import EXAMPLE_TOOLS
+from ..tools.weather import get_weather
+from ..transcript import Transcript
 from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template

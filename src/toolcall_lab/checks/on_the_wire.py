@@ -20,9 +20,9 @@ from textwrap import shorten
 from typing import Any
 
 from ..errors import OverloadedError
-from ..messages import Transcript
 from ..selfcheck import check, number, word
 from ..tool import Tool
+from ..transcript import Transcript
 from ..usage import Usage
 from ..wire import APIS, encode_request
 from ..wire import check as api_check
@@ -242,7 +242,7 @@ SOLUTIONS: dict[str, str] = {
     "predict_user_words": "2",
     "exercise_1": ('Transcript(messages=[question, calls, results, Message.assistant("Anything else?"), '
                    'Message.results([results.tool_results[0]])])'),
-    # statements, not one expression: they end by setting exercise_2 (toolcall_lab.solutions)
+    # statements, not one expression: they end by setting exercise_2 (toolcall_lab.teacher.solutions)
     "exercise_2": (
         "mine = Transcript()\n"
         "with ApiDouble() as double:\n"

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..blocks import ToolCall, ToolResult
 from ..loop import Run
-from ..messages import Message, ToolCall, ToolResult
+from ..messages import Message
 from ..selfcheck import check, exact, number
 from ..tool import Tool, execute, tool_map
 from ._runs import mentions_number, tool_exchanges

@@ -27,11 +27,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..blocks import ReasoningBlock
+from ..blocks import ReasoningBlock, ToolCall, ToolResult
 from ..examples import PARIS_QUESTION
-from ..messages import Message, ToolCall, ToolResult, Transcript
+from ..messages import Message
 from ..selfcheck import check, equal, number, word
 from ..tools.weather import get_weather
+from ..transcript import Transcript
 from ..turn import Turn
 from ..wire import APIS, check_request, codec, decode_response, encode_request
 from ..wire import check as api_check

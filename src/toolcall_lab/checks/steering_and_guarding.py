@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..approval import REFUSED, refusal
+from ..blocks import ToolCall, ToolResult
 from ..examples import PARIS_QUESTION, weather_policy
 from ..loop import Run, run_agent
-from ..messages import ToolCall, ToolResult
 from ..misbehaving import obeys_injection
 from ..providers.scripted import ScriptedProvider
 from ..selfcheck import check, equal, number

@@ -31,7 +31,7 @@ from ..recorded import RECORDINGS
 from ..selfcheck import check, equal, number, word
 from ..stream import StreamFinished
 from ..wire import _stream
-from ..wire.chat import decode_stream as chat_stream
+from ..wire.chat.stream import decode_stream as chat_stream
 from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..messages import Message, Transcript
+from ..messages import Message
 from ..models import default_model
 from ..output_format import OutputFormat, problems
 from ..selfcheck import check, word
+from ..transcript import Transcript
 from ..wire import API_SPECS, APIS, check_request, encode_request
 
 __all__ = ["NOTE", "SOLUTIONS", "exercise_1", "predict_refused", "q1", "q2", "q3", "refused_by"]

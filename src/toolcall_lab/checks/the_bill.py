@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cost import cost_of, loop_bill
 from ..models import require_price, tool_prompt_tokens
 from ..selfcheck import check, number, word
 from ..tokens import loop_input_total
 from ..usage import Usage
+from ..views.cost import cost_of, loop_bill
 
 __all__ = ["CACHE_LIFETIME_MINUTES", "EXERCISE_1", "Q1_LOOP", "Q4_QUESTION", "Q4_TIMES", "SOLUTIONS",
            "exercise_1", "exercise_2", "loop_total", "predict_first_call", "q1", "q2", "q3", "q4"]

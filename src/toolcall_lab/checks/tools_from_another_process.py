@@ -24,17 +24,18 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from ..blocks import ToolCall
 from ..examples import PARIS_QUESTION
 from ..mcp_loop import McpRun, run_with_server
 from ..mcp_tools.adapter import screen, tool_from_mcp
 from ..mcp_tools.connection import McpConnection, connect
 from ..mcp_tools.servers import INJECTED, WEATHER_DESCRIPTION, checker_server, poisoned_weather_server
-from ..messages import ToolCall, Transcript
 from ..misbehaving import obeys_tool_descriptions
 from ..providers.scripted import ScriptedProvider
-from ..report import hop_table
 from ..selfcheck import check, equal, exact, number
 from ..tool import Tool, execute
+from ..transcript import Transcript
+from ..views.report import hop_table
 from ._runs import raised as _raised
 from ._runs import run_watching
 from ._runs import template as _template

@@ -30,9 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..messages import Block, Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ..blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
+from ..messages import Message
 from ..selfcheck import check, equal, word
 from ..tokens import estimate_tokens
+from ..transcript import Transcript
 from ..wire import check as api_check
 from ..wire import decode_response as decode_wire_response
 from ._runs import quietly, raised, template

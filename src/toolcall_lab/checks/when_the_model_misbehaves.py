@@ -25,15 +25,17 @@ import io
 import json
 from typing import Any
 
+from ..blocks import ToolCall, ToolResult
 from ..errors import MaxStepsExceeded
 from ..examples import PARIS_QUESTION, weather_policy
 from ..loop import run_agent
-from ..messages import Message, ToolCall, ToolResult, Transcript
+from ..messages import Message
 from ..misbehaving import guesses_the_city, keeps_checking
 from ..providers.scripted import ScriptedProvider, stage
 from ..selfcheck import check, equal, number
 from ..tool import Tool, execute
 from ..tools.weather import get_weather
+from ..transcript import Transcript
 from ..wire import check as api_check
 from ._runs import raised as _raised
 from ._runs import run_watching, tool_exchanges

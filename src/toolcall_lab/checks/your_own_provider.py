@@ -28,13 +28,14 @@ from typing import Any
 
 from ..examples import PARIS_QUESTION, weather_policy
 from ..loop import run_agent
-from ..messages import Message, Transcript
+from ..messages import Message
 from ..providers.base import Provider
 from ..providers.scripted import ScriptedProvider
 from ..selfcheck import check, number
 from ..tokens import estimate_tokens, request_text
 from ..tool import Tool
 from ..tools.weather import get_weather
+from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import _worked_providers as _worked
@@ -207,7 +208,7 @@ def q1(answer: Any, translator: Any) -> None:
 
 def _refused_without_tools(translator: Any) -> int:
     """Requests refused when `translator` (a Chat provider class) asks two questions, no tools."""
-    from ..double import ApiDouble
+    from ..double.api_double import ApiDouble
     from ..errors import InvalidRequestError
 
     with ApiDouble() as double:

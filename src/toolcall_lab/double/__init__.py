@@ -64,10 +64,10 @@ chat endpoints and the model lists.
 
 from __future__ import annotations
 
+from .api_double import ROUTES, ApiDouble, RecordedRequest, RequestLog, bind_warning, serve
 from .cache import FakeClock
 from .faults import FAULTS
 from .play import PROVIDER_FOR
-from .server import ROUTES, ApiDouble, RecordedRequest, RequestLog, bind_warning, serve
 from .spectrum import flavour_table, quirk_table
 
 __all__ = ["FAULTS", "PROVIDER_FOR", "ROUTES", "ApiDouble", "FakeClock", "RecordedRequest", "RequestLog",

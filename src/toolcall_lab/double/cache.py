@@ -31,8 +31,8 @@ from ..wire import API_SPECS
 from ..wire._layout import HOUR, MINUTE
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..usage import Usage
 
 __all__ = ["FakeClock", "PromptCache", "RealClock"]

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .streams import Streamed
 
 if TYPE_CHECKING:
-    from .server import ApiDouble
+    from .api_double import ApiDouble
 
 __all__ = ["DOUBLE_HEADER", "content_length", "handler_for"]
 

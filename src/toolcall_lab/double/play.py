@@ -42,15 +42,17 @@ from dataclasses import replace
 from typing import Any
 
 from .._text import shorten
+from ..blocks import ReasoningBlock, TextBlock
 from ..errors import ToolcallLabError, UsageError
-from ..messages import ReasoningBlock, TextBlock, Transcript
 from ..output_format import OutputFormat, problems, sample
 from ..providers.scripted import Policy, Reply, ScriptedProvider, as_policy
 from ..tokens import estimate_tokens
 from ..tool import Tool
 from ..tool_choice import check_tool_choice
+from ..transcript import Transcript
 from ..turn import StopReason, Turn
-from ..wire import API_SPECS, Problem
+from ..wire import API_SPECS
+from ..wire.problem import Problem
 from .cache import PromptCache
 
 __all__ = ["PROVIDER_FOR", "Kept", "Player", "Unplayable", "held_to_format"]

@@ -36,7 +36,7 @@ from ..wire import API_SPECS
 from .streams import RecordedStream
 
 if TYPE_CHECKING:
-    from ..tape import Tape
+    from ..tape.format import Tape
 
 __all__ = ["CODE", "Difference", "Playback", "first_difference"]
 

@@ -30,8 +30,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._jsonschema import import_jsonschema
-from ..wire import API_SPECS, Problem
+from ..wire import API_SPECS
 from ..wire._schema import Failure
+from ..wire.problem import Problem
 
 __all__ = ["first_problem", "refusal"]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..wire import API_SPECS
 from ..wire.flavours import FLAVOURS, Flavour
-from .server import ApiDouble
+from .api_double import ApiDouble
 
 __all__ = ["PROBES", "flavour_table", "quirk_table"]
 

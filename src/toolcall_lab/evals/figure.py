@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._figure import DPI, SIZE, figure_style, new_figure
 from ..errors import UsageError
-from ..palette import OKABE_ITO
+from ..views._figure import DPI, SIZE, figure_style, new_figure
+from ..views.palette import OKABE_ITO
 from .stats import Interval, wilson
 
 if TYPE_CHECKING:

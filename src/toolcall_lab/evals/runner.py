@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..cost import Cost, run_cost
 from ..errors import MaxStepsExceeded, UsageError, UsageTypeError
 from ..loop import Run, run_agent
 from ..models import price_of
 from ..usage import Usage
+from ..views.cost import Cost, run_cost
 from .cases import Case, Grader, Verdict, behaviour
 from .stats import Interval, difference, wilson
 

@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 from ..tool import TOOL_NAME_PATTERN
-from ..wire import Problem
+from ..wire.problem import Problem
 
 __all__ = ["FIELDS", "PART_KINDS", "first_problem"]
 

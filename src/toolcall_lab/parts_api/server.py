@@ -33,23 +33,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..double import RecordedRequest, RequestLog
+from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
+from ..double.api_double import RecordedRequest, RequestLog
 from ..double.background import BackgroundServer
 from ..double.play import policy_of
 from ..errors import UsageError
-from ..messages import (
-    Block,
-    Message,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-)
+from ..messages import Message
 from ..providers.scripted import Policy, Reply, ScriptedProvider
 from ..tool import Tool
+from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..wire._shared import request_tool
 from .rules import first_problem

@@ -28,9 +28,10 @@ from .._text import shorten
 from ..tokens import message_chars, request_tokens
 
 if TYPE_CHECKING:
-    from ..messages import Message, Transcript
+    from ..messages import Message
     from ..stream import StreamEvent
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
 
 __all__ = ["Provider", "SentRequest", "StreamingProvider"]

@@ -18,16 +18,13 @@ own module plus one line here. The local servers' names come from their one tabl
 `wire.flavours.FLAVOURS`: each is a preset of the provider that speaks its API, or that
 provider itself when it carries the server's name (Ollama).
 
-`provider_from_env()` reads `TOOLCALL_LAB_PROVIDER` (default `scripted`, so every lesson
-runs offline), and `TOOLCALL_LAB_MODEL` / `TOOLCALL_LAB_BASE_URL` when set. A lesson
-written as `provider = provider_from_env(script=weather_policy)` runs unchanged against
-any of them.
+The registry knows only providers. Choosing one from the environment, a tape to replay
+or a recording included, is `provider_from_env` (`tape/environment.py`), which asks
+`get_provider` for the provider it names.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +38,7 @@ from .openai_responses import OpenAIResponsesProvider
 from .scripted import ScriptedProvider
 from .sdk import WireProvider
 
-__all__ = ["PROVIDERS", "ProviderSpec", "echo", "get_provider", "provider_from_env"]
+__all__ = ["PROVIDERS", "ProviderSpec", "echo", "get_provider"]
 
 
 @dataclass(frozen=True)
@@ -141,39 +138,3 @@ def get_provider(name: str, /, **options: Any) -> Provider:
     if spec.preset is not None:
         options.setdefault("preset", spec.preset)
     return spec.cls(**options)
-
-
-def provider_from_env(*, script: Any = None, environ: Mapping[str, str] | None = None,
-                      **options: Any) -> Provider:
-    """The provider `TOOLCALL_LAB_PROVIDER` names (default `scripted`, with `script`).
-
-    `TOOLCALL_LAB_MODEL` and `TOOLCALL_LAB_BASE_URL` set its model and server. For a class
-    (`toolcall_lab.tape`): `TOOLCALL_LAB_RECORD=PATH` records what a real provider exchanges
-    onto the tape at PATH, and `TOOLCALL_LAB_TAPE=PATH` (or a shipped tape's name) replays one
-    through the recording's own SDK, with no key, whatever else is set.
-
-    >>> provider_from_env(environ={})
-    ScriptedProvider(model='scripted-1', calls=0)
-    """
-    env = os.environ if environ is None else environ
-    name = env.get("TOOLCALL_LAB_PROVIDER", "").strip() or "scripted"
-    if tape := env.get("TOOLCALL_LAB_TAPE", "").strip():
-        from ..tape import replay
-
-        return replay(tape)  # a recorded run, for a class: its own provider, model and settings
-    if name != "scripted":
-        if env.get("TOOLCALL_LAB_MODEL"):
-            options.setdefault("model", env["TOOLCALL_LAB_MODEL"])
-        if env.get("TOOLCALL_LAB_BASE_URL"):
-            options.setdefault("base_url", env["TOOLCALL_LAB_BASE_URL"])
-    if script is not None:
-        options["script"] = script
-    provider = get_provider(name, **options)
-    if record := env.get("TOOLCALL_LAB_RECORD", "").strip():
-        if name == "scripted":
-            raise UsageError("TOOLCALL_LAB_RECORD records a real model's run; set TOOLCALL_LAB_PROVIDER "
-                             "(and its key) too, or unset TOOLCALL_LAB_RECORD.")
-        from ..tape import recording
-
-        provider = recording(provider, record)
-    return provider

@@ -47,12 +47,14 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from ..blocks import Block, ServerToolCall, ServerToolResult, TextBlock, ToolCall
 from ..errors import ScriptError, ScriptExhaustedError, UsageError, UsageTypeError
-from ..messages import Block, Message, ServerToolCall, ServerToolResult, TextBlock, ToolCall, Transcript
+from ..messages import Message
 from ..stream import StreamEvent, replay
 from ..tokens import blocks_text, estimate_tokens
 from ..tool import Tool
 from ..tool_choice import callable_tools, check_tool_choice, forces_a_call
+from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from .base import SentRequest

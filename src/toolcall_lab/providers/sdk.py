@@ -45,7 +45,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import urlsplit
 
-from .._redact import redact_url, url_secrets
+from .._redact import redact, redact_url, url_secrets
 from .._text import shorten
 from ..errors import (
     AuthenticationError,
@@ -63,7 +63,6 @@ from ..errors import (
     ToolcallLabError,
     UsageError,
     UsageTypeError,
-    redact,
 )
 from ..models import default_model
 from ..output_format import OutputFormat
@@ -74,8 +73,8 @@ from ._tls import sdk_http_client
 from .base import SentRequest
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
     from ..wire import Codec
 
@@ -115,7 +114,7 @@ class SealedKeys:
         return f"SealedKeys({len(self._values)} hidden)"
 
     def redact(self, text: str) -> str:
-        """`text` with every kept secret replaced by `[redacted]` (`errors.redact`)."""
+        """`text` with every kept secret replaced by `[redacted]` (`_redact.redact`)."""
         return redact(text, self._values)
 
 

@@ -86,10 +86,11 @@ from . import anthropic, chat, ollama, responses
 from .problem import Problem
 
 if TYPE_CHECKING:
-    from ..messages import ReasoningBlock, Transcript
+    from ..blocks import ReasoningBlock
     from ..output_format import OutputFormat
     from ..stream import StreamEvent
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
     from ..usage import Usage
     from ._layout import Prefixes

@@ -30,8 +30,9 @@ from ..blocks import block_to_dict
 from ..tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
-    from ..messages import Message, Transcript
+    from ..messages import Message
     from ..tool import Tool
+    from ..transcript import Transcript
 
 __all__ = ["HOUR", "MINUTE", "Boundary", "Layout", "Prefixes", "kit_layout", "message_head", "to_json"]
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..messages import ToolCall
+from ..blocks import ToolCall
 from ..models import price_of, rules_of
 from ._layout import HOUR, MINUTE, Prefixes, kit_layout
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
@@ -46,8 +46,8 @@ from ._shared import TOO_LARGE, openai_error_body
 from .problem import Problem
 
 if TYPE_CHECKING:
-    from ..messages import Transcript
     from ..tool import Tool
+    from ..transcript import Transcript
     from ..turn import Turn
     from ..usage import Usage
 

@@ -44,9 +44,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from ..blocks import arguments_problem, clean_text, read_arguments
+from ..blocks import ReasoningBlock, ToolCall, ToolResult, arguments_problem, clean_text, read_arguments
 from ..errors import UsageError, UsageTypeError
-from ..messages import ReasoningBlock, ToolCall, ToolResult
 from ..models import rules_of
 from ..tool import Tool
 from .problem import Problem

@@ -59,8 +59,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ..blocks import TextBlock, ToolCall
 from ..errors import UsageError
-from ..messages import Message, TextBlock, ToolCall
+from ..messages import Message
 from ..models import default_model
 from ..tool_choice import MODES
 from ..turn import StopReason, Turn

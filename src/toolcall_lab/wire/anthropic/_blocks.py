@@ -27,8 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
-from ...blocks import arguments_problem
-from ...messages import (
+from ...blocks import (
     Block,
     ReasoningBlock,
     ServerToolCall,
@@ -36,6 +35,7 @@ from ...messages import (
     TextBlock,
     ToolCall,
     ToolResult,
+    arguments_problem,
 )
 from ...models import same_model
 from ...server_tools import results_of, search_digest

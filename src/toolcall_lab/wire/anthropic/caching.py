@@ -45,8 +45,8 @@ from ..problem import Problem
 from ._blocks import API_NAME, decode_blocks
 
 if TYPE_CHECKING:
-    from ...messages import Transcript
     from ...tool import Tool
+    from ...transcript import Transcript
     from ...usage import Usage
 
 __all__ = ["CACHE_TTLS", "CACHING", "LOOKBACK", "MAX_BREAKPOINTS", "breakpoint_problems", "breakpoints",

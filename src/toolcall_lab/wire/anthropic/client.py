@@ -38,11 +38,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...blocks import ReasoningBlock, ToolCall
 from ...errors import UsageError
-from ...messages import Message, ReasoningBlock, ToolCall, Transcript
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import check_tool_choice
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import from_the_wire, plain_json, sampling

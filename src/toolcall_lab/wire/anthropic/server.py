@@ -27,10 +27,11 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import UsageError
-from ...messages import Message, Transcript
+from ...messages import Message
 from ...models import tool_prompt_tokens
 from ...output_format import OutputFormat
 from ...tool import Tool
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import TOO_LARGE, from_the_wire, request_tool

@@ -51,8 +51,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
-from ...messages import Transcript
 from ...models import EFFORTS, rules_of
+from ...transcript import Transcript
 from ...turn import Turn
 from ..problem import Problem
 from ..signing import prefix_mismatches, signature_is_ours, verify_thinking

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...messages import ToolCall
+from ...blocks import ToolCall
 from .._shared import object_call, parse_arguments
 
 if TYPE_CHECKING:

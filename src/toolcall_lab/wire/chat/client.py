@@ -17,21 +17,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
+from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
-from ...messages import (
-    Block,
-    Message,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-)
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import MODES, check_tool_choice
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import (

@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any, assert_never
 
-from ...messages import Block, Message, ReasoningBlock, TextBlock, ToolResult, Transcript
+from ...blocks import Block, ReasoningBlock, TextBlock, ToolResult
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes

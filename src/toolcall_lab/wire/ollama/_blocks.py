@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...messages import ReasoningBlock, TextBlock, ToolCall
+from ...blocks import ReasoningBlock, TextBlock, ToolCall
 from .._shared import json_text, object_call, parse_arguments
 
 if TYPE_CHECKING:

@@ -15,20 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
+from ...blocks import ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
-from ...messages import (
-    Message,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-)
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
 from ...tool_choice import check_tool_choice, forces_a_call
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._shared import from_the_wire, made_elsewhere, result_text, sampling

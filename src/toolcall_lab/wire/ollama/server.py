@@ -22,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
+from ...blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
-from ...messages import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes

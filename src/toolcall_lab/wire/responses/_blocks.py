@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from ...blocks import ServerToolCall, ToolCall
 from ...errors import UsageError
-from ...messages import ServerToolCall, ToolCall
 from .._shared import parse_arguments, plain_json
 
 if TYPE_CHECKING:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ...messages import ReasoningBlock, Transcript
+from ...blocks import ReasoningBlock
 from ...models import rules_of
+from ...transcript import Transcript
 from ...turn import Turn
 from .._shared import plain_json
 from ..signing import seal_reasoning

@@ -25,20 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any, Literal, assert_never
 
+from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ...errors import UsageError
-from ...messages import (
-    Block,
-    Message,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-)
+from ...messages import Message
 from ...output_format import OutputFormat
 from ...tool import Tool
+from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes

@@ -56,7 +56,7 @@ import copy
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ...messages import Block
+from ...blocks import Block
 from ...stream import StreamEvent
 from ...turn import Turn
 from .._stream import Assembly, decode

@@ -1,0 +1,245 @@
+"""The tree tells the architecture (issue 20 §2): layers, one address per name, old paths.
+
+docs/architecture.md draws the package as layers, each importing only from the ones above
+it. `LAYERS` is that drawing as data, and these tests walk the source (as test_errors.py
+does) so the drawing, the tree and the imports say the same thing:
+
+- no module imports, at its top, from a layer below its own (an import inside a function,
+  such as a `_repr_html_` drawing its view on first use, is lazy and allowed; so is one
+  under `if TYPE_CHECKING:`, which never runs);
+- every module of the package sits in exactly one layer;
+- inside the package each name is imported from the module that defines it, never through
+  a module that only passes it on (`messages.Transcript` was reached 36 ways);
+- only the façades re-export: the package `__init__`s, `messages` (lessons import
+  `toolcall_lab.messages`), each API's server half (`wire/<api>/server.py` is an object,
+  `ApiSpec.server`, and what it offers is its interface wherever each part is written)
+  and the old address `wire/server/flavours.py`;
+- no module of the package imports an old path of `_old_paths.MOVED`, and each old path
+  answers with the very module at its new one.
+
+`python tests/fix_imports.py` rewrites what the address and old-path tests refuse (a branch
+written before the tree was grouped, merged).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from toolcall_lab._old_paths import MOVED, new_path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "toolcall_lab"
+
+#: docs/architecture.md's drawing, top to bottom: module paths below `toolcall_lab.` (a folder
+#: covers what is inside it). A module may import at its top only from its own layer or above.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("vocabulary", ("_checked", "_files", "_jsonschema", "_redact", "_summable", "_text", "blocks", "errors",
+                    "messages", "stream", "transcript", "turn", "usage")),
+    ("tools, tokens, models", ("mcp_tools", "models", "output_format", "schema", "server_tools", "tokens",
+                               "tool", "tool_choice", "tools")),
+    ("the wire", ("recorded", "wire")),
+    ("providers", ("providers",)),
+    ("the loop", ("approval", "compaction", "events", "loop", "mcp_loop")),
+    ("seeing it", ("views",)),
+    ("what the model reads", ("template",)),
+    ("the double", ("double", "parts_api")),
+    ("teaching", ("checks", "contract", "evals", "examples", "misbehaving", "selfcheck")),
+    ("tapes", ("tape",)),
+    ("the teacher", ("teacher",)),
+    ("the façade", ("__init__", "__main__", "_old_paths")),
+]
+
+#: the modules that may re-export names defined elsewhere (see the module docstring)
+FACADES = {"toolcall_lab.messages", "toolcall_lab.wire.server.flavours",
+           *(f"toolcall_lab.wire.{api}.server" for api in ("anthropic", "chat", "ollama", "responses"))}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+TREES = {name: ast.parse(path.read_text(), filename=str(path)) for name, path in MODULES.items()}
+
+
+def is_package(module: str) -> bool:
+    return MODULES[module].name == "__init__.py"
+
+
+def target(module: str, node: ast.ImportFrom) -> str:
+    """The absolute module an ImportFrom in `module` reads from."""
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".") if is_package(module) else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports(module: str, *, top_only: bool) -> list[tuple[str, str, int]]:
+    """(imported module, name or "", line) of each import of the package in `module`.
+
+    `top_only`: leave out the lazy ones, inside a function or under `if TYPE_CHECKING:`.
+    """
+    found: list[tuple[str, str, int]] = []
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom):
+                found.extend((target(module, node), alias.name, node.lineno) for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.extend((alias.name, "", node.lineno) for alias in node.names)
+            elif isinstance(node, ast.If) and top_only and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and top_only:
+                continue
+            else:
+                visit([child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)])
+
+    visit(TREES[module].body)
+    return [(name, what, line) for name, what, line in found if name.split(".")[0] == "toolcall_lab"]
+
+
+def defined(module: str) -> set[str]:
+    """The names `module` binds itself at its top (an import is not a definition)."""
+    names: set[str] = set()
+    nodes = list(TREES[module].body)
+    while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
+        node = nodes.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
+                stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for each in targets for n in ast.walk(each) if isinstance(n, ast.Name)}
+    return names
+
+
+def layer_of(module: str) -> int:
+    below = module.removeprefix("toolcall_lab").lstrip(".") or "__init__"
+    found = [index for index, (_, heads) in enumerate(LAYERS)
+             for head in heads if below == head or below.startswith(head + ".")]
+    assert len(found) == 1, f"{module} is in {len(found)} layers of LAYERS; add it to one"
+    return found[0]
+
+
+def upward_imports(module: str) -> list[str]:
+    """What `module` imports at its top from a layer below its own (the drawing's 'below')."""
+    mine = layer_of(module)
+    return [f"{module}:{line} imports {name} ({LAYERS[layer_of(name)][0]}), below {LAYERS[mine][0]}"
+            for name, _, line in imports(module, top_only=True)
+            if name in MODULES and layer_of(name) > mine]
+
+
+def test_every_module_sits_in_one_layer():
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_no_import_runs_up_the_layers():
+    assert [found for module in MODULES for found in upward_imports(module)] == []
+
+
+def test_the_layer_test_sees_an_upward_import(tmp_path):
+    """The check itself: a vocabulary module importing the loop at its top is caught."""
+    TREES["toolcall_lab.blocks"] = ast.parse("from .loop import run_agent\n")
+    try:
+        assert upward_imports("toolcall_lab.blocks") == [
+            "toolcall_lab.blocks:1 imports toolcall_lab.loop (the loop), below vocabulary"]
+    finally:
+        TREES["toolcall_lab.blocks"] = ast.parse(MODULES["toolcall_lab.blocks"].read_text())
+
+
+def where_defined(module: str, name: str, seen: int = 0) -> str:
+    """The module that defines `name` as importable from `module`, following re-exports."""
+    if name in defined(module) or f"{module}.{name}" in MODULES or seen > 10:
+        return module
+    for node in ast.walk(TREES[module]):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name and target(module, node) in MODULES:
+                    return where_defined(target(module, node), alias.name, seen + 1)
+    return module
+
+
+def test_each_name_is_imported_from_the_module_that_defines_it():
+    through = [f"{module}:{line} imports {name} from {source}, which takes it from "
+               f"{where_defined(source, name)}"
+               for module in MODULES for source, name, line in imports(module, top_only=False)
+               if name and source in MODULES and where_defined(source, name) != source]
+    assert through == []
+
+
+def test_only_the_facades_re_export():
+    passed_on = {}
+    for module, tree in TREES.items():
+        if is_package(module) or module in FACADES:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+                names = ast.literal_eval(node.value)
+                passed_on[module] = [name for name in names if name not in defined(module)]
+    assert {module: names for module, names in passed_on.items() if names} == {}
+
+
+def test_the_package_never_imports_an_old_path():
+    old = [f"{module}:{line} imports {name}" for module in MODULES
+           for name, _, line in imports(module, top_only=False) if new_path(name)]
+    assert old == []
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_each_old_path_is_the_module_at_its_new_one(old):
+    moved = importlib.import_module(f"toolcall_lab.{MOVED[old]}")
+    assert importlib.import_module(f"toolcall_lab.{old}") is moved
+    where = PACKAGE.joinpath(*old.split("."))
+    assert not where.with_suffix(".py").exists() and not where.is_dir(), "a stub at the old path"
+
+
+def drawing() -> str:
+    text = (SRC.parent / "docs" / "architecture.md").read_text()
+    return text.split("```", 2)[1]
+
+
+def test_the_drawing_names_every_module_and_folder_at_the_root():
+    import re
+
+    named = set(re.findall(r"[\w/.<>]+", drawing()))
+    at_root = sorted(path.name for path in PACKAGE.glob("*.py")) + sorted(
+        f"{path.name}/" for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists())
+    missing = [name for name in at_root
+               if name not in named and not any(word.startswith(name) for word in named)]
+    assert missing == []
+
+
+def test_every_path_the_drawing_names_exists():
+    import re
+
+    paths = {word.rstrip(".,;:)") for word in re.findall(r"[\w/<>.]+/[\w.]+\.py|[\w/]+/\w+/", drawing())
+             if "<" not in word}
+    gone = [path for path in paths if not (PACKAGE / path).exists() and not (SRC.parent / path).exists()]
+    assert sorted(gone) == []
+
+
+def test_the_drawing_has_the_layers_in_the_order_of_LAYERS():
+    text = drawing()
+    heads = [text.find(f"  {name.split(',')[0]}") for name, _ in LAYERS]
+    assert -1 not in heads and heads == sorted(heads), [name for name, _ in LAYERS]
+
+
+def test_each_old_path_a_lesson_imports_has_a_stub_for_type_checkers():
+    """mypy cannot see the finder, so an old path a lesson or the README imports keeps a `.pyi`
+    (a star import of the new module; never run) and typed code that imports it still checks."""
+    from test_public_paths import PUBLIC
+
+    old = {name.removeprefix("toolcall_lab.") for name in PUBLIC if new_path(name)} | {"lesson_usage"}
+    stubs = {path.stem: path.read_text() for path in PACKAGE.glob("*.pyi")}
+    assert sorted(old - set(stubs)) == []
+    wrong = [stem for stem, text in stubs.items() if f"from toolcall_lab.{MOVED[stem]} import *" not in text]
+    assert wrong == []
