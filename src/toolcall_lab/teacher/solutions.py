@@ -60,7 +60,7 @@ def answer_key(notebook: Path | str) -> ModuleType | None:
     if not topic.isidentifier():
         return None  # a learner's backup such as `01_one_tool_call-mine.ipynb`
     try:
-        return importlib.import_module(f"{__package__}.checks.{topic}")
+        return importlib.import_module(f"toolcall_lab.checks.{topic}")
     except ModuleNotFoundError:
         return None
 
