@@ -446,7 +446,7 @@ def reset_lessons(args: list[str], *, root: Path = ROOT, stamp: str | None = Non
 #: `sys_platform`/`os_name` markers against the machine it runs on, not `--platform`
 #: (https://github.com/pypa/pip/issues/6117), so a Windows or macOS wheelhouse built on Linux
 #: would miss them. tests/test_wheelhouse.py derives this table from the installed metadata.
-PLATFORM_ONLY = {"win": ["colorama", "pywinpty"], "macosx": ["appnope"]}
+PLATFORM_ONLY = {"win": ["colorama", "pywin32", "pywinpty"], "macosx": ["appnope"]}  # pywin32: mcp's
 
 
 def wheelhouse_command(args: list[str]) -> argparse.Namespace:
