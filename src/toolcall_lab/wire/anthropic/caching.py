@@ -213,6 +213,8 @@ def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript
     more than it holds. The prefixes are the request's own blocks (`layout`), so the
     `transcript` read from it is not needed.
     """
+    if not _marks(body) and not isinstance(body.get("cache_control"), Mapping):
+        return usage  # subtle: no breakpoint anywhere, so `layout` would find none (its cost is the JSON)
     boundaries, marks = layout(body, tools)
     if not marks:
         return usage
