@@ -40,9 +40,9 @@ import importlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 from urllib.parse import urlsplit
 
 from .._redact import redact, redact_url, url_secrets
@@ -79,6 +79,8 @@ if TYPE_CHECKING:
     from ..wire import Codec
 
 __all__ = ["SealedKeys", "WireProvider", "is_loopback", "send_via_sdk", "stream_via_sdk"]
+
+_T = TypeVar("_T")
 
 #: The key sent to servers that need none (local servers, the API double). SDKs insist
 #: on some key; this one says what it is if it ever shows up in a server's log.
@@ -277,14 +279,7 @@ class WireProvider:
         tools = tuple(tools)
         request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls)
         started = time.perf_counter()
-        try:
-            body = self._send(request)
-        except ProviderError:
-            raise
-        except Exception as exc:
-            raise self._translate(exc) from None
-        finally:
-            self._raise_held()
+        body = self._through_sdk(self._send, request)
         latency = time.perf_counter() - started
         try:
             turn = self.codec.decode_response(body)
@@ -296,6 +291,21 @@ class WireProvider:
         # subtle: recorded last, so a call that failed anywhere above records nothing.
         self._record(transcript, tools, request, tool_choice, options)
         return replace(turn, latency_s=latency, request=request, response=body)
+
+    def _through_sdk(self, call: Callable[[dict[str, Any]], _T], request: dict[str, Any]) -> _T:
+        """`call(request)` (the SDK's call, streamed or not), any failure as the kit's error.
+
+        A `ProviderError` raised on the way passes as it is; anything else the SDK raises is
+        translated (`_translate`); an error the HTTP client held back is raised either way.
+        """
+        try:
+            return call(request)
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise self._translate(exc) from None
+        finally:
+            self._raise_held()
 
     def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
                parallel_tool_calls: bool | None = None) -> Iterator[StreamEvent]:
@@ -322,14 +332,7 @@ class WireProvider:
         tools = tuple(tools)
         request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls, stream=True)
         started = time.perf_counter()
-        try:
-            sdk_stream = self._open_stream(request)
-        except ProviderError:
-            raise
-        except Exception as exc:
-            raise self._translate(exc) from None
-        finally:
-            self._raise_held()
+        sdk_stream = self._through_sdk(self._open_stream, request)
         raw: list[dict[str, Any]] = []
         broken: list[BaseException] = []  # what the HTTP client raised when the stream stopped
         try:
