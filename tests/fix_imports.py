@@ -39,6 +39,24 @@ def old_paths():  # type: ignore[no-untyped-def]
     return module
 
 
+def top_names(tree: ast.Module) -> set[str]:
+    """The names a module binds itself at its top (an import is not a definition): its
+    functions, classes and assignments, also inside its top-level `if`s and `try`s."""
+    names: set[str] = set()
+    nodes = list(tree.body)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
+                stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for each in targets for n in ast.walk(each) if isinstance(n, ast.Name)}
+    return names
+
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -83,19 +101,7 @@ class Package:
                 print(f"left alone (cannot parse): {path.relative_to(ROOT)}: {exc}")
 
     def defined(self, module: str) -> set[str]:
-        names: set[str] = set()
-        nodes = list(self.trees[module].body) if module in self.trees else []  # unparsed: nothing known
-        while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
-            node = nodes.pop()
-            if isinstance(node, (ast.If, ast.Try)):
-                nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
-                    stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names |= {n.id for each in targets for n in ast.walk(each) if isinstance(n, ast.Name)}
-        return names
+        return top_names(self.trees[module]) if module in self.trees else set()  # unparsed: nothing known
 
     def where(self, module: str, name: str, seen: int = 0) -> str:
         """The module that defines `name`, as importable from `module`."""

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from fix_imports import top_names
 from toolcall_lab._old_paths import MOVED, new_path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -106,19 +107,7 @@ def imports(module: str, *, top_only: bool) -> list[tuple[str, str, int]]:
 
 def defined(module: str) -> set[str]:
     """The names `module` binds itself at its top (an import is not a definition)."""
-    names: set[str] = set()
-    nodes = list(TREES[module].body)
-    while nodes:  # the module's top, and the blocks of its top-level `if`s and `try`s
-        node = nodes.pop()
-        if isinstance(node, (ast.If, ast.Try)):
-            nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
-                stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {n.id for each in targets for n in ast.walk(each) if isinstance(n, ast.Name)}
-    return names
+    return top_names(TREES[module])
 
 
 def layer_of(module: str) -> int:
