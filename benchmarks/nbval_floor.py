@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +59,7 @@ get_ipython().events.register("post_execute", _write_heavy)
 # subtle: written after every cell, not at exit: nbval's kernels may be killed, not asked to exit
 
 
-def one_cell_notebook(path: Path, imports: list[str] = []) -> None:  # noqa: B006 (read only)
+def one_cell_notebook(path: Path, imports: Sequence[str] = ()) -> None:
     """A notebook holding one cell, `print("ok")` after `imports`, with its committed output."""
     output = {"name": "stdout", "output_type": "stream", "text": ["ok\n"]}
     source = "".join(f"{IMPORT.get(name, 'import ' + name)}\n" for name in imports) + 'print("ok")'
