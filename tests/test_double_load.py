@@ -92,3 +92,21 @@ def test_recorded_bodies_stay_bounded(make_double):
     assert len(double.requests) == 20
     assert all(isinstance(r.body, str) and "not kept" in r.body for r in double.requests)
     assert sum(len(r.body) for r in double.requests) < 20 * 200
+
+
+def test_a_double_serving_all_day_keeps_no_more_than_it_says(make_double):
+    """`serve` says it keeps the last `keep` requests; its players kept every one they played
+    (1.3 MB more per 1,000 requests, measured), so a class's double grew all day."""
+    import gc
+
+    from toolcall_lab.providers.base import SentRequest
+
+    double = make_double(keep=5)
+    claude, gpt = clients(double)
+    for turn in range(40):
+        call(claude, turn)
+        call(gpt, turn)
+    gc.collect()
+    alive = sum(isinstance(o, SentRequest) for o in gc.get_objects())
+    assert len(double.requests) == 5
+    assert alive <= 4, f"{alive} SentRequest records still held after 80 requests"

@@ -90,7 +90,8 @@ class Player:
     """Plays the model for every API of one double: one `ScriptedProvider` per API.
 
     Each provider lives as long as the double, so tool-call ids count up across
-    requests; `play` is called with the lock held (a script is not thread-safe).
+    requests; `play` is called with the lock held (a script is not thread-safe). Each
+    keeps only its last `SentRequest`: what the double keeps is `ApiDouble.requests`.
     """
 
     def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000,
@@ -128,8 +129,12 @@ class Player:
         except ToolcallLabError as exc:  # the kit cannot hold what the body says: not the script's fault
             raise Unplayable(f"The API double cannot play this request: {exc}") from None
         with self._lock:
-            turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
-                                                 parallel_tool_calls=parallel_tool_calls)
+            provider = self._providers[api]
+            turn = provider.complete(transcript, tools=tools, tool_choice=tool_choice,
+                                     parallel_tool_calls=parallel_tool_calls)
+            # subtle: only the last record is kept (the next request continues its message
+            # store); kept whole, a double serving a class all day grew by every request
+            del provider.requests[:-1]
             number = next(self._ids[api])
         turn = held_to_format(turn, output_format)
         turn = server.as_served(replace(turn, model=body.get("model") or turn.model), tools)
