@@ -14,6 +14,7 @@ shared machines are noisy, so this prints figures for people to read.
 from __future__ import annotations
 
 import argparse
+import itertools
 import socket
 import statistics
 import threading
@@ -27,23 +28,35 @@ ASK = [{"role": "user", "content": "Hi"}]
 
 
 def caller(api: str, url: str):
-    """A function making one request of `api` to the server at `url` through its SDK."""
+    """A function making one request of `api` to the server at `url` through its SDK.
+
+    subtle: each request asks a question of its own ("Hi 1", "Hi 2", ...), as real traffic
+    does, so nothing the double remembers between requests (a shape it checked already)
+    answers the same body twice for it."""
+    numbers = itertools.count(1)
+
+    def question() -> str:
+        return f"Hi {next(numbers)}"
+
+    def ask() -> list[dict[str, str]]:
+        return [{"role": "user", "content": question()}]
+
     if api == "anthropic":
         import anthropic
 
         client = anthropic.Anthropic(base_url=url, api_key="x", max_retries=0)
-        return lambda: client.messages.create(model="claude-haiku-4-5", max_tokens=64, messages=ASK)
+        return lambda: client.messages.create(model="claude-haiku-4-5", max_tokens=64, messages=ask())
     if api in ("responses", "chat"):
         import openai
 
         client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0)
         if api == "responses":
-            return lambda: client.responses.create(model="gpt-4o-mini", input="Hi", store=False)
-        return lambda: client.chat.completions.create(model="gpt-4o-mini", messages=ASK)
+            return lambda: client.responses.create(model="gpt-4o-mini", input=question(), store=False)
+        return lambda: client.chat.completions.create(model="gpt-4o-mini", messages=ask())
     import ollama
 
     client = ollama.Client(host=url)
-    return lambda: client.chat(model="qwen3:4b", messages=ASK, stream=False)
+    return lambda: client.chat(model="qwen3:4b", messages=ask(), stream=False)
 
 
 def floor_server(body: bytes) -> ThreadingHTTPServer:

@@ -101,12 +101,15 @@ def test_a_double_serving_all_day_keeps_no_more_than_it_says(make_double):
 
     from toolcall_lab.providers.base import SentRequest
 
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, SentRequest) for o in gc.get_objects())
+
     double = make_double(keep=5)
     claude, gpt = clients(double)
+    before = alive()
     for turn in range(40):
         call(claude, turn)
         call(gpt, turn)
-    gc.collect()
-    alive = sum(isinstance(o, SentRequest) for o in gc.get_objects())
     assert len(double.requests) == 5
-    assert alive <= 4, f"{alive} SentRequest records still held after 80 requests"
+    assert alive() - before <= 4, f"{alive() - before} more SentRequest records held after 80 requests"

@@ -38,8 +38,8 @@ PACKAGE = SRC / "toolcall_lab"
 #: docs/architecture.md's drawing, top to bottom: module paths below `toolcall_lab.` (a folder
 #: covers what is inside it). A module may import at its top only from its own layer or above.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("vocabulary", ("_checked", "_files", "_jsonschema", "_redact", "_summable", "_text", "blocks", "errors",
-                    "messages", "stream", "transcript", "turn", "usage")),
+    ("vocabulary", ("_checked", "_files", "_json", "_jsonschema", "_redact", "_summable", "_text", "blocks",
+                    "errors", "messages", "stream", "transcript", "turn", "usage")),
     ("tools, tokens, models", ("mcp_tools", "models", "output_format", "schema", "server_tools", "tokens",
                                "tool", "tool_choice", "tools")),
     ("the wire", ("recorded", "wire")),

@@ -146,6 +146,22 @@ def test_request_tokens_equals_the_full_serialisation_estimate(system, messages,
         assert request_tokens(prefix, tools) == estimate_tokens(request_text(prefix, tools))
 
 
+@given(system=st.none() | _text, messages=st.lists(_message, max_size=12), with_tools=st.booleans())
+def test_the_longest_cached_prefix_holds_request_tokens_and_no_prefix_holds_more(system, messages, with_tools):
+    """What lets the double skip OpenAI's cache layout for a request below the model's minimum
+    (`wire._openai.cache_usage`): no prefix of it could have been stored or be read."""
+    from toolcall_lab.tokens import request_tokens
+    from toolcall_lab.wire._layout import kit_layout
+
+    transcript = Transcript(system, messages)
+    tools = [get_weather] if with_tools else []
+    boundaries = kit_layout(transcript, tools)
+    if messages:
+        assert boundaries[-1].tokens == request_tokens(transcript, tools)
+    assert all(b.tokens <= request_tokens(transcript, tools) for b in boundaries)
+    assert [b.tokens for b in boundaries] == sorted(b.tokens for b in boundaries)
+
+
 def test_request_tokens_measures_each_message_once(monkeypatch):
     from toolcall_lab import tokens
 

@@ -21,12 +21,12 @@ million messages. The tokens still grow with the square of n; the kit's own work
 
 from __future__ import annotations
 
-import json
 import math
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ._json import compact
 from .blocks import Block, block_to_dict
 from .errors import UsageError
 from .messages import Message
@@ -50,10 +50,6 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def _compact_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def blocks_text(blocks: Sequence[Block]) -> str:
     """Blocks as compact JSON: how the scripted provider sizes a reply.
 
@@ -64,7 +60,7 @@ def blocks_text(blocks: Sequence[Block]) -> str:
     >>> blocks_text([TextBlock("Hi")])
     '[{"kind":"text","text":"Hi"}]'
     """
-    return _compact_json([block_to_dict(b) for b in blocks])
+    return compact([block_to_dict(b) for b in blocks])
 
 
 def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
@@ -78,7 +74,7 @@ def request_text(transcript: Transcript, tools: Sequence[Tool] = ()) -> str:
         "messages": [_message_dict(m) for m in transcript.messages],
         "tools": [t.spec() for t in tools],
     }
-    return _compact_json(payload)
+    return compact(payload)
 
 
 def _message_dict(message: Message) -> dict[str, object]:
@@ -108,7 +104,7 @@ def message_chars(message: Message) -> int:
     seen = _MEASURED.get(key)
     if seen is not None and seen[0]() is message:
         return seen[1]
-    chars = len(_compact_json(_message_dict(message)))
+    chars = len(compact(_message_dict(message)))
     _MEASURED[key] = (weakref.ref(message, lambda _: _forget(key)), chars)
     return chars
 
@@ -130,9 +126,9 @@ def request_tokens(transcript: Transcript, tools: Sequence[Tool] = (), *,
     if messages_chars is None:
         messages_chars = sum(map(message_chars, transcript.messages))
     chars = (len('{"system":,"messages":[],"tools":}')  # the fixed punctuation: 34 characters
-             + len(_compact_json(transcript.system or ""))
+             + len(compact(transcript.system or ""))
              + messages_chars + max(count - 1, 0)  # one comma between two messages
-             + len(_compact_json([t.spec() for t in tools])))
+             + len(compact([t.spec() for t in tools])))
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 

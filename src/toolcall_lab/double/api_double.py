@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
+from .._json import unicode_text
 from ..errors import UsageError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS, flavours
@@ -339,7 +340,7 @@ class ApiDouble(BackgroundServer):
         if streamed and status == 200 and isinstance(payload, dict) and api:
             flavour = self.flavour if self.flavour is not None and self.flavour.api == api else None
             return status, stream_of(api, payload, body, fault, flavour=flavour), headers
-        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        text = payload if isinstance(payload, str) else unicode_text(payload)
         return status, text.encode(), headers
 
     def refuse(self, method: str, path: str, kind: str, *, sdk: str | None = None,

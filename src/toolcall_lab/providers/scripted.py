@@ -177,9 +177,7 @@ class ScriptedProvider:
             turn = reply if blocks == reply.message.blocks else replace(
                 reply, message=replace(reply.message, blocks=blocks))
         else:
-            # subtle: the stated latency, not a stopwatch: outputs that show it stay stable
-            turn = replace(self._to_turn(reply, sent.input_tokens, tool_choice, parallel_tool_calls),
-                           latency_s=self.latency_s)
+            turn = self._to_turn(reply, sent.input_tokens, tool_choice, parallel_tool_calls)
         # subtle: recorded only now, like a real provider's: a call that raised (a script
         # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
         self.requests.append(sent)
@@ -214,7 +212,8 @@ class ScriptedProvider:
         searches = sum(isinstance(b, ServerToolCall) and b.name == "web_search" for b in blocks)
         usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(blocks_text(blocks)),
                       web_search_requests=searches, estimated=True)
-        return Turn(Message("assistant", blocks), stop_reason, usage, self.model)
+        # subtle: the stated latency, not a stopwatch: outputs that show it stay stable
+        return Turn(Message("assistant", blocks), stop_reason, usage, self.model, latency_s=self.latency_s)
 
     @staticmethod
     def _blocks(reply: Reply) -> tuple[Block, ...]:

@@ -37,6 +37,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .._json import compact
+
 __all__ = ["DONE", "NDJSON_HEADERS", "PIECE", "SSE_HEADERS", "events_of", "ndjson", "pieces", "sse"]
 
 #: Characters per delta: the kit's estimate of one token (`tokens.estimate_tokens`).
@@ -60,7 +62,7 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
 
 
 def _json(event: Mapping[str, Any]) -> str:
-    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return compact(event)
 
 
 def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:

@@ -21,11 +21,11 @@ Left out: a real tokenizer (the kit's estimate stands in for every API's).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from .._json import compact
 from ..blocks import block_to_dict
 from ..tokens import CHARS_PER_TOKEN
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..transcript import Transcript
 
-__all__ = ["HOUR", "MINUTE", "Boundary", "Layout", "Prefixes", "kit_layout", "message_head", "to_json"]
+__all__ = ["HOUR", "MINUTE", "Boundary", "Layout", "Prefixes", "kit_layout", "message_head"]
 
 MINUTE, HOUR = 60.0, 3600.0
 
@@ -79,7 +79,7 @@ class Layout:
     def add(self, chars: int, hashed: object = None) -> None:
         self.chars += chars
         if hashed is not None:
-            self.hash.update(to_json(hashed).encode())
+            self.hash.update(compact(hashed).encode())
 
     def boundary(self, where: str) -> int:
         tokens = self.offset + math.ceil(self.chars / CHARS_PER_TOKEN)
@@ -99,7 +99,7 @@ class Layout:
             if spec is None:
                 self.add(0, {"server_tool": item})
             else:
-                self.add(len(to_json(spec)) + (seen > 0) + (seen == len(counted) - 1), {"tool": item})
+                self.add(len(compact(spec)) + (seen > 0) + (seen == len(counted) - 1), {"tool": item})
                 seen += 1
             self.boundary(f"tools.{index}")
 
@@ -107,18 +107,14 @@ class Layout:
         self.add(2)  # the quotes of the system string, "" when there is none
         shown = 0
         for index, item in enumerate(hashed):
-            whole = len(to_json("\n".join(texts[: index + 1]))) - 2
+            whole = len(compact("\n".join(texts[: index + 1]))) - 2
             self.add(whole - shown, {"system": item})
             shown = whole
             self.boundary("system" if len(hashed) == 1 else f"system.{index}")
 
 
-def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-
-
 def message_head(role: str) -> int:
-    return len(f'{{"role":{to_json(role)},"content":[')
+    return len(f'{{"role":{compact(role)},"content":[')
 
 
 def kit_layout(transcript: Transcript, tools: Sequence[Tool]) -> list[Boundary]:
@@ -147,7 +143,7 @@ def _kit_message(layout: Layout, number: int, message: Message) -> None:
     layout.add(message_head(message.role) + (number > 0), {"role": message.role})
     for position, block in enumerate(message.blocks):
         data = block_to_dict(block)
-        layout.add(len(to_json(data)) + (position > 0) + 2 * (position == len(message.blocks) - 1), data)
+        layout.add(len(compact(data)) + (position > 0) + 2 * (position == len(message.blocks) - 1), data)
         layout.boundary(f"messages.{number}.content.{position}")
     if not message.blocks:
         layout.add(2)

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..blocks import ToolCall
 from ..models import price_of, rules_of
+from ..tokens import request_tokens
 from ._layout import HOUR, MINUTE, Prefixes, kit_layout
 from ._schema import BOOLEAN, OBJECT, STRING, Failure, Path, Schema, enum, kit_path, null, obj, types_of
 from ._shared import TOO_LARGE, openai_error_body
@@ -212,6 +213,8 @@ def call_ids(turn: Turn) -> Turn:
     blocks = tuple(replace(b, id="call_" + b.id.removeprefix("toolu_"))
                    if isinstance(b, ToolCall) and b.id.startswith("toolu_") else b
                    for b in turn.message.blocks)
+    if blocks == turn.message.blocks:
+        return turn  # no call to rename (most replies): nothing to rebuild
     return replace(turn, message=replace(turn.message, blocks=blocks))
 
 
@@ -227,9 +230,13 @@ def cache_usage(api: str, cache: Prefixes, body: Mapping[str, Any], transcript: 
     if rules.provider != "openai":
         return usage  # a local model, or one the table does not know: no cache to speak of
     minimum = rules.min_cache_tokens or 1024
+    total = usage.input_tokens
+    if max(total, request_tokens(transcript, tools)) < minimum:
+        # subtle: the longest prefix holds request_tokens (`kit_layout`), so none is stored and
+        # none read; a shorter prefix was never stored either, so the layout is not walked
+        return replace(usage, cache_read_tokens=0, cache_write_tokens=0)
     space = (api, model, str(body.get("prompt_cache_key") or ""))
     boundaries = kit_layout(transcript, tools)
-    total = usage.input_tokens
     shared = max((min(b.tokens, total) for b in boundaries if cache.held(space, b.key)), default=0)
     step = rules.cache_increment
     read = 0 if shared < minimum else minimum + (shared - minimum) // step * step

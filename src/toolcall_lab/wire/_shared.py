@@ -44,6 +44,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from .._json import compact, unicode_text
 from ..blocks import ReasoningBlock, ToolCall, ToolResult, arguments_problem, clean_text, read_arguments
 from ..errors import UsageError, UsageTypeError
 from ..models import rules_of
@@ -158,7 +159,7 @@ def clean_body(body: Any) -> Any:
     True
     """
     try:
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
+        unicode_text(body).encode("utf-8")
         return body
     except (TypeError, ValueError, RecursionError):
         pass  # a lone surrogate (UnicodeEncodeError is a ValueError), or not plain JSON
@@ -204,7 +205,7 @@ def arguments_json(call: ToolCall) -> str:
     """
     if call.raw_args is not None:
         return call.raw_args
-    return json.dumps(dict(call.args), ensure_ascii=False, separators=(",", ":"))
+    return compact(dict(call.args))
 
 
 def parse_arguments(text: str) -> dict[str, Any] | None:

@@ -37,10 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from ..._json import compact
 from ...blocks import block_to_dict
 from ...errors import UsageError
 from ...models import rules_of, tool_prompt_tokens
-from .._layout import HOUR, MINUTE, Boundary, Layout, Prefixes, message_head, to_json
+from .._layout import HOUR, MINUTE, Boundary, Layout, Prefixes, message_head
 from ..problem import Problem
 from ._blocks import API_NAME, decode_blocks
 
@@ -320,7 +321,7 @@ def _lay_messages(prompt: Layout, marks: list[tuple[int, str]], body: Mapping[st
         kit_blocks = 0
         for position, item in enumerate(items):
             decoded = list(decode_blocks([item], model=None))
-            chars = sum(len(to_json(block_to_dict(b))) for b in decoded) + (kit_blocks > 0 and bool(decoded))
+            chars = sum(len(compact(block_to_dict(b))) for b in decoded) + (kit_blocks > 0 and bool(decoded))
             kit_blocks += len(decoded)
             prompt.add(chars + 2 * (position == len(items) - 1), _without_mark(item))
             _mark(marks, item, prompt.boundary(f"messages.{number}.content.{position}"))
