@@ -50,10 +50,10 @@ class Usage(Summable):
     cache_write_1h_tokens: int = 0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name != "estimated" and (not isinstance(value, int) or value < 0):
-                raise UsageError(f"Usage.{f.name} must be a whole number >= 0, got {value!r}")
+        for name in _COUNTS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise UsageError(f"Usage.{name} must be a whole number >= 0, got {value!r}")
         if self.cache_read_tokens + self.cache_write_tokens > self.input_tokens:
             raise UsageError(
                 "cache_read_tokens + cache_write_tokens are parts of input_tokens and cannot "
@@ -101,3 +101,8 @@ class Usage(Summable):
             if getattr(self, f.name) != f.default or f.name in ("input_tokens", "output_tokens")
         ]
         return f"Usage({', '.join(shown)})"
+
+
+#: The fields that count something (all but `estimated`), named once: `fields()` builds its
+#: tuple anew on every call, and a Usage is made for every reply and every sum.
+_COUNTS = tuple(f.name for f in fields(Usage) if f.name != "estimated")

@@ -141,7 +141,8 @@ class Player:
         if adjust is not None:
             turn = adjust(turn)
         if self.cache is not None:
-            turn = replace(turn, usage=self.cache.usage(api, read, transcript, tools, turn.usage))
+            usage = self.cache.usage(api, read, transcript, tools, turn.usage)
+            turn = turn if usage == turn.usage else replace(turn, usage=usage)
         if server.reasons(body, transcript, turn) and not turn.message.reasoning:
             turn = _with_reasoning(turn, spec.provider, transcript)
         return server.reply(turn, response_id=f"{spec.response_id}{number:04d}", request=body, read=read,
