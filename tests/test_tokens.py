@@ -147,7 +147,7 @@ def test_request_tokens_equals_the_full_serialisation_estimate(system, messages,
 
 
 @given(system=st.none() | _text, messages=st.lists(_message, max_size=12), with_tools=st.booleans())
-def test_the_longest_cached_prefix_holds_request_tokens_and_no_prefix_holds_more(system, messages, with_tools):
+def test_the_longest_cached_prefix_holds_request_tokens_and_none_holds_more(system, messages, with_tools):
     """What lets the double skip OpenAI's cache layout for a request below the model's minimum
     (`wire._openai.cache_usage`): no prefix of it could have been stored or be read."""
     from toolcall_lab.tokens import request_tokens
