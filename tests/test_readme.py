@@ -43,7 +43,6 @@ def test_ci_runs_the_readme_test_command():
     assert "exec python3 dev.py test" in ci
 
 
-@pytest.mark.slow
 def test_every_benchmark_is_in_the_readmes_speed_table_with_its_goal():
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(benchmarks/\w+\.py)` \|.*\| (.+) \|$", README,
                                                      flags=re.M)}
@@ -52,6 +51,7 @@ def test_every_benchmark_is_in_the_readmes_speed_table_with_its_goal():
     assert all(goal.strip() for goal in rows.values())
 
 
+@pytest.mark.slow
 def test_lab_command_serves_the_notebooks(tmp_path):
     port, token = free_port(), "readme-check"
     command = leading_commands()[0].split()
