@@ -61,19 +61,15 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     return [text[at:at + size] for at in range(0, len(text), size)]
 
 
-def _json(event: Mapping[str, Any]) -> str:
-    return compact(event)
-
-
 def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:
     """One server-sent event: `event: <its type>` (when `named`), its JSON, a blank line."""
     head = f"event: {event['type']}\n" if named else ""
-    return f"{head}data: {_json(event)}\n\n".encode()
+    return f"{head}data: {compact(event)}\n\n".encode()
 
 
 def ndjson(event: Mapping[str, Any]) -> bytes:
     """One line of newline-delimited JSON."""
-    return f"{_json(event)}\n".encode()
+    return f"{compact(event)}\n".encode()
 
 
 def events_of(raw: bytes, *, lines: bool = False) -> list[dict[str, Any]]:
