@@ -47,3 +47,12 @@ def test_lazy_submodule_attribute_access():
         [sys.executable, "-c", "import toolcall_lab; print(toolcall_lab.tools.get_weather.name)"],
         check=True, capture_output=True, text=True).stdout
     assert out.strip() == "get_weather"
+
+
+@pytest.mark.slow
+def test_the_bare_import_leaves_out_the_tapes_and_importlib_abc():
+    """Two that crept in with issue 20's tree (about 12 and 30 ms of the bare import, measured):
+    the tapes, through `provider_from_env`, and `importlib.abc` (with `importlib.resources`),
+    through the old-path finder's base classes."""
+    loaded = modules_after("import toolcall_lab")
+    assert [m for m in ("toolcall_lab.tape", "importlib.abc", "importlib.resources") if m in loaded] == []

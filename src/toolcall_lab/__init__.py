@@ -43,7 +43,6 @@ from .stream import (
     TextDelta,
     ToolCallStarted,
 )
-from .tape.environment import provider_from_env
 from .tokens import estimate_tokens, loop_input_tokens, loop_input_total
 from .tool import Tool, tool
 from .transcript import Transcript
@@ -113,6 +112,7 @@ _LAZY_NAMES = {
     "OpenAIChatProvider": "providers.openai_chat",
     "OllamaProvider": "providers.ollama",
     "ApiDouble": "double",
+    "provider_from_env": "tape.environment",  # the tapes' recorder and format load on first use
 }
 
 

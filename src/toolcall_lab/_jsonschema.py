@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import sys
 import threading
-from importlib.abc import MetaPathFinder
 from typing import Any
 
 __all__ = ["import_jsonschema"]
@@ -31,8 +30,12 @@ _FORMAT_ONLY_PACKAGES = frozenset({"rfc3987", "rfc3987_syntax", "rfc3986_validat
 _LOCK = threading.Lock()
 
 
-class _Skip(MetaPathFinder):
-    """Refuses the format-only packages, in one thread only: the one importing jsonschema."""
+class _Skip:
+    """Refuses the format-only packages, in one thread only: the one importing jsonschema.
+
+    A finder on `sys.meta_path` needs only `find_spec`; `importlib.abc`'s base class would cost
+    `import toolcall_lab` about 30 ms (it loads `importlib.resources`).
+    """
 
     def __init__(self) -> None:
         self.thread = threading.get_ident()

@@ -23,11 +23,18 @@ Left out: `python -m` on an old path (nothing ran one; `python -m toolcall_lab` 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader
+else:
+    # subtle: the import system asks only for the methods; importlib.abc (and the
+    # importlib.resources it loads) would add about 30 ms to `import toolcall_lab`
+    _Loader = object
 
 __all__ = ["MOVED", "install", "new_path"]
 
@@ -58,7 +65,7 @@ def new_path(fullname: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Alias(_Loader):
     """Answers an old path with the module at its new one (the same object)."""
 
     def __init__(self) -> None:
