@@ -1,9 +1,10 @@
 """Small text helpers shared by reprs, tables and error messages.
 
-`shorten` cuts text to a width with an ellipsis. `pretty_lines` lays out a long repr one
-field per line for notebooks: IPython calls a class's own `_repr_pretty_(p, cycle)` when it
-displays an object (IPython takes the first of `_repr_pretty_` or `__repr__` it meets
-walking the MRO). `PartsRepr` gives a class both from one list of parts (`Turn`, `Run`).
+`shorten` cuts text to a width with an ellipsis; `table` lays out rows in aligned columns.
+`pretty_lines` lays out a long repr one field per line for notebooks: IPython calls a
+class's own `_repr_pretty_(p, cycle)` when it displays an object (IPython takes the first
+of `_repr_pretty_` or `__repr__` it meets walking the MRO). `PartsRepr` gives a class
+both from one list of parts (`Turn`, `Run`).
 
 Left out: colour, terminal widths other than 79, and wrapping inside a part. Nothing here
 imports IPython.
@@ -11,9 +12,10 @@ imports IPython.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
-__all__ = ["PartsRepr", "pretty_lines", "shorten"]
+__all__ = ["PartsRepr", "pretty_lines", "shorten", "table"]
 
 WIDTH = 79
 
@@ -25,6 +27,25 @@ def shorten(text: str, limit: int) -> str:
     "What's the …"
     """
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def table(header: list[str], rows: list[list[str]], right: Collection[int] = (), gap: int = 2) -> str:
+    """Rows under a header in plain-text columns, a dashed rule between; `right` the columns
+    aligned right (numbers), `gap` the spaces between columns.
+
+    >>> print(table(["call", "tokens"], [["1", "2000"], ["2", "2500"]], right={0, 1}))
+    call  tokens
+    ----  ------
+       1    2000
+       2    2500
+    """
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return (" " * gap).join(c.rjust(w) if i in right else c.ljust(w)
+                                for i, (c, w) in enumerate(zip(cells, widths, strict=False))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
 def pretty_lines(name: str, parts: list[str]) -> str:

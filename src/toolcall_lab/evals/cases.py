@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._text import shorten
+from .._text import shorten, table
 
 if TYPE_CHECKING:
     from ..loop import Run
@@ -143,9 +143,5 @@ def cases_table(cases: Sequence[Case]) -> str:
     What's the weather in Paris?  get_weather(city="Paris")   18°C
     Is it raining in London?      get_weather(city="London")  light rain
     """
-    header = ["question", "the right call", "says"]
     rows = [[case.question, _call(case), case.says] for case in cases]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = [header, ["-" * width for width in widths], *rows]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
-                     for line in lines)
+    return table(["question", "the right call", "says"], rows)

@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
-from .._text import shorten
+from .._text import shorten, table
 from ..blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
 from ..messages import Message
 from ..tokens import loop_input_tokens
@@ -24,16 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["calls_table", "hop_table", "loop_table", "price_table", "producer_labels", "rules_table",
            "stop_table", "trace_table", "wire_json"]
-
-
-def _table(header: list[str], rows: list[list[str]], right: set[int], gap: int = 2) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return (" " * gap).join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=False))).rstrip()
-
-    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
 def _describe(block: Block) -> tuple[str, str]:
@@ -103,7 +93,7 @@ def trace_table(transcript: Transcript, *, width: int = 40, gap: int = 2) -> str
             content = shorten(" ".join(content.split()), width)  # one line per block
             rows.append([str(number) if first else "", message.role if first else "",
                          block.kind, block_id, content, producer if first else ""])
-    return _table(["#", "role", "block", "id", "content", "produced by"], rows, right={0}, gap=gap)
+    return table(["#", "role", "block", "id", "content", "produced by"], rows, right={0}, gap=gap)
 
 
 def calls_table(run: Run) -> str:
@@ -119,10 +109,10 @@ def calls_table(run: Run) -> str:
                      f"{step.usage.output_tokens:,}", f"{so_far:,}", str(step.stop_reason)])
     rows.append(["total", "", f"{total.input_tokens:,}", f"{total.output_tokens:,}", "", ""])
     header = ["call", "messages sent", "input tokens", "output tokens", "input so far", "stop reason"]
-    table = _table(header, rows, right={0, 1, 2, 3, 4})
+    shown = table(header, rows, right={0, 1, 2, 3, 4})
     if total.estimated:
-        table += "\n(tokens estimated at about 4 characters per token)"
-    return table
+        shown += "\n(tokens estimated at about 4 characters per token)"
+    return shown
 
 
 def loop_table(n: int, h0: int, t: int) -> str:
@@ -139,7 +129,7 @@ def loop_table(n: int, h0: int, t: int) -> str:
     for call, tokens in enumerate(loop_input_tokens(n, h0, t), start=1):
         total += tokens
         rows.append([str(call), f"{tokens:,}", f"{total:,}"])
-    return _table(["call", "input tokens", "running total"], rows, right={0, 1, 2})
+    return table(["call", "input tokens", "running total"], rows, right={0, 1, 2})
 
 
 def wire_json(body: Mapping[str, Any], *, hide: Sequence[str] = ("tools",)) -> str:
@@ -204,7 +194,7 @@ def stop_table(*reasons: str) -> str:
             turn = Turn(Message.assistant("It's 18°C and sunny in Pa"), StopReason(reason), Usage(), "m")
             row.append(_said(API_SPECS[api].server.encode_response(turn, response_id="resp_1"), api))
         rows.append(row)
-    return _table(["api", *reasons], rows, right=set())
+    return table(["api", *reasons], rows, right=set())
 
 
 # -- the dated model table ---------------------------------------------------------------
@@ -235,7 +225,7 @@ def price_table() -> str:
     header = ["model", "input", "write 5m", "write 1h", "read", "output", "evidence"]
     lines = [f"prices checked {PRICES_CHECKED}, US dollars per million tokens (MTok), standard tier",
              "(OpenAI's cache writes last 30 minutes; '-' means no such price)", "",
-             _table(header, rows, right={1, 2, 3, 4, 5}), ""]
+             table(header, rows, right={1, 2, 3, 4, 5}), ""]
     lines += [f"[{number}] {source}" for number, source in enumerate(sources, start=1)]
     return "\n".join(lines)
 
@@ -350,4 +340,4 @@ def hop_table(run: Run, *, produced_by: bool = False, width: int = 23) -> str:
     header = ["#", "on", "message", "id", "content"]
     if not produced_by:
         rows = [row[:-1] for row in rows]
-    return _table([*header, "produced by"] if produced_by else header, rows, right={0})
+    return table([*header, "produced by"] if produced_by else header, rows, right={0})
