@@ -79,10 +79,6 @@ _ALLOWED_KINDS: dict[str, frozenset[str]] = {
 }
 
 
-#: Every kind of block a message may hold (a tuple: `isinstance` reads it without building a union).
-_BLOCKS = (TextBlock, ToolCall, ToolResult, ReasoningBlock, ServerToolCall, ServerToolResult)
-
-
 def _new_message_id() -> str:
     return "msg_" + os.urandom(12).hex()  # 96 random bits, like a uuid4 without its import
 
@@ -125,7 +121,7 @@ class Message:
         # subtle: a frozen dataclass cannot assign in __post_init__ the usual way.
         object.__setattr__(self, "blocks", tuple(self.blocks))
         for position, block in enumerate(self.blocks):
-            if not isinstance(block, _BLOCKS):
+            if not isinstance(block, Block):
                 raise UsageTypeError(
                     f"block {position} of a {self.role} message is a {type(block).__name__}; "
                     "use TextBlock, ToolCall, ToolResult or ReasoningBlock (or a plain str; a "

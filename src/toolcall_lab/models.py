@@ -543,7 +543,4 @@ def _table_key(table: Mapping[str, object], model: str) -> str | None:
     """
     if model in table:
         return model
-    # subtle: `same_model` holds only when one id starts the other; asked first, in C, that
-    # leaves the regular expression to the one or two rows that could be the model's
-    return next((m for m in table
-                 if (model.startswith(m) or m.startswith(model)) and same_model(m, model)), None)
+    return next((m for m in table if same_model(m, model)), None)
