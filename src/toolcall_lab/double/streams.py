@@ -165,9 +165,10 @@ def play(api: str, reply: Mapping[str, Any] | None, events: Iterable[dict[str, A
         after = _after(fault, len(listed))
         events, end = listed[:after], b""
         if kind != "cut":
-            failed = server.stream_error(after, reply, failed=kind == "stream_failed")
             if flavour is not None and flavour.bends_chat_stream:
                 failed, end = stream_error(flavour)
+            else:
+                failed = server.stream_error(after, reply, failed=kind == "stream_failed")
             events = [*listed[:after], failed]
     delay = (SLOW if fault is None or fault.delay is None else fault.delay) if kind == "slow_stream" else 0.0
     return Streamed(api, reply, events, server.frame, end, dict(server.STREAM_HEADERS), delay,
