@@ -17,6 +17,7 @@ from toolcall_lab import (
     Transcript,
     Turn,
     Usage,
+    UsageError,
     call,
     stage,
 )
@@ -392,3 +393,15 @@ def test_latency_is_the_stated_value_never_a_stopwatch():
 def test_a_latency_that_is_not_seconds_says_what_to_pass(latency, error, says):
     with pytest.raises(error, match=re.escape(says)):
         ScriptedProvider(["Hi"], latency_s=latency)
+
+
+def test_keep_holds_the_last_requests_and_the_repr_still_counts_every_call():
+    provider = ScriptedProvider(["a", "b", "c"], keep=2)
+    transcript = Transcript(messages=[Message.user("Hi")])
+    for _ in range(3):
+        provider.complete(transcript)
+    assert len(provider.requests) == 2 and repr(provider).endswith("calls=3)")
+    assert len(ScriptedProvider(["a"]).requests) == 0  # every call kept by default
+    for wrong in (0, -1, True, 1.5, "2"):
+        with pytest.raises(UsageError, match="keep is how many"):
+            ScriptedProvider(["a"], keep=wrong)

@@ -97,7 +97,9 @@ class Player:
     def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000,
                  cache: PromptCache | None = None) -> None:
         self.cache = cache
-        self._providers = {api: ScriptedProvider(play) for api in API_SPECS}
+        # subtle: one record each (the next request continues its message store); kept
+        # whole, a double serving a class all day grew by every request
+        self._providers = {api: ScriptedProvider(play, keep=1) for api in API_SPECS}
         self._ids = {api: itertools.count(1) for api in API_SPECS}
         self._lock = threading.Lock()
         #: api -> what its server half keeps between requests (Responses: its stored responses)
@@ -129,12 +131,8 @@ class Player:
         except ToolcallLabError as exc:  # the kit cannot hold what the body says: not the script's fault
             raise Unplayable(f"The API double cannot play this request: {exc}") from None
         with self._lock:
-            provider = self._providers[api]
-            turn = provider.complete(transcript, tools=tools, tool_choice=tool_choice,
-                                     parallel_tool_calls=parallel_tool_calls)
-            # subtle: only the last record is kept (the next request continues its message
-            # store); kept whole, a double serving a class all day grew by every request
-            del provider.requests[:-1]
+            turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
+                                                 parallel_tool_calls=parallel_tool_calls)
             number = next(self._ids[api])
         turn = held_to_format(turn, output_format)
         turn = server.as_served(replace(turn, model=body.get("model") or turn.model), tools)

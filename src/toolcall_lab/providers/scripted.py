@@ -139,12 +139,15 @@ class ScriptedProvider:
 
     >>> ScriptedProvider(["Hello!"], latency_s=1.2).complete(transcript).latency_s
     1.2
+
+    `requests` holds every call's `SentRequest`, or the last `keep` of them (a provider that
+    answers all day, as each of the API double's does, keeps one).
     """
 
     name = "scripted"
 
     def __init__(self, policy: Policy | Sequence[Reply], *, model: str = "scripted-1",
-                 latency_s: float = 0.0) -> None:
+                 latency_s: float = 0.0, keep: int | None = None) -> None:
         if isinstance(latency_s, bool) or not isinstance(latency_s, (int, float)):
             raise UsageTypeError(f"latency_s is the seconds each reply takes, a number; got "
                                  f"{type(latency_s).__name__} {latency_s!r}. Pass, for example, "
@@ -152,15 +155,20 @@ class ScriptedProvider:
         if latency_s < 0:
             raise UsageError(f"latency_s is the seconds each reply takes, got {latency_s!r}; "
                              "pass 0 or more, for example latency_s=1.2.")
+        if keep is not None and (isinstance(keep, bool) or not isinstance(keep, int) or keep < 1):
+            raise UsageError(f"keep is how many SentRequests to keep, a whole number of 1 or more (or "
+                             f"None: all of them); got {keep!r}.")
+        self.keep = keep
         self._policy = as_policy(policy)
         self.model = model
         self.latency_s = float(latency_s)
         self.requests: list[SentRequest] = []
+        self._calls = 0  # every call, those `keep` dropped from `requests` too
         self._ids = itertools.count(1)
         self._server_ids = itertools.count(1)
 
     def __repr__(self) -> str:
-        return f"ScriptedProvider(model={self.model!r}, calls={len(self.requests)})"
+        return f"ScriptedProvider(model={self.model!r}, calls={self._calls})"
 
     def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
                  parallel_tool_calls: bool | None = None) -> Turn:
@@ -181,6 +189,9 @@ class ScriptedProvider:
         # subtle: recorded only now, like a real provider's: a call that raised (a script
         # run dry, a policy's bug) sent nothing and leaves `requests` as it was.
         self.requests.append(sent)
+        self._calls += 1
+        if self.keep is not None:
+            del self.requests[:-self.keep]
         return turn
 
     def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
