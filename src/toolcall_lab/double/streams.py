@@ -41,9 +41,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..stream import StreamFinished
 from ..turn import Turn
-from ..wire import API_SPECS
+from ..wire import API_SPECS, decode_reply
 from ..wire.flavours import Flavour, restream, stream_error
 from .faults import Fault
 
@@ -123,13 +122,7 @@ class Streamed:
     def turn(self) -> Turn:
         """The reply the stream carries, as the kit reads it: the body it was played from, or,
         for a tape's stream, its events decoded (`wire.decode_stream`: the same `Turn`)."""
-        codec = API_SPECS[self.api].codec
-        if self.reply is not None:
-            turn: Turn = codec.decode_response(self.reply)
-            return turn
-        finished = [event.turn for event in codec.decode_stream(self.events)
-                    if isinstance(event, StreamFinished)]
-        return finished[-1]
+        return decode_reply(api=self.api, response=self.reply, events=self.events)
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ if TYPE_CHECKING:
     from ._schema import Failure
 
 __all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
-           "check", "check_request", "codec", "decode_response", "decode_stream", "encode_request",
-           "foreign_reasoning"]
+           "check", "check_request", "codec", "decode_reply", "decode_response", "decode_stream",
+           "encode_request", "foreign_reasoning"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
 
@@ -321,6 +321,25 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]], *, api: str) -> Itera
     unstreamed; see each API's `stream.py` for what a raw event is.
     """
     return codec(api).decode_stream(raw_events)
+
+
+def decode_reply(*, api: str, response: Mapping[str, Any] | None = None,
+                 events: Iterable[Mapping[str, Any]] | None = None) -> Turn:
+    """The reply an answer of `api` holds: its JSON `response` decoded, or, for a streamed
+    one, its raw `events` (the turn their `StreamFinished` carries: the same `Turn`).
+
+    >>> decode_reply(api="chat", response={"choices": [{"message": {"role": "assistant",
+    ...     "content": "Hi"}, "finish_reason": "stop"}], "model": "m"}).text
+    'Hi'
+    """
+    from ..stream import StreamFinished
+
+    if response is not None:
+        return codec(api).decode_response(response)
+    if events is None:
+        raise UsageError("decode_reply needs the answer's response (a JSON body) or its stream's events.")
+    # subtle: a stream that never finishes makes decode_stream raise before this list is read
+    return [e.turn for e in codec(api).decode_stream(events) if isinstance(e, StreamFinished)][-1]
 
 
 def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:
