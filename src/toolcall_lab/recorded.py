@@ -23,7 +23,6 @@ Left out: SSE `id:` and `retry:` fields (no API here sends them) and comment lin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,6 +30,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .errors import ToolcallLabError, UsageError
+from .wire._framing import events_of
 
 if TYPE_CHECKING:
     from .stream import StreamEvent
@@ -123,15 +123,9 @@ RECORDINGS: dict[str, Recording] = {
 
 def raw_events(body: bytes, api: str) -> list[dict[str, Any]]:
     """The events of a stream's `body` as dicts: NDJSON lines for Ollama, SSE `data` for the rest."""
-    text = body.decode("utf-8").replace("\r\n", "\n")
-    if api == "ollama":
-        return [json.loads(line) for line in text.split("\n") if line.strip()]
-    if api not in ("anthropic", "responses", "chat"):
+    if api not in ("anthropic", "responses", "chat", "ollama"):
         raise UsageError(f"unknown API {api!r}; recorded streams come from anthropic, responses, chat "
                          "or ollama.")
-    events = []
-    for block in text.split("\n\n"):
-        data = "\n".join(line[5:].lstrip() for line in block.split("\n") if line.startswith("data:"))
-        if data.strip() and data.strip() != "[DONE]":
-            events.append(json.loads(data))
-    return events
+    # subtle: the blank line ends a last event a recording was saved without (read as an SSE
+    # client reads a whole body; `events_of` reads past an unended one, as a live stream must)
+    return events_of(body + b"\n\n", lines=api == "ollama")
