@@ -110,23 +110,9 @@ class OllamaProvider(WireProvider):
         validated with `ollama.ChatResponse`, so a reply the official client would not
         accept fails here too.
         """
-        import ollama
-        import pydantic
-
         response = self._client._request_raw("POST", "/api/chat", json=request)
-        body: dict[str, Any] = response.json()
-        try:
-            ollama.ChatResponse.model_validate(body)
-        except pydantic.ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise MalformedResponseError(
-                f"{self.name} answered with a body the ollama client rejects ({where}: {first['msg']}); "
-                f"is {self.shown_url} really an Ollama server?", provider=self.name) from None
+        body: dict[str, Any] = self._validated(response.json(), "answered with a body")
         return body
-
-    def _stream_fields(self) -> dict[str, Any]:
-        return {"stream": True}
 
     def _open_stream(self, request: dict[str, Any]) -> Any:
         """The lines of the streamed reply, each the JSON object it arrived as.
@@ -141,18 +127,23 @@ class OllamaProvider(WireProvider):
         return self._client._request(dict, "POST", "/api/chat", json=request, stream=True)
 
     def _event_dict(self, event: Any) -> dict[str, Any]:
+        return dict(self._validated(event, "streamed a line"))
+
+    def _validated(self, data: Any, said: str) -> Any:
+        """`data` (a body, or one line of a stream), if `ollama.ChatResponse` accepts it, as the
+        official client requires; else a `MalformedResponseError` naming the first field."""
         import ollama
         import pydantic
 
         try:
-            ollama.ChatResponse.model_validate(event)
+            ollama.ChatResponse.model_validate(data)
         except pydantic.ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
             raise MalformedResponseError(
-                f"{self.name} streamed a line the ollama client rejects ({where}: {first['msg']}); "
+                f"{self.name} {said} the ollama client rejects ({where}: {first['msg']}); "
                 f"is {self.shown_url} really an Ollama server?", provider=self.name) from None
-        return dict(event)
+        return data
 
     def _error_event(self, exc: Exception) -> dict[str, Any] | None:
         # subtle: the client raises ResponseError(line["error"]) for an error line, status -1

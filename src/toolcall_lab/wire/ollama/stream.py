@@ -38,7 +38,6 @@ Left out: `/api/generate` (the kit speaks `/api/chat`), images and logprobs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -96,7 +95,7 @@ class _Reader:
             yield kit.call(key, str(call.get("id") or ""), str(function.get("name") or ""))
             arguments = function.get("arguments")
             if arguments is not None:
-                yield kit.arguments(key, arguments if isinstance(arguments, str) else _json(arguments))
+                yield kit.arguments(key, arguments if isinstance(arguments, str) else json_text(arguments))
             kit.whole(key)
         if raw.get("done"):
             self.last, self.finished = dict(raw), True
@@ -104,10 +103,3 @@ class _Reader:
     def turn(self) -> Turn:
         return decode_response({**self.last, "message": self.message})
 
-
-def _json(arguments: Any) -> str:
-    """An arguments object as JSON text, e.g. {"city": "Tokyo"} -> '{"city": "Tokyo"}'."""
-    try:
-        return json.dumps(arguments, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
-        return json_text(arguments)  # NaN, or nested too deep: shown as it came; the call is malformed
