@@ -578,12 +578,7 @@ def send_via_sdk(resource: Any, request: Mapping[str, Any]) -> dict[str, Any]:
     server's own options, say) travel in `extra_body`, so the body sent is the codec's.
     The SDK's own type then reads the reply too, so a body it would reject fails here.
     """
-    import inspect
-
-    accepted = inspect.signature(resource.create).parameters
-    known = {key: value for key, value in request.items() if key in accepted}
-    extra = {key: value for key, value in request.items() if key not in accepted}
-    raw = resource.with_raw_response.create(**known, **({"extra_body": extra} if extra else {}))
+    raw = resource.with_raw_response.create(**_create_arguments(resource, request))
     body: dict[str, Any] = raw.http_response.json()  # the JSON exactly as it crossed the wire
     raw.parse()
     return body
@@ -596,19 +591,36 @@ def stream_via_sdk(resource: Any, request: Mapping[str, Any]) -> Any:
     `Stream` yields its event objects (`event.to_dict()` is the wire's JSON) and is closed
     with `close()`.
     """
-    import inspect
+    return resource.create(**_create_arguments(resource, request))
 
-    accepted = inspect.signature(resource.create).parameters
+
+def _create_arguments(resource: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+    """`request` as `resource.create` takes it: the keys it names, and the rest in `extra_body`."""
+    accepted = _parameters(resource)
     known = {key: value for key, value in request.items() if key in accepted}
     extra = {key: value for key, value in request.items() if key not in accepted}
-    return resource.create(**known, **({"extra_body": extra} if extra else {}))
+    return {**known, **({"extra_body": extra} if extra else {})}
+
+
+_PARAMETERS: dict[type, frozenset[str]] = {}
+
+
+def _parameters(resource: Any) -> frozenset[str]:
+    """The names `resource.create` takes, read once per SDK resource class (not per request:
+    `inspect.signature` of a `create` with forty parameters is not free)."""
+    kind = type(resource)
+    if kind not in _PARAMETERS:
+        import inspect
+
+        _PARAMETERS[kind] = frozenset(inspect.signature(resource.create).parameters)
+    return _PARAMETERS[kind]
 
 
 #: What the HTTP clients raise when a stream that had begun stops: the connection dropped
 #: (httpx's RemoteProtocolError, "peer closed connection without sending complete message
 #: body"), failed or went silent; the openai and anthropic SDKs wrap them in APIConnectionError.
-_BROKE_OFF = ("RemoteProtocolError", "ReadError", "ReadTimeout", "APIConnectionError", "TimeoutException",
-              "IncompleteRead")
+_BROKE_OFF = frozenset({"RemoteProtocolError", "ReadError", "ReadTimeout", "APIConnectionError",
+                        "TimeoutException", "IncompleteRead"})
 
 
 def _broke_off(exc: BaseException) -> bool:
@@ -617,7 +629,7 @@ def _broke_off(exc: BaseException) -> bool:
     names = {cls.__name__ for cls in type(exc).__mro__}
     if names & {"ConnectError", "ConnectTimeout"}:
         return False
-    return bool(names & set(_BROKE_OFF)) or isinstance(exc, ConnectionResetError | TimeoutError)
+    return bool(names & _BROKE_OFF) or isinstance(exc, ConnectionResetError | TimeoutError)
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
