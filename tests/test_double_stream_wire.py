@@ -18,8 +18,8 @@ import pytest
 from toolcall_lab import call
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.double.streams import Streamed
+from toolcall_lab.stream import PIECE
 from toolcall_lab.wire import ENDPOINTS
-from toolcall_lab.wire._framing import PIECE
 
 QUESTION = [{"role": "user", "content": "What's the weather in Paris?"}]
 ASKS: dict[str, dict[str, Any]] = {

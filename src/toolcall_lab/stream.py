@@ -47,11 +47,11 @@ its `BlockFinished`), citations, and timing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from ._json import unicode_text
 from ._text import shorten
 from .blocks import Block, ReasoningBlock, TextBlock, ToolCall
 from .turn import Turn
@@ -151,9 +151,18 @@ class StreamFinished:
 StreamEvent = TextDelta | ToolCallStarted | ArgumentsDelta | ReasoningDelta | BlockFinished | StreamFinished
 
 
-#: Characters per delta in `replay`: the double's split rule (`wire._framing.PIECE`), one
-#: token by the kit's estimate.
+#: Characters per delta, in `replay` and in the double's streams (`wire._framing`): one token
+#: by the kit's estimate (`tokens.estimate_tokens`).
 PIECE = 4
+
+
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """`text` cut every `size` characters; an empty text is no piece at all.
+
+    >>> pieces("It is 18°C"), pieces("")
+    (['It i', 's 18', '°C'], [])
+    """
+    return [text[at:at + size] for at in range(0, len(text), size)]
 
 
 def replay(turn: Turn, *, piece: int = PIECE) -> Iterator[StreamEvent]:
@@ -177,17 +186,17 @@ def replay(turn: Turn, *, piece: int = PIECE) -> Iterator[StreamEvent]:
     [1] finished: ToolCall('toolu_01', 'get_weather', {'city': 'Paris'})
     done [tool_use]: 2 blocks, 10 tokens in, 8 out
     """
+    size = max(piece, 1)
     for index, block in enumerate(turn.message.blocks):
         match block:
             case TextBlock():
-                yield from (TextDelta(index, text) for text in _cut(block.text, piece))
+                yield from (TextDelta(index, text) for text in pieces(block.text, size))
             case ToolCall():
                 yield ToolCallStarted(index, block.id, block.name)
-                arguments = (block.raw_args if block.raw_args is not None
-                             else json.dumps(dict(block.args), ensure_ascii=False))
-                yield from (ArgumentsDelta(index, text) for text in _cut(arguments, piece))
+                arguments = block.raw_args if block.raw_args is not None else unicode_text(dict(block.args))
+                yield from (ArgumentsDelta(index, text) for text in pieces(arguments, size))
             case ReasoningBlock():
-                yield from (ReasoningDelta(index, text) for text in _cut(block.text, piece))
+                yield from (ReasoningDelta(index, text) for text in pieces(block.text, size))
                 signature = block.opaque.get("signature")
                 if isinstance(signature, str) and signature:
                     yield ReasoningDelta(index, signature=signature)
@@ -195,8 +204,3 @@ def replay(turn: Turn, *, piece: int = PIECE) -> Iterator[StreamEvent]:
                 pass  # subtle: a provider's own tool and its result arrive whole, as on the wire
         yield BlockFinished(index, block)
     yield StreamFinished(turn)
-
-
-def _cut(text: str, piece: int) -> list[str]:
-    """`text` every `piece` characters (no piece for ""): e.g. "Hello" by 2 -> ["He", "ll", "o"]."""
-    return [text[at:at + piece] for at in range(0, len(text), max(piece, 1))]

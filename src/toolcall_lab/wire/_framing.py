@@ -4,11 +4,12 @@ What every API's streaming half (`wire/<api>/streaming.py`) shares. The double f
 a reply first, the very body it would send unstreamed, and only then plays it as events
 (one source of truth), so the pieces must join back to that body exactly:
 
-- **the split rule** (`pieces`): a text, a thought or a call's arguments (as JSON text)
-  is cut every `PIECE` characters, the kit's own "4 characters a token" (`tokens.py`), so
-  a reply of n output tokens arrives in about n deltas, and the same reply is cut at the
-  same places on every run:
+- **the split rule** (`stream.pieces`, the one the kit's own `replay` uses): a text, a
+  thought or a call's arguments (as JSON text) is cut every `stream.PIECE` characters, the
+  kit's own "4 characters a token" (`tokens.py`), so a reply of n output tokens arrives in
+  about n deltas, and the same reply is cut at the same places on every run:
 
+    >>> from toolcall_lab.stream import pieces
     >>> pieces('{"city": "Paris"}')
     ['{"ci', 'ty":', ' "Pa', 'ris"', '}']
 
@@ -39,10 +40,8 @@ from typing import Any
 
 from .._json import compact
 
-__all__ = ["DONE", "NDJSON_HEADERS", "PIECE", "SSE_HEADERS", "events_of", "ndjson", "pieces", "sse"]
+__all__ = ["DONE", "NDJSON_HEADERS", "SSE_HEADERS", "events_of", "ndjson", "sse"]
 
-#: Characters per delta: the kit's estimate of one token (`tokens.estimate_tokens`).
-PIECE = 4
 #: What a server-sent event stream is sent with (Anthropic, OpenAI: recorded).
 SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=utf-8",
                                   "cache-control": "no-cache"}
@@ -50,15 +49,6 @@ SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=ut
 NDJSON_HEADERS: Mapping[str, str] = {"content-type": "application/x-ndjson"}
 #: The last frame of a Chat Completions stream.
 DONE = b"data: [DONE]\n\n"
-
-
-def pieces(text: str, size: int = PIECE) -> list[str]:
-    """`text` cut every `size` characters; an empty text is no piece at all.
-
-    >>> pieces("It is 18°C"), pieces("")
-    (['It i', 's 18', '°C'], [])
-    """
-    return [text[at:at + size] for at in range(0, len(text), size)]
 
 
 def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:

@@ -48,7 +48,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .._framing import SSE_HEADERS, pieces, sse
+from ...stream import pieces
+from .._framing import SSE_HEADERS, sse
 
 __all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
 

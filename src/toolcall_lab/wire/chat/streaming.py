@@ -47,7 +47,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .._framing import DONE, SSE_HEADERS, pieces, sse
+from ...stream import pieces
+from .._framing import DONE, SSE_HEADERS, sse
 from .._openai import fault
 
 __all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]

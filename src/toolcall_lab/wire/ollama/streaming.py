@@ -36,7 +36,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .._framing import NDJSON_HEADERS, ndjson, pieces
+from ...stream import pieces
+from .._framing import NDJSON_HEADERS, ndjson
 
 __all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
 

@@ -54,7 +54,8 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .._framing import SSE_HEADERS, pieces, sse
+from ...stream import pieces
+from .._framing import SSE_HEADERS, sse
 
 __all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
 
