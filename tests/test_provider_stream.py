@@ -35,7 +35,7 @@ from toolcall_lab.errors import (
     UsageTypeError,
 )
 from toolcall_lab.events import CallSent, ReplyReceived
-from toolcall_lab.providers.openai_chat import OpenAIChatProvider
+from toolcall_lab.providers.openai_chat import LOCAL_SERVERS, OpenAIChatProvider
 from toolcall_lab.stream import (
     ArgumentsDelta,
     BlockFinished,
@@ -47,7 +47,6 @@ from toolcall_lab.stream import (
 )
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import codec
-from toolcall_lab.wire.flavours import FLAVOURS
 
 PROVIDERS = [*REAL_PROVIDERS, "scripted"]
 QUESTION = "What's the weather in Paris and Tōkyō?"
@@ -375,7 +374,7 @@ def test_a_responses_stream_that_ends_failed_is_an_incomplete_stream(make_double
 
 
 # -- local servers ------------------------------------------------------------------------------------------
-CHAT_SERVERS = [name for name, flavour in FLAVOURS.items() if flavour.api == "chat"]
+CHAT_SERVERS = list(LOCAL_SERVERS)  # the Chat provider's presets
 
 
 @pytest.mark.parametrize("server", CHAT_SERVERS)

@@ -6,15 +6,21 @@ passes in (so it follows a real provider's ids as well as the scripted ones). A 
 who goes looking can read the keys, as with any answer key; they are kept off the page so
 that a cell never shows its own answer.
 
-    one_tool_call   lesson 1, the four messages of a tool call
-    on_the_wire     lesson 2, one conversation on four wires
-    the_bill        lesson 3, what a loop costs
+    start_here                  the start page, one warm-up question
+    one_tool_call               lesson 1, the four messages of a tool call
+    on_the_wire                 lesson 2, one conversation on four wires
+    the_bill                    lesson 3, what a loop costs
     transcript_as_data          lesson 4, typed blocks, frozen messages, usage
     your_own_provider           lesson 5, a pretend model, an adapter of your own, a tracer
     when_the_model_misbehaves   lesson 6, broken loops, what a loop does with each stop reason
     steering_and_guarding       lesson 7, tool choice, calls at once, the permission gate
     reasoning_on_the_wire       lesson 8, reasoning in replies, bills and replays
     local_models                lesson 9, local models; what the model reads, parsing its tool calls
+    caching_for_real            lesson 10, real cache breakpoints, compaction, tools you don't run
+    streaming_on_the_wire       lesson 11, a tool call arriving event by event
+    tools_from_another_process  lesson 12, tools on an MCP server
+    structured_output           lesson 13, a reply held to a JSON Schema
+    measuring_a_model           lesson 14, pass rates, not verdicts
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the

@@ -178,11 +178,6 @@ def predict_result_role(answer: Any) -> None:
 
 
 # -- the spectrum: predictions and questions, answered from the flavours' data -----------------------
-def _chat_servers() -> list[str]:
-    """The servers that speak Chat Completions: the Chat provider's presets."""
-    return list(LOCAL_SERVERS)
-
-
 def _wrong_server_set(answer: Any, expected: set[str]) -> str | None:
     names = list(FLAVOURS)
     if isinstance(answer, str):
@@ -206,8 +201,8 @@ def _limit_outcome(name: str, field: str) -> str:
 
 def predict_limit(answer: Any) -> None:
     """What a server that reads only `max_tokens` does with `max_completion_tokens: 5`."""
-    old_name_only = [name for name in _chat_servers() if FLAVOURS[name].reads_limit("max_tokens")
-                     and not FLAVOURS[name].reads_limit("max_completion_tokens")]
+    old_name_only = [name for name, server in LOCAL_SERVERS.items() if server.reads_limit("max_tokens")
+                     and not server.reads_limit("max_completion_tokens")]
     outcomes = {_limit_outcome(name, "max_completion_tokens") for name in old_name_only}
     # subtle: the question assumes those servers agree; a flavour that breaks ranks fails here
     assert len(outcomes) == 1, f"the servers that read only max_tokens disagree: {outcomes}"
@@ -223,8 +218,8 @@ Q1_OPTIONS: dict[str, Any] = {"max_tokens": 100, "parallel_tool_calls": False}
 def _honoured_by(options: Mapping[str, Any]) -> set[str]:
     """The Chat servers that neither refuse nor ignore any of `options`."""
     body = {"model": "a-model", "messages": [{"role": "user", "content": "Hi"}], **options}
-    return {name for name in _chat_servers() if refusal(FLAVOURS[name], body, model_check=False) is None
-            and not ignored(FLAVOURS[name], body)}
+    return {name for name, server in LOCAL_SERVERS.items() if refusal(server, body, model_check=False) is None
+            and not ignored(server, body)}
 
 
 def q1(answer: Any) -> None:
@@ -280,7 +275,7 @@ def _wrong_portable(options: Any) -> str | None:
     body = {"model": "a-model", "messages": [{"role": "user", "content": "Hi"}],
             "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
                 "type": "object", "properties": {"city": {"type": "string"}}}}}], **options}
-    for name in _chat_servers():
+    for name in LOCAL_SERVERS:
         refused = refusal(FLAVOURS[name], body, model_check=False)
         if refused is not None:
             return f"{name} answers {refused.status}: {refused.problem.text[:70]}"

@@ -1,6 +1,6 @@
 """Widgets for the lessons: step through a run, drag the bill, pick a provider, read the wire.
 
-Five factories, each returning an ipywidgets container whose parts are attributes, so a
+Seven factories, each returning an ipywidgets container whose parts are attributes, so a
 test (or a curious learner) can drive it without a browser:
 
     step_through(run)      Previous / Next over the messages: the message, where it sits in
@@ -45,7 +45,7 @@ widgets are rebuilt by running the cell).
 
 Layout: one module per widget, named for its factory with a leading underscore
 (`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`,
-`_stream_player.py`, `_interval_explorer.py`), and
+`_stream_player.py`, `_schema_lab.py`, `_interval_explorer.py`), and
 `_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
 This file only re-exports.
 """
@@ -65,5 +65,4 @@ from ._stream_player import stream_player
 from ._wire_view import wire_view
 
 __all__ = ["API_TITLES", "cost_explorer", "figure_png", "interval_explorer", "pick_provider", "schema_lab",
-           "step_through", "stream_player",
-           "wire_view"]
+           "step_through", "stream_player", "wire_view"]
