@@ -207,3 +207,20 @@ NBVAL = NbvalRecord()
 
 def pytest_configure(config):
     config.pluginmanager.register(NBVAL, "toolcall-lab-nbval-record")
+
+
+def post_to(port: int, api: str, body: object, *, timeout: float = 60) -> tuple[int, dict[str, str], bytes]:
+    """POST `body` as JSON to `api`'s endpoint on a double at `port`, on a fresh connection, and
+    read the answer to its end: (status, headers with lower-case names, the raw body)."""
+    import http.client
+    import json
+
+    from toolcall_lab.wire import ENDPOINTS
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("POST", ENDPOINTS[api], json.dumps(body), {"content-type": "application/json"})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()

@@ -13,7 +13,6 @@ bounded property test that sends mutated bodies of every API to the double over 
 from __future__ import annotations
 
 import copy
-import http.client
 import json
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SECRET
+from conftest import SECRET, post_to
 from schemas import anthropic_request_errors, fixture, openapi_errors
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript, call
 from toolcall_lab.double import shape
@@ -38,17 +37,6 @@ CHAT = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]}
 OLLAMA = {"model": "qwen3:4b", "stream": False, "messages": [{"role": "user", "content": "Hi"}]}
 BASE = {"anthropic": ANTHROPIC, "responses": RESPONSES, "chat": CHAT, "ollama": OLLAMA}
 CALLED = [{"role": "user", "content": "Hi"}, {"role": "assistant", "tool_calls": 5}]
-
-
-def post(port: int, api: str, body: object) -> tuple[int, dict[str, str], bytes]:
-    """POST `body` to the double's `api` on a fresh connection; (status, headers, raw body)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        connection.request("POST", ENDPOINTS[api], json.dumps(body), {"content-type": "application/json"})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
 
 
 def message_of(api: str, answer: dict[str, object]) -> str:
@@ -86,7 +74,7 @@ MISSHAPEN = [
 
 @pytest.mark.parametrize(("api", "change", "text"), MISSHAPEN)
 def test_a_misshapen_field_gets_the_apis_400_naming_its_path(api, change, text, double):
-    status, headers, raw = post(double.port, api, {**BASE[api], **change})
+    status, headers, raw = post_to(double.port, api, {**BASE[api], **change})
     answer = json.loads(raw)
     assert status == 400, answer
     assert keys(answer) == keys(codec(api).error_body("any", status=400))
@@ -132,7 +120,7 @@ WRONGLY_TYPED = [
 
 @pytest.mark.parametrize(("api", "change", "text"), WRONGLY_TYPED)
 def test_a_wrongly_typed_field_the_kit_sends_is_refused(api, change, text, double):
-    status, _, raw = post(double.port, api, {**BASE[api], **change})
+    status, _, raw = post_to(double.port, api, {**BASE[api], **change})
     assert (status, message_of(api, json.loads(raw))) == (400, text)
 
 
@@ -144,7 +132,7 @@ def test_a_wrongly_typed_field_the_kit_sends_is_refused(api, change, text, doubl
     ("responses", {"input": [{"type": "telepathy"}]}, "input[0].type", "invalid_value"),
 ])
 def test_openai_names_the_param_and_the_code(api, change, param, code, double):
-    status, _, raw = post(double.port, api, {**BASE[api], **change})
+    status, _, raw = post_to(double.port, api, {**BASE[api], **change})
     error = json.loads(raw)["error"]
     assert (status, error["param"], error["code"]) == (400, param, code)
     assert error["type"] == "invalid_request_error"
@@ -158,7 +146,7 @@ def test_chat_without_a_model_gets_openais_recorded_words():
 def test_an_ollama_option_of_the_wrong_type_is_ollamas_500_and_not_retried(double):
     # Ollama reads options when it schedules the model and answers a bad one with a 500
     # (server/routes.go, handleScheduleError); a retry cannot fix it, so the double says so.
-    status, headers, raw = post(double.port, "ollama", {**OLLAMA, "options": {"num_predict": "x"}})
+    status, headers, raw = post_to(double.port, "ollama", {**OLLAMA, "options": {"num_predict": "x"}})
     assert (status, json.loads(raw)) == (500, {"error": 'option "num_predict" must be of type integer'})
     assert headers["x-should-retry"] == "false"
 
@@ -166,7 +154,7 @@ def test_an_ollama_option_of_the_wrong_type_is_ollamas_500_and_not_retried(doubl
 def test_a_request_the_kit_cannot_hold_gets_the_doubles_own_400(double):
     # well shaped for the API (file_search is one of its tools), but the kit has nothing to hold it
     body = {**RESPONSES, "tools": [{"type": "file_search", "vector_store_ids": ["vs_1"]}]}
-    status, headers, raw = post(double.port, "responses", body)
+    status, headers, raw = post_to(double.port, "responses", body)
     assert status == 400 and headers["x-should-retry"] == "false"
     assert json.loads(raw)["error"]["message"].startswith("The API double cannot play this request: tool 0 "
                                                           "has type 'file_search'")
@@ -369,7 +357,7 @@ def serving():
 @given(data=st.data())
 def test_a_mutated_body_gets_a_200_or_the_apis_400_never_a_500(api, data, serving):
     body = data.draw(mutated(api))
-    status, headers, raw = post(serving.port, api, body)  # a dropped connection raises here
+    status, headers, raw = post_to(serving.port, api, body)  # a dropped connection raises here
     if status == 200 and headers["content-type"] != "application/json":  # it streamed (Ollama, unasked)
         assert body.get("stream", api == "ollama") and raw
     answer = json.loads(raw) if headers["content-type"] == "application/json" else None

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conftest import post_to
 from toolcall_lab import call
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.double.streams import Streamed
@@ -33,17 +34,6 @@ SSE = "text/event-stream; charset=utf-8"
 CONTENT_TYPES = {"anthropic": SSE, "responses": SSE, "chat": SSE, "ollama": "application/x-ndjson"}
 
 
-def stream(double: ApiDouble, api: str, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
-    """POST `body` and read the answer to its end: (status, headers, the body's bytes)."""
-    connection = http.client.HTTPConnection("127.0.0.1", double.port, timeout=30)
-    try:
-        connection.request("POST", ENDPOINTS[api], json.dumps(body), {"content-type": "application/json"})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
-
-
 def played(api: str, body: dict[str, Any], script: list[Any] | None = None, **faults: Any) -> Streamed:
     """What a fresh double streams for `body` (with the fault `faults`, if any), no socket."""
     double = ApiDouble(script or [TEXT])
@@ -57,7 +47,7 @@ def played(api: str, body: dict[str, Any], script: list[Any] | None = None, **fa
 # -- headers and framing -----------------------------------------------------------------------
 @pytest.mark.parametrize("api", ASKS)
 def test_a_stream_goes_out_chunked_with_the_apis_content_type_and_frames(api, make_double):
-    status, headers, raw = stream(make_double([TEXT]), api, ASKS[api])
+    status, headers, raw = post_to(make_double([TEXT]).port, api, ASKS[api])
     assert status == 200 and headers["content-type"] == CONTENT_TYPES[api]
     assert headers["transfer-encoding"] == "chunked" and "content-length" not in headers
     assert headers["x-toolcall-lab-double"] == "1"
@@ -145,7 +135,7 @@ def test_ollama_streams_when_the_request_does_not_say_and_not_when_it_says_false
 
 def test_a_streamed_request_is_recorded_with_its_body_and_status(make_double):
     double = make_double([TEXT])
-    stream(double, "chat", ASKS["chat"])
+    post_to(double.port, "chat", ASKS["chat"])
     assert [(r.api, r.body["stream"], r.status) for r in double.requests] == [("chat", True, 200)]
 
 
@@ -194,7 +184,7 @@ def test_a_cut_stream_sends_its_first_n_events_then_drops_the_connection(make_do
     double = make_double([TEXT])
     double.fail_next("cut", after=3)
     with pytest.raises(http.client.IncompleteRead):  # the chunked body never ends
-        stream(double, "chat", ASKS["chat"])
+        post_to(double.port, "chat", ASKS["chat"])
 
 
 @pytest.mark.parametrize("api", ASKS)
@@ -290,7 +280,7 @@ def test_a_slow_stream_pauses_between_events_and_a_stream_fault_waits_for_a_stre
 def test_a_failure_before_the_stream_begins_is_the_apis_json_error(make_double):
     double = make_double([TEXT])
     double.fail_next("rate_limit")
-    status, headers, raw = stream(double, "anthropic", ASKS["anthropic"])
+    status, headers, raw = post_to(double.port, "anthropic", ASKS["anthropic"])
     assert status == 429 and headers["content-type"] == "application/json"
     assert json.loads(raw)["error"]["type"] == "rate_limit_error"
 
