@@ -13,12 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..messages import Message
-from ..models import default_model
 from ..output_format import OutputFormat, problems
 from ..selfcheck import check, word
-from ..transcript import Transcript
-from ..wire import API_SPECS, APIS, check_request, encode_request
+from ..wire import APIS, format_problems
 
 __all__ = ["NOTE", "SOLUTIONS", "exercise_1", "predict_refused", "q1", "q2", "q3", "refused_by"]
 
@@ -35,8 +32,6 @@ _WRONG = (("the room as text", {**_RIGHT, "room": "12"}),
           ("needs_taxi as the word yes", {**_RIGHT, "needs_taxi": "yes"}))
 
 
-_ASK = Transcript(messages=[Message.user(NOTE)])
-
 
 def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
     """The APIs whose rules refuse `schema` as structured output (strict on OpenAI's two).
@@ -44,14 +39,8 @@ def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
     >>> sorted(refused_by({"type": "object"}))
     ['anthropic', 'chat', 'responses']
     """
-    fmt = OutputFormat("answer", schema, strict=strict)
-    found: set[str] = set()
-    for api in APIS:
-        body = encode_request(_ASK, api=api, model=default_model(API_SPECS[api].provider),
-                              output_format=fmt)
-        if check_request(body, api=api):
-            found.add(api)
-    return found
+    return {api for api, problems in format_problems(OutputFormat("answer", schema, strict=strict)).items()
+            if problems}
 
 
 def predict_refused(answer: Any, schemas: Mapping[str, Mapping[str, Any]]) -> None:

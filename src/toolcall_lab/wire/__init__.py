@@ -98,7 +98,7 @@ if TYPE_CHECKING:
 
 __all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
            "check", "check_request", "codec", "decode_reply", "decode_response", "decode_stream",
-           "encode_request", "foreign_reasoning"]
+           "encode_request", "foreign_reasoning", "format_problems"]
 
 API = Literal["anthropic", "responses", "chat", "ollama"]
 
@@ -340,6 +340,26 @@ def decode_reply(*, api: str, response: Mapping[str, Any] | None = None,
         raise UsageError("decode_reply needs the answer's response (a JSON body) or its stream's events.")
     # subtle: a stream that never finishes makes decode_stream raise before this list is read
     return [e.turn for e in codec(api).decode_stream(events) if isinstance(e, StreamFinished)][-1]
+
+
+def format_problems(output_format: OutputFormat, question: str = "Fill in the schema."
+                    ) -> dict[str, list[Problem]]:
+    """What each API's rules say of `output_format` as structured output: a one-`question`
+    request to its provider's default model, encoded and checked (empty: accepted).
+
+    >>> from toolcall_lab.output_format import OutputFormat
+    >>> found = format_problems(OutputFormat("answer", {"type": "object"}))
+    >>> sorted(api for api, problems in found.items() if problems)
+    ['anthropic', 'chat', 'responses']
+    """
+    from ..messages import Message
+    from ..models import default_model
+    from ..transcript import Transcript
+
+    asked = Transcript(messages=[Message.user(question)])
+    return {api: check_request(encode_request(asked, api=api, model=default_model(spec.provider),
+                                              output_format=output_format), api=api)
+            for api, spec in API_SPECS.items()}
 
 
 def check_request(body: Mapping[str, Any], *, api: str) -> list[Problem]:

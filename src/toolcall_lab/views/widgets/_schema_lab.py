@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ._common import API_TITLES, FONT, _api_model, described
+from ._common import API_TITLES, FONT, described
 
 __all__ = ["schema_lab"]
 
@@ -33,10 +33,8 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     """
     import ipywidgets as widgets
 
-    from ...messages import Message
     from ...output_format import OutputFormat
-    from ...transcript import Transcript
-    from ...wire import APIS, check_request, encode_request
+    from ...wire import APIS, format_problems
 
     def show(schema: Mapping[str, Any]) -> str:
         return json.dumps(schema, indent=1)
@@ -51,8 +49,6 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
     # browser open a notebook is about 850 px wide, so the two columns share that
     verdicts = {api: widgets.HTML(layout=widgets.Layout(flex="1 1 auto", width="auto")) for api in APIS}
 
-    asked = Transcript(messages=[Message.user("Fill in the schema.")])
-
     def judge(*_: Any) -> None:
         try:
             schema = json.loads(editor.value)
@@ -61,10 +57,9 @@ def schema_lab(schemas: Mapping[str, Mapping[str, Any]], *, name: str = "answer"
             for view in verdicts.values():
                 view.value = html.escape(f"✗ not a schema yet: {str(exc).splitlines()[0][:80]}")
             return
-        for api in APIS:
-            body = encode_request(asked, api=api, model=_api_model(api, None), output_format=fmt)
-            found = check_request(body, api=api)
-            verdicts[api].value = html.escape(f"✗ {found[0].text}" if found else "✓ accepted")
+        said = format_problems(fmt)
+        for api, view in verdicts.items():
+            view.value = html.escape(f"✗ {said[api][0].text}" if said[api] else "✓ accepted")
 
     def pick(change: Any) -> None:
         editor.value = show(schemas[change["new"]])  # subtle: this sets off `judge` by itself
