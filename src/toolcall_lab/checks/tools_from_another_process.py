@@ -254,11 +254,7 @@ def _reached(function: Any) -> str | None:
 
 def your_allow_list(answer: Any) -> None:
     """Your offer(tools, allowed): the poisoned description never reaches the model."""
-    if _template(answer):
-        check("offer", ..., lambda _: None, hint="")
-        return
-    problem = _wrong_offer(answer) or _reached(answer)
-    check("offer", answer, lambda _: problem,
+    check("offer", ... if _template(answer) else answer, lambda given: _wrong_offer(given) or _reached(given),
           why="on the poisoned server, nothing of its instruction reached the model",
           hint="a name on the list is not enough: compare the whole description with the allowed one, "
                "character for character")
