@@ -35,7 +35,7 @@ from ..providers.scripted import ScriptedProvider
 from ..selfcheck import check, equal, exact, number
 from ..tool import Tool, execute
 from ..transcript import Transcript
-from ..views.report import hop_table
+from ..views.report import hop_rows
 from ._runs import raised as _raised
 from ._runs import run_watching
 from ._runs import template as _template
@@ -158,8 +158,7 @@ def predict_result_id(answer: Any, run: Any) -> None:
 
 
 def _server_rows(run: Any) -> set[int]:
-    rows = hop_table(run, produced_by=True).splitlines()[2:]
-    return {int(line.split()[0]) for line in rows if line.rstrip().endswith("the MCP server")}
+    return {int(row[0]) for row in hop_rows(run) if row[-1] == "the MCP server"}
 
 
 def server_rows(answer: Any, run: Any) -> None:

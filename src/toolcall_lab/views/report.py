@@ -22,8 +22,8 @@ from ..transcript import Transcript
 if TYPE_CHECKING:
     from ..loop import Run
 
-__all__ = ["calls_table", "hop_table", "loop_table", "price_table", "producer_labels", "rules_table",
-           "stop_table", "trace_table", "wire_json"]
+__all__ = ["calls_table", "hop_rows", "hop_table", "loop_table", "price_table", "producer_labels",
+           "rules_table", "stop_table", "trace_table", "wire_json"]
 
 
 def _describe(block: Block) -> tuple[str, str]:
@@ -307,6 +307,16 @@ def hop_table(run: Run, *, produced_by: bool = False, width: int = 23) -> str:
     (80 characters wide with the default `width` of the content column). A run with no hops
     (not an `McpRun`) is its transcript's rows alone.
     """
+    rows = hop_rows(run, width=width)
+    header = ["#", "on", "message", "id", "content"]
+    if not produced_by:
+        rows = [row[:-1] for row in rows]
+    return table([*header, "produced by"] if produced_by else header, rows, right={0})
+
+
+def hop_rows(run: Run, *, width: int = 23) -> list[list[str]]:
+    """The rows of `hop_table` as data: number, on, message, id, content (cut to `width`), and
+    who produced it ("your code", "the MCP server", the model's and your code's labels)."""
     served = list(getattr(run, "hops", None) or [])
     by_call = {hop.call_id: hop for hop in served if hop.call_id is not None}
     rows: list[list[str]] = []
@@ -337,7 +347,4 @@ def hop_table(run: Run, *, produced_by: bool = False, width: int = 23) -> str:
             if isinstance(block, ToolCall) and not block.malformed:
                 content = _compact(block.name, block.args)
             add("model", block.kind, block_id, content, producer)
-    header = ["#", "on", "message", "id", "content"]
-    if not produced_by:
-        rows = [row[:-1] for row in rows]
-    return table([*header, "produced by"] if produced_by else header, rows, right={0})
+    return rows
