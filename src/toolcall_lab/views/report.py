@@ -22,8 +22,8 @@ from ..transcript import Transcript
 if TYPE_CHECKING:
     from ..loop import Run
 
-__all__ = ["calls_table", "hop_rows", "hop_table", "loop_table", "price_table", "producer_labels",
-           "rules_table", "stop_table", "trace_table", "wire_json"]
+__all__ = ["arguments_text", "calls_table", "hop_rows", "hop_table", "loop_table", "price_table",
+           "producer_labels", "rules_table", "stop_table", "trace_table", "wire_json"]
 
 
 def _describe(block: Block) -> tuple[str, str]:
@@ -289,11 +289,19 @@ def rules_table(model: str) -> str:
     return "\n".join(lines)
 
 
+def arguments_text(args: Mapping[str, Any] | None) -> str:
+    """A call's arguments in few characters, strings bare, other values as JSON: city=Paris, days=3.
+
+    >>> arguments_text({"city": "Paris", "days": 3})
+    'city=Paris, days=3'
+    """
+    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
+                     for k, v in (args or {}).items())
+
+
 def _compact(name: object, args: Any) -> str:
-    """get_weather(city=Paris): a call in few characters, strings bare, other values as JSON."""
-    shown = ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
-                      for k, v in (args or {}).items())
-    return f"{name}({shown})"
+    """get_weather(city=Paris): a call in few characters (`arguments_text`)."""
+    return f"{name}({arguments_text(args)})"
 
 
 def hop_table(run: Run, *, produced_by: bool = False, width: int = 23) -> str:

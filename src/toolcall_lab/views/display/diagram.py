@@ -42,7 +42,6 @@ which is shortened; `transcript_html` shows every block in full.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -54,7 +53,7 @@ from ...mcp_tools.rpc import Hop
 from ...messages import Message
 from ...transcript import Transcript
 from ..palette import OKABE_ITO, rgb
-from ..report import producer_labels
+from ..report import arguments_text, producer_labels
 
 if TYPE_CHECKING:
     from ...loop import Run
@@ -97,16 +96,12 @@ def _one_line(text: str, limit: int = LABEL) -> str:
     return shorten(" ".join(printable.split()), limit)
 
 
-def _value(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
 def _call_label(call: ToolCall) -> str:
     """get_weather(city=Paris) toolu_01: strings bare, other values as JSON."""
     if call.malformed:
         args = "raw: " + (call.raw_args or "")
     else:
-        args = ", ".join(f"{key}={_value(value)}" for key, value in call.args.items())
+        args = arguments_text(call.args)
     # subtle: the name (a model may invent one) and the id are untrusted text like any other:
     # a line break in either would end the Mermaid statement, so the whole label is one line.
     return _one_line(f"{call.name}({_one_line(args, 30)}) {call.id}", REPLY_LABEL)
@@ -196,7 +191,7 @@ def _setup_arrows(hop: Hop) -> list[Arrow]:
 def _server_arrows(hop: Hop, k: int) -> list[Arrow]:
     """Your code asks the server (tools/call), the server runs the tool, the reply comes back."""
     params = hop.request.body.get("params") or {}
-    args = ", ".join(f"{key}={_value(value)}" for key, value in (params.get("arguments") or {}).items())
+    args = arguments_text(params.get("arguments"))
     ran = _one_line(f"{params.get('name')}({_one_line(args, 30)})", REPLY_LABEL)
     arrows = [Arrow("C", "S", _numbered(hop, f"tools/call {ran}"), k)]
     result = hop.reply.body.get("result") if hop.reply is not None else None
