@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._common import FONT, described, render_png
+
+if TYPE_CHECKING:
+    from ...evals.stats import Interval
 
 __all__ = ["interval_explorer"]
 
@@ -54,18 +57,16 @@ class _IntervalFigure:
             ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
             ax.set_xlabel("pass rate, with its 95% interval")
 
-    def png(self, counts: list[int], runs: int, rate: float) -> bytes:
+    def png(self, counts: list[int], intervals: list[Interval], runs: int, rate: float) -> bytes:
         import matplotlib
 
-        from ...evals.stats import wilson
         from .._figure import figure_style
         from ..palette import OKABE_ITO
 
         with figure_style(), matplotlib.rc_context({"font.size": 13}):
             held = 0
-            rows = zip(self.spans, self.marks, counts, strict=True)
-            for row, (span, mark, count) in enumerate(rows, start=1):
-                interval = wilson(count, runs)
+            rows = zip(self.spans, self.marks, counts, intervals, strict=True)
+            for row, (span, mark, count, interval) in enumerate(rows, start=1):
                 hit = interval.holds(rate)
                 held += hit
                 colour = OKABE_ITO["blue"] if hit else OKABE_ITO["vermillion"]
@@ -124,17 +125,18 @@ def _updater(controls: dict[str, Any], views: dict[str, Any], draw: dict[str, in
 
         runs, rate = controls["runs"].value, round(controls["rate"].value, 2)
         counts = simulate(rate, runs, evals=EVALS, seed=draw["seed"])
-        first = wilson(counts[0], runs)
+        intervals = [wilson(count, runs) for count in counts]
+        first = intervals[0]
         views["first"].value = (f"<div style='{FONT};font-size:18px'>One eval of <b>{runs} runs</b>: "
                                 f"{counts[0]} passed, <b>{counts[0] / runs:.0%}</b>, 95% interval "
                                 f"<b>{first}</b></div>")
-        held = sum(wilson(count, runs).holds(rate) for count in counts)
-        width = sum(wilson(count, runs).width for count in counts) / EVALS
+        held = sum(interval.holds(rate) for interval in intervals)
+        width = sum(interval.width for interval in intervals) / EVALS
         views["summary"].value = (f"<div style='{FONT}'>Of {EVALS} such evals, measured rates run from "
                                   f"{min(counts) / runs:.0%} to {max(counts) / runs:.0%}; <b>{held} of the "
                                   f"{EVALS} intervals hold</b> the true {rate:.0%}, and an interval is "
                                   f"{width * 100:.0f} points wide on average.</div>")
-        views["figure"].value = figure.png(counts, runs, rate)
+        views["figure"].value = figure.png(counts, intervals, runs, rate)
         views["figure_caption"].value = (f"<div style='{FONT};font-size:14px'><b>Figure:</b> "
                                          f"{html.escape(describe_intervals(counts, runs, rate))}</div>")
 
