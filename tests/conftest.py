@@ -224,3 +224,10 @@ def post_to(port: int, api: str, body: object, *, timeout: float = 60) -> tuple[
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     finally:
         connection.close()
+
+
+def same_turn(got, expected) -> bool:
+    """Two turns equal as replies: blocks, stop reason, usage, model (a Message's own id and
+    creation time differ by design)."""
+    return (got.message.blocks, got.stop_reason, got.usage, got.model) == (
+        expected.message.blocks, expected.stop_reason, expected.usage, expected.model)

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import same_turn
 from stream_grammar import STREAMS
 from toolcall_lab import ReasoningBlock, TextBlock, ToolCall, Turn
 from toolcall_lab.stream import (
@@ -201,12 +202,6 @@ class DrawnCuts:
 
     def flag(self) -> bool:
         return bool(self.data.draw(st.booleans()))
-
-
-def same_turn(got: Turn, expected: Turn) -> bool:
-    """Equal as replies (a Message's own id and creation time aside)."""
-    return (got.message.blocks, got.stop_reason, got.usage, got.model) == (
-        expected.message.blocks, expected.stop_reason, expected.usage, expected.model)
 
 
 @pytest.mark.parametrize("api", APIS)

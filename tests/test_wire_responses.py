@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import same_turn
 from schemas import fixture, openapi_errors
 from toolcall_lab import (
     Message,
@@ -29,12 +30,6 @@ REASONING = "openai_responses_reasoning_encrypted_response.dotnet_recorded.json"
 
 def blocks_of(transcript):
     return [(m.role, m.blocks) for m in transcript]
-
-
-def same_turn(a, b):
-    """Turns compare by content: Message ids and creation times differ by design."""
-    return (a.message.blocks, a.stop_reason, a.usage, a.model) == (
-        b.message.blocks, b.stop_reason, b.usage, b.model)
 
 
 def recorded_reasoning():
