@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from toolcall_lab.double import ApiDouble
+from toolcall_lab.wire import ENDPOINTS
 
 ASK = [{"role": "user", "content": "Hi"}]
 
@@ -157,9 +158,7 @@ def main() -> None:
             except ImportError:
                 print(f"{api:<10} skipped: its SDK is not installed")
                 continue
-            sample = double.handle("POST", {"anthropic": "/v1/messages", "responses": "/v1/responses",
-                                            "chat": "/v1/chat/completions", "ollama": "/api/chat"}[api],
-                                   _sample_request(api))[1]
+            sample = double.handle("POST", ENDPOINTS[api], _sample_request(api))[1]
             floor = floor_server(sample)
             to_floor = caller(api, f"http://127.0.0.1:{floor.server_address[1]}")
             ours, best, pair = one_by_one(to_double, to_floor, args.requests)

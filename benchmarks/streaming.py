@@ -36,8 +36,8 @@ from typing import Any
 from toolcall_lab import call
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.tools import get_weather
+from toolcall_lab.wire import APIS, ENDPOINTS
 
-APIS = ("anthropic", "responses", "chat", "ollama")
 ASK = [{"role": "user", "content": "What's the weather in Paris?"}]
 SPEC = get_weather.spec()
 
@@ -109,8 +109,7 @@ def wire(api: str, double: ApiDouble) -> dict[str, Callable[[], Any]]:
     import httpx
 
     client = httpx.Client()
-    path = {"anthropic": "/v1/messages", "responses": "/v1/responses", "chat": "/v1/chat/completions",
-            "ollama": "/api/chat"}[api]
+    path = ENDPOINTS[api]
     body: dict[str, Any] = {"model": "m", "max_tokens": 8192, "tools": tools_for(api)}
     body.update({"input": ASK} if api == "responses" else {"messages": ASK})
 
