@@ -14,9 +14,15 @@
     python3 dev.py wheelhouse [DIR] [--platform TAG ...] [--python-version X.Y ...]
                                           # every wheel the lessons need, for a room with no
                                           # network (default: wheelhouse/; see DIR/INSTALL.txt)
+    python3 dev.py lock [--keep]          # make uv.lock again (newest allowed versions) and
+                                          # its copies; says what changed (maintainers)
+    python3 dev.py drift [--lowest]       # test the newest (or lowest) allowed versions in a
+                                          # throwaway environment; a table of what breaks
 
-Each but reset-lessons makes sure `.venv/` exists and holds this project installed with the extra
-it needs, reinstalling when `pyproject.toml` changes: `lab` (what the lessons need) for lab, demo,
+Each of lab, demo, notebooks, solutions, wheelhouse, test and lint makes sure `.venv/` holds
+exactly the versions in `uv.lock` with the extra it needs, installed by uv (which dev.py fetches
+into .tools/ the first time; `TOOLCALL_LAB_INSTALLER=pip` uses pip instead, the same versions),
+again whenever pyproject.toml or uv.lock changes: `lab` (what the lessons need) for lab, demo,
 notebooks, solutions and wheelhouse; `dev` (adds the test and lint tools) for test and lint.
 With `TOOLCALL_LAB_VENV=DIR` set, the environment in DIR is used as it is: nothing is installed.
 Anything after the command goes to JupyterLab or pytest, e.g. `python3 dev.py test -k loop` or
@@ -78,22 +84,42 @@ def venv_python_version() -> tuple[int, int] | None:
 
 
 #: What each command needs installed: a learner's commands take the `lab` extra (the lessons,
-#: JupyterLab, the SDKs: measured 504 MB, 121 packages), a contributor's take `dev`, which adds
-#: the test and lint tools and a JupyterHub (908 MB, 156 packages).
+#: JupyterLab, the SDKs), a contributor's take `dev`, which adds the test and lint tools and a
+#: JupyterHub; `drift` and `lock` build their own environments.
 EXTRA_FOR = {"lab": "lab", "demo": "lab", "notebooks": "lab", "solutions": "lab", "wheelhouse": "lab",
              "test": "dev", "lint": "dev"}
 #: Which extras an installed extra already covers (`dev` includes `lab`).
 COVERS = {"lab": {"lab"}, "dev": {"lab", "dev"}}
 
+#: The lock: the exact version of every package each extra needs, for every platform and
+#: Python 3.11 and newer, with hashes; made by uv from pyproject.toml (`python3 dev.py lock`),
+#: never written by hand. Every install path takes its versions from it: `.venv/` (uv sync),
+#: and, through the pip-readable copies `dev.py lock` writes beside it (LOCK_COPIES), the
+#: README's own-environment route, environment.yml (conda, Binder), the hubs and the wheelhouse;
+#: tests/test_lock.py holds each to it.
+LOCK = ROOT / "uv.lock"
+REQUIREMENTS = ROOT / "requirements"  # lab.txt, dev.txt: the lock as pip reads it, hashes included
+#: What `python -m toolcall_lab doctor` compares an environment with (the `lab` extra's versions).
+LOCKED_VERSIONS = ROOT / "src" / "toolcall_lab" / "data" / "locked.json"
+#: uv, the installer that reads the lock: a PyPI package that dev.py installs into .tools/ itself
+#: the first time (a 20 MB wheel, about 3 s), so the only prerequisite stays Python 3.11+.
+UV_VERSION = "0.13.9"
+TOOLS = ROOT / ".tools"
+#: `pip` installs from requirements/EXTRA.txt with pip instead of uv (hash-checked, the same
+#: versions): the route for a machine where uv will not run, and the one the README's timings
+#: compare against.
+INSTALLER = "TOOLCALL_LAB_INSTALLER"
+
 
 def wanted_stamp() -> str:
-    """What the environment was built from: the project's metadata and this Python."""
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    """What the environment was built from: the project's metadata, the lock and this Python."""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()
+                            + (LOCK.read_bytes() if LOCK.exists() else b"")).hexdigest()[:16]
     return f"{digest} python{sys.version_info.major}.{sys.version_info.minor}"
 
 
 def installed_extra() -> str | None:
-    """The extra .venv/ holds (`lab` or `dev`) if it was built from this pyproject and Python.
+    """The extra .venv/ holds (`lab` or `dev`) if it was built from this pyproject, lock and Python.
 
     A stamp from before extras were recorded holds `dev`, which is what those built.
     """
@@ -119,20 +145,81 @@ def ensure_env(extra: str = "dev") -> None:
     have = installed_extra()
     if have is not None and extra in COVERS[have]:
         return
-    if not venv_bin("python").exists() or venv_python_version() != sys.version_info[:2]:
-        print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    # measured on a 2-core machine with pip's cache empty: `lab` 138 s, `dev` 469 s
-    print(f"dev.py: installing toolcall-lab[{extra}] into .venv/ "
-          f"(a few minutes the first time) ...", flush=True)
-    pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
-    installed = subprocess.run([*pip, "install", "--quiet", "--editable", f"{ROOT}[{extra}]"])
-    if installed.returncode != 0:
-        sys.exit("dev.py: installing the project into .venv/ failed (pip's message is above). "
+    started = time.monotonic()
+    installer = os.environ.get(INSTALLER, "uv")
+    uv_exe = find_uv() if installer == "uv" else None
+    if uv_exe is not None:
+        print(f"dev.py: installing toolcall-lab[{extra}] into {VENV.name}/ from uv.lock ...", flush=True)
+        installed = uv_sync(uv_exe, extra)
+    else:
+        if installer == "uv":
+            print("dev.py: uv could not be installed here; using pip (slower, the same versions).")
+        installed = pip_install(extra)
+    if installed != 0:
+        sys.exit("dev.py: installing the project into .venv/ failed (the installer's message is above). "
                  "Check that this machine can reach the Python package index, then run the "
                  "same command again; nothing else needs cleaning up.")
     write_lab_overrides()
     STAMP.write_text(f"{wanted_stamp()} extra={extra}\n")
+    print(f"dev.py: {VENV.name}/ ready ({time.monotonic() - started:.0f} s).", flush=True)
+
+
+def uv_env() -> dict[str, str]:
+    """The environment uv runs in: .venv/ as the project's, this Python only (uv never downloads one)."""
+    env = {**os.environ, "UV_PROJECT_ENVIRONMENT": str(VENV), "UV_PYTHON_DOWNLOADS": "never"}
+    env.pop("VIRTUAL_ENV", None)  # an activated environment elsewhere is not the one to sync
+    return env
+
+
+def uv_sync(uv_exe: Path, extra: str) -> int:
+    """Make .venv/ hold exactly the lock's packages for `extra`, and the kit, editable.
+
+    `--frozen`: the lock as committed, never re-resolved (tests/test_lock.py fails when
+    pyproject.toml changes and uv.lock was not made again). No bytecode is compiled at install
+    (Python writes it at first import), which halves a first install.
+    """
+    return subprocess.call([str(uv_exe), "sync", "--frozen", "--quiet", "--extra", extra,
+                            "--python", sys.executable], cwd=ROOT, env=uv_env())
+
+
+def pip_install(extra: str) -> int:
+    """The same environment with pip alone: requirements/EXTRA.txt (hash-checked), then the kit."""
+    if not venv_bin("python").exists() or venv_python_version() != sys.version_info[:2]:
+        print(f"dev.py: creating {VENV.name}/ with Python {sys.version.split()[0]} ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    print(f"dev.py: installing toolcall-lab[{extra}] into {VENV.name}/ with pip from "
+          f"requirements/{extra}.txt ...", flush=True)
+    pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
+    return (subprocess.run([*pip, "--require-hashes", "-r", str(REQUIREMENTS / f"{extra}.txt")]).returncode
+            or subprocess.run([*pip, "--no-deps", "--editable", str(ROOT)]).returncode)
+
+
+def find_uv() -> Path | None:
+    """uv at UV_VERSION: in .tools/ (installed there by pip the first time), else None."""
+    folder = TOOLS / f"uv-{UV_VERSION}"
+    found = _uv_in(folder)
+    if found is not None:
+        return found
+    print(f"dev.py: installing uv {UV_VERSION} into {folder.relative_to(ROOT)}/ ...", flush=True)
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    got = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "install",
+                          "--quiet", "--no-deps", "--target", str(partial), f"uv=={UV_VERSION}"])
+    if got.returncode != 0 or _uv_in(partial) is None:
+        shutil.rmtree(partial, ignore_errors=True)
+        return None
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.replace(folder)  # whole or not at all: a broken download is never taken for uv
+    return _uv_in(folder)
+
+
+def _uv_in(folder: Path) -> Path | None:
+    """The uv executable a `pip install --target folder uv` left (bin/ or Scripts/)."""
+    for sub in ("bin", "Scripts"):
+        for name in ("uv", "uv.exe"):
+            if (folder / sub / name).is_file():
+                return folder / sub / name
+    return None
 
 
 # JupyterLab defaults that suit a classroom: never fetch news or check for updates (both
@@ -442,18 +529,23 @@ def reset_lessons(args: list[str], *, root: Path = ROOT, stamp: str | None = Non
     return 0
 
 
-#: Dependencies pip cannot see when it downloads for another platform: it evaluates
-#: `sys_platform`/`os_name` markers against the machine it runs on, not `--platform`
-#: (https://github.com/pypa/pip/issues/6117), so a Windows or macOS wheelhouse built on Linux
-#: would miss them. tests/test_wheelhouse.py derives this table from the installed metadata.
-PLATFORM_ONLY = {"win": ["colorama", "pywin32", "pywinpty"], "macosx": ["appnope"]}  # pywin32: mcp's
+#: The markers of each platform a wheelhouse can be built for, by the start of its pip tag:
+#: pip evaluates a requirement's `sys_platform`/`os_name` marker against the machine it runs on,
+#: not `--platform` (https://github.com/pypa/pip/issues/6117), so dev.py picks the lock's lines
+#: for the target itself (tests/test_wheelhouse.py checks the picks against the packages' metadata).
+PLATFORM_MARKERS = {
+    "win": {"sys_platform": "win32", "os_name": "nt", "platform_system": "Windows"},
+    "macosx": {"sys_platform": "darwin", "os_name": "posix", "platform_system": "Darwin"},
+    "manylinux": {"sys_platform": "linux", "os_name": "posix", "platform_system": "Linux"},
+    "musllinux": {"sys_platform": "linux", "os_name": "posix", "platform_system": "Linux"},
+}
 
 
 def wheelhouse_command(args: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python3 dev.py wheelhouse",
-        description="Download every wheel the lessons need (the `lab` extra) into one folder, "
-                    "for installing in a room with no network.")
+        description="Download every wheel the lessons need (the `lab` extra, at the locked versions) "
+                    "into one folder, for installing in a room with no network.")
     parser.add_argument("folder", nargs="?", default="wheelhouse", help="where (default: wheelhouse)")
     parser.add_argument("--platform", action="append", default=[], metavar="TAG",
                         help="a platform to download for, e.g. win_amd64, macosx_11_0_arm64, "
@@ -468,50 +560,96 @@ def wheelhouse_command(args: list[str]) -> argparse.Namespace:
 def wheelhouse(args: list[str], *, python: Path | None = None) -> int:
     """Fill a folder with the kit's wheel and every wheel of its `lab` extra, and INSTALL.txt.
 
-    With no --platform, `pip wheel` builds for this machine (a package with no wheel is built
-    here); with --platform, `pip download --only-binary=:all:` fetches ready-made wheels for
-    each platform and Python named. The folder then installs with no index at all.
+    The versions and hashes are the lock's (requirements/lab.txt): with no --platform,
+    `pip wheel` fetches (or builds) them for this machine; with --platform, `pip download
+    --only-binary=:all:` fetches the lines that apply to each platform and Python named. The
+    folder's requirements.txt is the lock's file plus the kit's wheel and its hash, so the
+    install needs no index and takes exactly the locked versions.
     """
     options = wheelhouse_command(args)
     folder = Path(options.folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    pip = [str(python or venv_bin("python")), "-m", "pip", "--disable-pip-version-check"]
+    python = python or venv_bin("python")
+    pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
     started = time.monotonic()
-    # the kit itself, as a wheel: its name stays the same in every wheelhouse
     if subprocess.call([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(folder), str(ROOT)]):
         sys.exit("dev.py: building the kit's own wheel failed (pip's message is above).")
-    # subtle: the wheel's own path, not `toolcall-lab[lab]`, so no same-named project on an index
-    # could be taken instead of this one
-    kit = f"{folder / f'toolcall_lab-{project_version()}-py3-none-any.whl'}[lab]"
-    find = ["--find-links", str(folder)]
+    kit = folder / f"toolcall_lab-{project_version()}-py3-none-any.whl"
+    locked = REQUIREMENTS / "lab.txt"
     if not options.platform:
-        status = subprocess.call([*pip, "wheel", "--quiet", "--wheel-dir", str(folder), *find, kit])
+        status = subprocess.call([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(folder),
+                                  "-r", str(locked)])
         built_for = ["this machine"]
     else:
         status, built_for = 0, []
         versions = options.python_version or [".".join(map(str, venv_python_version() or
                                                           sys.version_info[:2]))]
         for platform in options.platform:
-            extra = [name for prefix, names in PLATFORM_ONLY.items() if platform.startswith(prefix)
-                     for name in names]
             for version in versions:
+                picked = folder / f".requirements-{platform}-{version}.txt"
+                picked.write_text(lines_for(python, locked.read_text(), platform, version))
                 status = status or subprocess.call([
-                    *pip, "download", "--quiet", "--dest", str(folder), *find, "--only-binary=:all:",
+                    *pip, "download", "--quiet", "--no-deps", "--dest", str(folder), "--only-binary=:all:",
                     "--platform", platform, "--python-version", version, "--implementation", "cp",
-                    kit, *extra])
+                    "-r", str(picked)])
+                picked.unlink()
                 built_for.append(f"{platform}, Python {version}")
     if status:
         print("dev.py: pip could not fetch every wheel (its message is above); check the network, "
               "or name a platform and Python that every package publishes wheels for.")
         return status
+    digest = hashlib.sha256(kit.read_bytes()).hexdigest()
+    (folder / "requirements.txt").write_text(
+        f"{locked.read_text()}toolcall-lab=={project_version()} \\\n    --hash=sha256:{digest}\n")
     wheels = sorted(folder.glob("*.whl"))
     megabytes = sum(w.stat().st_size for w in wheels) / 1e6
     (folder / "INSTALL.txt").write_text(install_text(folder.name, built_for), encoding="utf-8")
     print(f"dev.py: {len(wheels)} wheels, {megabytes:.0f} MB, in {folder} "
           f"({time.monotonic() - started:.0f} s). Install with no network:\n"
-          f"  python -m pip install --no-index --find-links {options.folder} \"toolcall-lab[lab]\"\n"
+          f"  {wheelhouse_install(options.folder)}\n"
           f"(also in {options.folder}/INSTALL.txt)")
     return 0
+
+
+def wheelhouse_install(folder: str) -> str:
+    """The one install from a wheelhouse: no index, the locked versions, every hash checked."""
+    return f"python -m pip install --no-index --find-links {folder} -r {folder}/requirements.txt"
+
+
+#: Run in .venv/'s Python, which has `packaging` (JupyterLab's dependency): the lines of a
+#: requirements file whose markers hold on the platform and Python given, markers dropped.
+_PICK_LINES = """
+import json, sys
+from packaging.markers import Marker
+text, env = sys.stdin.read(), json.loads(sys.argv[1])
+kept, keep = [], False
+for line in text.splitlines():
+    if line and not line.startswith((" ", "#")):
+        spec, _, marker = line.rstrip(" \\\\").partition(" ; ")
+        keep = not marker or any(Marker(marker).evaluate({**env, "python_full_version": f})
+                                 for f in (env["python_version"] + ".0", env["python_version"] + ".99"))
+        line = spec + (" \\\\" if line.endswith("\\\\") else "")
+    if keep and not line.startswith("#"):
+        kept.append(line)
+print("\\n".join(kept))
+"""
+
+
+def lines_for(python: Path, requirements: str, platform: str, version: str) -> str:
+    """The lines of `requirements` that a `platform` (a pip tag) with Python `version` installs.
+
+    Markers on the full Python version (`python_full_version < '3.11.5'`) hold for some patch
+    release of X.Y, so both sides of such a fork are kept: a learner's pip takes the one it needs.
+    """
+    prefix = next((p for p in PLATFORM_MARKERS if platform.startswith(p)), None)
+    if prefix is None:
+        sys.exit(f"dev.py: no markers known for platform {platform!r}; the known starts are "
+                 f"{', '.join(PLATFORM_MARKERS)} (add one to PLATFORM_MARKERS).")
+    env = {**PLATFORM_MARKERS[prefix], "python_version": version, "implementation_name": "cpython",
+           "platform_python_implementation": "CPython", "platform_machine": "",
+           "platform_release": "", "platform_version": "", "extra": ""}
+    return subprocess.run([str(python), "-c", _PICK_LINES, json.dumps(env)], input=requirements,
+                          capture_output=True, text=True, check=True).stdout
 
 
 def project_version() -> str:
@@ -530,17 +668,251 @@ toolcall-lab {project_version()}: every wheel the lessons need, built for
 Install with no network, from the folder that holds `{folder}/` and the kit's `notebooks/`:
 
   python3 -m venv .venv
-  .venv/bin/python -m pip install --no-index --find-links {folder} "toolcall-lab[lab]"
+  .venv/bin/{wheelhouse_install(folder)}
   .venv/bin/jupyter lab notebooks/
 
 On Windows: `py -m venv .venv`, then `.venv\\Scripts\\python` and `.venv\\Scripts\\jupyter`.
-`--no-index` keeps pip off the network; it finds everything in `{folder}/`.
+`--no-index` keeps pip off the network; it finds everything in `{folder}/`, at the versions
+the lessons were checked with (`{folder}/requirements.txt`, from the kit's lock), each wheel's
+hash checked.
 """
 
 
+def lock(args: list[str]) -> int:
+    """Make uv.lock again from pyproject.toml, write its pip-readable copies, say what changed.
+
+    `python3 dev.py lock` takes the newest versions pyproject.toml allows (`uv lock --upgrade`);
+    `--keep` keeps every locked version that still fits (after an edit of pyproject.toml);
+    anything else is handed to `uv lock` (e.g. `--upgrade-package anthropic`).
+    """
+    uv_exe = find_uv()
+    if uv_exe is None:
+        sys.exit("dev.py: lock needs uv, and pip could not install it (its message is above).")
+    before = locked_pins(LOCK)
+    options = [] if args == ["--keep"] else (args or ["--upgrade"])
+    if subprocess.call([str(uv_exe), "lock", "--quiet", "--python", sys.executable, *options],
+                       cwd=ROOT, env=uv_env()):
+        return 1
+    write_lock_copies(uv_exe)
+    changes = changed_pins(before, locked_pins(LOCK))
+    for name, (old, new) in changes.items():
+        print(f"  {name:<28} {old or '(new)':<12} -> {new or '(gone)'}")
+    print(f"dev.py: uv.lock holds {len(locked_pins(LOCK))} packages; {len(changes) or 'none'} changed. "
+          "Next: `python3 dev.py test`, then commit uv.lock and the files listed in LOCK_COPIES.")
+    return 0
+
+
+def drift_command(args: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python3 dev.py drift",
+        description="Build a throwaway environment with the newest versions pyproject.toml allows "
+                    "(or the lowest, --lowest), run the quick tests and strict nbval of every lesson "
+                    "in it, and print each package that differs from the lock with the first test or "
+                    "cell it breaks. Exits 1 when anything fails.")
+    parser.add_argument("--lowest", action="store_true",
+                        help="the lowest versions pyproject.toml allows for the kit's own dependencies "
+                             "(uv's lowest-direct resolution): are the lower bounds true?")
+    parser.add_argument("--keep", action="store_true", help="keep the throwaway folder (its path is printed)")
+    return parser.parse_args(args)
+
+
+#: Tests that hold an environment to the lock: in a drift environment they fail by design.
+LOCK_HOLDERS = ("tests/test_lock.py::test_this_environment_holds_the_locked_versions",)
+
+
+def drift(args: list[str]) -> int:
+    """See drift_command: the lock against what an install on another day would take."""
+    options = drift_command(args)
+    uv_exe = find_uv()
+    if uv_exe is None:
+        sys.exit("dev.py: drift needs uv, and pip could not install it (its message is above).")
+    work = Path(tempfile.mkdtemp(prefix="toolcall-lab-drift-"))
+    try:
+        return _drift(uv_exe, work, lowest=options.lowest)
+    finally:
+        if options.keep:
+            print(f"dev.py: the drift environments are kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _drift(uv_exe: Path, work: Path, *, lowest: bool) -> int:
+    which = "lowest" if lowest else "newest"
+    wanted = work / f"{which}.txt"
+    resolved = subprocess.run(
+        [str(uv_exe), "pip", "compile", "--quiet", "--no-header", "--extra", "dev", "--python",
+         sys.executable, "--resolution", "lowest-direct" if lowest else "highest", "--output-file",
+         str(wanted), "pyproject.toml"], cwd=ROOT, env=uv_env())
+    if resolved.returncode:
+        return 1
+    locked = work / "locked.txt"
+    locked.write_text(exported(uv_exe, "dev", hashes=False))
+    versions = {name: version for name, version, _ in pins_of(wanted.read_text())}
+    lock = locked_pins(LOCK)
+    changed = {name: version for name, version in versions.items() if version not in lock.get(name, ())}
+    print(f"dev.py drift: {len(changed)} of {len(versions)} packages at their {which} allowed versions "
+          "differ from uv.lock; testing them ...", flush=True)
+    python = _drift_env(uv_exe, work / "env", wanted)
+    failures = _failures(python, work / "all.log")
+    firsts: dict[str, str] = {}
+    if failures and changed:
+        base = _drift_env(uv_exe, work / "base", locked)
+        for name, version in changed.items():
+            print(f"dev.py drift: {name} {version} alone ...", flush=True)
+            _install(uv_exe, base, [f"{name}=={version}"])
+            broke = _failures(base, work / f"{name}.log", only=failures)
+            firsts[name] = broke[0] if broke else "passes alone"
+            _install(uv_exe, base, ["-r", str(locked)], sync=True)
+    print(drift_table(changed, lock, firsts, which=which, failed=failures))
+    return 1 if failures else 0
+
+
+def _drift_env(uv_exe: Path, folder: Path, requirements: Path) -> Path:
+    """A fresh environment holding `requirements` and the kit (editable, so the tests see this tree)."""
+    subprocess.run([str(uv_exe), "venv", "--quiet", "--python", sys.executable, str(folder)],
+                   env=uv_env(), check=True)
+    python = folder / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+    _install(uv_exe, python, ["-r", str(requirements)], sync=True)
+    return python
+
+
+def _install(uv_exe: Path, python: Path, what: list[str], *, sync: bool = False) -> None:
+    command = [str(uv_exe), "pip", "sync" if sync else "install", "--quiet", "--python", str(python), *what]
+    subprocess.run(command, env=uv_env(), check=True)
+    if sync:  # sync removes what the file does not name, the kit among them
+        subprocess.run([str(uv_exe), "pip", "install", "--quiet", "--python", str(python), "--no-deps",
+                        "--editable", str(ROOT)], env=uv_env(), check=True)
+
+
+def _failures(python: Path, log: Path, *, only: list[str] | None = None) -> list[str]:
+    """The tests and lesson cells that fail under `python`: the quick tests and strict nbval of every
+    lesson, or the tests `only` names (a lesson is run whole: its cells need the ones before)."""
+    deselect = [f"--deselect={holder}" for holder in LOCK_HOLDERS]
+    if only is None:
+        runs = [["-m", "not slow", *deselect], ["notebooks"]]
+    else:
+        lessons = sorted({item.split("::")[0] for item in only if ".ipynb" in item})
+        tests = [item for item in only if ".ipynb" not in item]
+        runs = [run for run in ([*tests, *deselect] if tests else [], lessons) if run]
+    found: list[str] = []
+    with log.open("w") as out:
+        for run in runs:
+            subprocess.run([str(python), "-m", "pytest", "-q", "-rfE", "*run],
+                           cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            found.append(line.split(" ", 1)[1].split(" - ")[0].strip())
+    return found
+
+
+def drift_table(changed: dict[str, str], lock: dict[str, set[str]], firsts: dict[str, str], *,
+                which: str, failed: list[str]) -> str:
+    """One table: each package that differs from the lock, and the first test or cell it breaks."""
+    rows = [("package", "locked", which, "first failing test or cell")]
+    for name, version in sorted(changed.items()):
+        first = firsts.get(name, "-" if failed else "passes")
+        rows.append((name, ", ".join(sorted(lock.get(name, ()))) or "(not locked)", version, first))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}" for a, b, c, d in rows]
+    if not changed:
+        lines.append("(none: every package is at its locked version)")
+    verdict = (f"{len(failed)} tests or cells fail at the {which} versions; first: {failed[0]}"
+               if failed else f"every quick test and lesson cell passes at the {which} versions")
+    return "\n".join([*lines, "", verdict])
+
+
+#: The files made from uv.lock, each for an install path that cannot read the lock itself.
+LOCK_COPIES = ("requirements/lab.txt", "requirements/dev.txt", "environment.yml",
+               "src/toolcall_lab/data/locked.json")
+
+
+def exported(uv_exe: Path, extra: str, *, hashes: bool = True) -> str:
+    """The lock's packages for `extra` as a pip requirements file (without the kit itself)."""
+    command = [str(uv_exe), "export", "--frozen", "--quiet", "--format", "requirements-txt",
+               "--extra", extra, "--no-emit-project", *([] if hashes else ["--no-hashes"])]
+    return subprocess.run(command, cwd=ROOT, env=uv_env(), check=True, capture_output=True,
+                          text=True).stdout
+
+
+def write_lock_copies(uv_exe: Path) -> None:
+    REQUIREMENTS.mkdir(exist_ok=True)
+    for extra in ("lab", "dev"):
+        (REQUIREMENTS / f"{extra}.txt").write_text(
+            f"{REQUIREMENTS_HEADER.format(extra=extra)}{_drop_uv_header(exported(uv_exe, extra))}")
+    lab = pins_of(exported(uv_exe, "lab", hashes=False))
+    (ROOT / "environment.yml").write_text(environment_yml(lab))
+    rows = ",\n".join(f"  {json.dumps(list(pin))}" for pin in lab)  # one package a line: readable diffs
+    LOCKED_VERSIONS.write_text(
+        f'{{"source": "uv.lock, written by `python3 dev.py lock`", "extra": "lab",\n'
+        f' "columns": ["name", "version", "marker"],\n "packages": [\n{rows}\n ]}}\n')
+
+
+REQUIREMENTS_HEADER = """\
+# The `{extra}` extra's packages at the versions in uv.lock, with their hashes, for pip:
+#   python -m pip install -r requirements/{extra}.txt && python -m pip install --no-deps -e .
+# Written by `python3 dev.py lock` from uv.lock; never edit it by hand.
+"""
+
+
+def _drop_uv_header(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.startswith(("# This file was autogenerated", "#    uv ")))
+
+
+def pins_of(requirements: str) -> list[tuple[str, str, str]]:
+    """(name, version, marker) of each `name==version ; marker` line of a requirements file."""
+    pins = []
+    for line in requirements.splitlines():
+        if "==" in line and not line.startswith((" ", "#", "-")):
+            spec, _, marker = line.rstrip(" \\").partition(" ; ")
+            name, _, version = spec.partition("==")
+            pins.append((name.strip(), version.strip(), marker.strip()))
+    return pins
+
+
+def environment_yml(pins: list[tuple[str, str, str]]) -> str:
+    """environment.yml for conda and Binder: Python and pip from conda-forge, the lab extra's
+    packages from PyPI at the locked versions (markers kept, so one file fits every platform)."""
+    lines = "".join(f"      - {name}=={version}{f' ; {marker}' if marker else ''}\n"
+                    for name, version, marker in pins)
+    return f"""\
+# conda / mamba environment for learners (also read by Binder and repo2docker): exactly what a
+# learner needs, the `lab` extra at the versions in uv.lock (written by `python3 dev.py lock`;
+# never edit it by hand). postBuild installs the kit itself.
+#   conda env create -f environment.yml && conda activate toolcall-lab && pip install --no-deps -e .
+name: toolcall-lab
+channels:
+  - conda-forge
+dependencies:
+  - python>=3.11,<3.15
+  - pip
+  - pip:
+{lines}"""
+
+
+def locked_pins(path: Path) -> dict[str, set[str]]:
+    """name -> the versions a uv.lock holds of it (two where Pythons need different ones)."""
+    import tomllib
+
+    if not path.exists():
+        return {}
+    pins: dict[str, set[str]] = {}
+    for package in tomllib.loads(path.read_text(encoding="utf-8")).get("package", []):
+        if "version" in package and package.get("source", {}).get("editable") is None:
+            pins.setdefault(package["name"], set()).add(package["version"])
+    return pins
+
+
+def changed_pins(before: dict[str, set[str]], after: dict[str, set[str]]) -> dict[str, tuple[str, str]]:
+    """name -> (old, new) for each package whose versions differ; '' where there was none."""
+    return {name: (", ".join(sorted(before.get(name, ()))), ", ".join(sorted(after.get(name, ()))))
+            for name in sorted(set(before) | set(after)) if before.get(name) != after.get(name)}
+
+
 COMMANDS = {"lab": lab, "test": test, "demo": demo, "lint": lint, "notebooks": notebooks,
-            "solutions": solutions, "reset-lessons": reset_lessons, "wheelhouse": wheelhouse}
-NO_ENV = {"reset-lessons"}  # commands that need git, not the .venv/
+            "solutions": solutions, "reset-lessons": reset_lessons, "wheelhouse": wheelhouse,
+            "lock": lock, "drift": drift}
+NO_ENV = {"reset-lessons", "lock", "drift"}  # commands that need git, not the .venv/
 
 
 def main(argv: list[str]) -> int:
