@@ -797,7 +797,7 @@ def _failures(python: Path, log: Path, *, only: list[str] | None = None) -> list
     found: list[str] = []
     with log.open("w") as out:
         for run in runs:
-            subprocess.run([str(python), "-m", "pytest", "-q", "-rfE", "*run],
+            subprocess.run([str(python), "-m", "pytest", "-q", "-rfE", *run],
                            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     for line in log.read_text(errors="replace").splitlines():
         if line.startswith(("FAILED ", "ERROR ")):
