@@ -204,7 +204,8 @@ def find_uv() -> Path | None:
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     got = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "install",
-                          "--quiet", "--no-deps", "--target", str(partial), f"uv=={UV_VERSION}"])
+                          "--quiet", "--no-deps", "--root-user-action=ignore", "--target", str(partial),
+                          f"uv=={UV_VERSION}"])
     if got.returncode != 0 or _uv_in(partial) is None:
         shutil.rmtree(partial, ignore_errors=True)
         return None
@@ -834,17 +835,25 @@ def exported(uv_exe: Path, extra: str, *, hashes: bool = True) -> str:
                           text=True).stdout
 
 
-def write_lock_copies(uv_exe: Path) -> None:
-    REQUIREMENTS.mkdir(exist_ok=True)
-    for extra in ("lab", "dev"):
-        (REQUIREMENTS / f"{extra}.txt").write_text(
-            f"{REQUIREMENTS_HEADER.format(extra=extra)}{_drop_uv_header(exported(uv_exe, extra))}")
+def lock_copies(uv_exe: Path) -> dict[str, str]:
+    """Each file of LOCK_COPIES (its path from the root) -> its text, made from uv.lock."""
+    copies = {f"requirements/{extra}.txt":
+              f"{REQUIREMENTS_HEADER.format(extra=extra)}{_drop_uv_header(exported(uv_exe, extra))}"
+              for extra in ("lab", "dev")}
     lab = pins_of(exported(uv_exe, "lab", hashes=False))
-    (ROOT / "environment.yml").write_text(environment_yml(lab))
+    copies["environment.yml"] = environment_yml(lab)
     rows = ",\n".join(f"  {json.dumps(list(pin))}" for pin in lab)  # one package a line: readable diffs
-    LOCKED_VERSIONS.write_text(
+    copies["src/toolcall_lab/data/locked.json"] = (
         f'{{"source": "uv.lock, written by `python3 dev.py lock`", "extra": "lab",\n'
         f' "columns": ["name", "version", "marker"],\n "packages": [\n{rows}\n ]}}\n')
+    assert set(copies) == set(LOCK_COPIES)
+    return copies
+
+
+def write_lock_copies(uv_exe: Path) -> None:
+    REQUIREMENTS.mkdir(exist_ok=True)
+    for path, text in lock_copies(uv_exe).items():
+        (ROOT / path).write_text(text, encoding="utf-8")
 
 
 REQUIREMENTS_HEADER = """\

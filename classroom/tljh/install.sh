@@ -21,9 +21,11 @@ email="${4:-}"
 here="$(cd "$(dirname "$0")" && pwd)"
 user_env=/opt/tljh/user  # the learners' shared environment (TLJH docs: "user environment")
 
-# 1. The kit and what the lessons need, for every learner. nbgitpuller comes with TLJH.
+# 1. What the lessons need, at the versions they were checked with (the kit's lock, hashes
+#    checked), then the kit itself, for every learner. nbgitpuller comes with TLJH.
 #    https://tljh.jupyter.org/en/latest/howto/user-env/user-environment.html
-"$user_env/bin/pip" install --no-cache-dir "toolcall-lab[lab] @ git+${repo}@${branch}"
+"$user_env/bin/pip" install --no-cache-dir -r "$here/../../requirements/lab.txt"
+"$user_env/bin/pip" install --no-cache-dir --no-deps "toolcall-lab @ git+${repo}@${branch}"
 
 # 2. No news, no update check in JupyterLab: the settings `python3 dev.py lab` writes.
 #    JupyterLab reads overrides.json from <prefix>/share/jupyter/lab/settings/.
