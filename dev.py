@@ -772,7 +772,7 @@ def _drift_env(uv_exe: Path, folder: Path, requirements: Path) -> Path:
     """A fresh environment holding `requirements` and the kit (editable, so the tests see this tree)."""
     subprocess.run([str(uv_exe), "venv", "--quiet", "--python", sys.executable, str(folder)],
                    env=uv_env(), check=True)
-    python = folder / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     _install(uv_exe, python, ["-r", str(requirements)], sync=True)
     return python
 

@@ -57,8 +57,8 @@ def test_the_lock_was_made_from_this_pyproject():
                for spec in specs]
     ours = sorted((_requirement_key(r.name, str(r.specifier), m, r.extras)
                    for r, m in ((Requirement(s), m) for s, m in wanted)), key=repr)
-    theirs = sorted((_requirement_key(d["name"], d.get("specifier", ""), d.get("marker", ""), d.get("extras", ()))
-                     for d in KIT["metadata"]["requires-dist"]), key=repr)
+    theirs = sorted((_requirement_key(d["name"], d.get("specifier", ""), d.get("marker", ""),
+                                      d.get("extras", ())) for d in KIT["metadata"]["requires-dist"]), key=repr)
     assert ours == theirs, "pyproject.toml changed since uv.lock was made: run `python3 dev.py lock --keep`"
     assert KIT["metadata"]["provides-extras"] == list(project["optional-dependencies"])
     assert LOCK["requires-python"] == project["requires-python"]
@@ -92,7 +92,8 @@ def pins_in_environment_yml() -> list[tuple[str, str, str]]:
 
 
 def test_environment_yml_is_what_dev_py_lock_writes():
-    assert (ROOT / "environment.yml").read_text(encoding="utf-8") == dev.environment_yml(pins("requirements/lab.txt"))
+    written = dev.environment_yml(pins("requirements/lab.txt"))
+    assert (ROOT / "environment.yml").read_text(encoding="utf-8") == written
 
 
 @pytest.mark.slow
@@ -121,7 +122,8 @@ def test_the_pip_route_of_dev_py_installs_the_same_versions_hash_checked(monkeyp
     monkeypatch.setattr(dev, "VENV", tmp_path / "venv")
     monkeypatch.setenv(dev.INSTALLER, "pip")
     monkeypatch.setattr(dev, "write_lab_overrides", lambda: None)
-    monkeypatch.setattr(dev.venv, "EnvBuilder", lambda **kw: type("B", (), {"create": lambda self, p: None})())
+    builder = type("Builder", (), {"create": lambda self, folder: None})
+    monkeypatch.setattr(dev.venv, "EnvBuilder", lambda **kw: builder())
     monkeypatch.setattr(dev.subprocess, "run",
                         lambda command, **kw: ran.append(command) or subprocess.CompletedProcess(command, 0))
     dev.ensure_env("dev")
@@ -142,20 +144,22 @@ def test_every_other_install_path_takes_the_lock():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "pip install -r requirements/lab.txt && pip install --no-deps -e ." in readme
     assert "pip install -r requirements/dev.txt && pip install --no-deps -e . && pytest" in readme
-    assert "pip install --no-deps --editable ." in (ROOT / "postBuild").read_text()  # Binder: environment.yml first
+    # Binder installs environment.yml (the lock's lab set), then postBuild the kit alone
+    assert "pip install --no-deps --editable ." in (ROOT / "postBuild").read_text()
     for hub, lock in (("classroom/z2jh/Dockerfile", "COPY requirements/lab.txt"),
                       ("classroom/tljh/install.sh", '-r "$here/../../requirements/lab.txt"')):
         text = (ROOT / hub).read_text()
         assert lock in text, hub
         installs = [line for line in text.splitlines() if " install " in line and "toolcall-lab @" in line]
         assert installs and all("--no-deps" in line for line in installs), hub  # the kit brings nothing else
-    assert dev.wheelhouse_install("w") == "python -m pip install --no-index --find-links w -r w/requirements.txt"
+    wheelhouse = "python -m pip install --no-index --find-links w -r w/requirements.txt"
+    assert dev.wheelhouse_install("w") == wheelhouse
 
 
 #: The platforms and Pythons the kit supports, as pip tags: every locked package that applies
 #: to one must have a wheel for it, or an sdist to build.
 PLATFORMS = {
-    "linux": (["manylinux_2_%d_x86_64" % minor for minor in range(40, 16, -1)]
+    "linux": ([f"manylinux_2_{minor}_x86_64" for minor in range(40, 16, -1)]
               + ["manylinux2014_x86_64", "linux_x86_64"], {"sys_platform": "linux", "os_name": "posix",
                                                            "platform_system": "Linux"}),
     "macos": (list(mac_platforms((14, 0), "arm64")), {"sys_platform": "darwin", "os_name": "posix",
@@ -198,4 +202,4 @@ def test_this_environment_holds_the_locked_versions():
             have = "(missing)"
         if have != version:
             off[name] = (have, version)
-    assert off == {}, "run `python3 dev.py test` (it installs the lock), or see `python -m toolcall_lab doctor`"
+    assert off == {}, "`python3 dev.py test` installs the lock; `python -m toolcall_lab doctor` says more"
