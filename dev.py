@@ -178,8 +178,20 @@ def uv_sync(uv_exe: Path, extra: str) -> int:
     pyproject.toml changes and uv.lock was not made again). No bytecode is compiled at install
     (Python writes it at first import), which halves a first install.
     """
+    if not (VENV / "pyvenv.cfg").exists() or venv_python_version() != sys.version_info[:2] or not has_pip():
+        # subtle: uv's own environments hold no pip; `--seed` gives .venv/ one, which sync keeps,
+        # so `python -m pip` (doctor's advice, a learner's `%pip install`) works in it as usual
+        made = subprocess.call([str(uv_exe), "venv", "--quiet", "--seed", "--clear", "--python",
+                                sys.executable, str(VENV)], cwd=ROOT, env=uv_env())
+        if made:
+            return made
     return subprocess.call([str(uv_exe), "sync", "--frozen", "--quiet", "--extra", extra,
                             "--python", sys.executable], cwd=ROOT, env=uv_env())
+
+
+def has_pip() -> bool:
+    """Whether .venv/ holds pip (site-packages is lib/pythonX.Y/ on POSIX, Lib/ on Windows)."""
+    return any(VENV.glob("lib/python3*/site-packages/pip")) or (VENV / "Lib/site-packages/pip").exists()
 
 
 def pip_install(extra: str) -> int:

@@ -112,8 +112,11 @@ def test_dev_py_installs_the_lock_as_committed(monkeypatch, tmp_path):
     monkeypatch.setattr(dev, "find_uv", lambda: Path("/uv"))
     monkeypatch.setattr(dev, "write_lab_overrides", lambda: None)
     monkeypatch.setattr(dev.subprocess, "call", lambda command, **kw: ran.append(command) or 0)
+    monkeypatch.setattr(dev, "VENV", tmp_path / "venv")
     dev.ensure_env("lab")
-    assert ran == [["/uv", "sync", "--frozen", "--quiet", "--extra", "lab", "--python", sys.executable]]
+    assert ran == [  # a fresh environment with pip in it, then exactly the lock's packages
+        ["/uv", "venv", "--quiet", "--seed", "--clear", "--python", sys.executable, str(tmp_path / "venv")],
+        ["/uv", "sync", "--frozen", "--quiet", "--extra", "lab", "--python", sys.executable]]
     assert dev.installed_extra() == "lab"  # and the stamp names the lock it was built from
 
 
