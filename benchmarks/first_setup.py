@@ -40,9 +40,11 @@ def timed_demo(clone: Path, cache: Path, installer: str) -> float:
 
 def venv_size(clone: Path) -> tuple[float, int]:
     """(megabytes, installed distributions) of the clone's .venv/."""
-    files = [p for p in (clone / ".venv").rglob("*") if p.is_file() and not p.is_symlink()]
-    packages = len(list((clone / ".venv").glob("lib*/python*/site-packages/*.dist-info")))
-    return sum(p.stat().st_size for p in files) / 1e6, packages
+    # subtle: lib64/ is a link to lib/ in a Linux venv, so each path is counted once, resolved
+    files = {p.resolve() for p in (clone / ".venv").rglob("*") if p.is_file() and not p.is_symlink()}
+    packages = {p.resolve() for p in (clone / ".venv").glob("*/*/site-packages/*.dist-info")}
+    packages |= {p.resolve() for p in (clone / ".venv").glob("Lib/site-packages/*.dist-info")}
+    return sum(p.stat().st_size for p in files) / 1e6, len(packages)
 
 
 def main() -> None:
