@@ -368,7 +368,8 @@ class WireProvider:
         `APIError`; ollama: `ResponseError` with status -1); it is handed on as the event it
         was, so the codec's decoder says the server's words and what had arrived. A
         connection that drops or goes silent ends the events, kept in `broken`; the decoder
-        then says the stream stopped before the API's end of reply.
+        then says the stream stopped before the API's end of reply, in the same words
+        whatever the SDK raised (`_broke_off`).
         """
         iterator = iter(sdk_stream)
         while True:
@@ -382,10 +383,10 @@ class WireProvider:
                     raw.append(error)
                     yield error
                     return
-                if _broke_off(exc):
-                    broken.append(exc)
-                    return
-                raise
+                if isinstance(exc, ToolcallLabError) or not _broke_off(exc, began=bool(raw)):
+                    raise
+                broken.append(exc)
+                return
             as_dict = self._event_dict(event)
             raw.append(as_dict)
             yield as_dict
@@ -618,17 +619,29 @@ def _parameters(resource: Any) -> frozenset[str]:
 
 #: What the HTTP clients raise when a stream that had begun stops: the connection dropped
 #: (httpx's RemoteProtocolError, "peer closed connection without sending complete message
-#: body"), failed or went silent; the openai and anthropic SDKs wrap them in APIConnectionError.
+#: body"), failed or went silent; the openai and anthropic SDKs may wrap them in APIConnectionError.
 _BROKE_OFF = frozenset({"RemoteProtocolError", "ReadError", "ReadTimeout", "APIConnectionError",
                         "TimeoutException", "IncompleteRead"})
+#: What says a body is not the API's JSON: a garbled stream, not a cut one (`MalformedResponseError`).
+_NOT_JSON = frozenset({"JSONDecodeError", "APIResponseValidationError"})
 
 
-def _broke_off(exc: BaseException) -> bool:
-    """Whether `exc`, raised while a stream was being read, means its connection broke off
-    (not that nothing answers: a refused connection is `ConnectError`, raised before any event)."""
+def _broke_off(exc: BaseException, *, began: bool) -> bool:
+    """Whether `exc`, raised while a stream was being read, means the stream broke off.
+
+    Once an event has arrived (`began`), the server had answered, so anything but a body that
+    is not JSON means the reply was cut, whatever the SDK calls it: which class a dropped
+    connection surfaces as changes between an SDK's releases (the anthropic SDK's move from
+    httpx to httpx2 changed it), and the kit's sentence must not. Before the first event only
+    a connection that broke off counts, by its names: a refused one is `ConnectError` (the
+    ollama client sends its request only when the first line is asked for), and an HTTP
+    error is the error `complete` raises.
+    """
     names = {cls.__name__ for cls in type(exc).__mro__}
     if names & {"ConnectError", "ConnectTimeout"}:
         return False
+    if began:
+        return not names & _NOT_JSON
     return bool(names & _BROKE_OFF) or isinstance(exc, ConnectionResetError | TimeoutError)
 
 
