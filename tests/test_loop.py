@@ -189,7 +189,7 @@ def test_bad_arguments_are_an_error_result_and_the_function_is_not_called():
     run = run_agent(provider, PARIS_QUESTION, tools=[spy])
     result = run.transcript[2].tool_results[0]
     assert result.is_error
-    assert "'city' is a required property" in result.content
+    assert "args.city is missing (it is required)" in result.content
     assert calls == []
     assert run.answer == "Sorry."
 

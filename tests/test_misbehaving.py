@@ -34,7 +34,7 @@ INBOX = "Summarise inbox/supplier-update.txt for me."
 
 @pytest.mark.parametrize(("policy", "first_error"), [
     (invents_a_tool, "Unknown tool 'get_forecast'. Available tools: get_weather."),
-    (sends_bad_arguments, "Invalid arguments for get_weather: 'city' is a required property"),
+    (sends_bad_arguments, "Invalid arguments for get_weather: args.city is missing (it is required)"),
     (sends_broken_json, "The arguments for get_weather were not a valid JSON object: '{\"city\": \"Par'"),
 ])
 def test_each_mistake_comes_back_as_an_error_result_and_the_model_recovers(policy, first_error):

@@ -110,7 +110,7 @@ def test_read_reply_names_a_cut_reply_before_trying_to_parse_it():
     assert read_reply(refusal, CLOSED).kind == "refused"
     wrong = Turn(Message.assistant('{"city": "Paris", "temp_c": "18"}'), "end_turn", Usage(5, 4), "m")
     reading = read_reply(wrong, CLOSED)
-    assert (reading.kind, reading.problems) == ("invalid", ("temp_c: '18' is not of type 'integer'",))
+    assert (reading.kind, reading.problems) == ("invalid", ('temp_c must be an integer, got "18"',))
 
 
 def test_the_double_holds_a_finished_text_reply_to_the_schema():

@@ -45,7 +45,7 @@ def test_a_null_for_a_defaulted_parameter_gives_the_function_its_default():
     result = execute(ToolCall("c2", "forecast", args), tool_map([forecast]))
     assert result.content == "Paris: 5 days in °F (IDF)"
     missing = execute(ToolCall("c3", "forecast", {"city": "Paris"}), tool_map([forecast]))
-    assert missing.is_error and "'days' is a required property" in missing.content
+    assert missing.is_error and "args.days is missing (it is required)" in missing.content
 
 
 def test_a_dict_parameter_cannot_be_strict():

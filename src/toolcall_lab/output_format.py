@@ -29,7 +29,7 @@ when its script says nothing that fits.
     >>> sample(fmt.schema)
     {'name': ''}
     >>> problems({"name": 7}, fmt.schema)
-    ["name: 7 is not of type 'string'"]
+    ['name must be a string, got 7']
 """
 
 from __future__ import annotations
@@ -123,17 +123,18 @@ def sample(schema: Mapping[str, Any]) -> Any:
 
 
 def problems(value: Any, schema: Mapping[str, Any]) -> list[str]:
-    """Where `value` breaks `schema`, one line each ("path: what"), by `jsonschema` (draft 2020-12).
+    """Where `value` breaks `schema`, one line each, checked by `jsonschema` (draft 2020-12) and
+    said in the kit's words (`_jsonschema.describe`), path first.
 
     >>> problems({"city": "Paris", "extra": 1}, {"type": "object", "additionalProperties": False})
-    ["Additional properties are not allowed ('city', 'extra' were unexpected)"]
+    ["the value has fields the schema does not allow: 'city', 'extra'"]
     """
-    from ._jsonschema import import_jsonschema
+    from ._jsonschema import describe, import_jsonschema
 
     validator = import_jsonschema().Draft202012Validator(dict(schema))
-    found = sorted(validator.iter_errors(value), key=lambda e: (list(e.absolute_path), e.message))
-    return [".".join(map(str, e.absolute_path)) + ": " + e.message if e.absolute_path else e.message
-            for e in found]
+    found = sorted(validator.iter_errors(value),
+                   key=lambda error: (list(map(str, error.absolute_path)), str(error.validator)))
+    return [describe(error, at="") for error in found]
 
 
 Kind = Literal["object", "refused", "cut", "not_json", "invalid"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ._jsonschema import import_jsonschema
+from ._jsonschema import describe, import_jsonschema
 from ._text import shorten
 from .blocks import NOT_AN_OBJECT, ToolCall, ToolResult, read_arguments
 from .errors import ToolDefinitionError, UsageTypeError
@@ -122,7 +122,8 @@ class Tool:
             cls.check_schema(self.input_schema)
         except jsonschema.SchemaError as exc:
             raise ToolDefinitionError(
-                f"tool {self.name!r}: input_schema is not valid JSON Schema: {exc.message}"
+                f"tool {self.name!r}: input_schema is not valid JSON Schema: "
+                f"{describe(exc, at='input_schema')}"
             ) from None
         return cls(self.input_schema)  # no format_checker: "format" stays an annotation
 
@@ -131,14 +132,16 @@ class Tool:
 
         >>> from toolcall_lab.tools import get_weather
         >>> get_weather.check_args({"town": "Paris"})
-        "'city' is a required property"
+        'args.city is missing (it is required)'
+        >>> get_weather.check_args({"city": 42})
+        'args.city must be a string, got 42'
+
+        The sentence is the kit's (`_jsonschema.describe`), not jsonschema's own message, so
+        a release of jsonschema that words its errors otherwise changes nothing a model reads.
         """
         jsonschema = import_jsonschema()
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(dict(args)))
-        if error is None:
-            return None
-        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        return f"{error.message} (at args{where})" if where else error.message
+        return None if error is None else describe(error, at="args")
 
 
 def tool_map(tools: Iterable[Tool]) -> dict[str, Tool]:
