@@ -4,7 +4,7 @@ It is not any vendor's API. Its shape follows the family of APIs where a convers
 list of *contents* made of *parts* (Google's Gemini API is the best-known member): the
 model's role is "model", a function's result goes back in a "user" content, and the model's
 name goes in the URL. Everything else (the rules, the ids, the error texts) is the kit's own,
-written down in `DOC`, which a lesson shows with `Markdown(DOC)`.
+written down in `DOC`, which shows as a formatted page when it is a cell's last value.
 
     doc      DOC, the API's documentation as markdown: request, reply, errors, examples
     rules    first_problem(body): the first rule a request breaks, named by its JSON path

@@ -1,4 +1,9 @@
-'''`DOC`: the Parts API's documentation, as markdown a lesson shows with `Markdown(DOC)`.
+'''`DOC`: the Parts API's documentation, as markdown that shows formatted in a notebook.
+
+`DOC` is a `str` (search it, print it, slice it) that a notebook shows as a formatted page
+when it is a cell's last value; its plain-text view is the page's title, in the kit's
+words, not the repr of IPython's `Markdown` object (IPython's wording, which a release of
+IPython may change, and a strict nbval run compares).
 
 Nothing in it can drift from the server: every error message is computed from the rules
 (`rules.first_problem` on the example body beside it), and tests/test_parts_api.py sends
@@ -14,6 +19,22 @@ from typing import Any
 from .rules import first_problem
 
 __all__ = ["DOC", "ERROR_EXAMPLES"]
+
+
+class _Page(str):
+    r"""Markdown text that shows formatted as a cell's last value, and as its title in plain text.
+
+    >>> page = _Page("# Notes\n\nSome *words*.")
+    >>> page.upper().startswith("# NOTES"), page._repr_markdown_() == page
+    (True, True)
+    """
+
+    def _repr_markdown_(self) -> str:
+        return str(self)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # subtle: IPython walks the MRO and takes this before str's own printer
+        p.text(f"{self.splitlines()[0].lstrip('# ')} (a page of markdown; print() it for the source)")
 
 
 def _table(header: tuple[str, ...], *rows: tuple[str, ...]) -> str:
@@ -235,3 +256,4 @@ The request above with the response's id mistyped as `"fc_1"`:
      '`finishReason: "STOP"`, the same as an answer'),
     ("the model is named", "in the body", "in the body", "in the URL"),
 ) + "\n"
+DOC = _Page(DOC)  # subtle: shows as the formatted page in a notebook, and is still a str
