@@ -727,10 +727,9 @@ def test_12_the_allow_list_kept_nothing_and_no_call_crossed_the_hop():
     assert "I have no way to look" in safe[-1]
 
 
-def test_12_says_which_mcp_release_it_was_written_for():
-    from toolcall_lab.mcp_tools import WRITTEN_FOR
-
-    assert f"mcp {WRITTEN_FOR}" in _back_output(MCP, "print(version_line())")
+def test_12_says_the_mcp_you_have_is_supported_in_the_same_words_for_every_release():
+    assert _back_output(MCP, "print(version_line())") == (
+        "Written for the official MCP Python SDK; the mcp you have is a release this kit supports.\n")
 
 
 # -- lesson 13, structured output -------------------------------------------------------------

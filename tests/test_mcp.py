@@ -233,11 +233,28 @@ def test_12_an_allow_list_that_is_the_kits_screen_is_refused_with_write_it_yours
         key.your_allow_list(lambda tools, allowed: screen(tools, allowed)[0])
 
 
-def test_the_version_line_names_the_release_it_was_written_for_and_no_other_when_it_is_that_one():
-    from importlib.metadata import version
-
+def test_the_version_line_names_no_version_for_a_supported_mcp_and_both_for_another():
+    """The next release of the SDK must not change lesson 12's page: every supported release
+    gives the one line; a release outside the pin names what it was written for and yours."""
     from toolcall_lab.mcp_tools import WRITTEN_FOR
+    from toolcall_lab.mcp_tools.connection import _version_sentence
 
-    line = version_line()
-    assert f"mcp {WRITTEN_FOR}" in line
-    assert line.endswith("the one you have.") == (version("mcp") == WRITTEN_FOR)
+    supported = {_version_sentence(v) for v in ("2.3.0", "2.3.1", "2.4.0", "2.10.2", "2.5.0rc1")}
+    assert supported == {version_line()}
+    assert not any(ch.isdigit() for ch in version_line())
+    for other in ("1.9.0", "2.2.9", "3.0.0"):
+        line = _version_sentence(other)
+        assert f"mcp {WRITTEN_FOR}" in line and f"you have {other}" in line
+    assert "not installed" in _version_sentence(None)
+
+
+def test_the_supported_releases_are_the_pin_in_pyproject():
+    import tomllib
+    from pathlib import Path
+
+    from toolcall_lab.mcp_tools.connection import SUPPORTED
+
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    [pin] = pyproject["project"]["optional-dependencies"]["mcp"]
+    low, high = (".".join(map(str, bound)).removesuffix(".0") for bound in SUPPORTED)
+    assert pin == f"mcp>={low},<{high}"

@@ -49,7 +49,7 @@ from .rpc import Hop, RpcMessage, hops
 if TYPE_CHECKING:
     from ..tool import Tool
 
-__all__ = ["MODES", "WRITTEN_FOR", "McpConnection", "connect", "version_line"]
+__all__ = ["MODES", "SUPPORTED", "WRITTEN_FOR", "McpConnection", "connect", "version_line"]
 
 #: The `mode=` values of `mcp.Client`: "auto" (discover, or the handshake), "legacy" (the handshake).
 MODES = ("auto", "legacy")
@@ -57,28 +57,43 @@ MODES = ("auto", "legacy")
 TIMEOUT_S = 30.0
 #: The name and version your code gives the server (clientInfo): the kit's, so outputs stay stable.
 CLIENT_NAME = "toolcall-lab"
-#: The release of the `mcp` SDK lesson 12 and this package were written for (the pin: mcp>=2.3,<3).
+#: The release of the `mcp` SDK lesson 12 and this package were written for.
 WRITTEN_FOR = "2.3.0"
+#: The releases the kit supports, [from, up to): the pin in pyproject.toml, mcp>=2.3,<3.
+SUPPORTED = ((2, 3), (3, 0))
 
 
 def version_line() -> str:
-    """Which `mcp` this was written for, and whether yours is that one (no other version shown raw
-    when it is, so a lesson's output stays the same from machine to machine).
+    """Whether the `mcp` you have is one this kit supports, in one line.
 
-    >>> print(version_line())  # doctest: +ELLIPSIS
-    Written for the official MCP Python SDK, mcp 2.3.0...
+    The line names no version when yours is supported, so a lesson's page is the same
+    whichever release of that line is installed (the next release of the SDK must not change
+    the page); it names both when it is not, since then a message or two may well differ:
+
+    >>> print(version_line())
+    Written for the official MCP Python SDK; the mcp you have is a release this kit supports.
     """
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        installed = version("mcp")
+        installed: str | None = version("mcp")
     except PackageNotFoundError:
+        installed = None
+    return _version_sentence(installed)
+
+
+def _version_sentence(installed: str | None) -> str:
+    """e.g. "2.3.7" -> the supported line; "1.9.0" -> "... you have 1.9.0, ..."."""
+    if installed is None:
         return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; it is not installed here: "
                 "pip install -e '.[lab]' brings it.")
-    if installed == WRITTEN_FOR:
-        return f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}: the one you have."
-    return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; you have {installed}, so a "
-            "message or two may differ from the page.")
+    numbers = tuple(int(part) if part.isdigit() else 0 for part in installed.split(".")[:2])
+    if SUPPORTED[0] <= numbers < SUPPORTED[1]:
+        return "Written for the official MCP Python SDK; the mcp you have is a release this kit supports."
+    low, high = (".".join(map(str, bound)) for bound in SUPPORTED)
+    return (f"Written for the official MCP Python SDK, mcp {WRITTEN_FOR}; you have {installed}, outside "
+            f"the releases this kit supports (mcp>={low},<{high}), so a message or two may differ from "
+            "the page: pip install -e '.[lab]' brings a supported one.")
 
 
 def connect(server: Any, *, mode: str = "auto", exits_after_calls: int | None = None) -> McpConnection:
