@@ -1,5 +1,7 @@
-"""The teacher's side: what runs a class rather than a lesson. No lesson imports it at run time
-except `budget.class_budget` (lesson 8), which keeps its old path `toolcall_lab.budget`.
+"""The teacher's side: what runs a class rather than a lesson, and what sets a learner's machine up.
+No lesson imports it at run time except `budget.class_budget` (lesson 8), which keeps its old
+path `toolcall_lab.budget`; `doctor.check_environment` (the start page); and, only where the kit
+was missing, `hosted.install_lessons_packages` (every lesson's first cell).
 
     cli.py           `python -m toolcall_lab` (demo, serve, figures, budget, handouts, ...)
     budget.py        a class's tokens, dollars and burst of requests (`python -m toolcall_lab budget`)
@@ -8,6 +10,9 @@ except `budget.class_budget` (lesson 8), which keeps its old path `toolcall_lab.
     solutions.py     a teacher's solved copy of a lesson, filled from the answer keys
     handouts.py      a one-page printable handout per lesson
     figures.py       the PNGs in figures/, drawn by views/plots.py (`python -m toolcall_lab figures`)
+    locked.py        the versions the lessons were checked with (data/locked.json, from uv.lock)
+    doctor.py        `python -m toolcall_lab doctor`: this environment against those versions
+    hosted.py        a lesson's first cell: the kit and the lessons' packages where the kit is missing
 """
 
 __all__: list[str] = []

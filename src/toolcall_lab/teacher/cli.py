@@ -20,6 +20,8 @@
                                     # from the price table and the lessons' measured requests
     python -m toolcall_lab budget --measure [--notebooks DIR]
                                     # re-measure the lessons (maintainers: after a lesson changes)
+    python -m toolcall_lab doctor   # which installed packages differ from the versions the
+                                    # lessons were checked with, and the one command that aligns them
 
 The demo runs offline with the scripted provider and prints the same numbers every time.
 `serve` prints each API's URL and the provider settings that reach it, then answers
@@ -232,7 +234,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     links.add_argument("--branch", default="main", help="the branch learners get (default main)")
     links.add_argument("--lesson", default="0", help="a lesson's number or file name (default 0, start here)")
     _add_budget(commands)
+    commands.add_parser("doctor", help="compare the installed packages with the versions the lessons "
+                                       "were checked with (exit 1 if any differ)")
     args = parser.parse_args(argv)
+    if args.command == "doctor":
+        from .doctor import doctor
+
+        return doctor()
     if args.command == "budget":
         return _budget(args)
     if args.command == "solutions":

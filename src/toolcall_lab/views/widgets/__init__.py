@@ -46,7 +46,8 @@ widgets are rebuilt by running the cell).
 Layout: one module per widget, named for its factory with a leading underscore
 (`_step_through.py`, `_cost_explorer.py`, `_pick_provider.py`, `_wire_view.py`,
 `_stream_player.py`, `_schema_lab.py`, `_interval_explorer.py`), and
-`_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`).
+`_common.py` for what they share (API titles, HTML styles, request bodies, `figure_png`), and
+`_colab.py`, which switches on Colab's custom widget manager (ipywidgets 8 needs it there).
 This file only re-exports.
 """
 

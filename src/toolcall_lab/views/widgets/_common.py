@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...wire import API_SPECS
 from ..display.html import THEME
+from ._colab import for_colab
 
 if TYPE_CHECKING:
     from ...tool import Tool
@@ -57,7 +58,7 @@ def described(cls: type, text: str, *args: Any, **kwargs: Any) -> Any:
                                                       "__module__": cls.__module__})
     widget = _DESCRIBED[cls](*args, **kwargs)
     widget._plain_text = f"{text} {RUN_TO_USE}"  # tests/test_widgets.py: within the 110
-    return widget
+    return for_colab(widget)  # every widget a factory returns is made here, but the picker
 
 
 def pre(text: str, *, max_height: str | None = None) -> str:

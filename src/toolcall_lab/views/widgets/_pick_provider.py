@@ -29,6 +29,7 @@ from typing import Any
 
 from ..._redact import redact
 from ...providers.sdk import SealedKeys
+from ._colab import for_colab
 from ._common import API_TITLES, FONT, RUN_TO_USE
 
 __all__ = ["pick_provider"]
@@ -354,4 +355,4 @@ def pick_provider(*, environ: Mapping[str, str] | None = None, script: Any = Non
         from ...examples import weather_policy
 
         script = weather_policy  # the widget's own default, for the double as for scripted
-    return _picker_class()(environ=environ, script=script)
+    return for_colab(_picker_class()(environ=environ, script=script))
