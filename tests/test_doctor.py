@@ -54,6 +54,14 @@ def test_outside_a_clone_the_command_installs_exactly_the_packages_that_differ(i
     assert found.command == f'python -m pip install "anthropic=={LOCKED["anthropic"]}" "mcp=={LOCKED["mcp"]}"'
 
 
+def test_a_python_without_pip_is_told_how_to_get_one(in_the_clone, monkeypatch):
+    real = doctor.importlib.util.find_spec
+    monkeypatch.setattr(doctor.importlib.util, "find_spec",
+                        lambda name: None if name == "pip" else real(name))
+    assert doctor.checkup(installed=off_lock).report().endswith(
+        "(This Python has no pip yet: `python -m ensurepip` gives it one.)")
+
+
 def test_the_clones_file_is_named_from_wherever_the_doctor_runs(monkeypatch, tmp_path):
     assert doctor.requirements_file(ROOT) == "requirements/lab.txt"
     assert doctor.requirements_file(tmp_path) == str(ROOT / "requirements" / "lab.txt")
@@ -74,8 +82,8 @@ def test_without_packaging_a_row_with_a_marker_is_counted_as_not_judged(monkeypa
     found = doctor.checkup(pins=[Pin("appnope", "1.0.0", "sys_platform == 'darwin'"), Pin("anyio", "4.16.0")],
                            installed={"anyio": "4.16.0"}.get, clone=None, hosted=False)
     assert (found.ok, found.checked, found.unjudged) == (True, 1, 1)
-    assert found.report().endswith("(1 rows for some platforms only were not judged: install `packaging` "
-                                   "to have them read.)")
+    assert found.report().endswith("(Not judged, for want of `packaging` to read their markers: 1 of the "
+                                   "lock's rows for some platforms only.)")
 
 
 def test_on_colab_only_the_packages_the_first_cell_installs_are_checked(monkeypatch):

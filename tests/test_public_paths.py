@@ -66,6 +66,8 @@ PUBLIC: dict[str, set[str]] = {
                             "stop_table", "trace_table", "wire_json"},
     "toolcall_lab.server_tools": {"web_search"},
     "toolcall_lab.tape": {"load", "record", "replay"},
+    "toolcall_lab.teacher.doctor": {"check_environment"},  # the start page's one line
+    "toolcall_lab.teacher.hosted": {"install_lessons_packages"},  # every lesson's first cell
     "toolcall_lab.tokens": {"request_text"},
     "toolcall_lab.tool": {"execute", "tool_map"},
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README

@@ -11,8 +11,10 @@ A teacher hands learners one link per lesson. Each service spells it its own way
   `https://mybinder.org/v2/gh/OWNER/REPO/BRANCH?labpath=notebooks/LESSON`; the repository is
   built from its environment.yml and postBuild, and JupyterLab opens the lesson.
 - **Colab** (https://colab.research.google.com/github/): `https://colab.research.google.com/
-  github/OWNER/REPO/blob/BRANCH/notebooks/LESSON`; Colab opens one notebook, and the lesson's
-  first cell must install the kit itself.
+  github/OWNER/REPO/blob/BRANCH/notebooks/LESSON`; Colab opens one notebook, in a kernel without
+  the kit, and each lesson's first code cell installs it there from the tag of the kit's version,
+  with the lessons' packages at their locked versions (`teacher.hosted`). Give `--branch` that
+  tag (`v0.1.0`) so the lesson a learner opens is the one the installed kit was made with.
 
     >>> link = nbgitpuller_link("https://hub.example.edu", "https://github.com/me/toolcall-lab", lesson=1)
     >>> print(link.replace("&", "\\n    &"))

@@ -29,6 +29,7 @@ Left out: packages installed beyond the lock (they change no lesson), and the ki
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +66,7 @@ class Checkup:
     drifts: tuple[Drift, ...]
     unjudged: int = 0
     clone: str | None = None
+    has_pip: bool = True  # an environment made by uv has none until one is put in it
 
     @property
     def ok(self) -> bool:
@@ -89,9 +91,11 @@ class Checkup:
             lines = [f"{len(self.drifts)} of the {self.checked} packages the lessons were checked with "
                      "differ here:", *(f"  {d.name:<{width}}{d.line}" for d in self.drifts),
                      "To install the locked versions:", f"  {self.command}"]
+            if not self.has_pip:
+                lines.append("(This Python has no pip yet: `python -m ensurepip` gives it one.)")
         if self.unjudged:
-            lines.append(f"({self.unjudged} rows for some platforms only were not judged: install "
-                         "`packaging` to have them read.)")
+            lines.append(f"(Not judged, for want of `packaging` to read their markers: {self.unjudged} "
+                         "of the lock's rows for some platforms only.)")
         return "\n".join(lines)
 
 
@@ -130,7 +134,8 @@ def checkup(*, pins: Iterable[Pin] | None = None, installed: Callable[[str], str
         if version is None or not same_version(version, pin.version):
             drifts.append(Drift(pin.name, pin.version, version))
     return Checkup(len(here), tuple(drifts), unjudged=sum(verdict is None for _, verdict in verdicts),
-                   clone=requirements_file() if clone == "" else clone)
+                   clone=requirements_file() if clone == "" else clone,
+                   has_pip=importlib.util.find_spec("pip") is not None)
 
 
 def doctor() -> int:

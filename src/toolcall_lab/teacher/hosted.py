@@ -5,27 +5,27 @@ lesson's first code cell (`first_cell`, the same text in each) asks whether `too
 be imported. Where it can (a clone, a class hub, Binder, a kernel dev.py made) the cell does
 nothing and prints nothing, so strict nbval compares it like any other. Where it cannot:
 
-1. the cell installs the kit alone (`pip install --no-deps`; on failure it stops with pip's
-   words) from the git tag of the version
-   that made the lesson, `v` + the version (0.1.0 -> `v0.1.0`): the tag fixes the kit's code
-   and its lock together, so the lesson, the kit and the versions below are of one commit.
-   The variable TOOLCALL_LAB_KIT, when set, replaces that source (any pip requirement: a wheel
-   built from a checkout, another ref);
+1. the cell installs the kit alone (`pip install --no-deps`; if that fails it stops with pip's
+   words) from the git tag of the version that made the lesson, `v` + the version (0.1.0 ->
+   `v0.1.0`): the tag fixes the kit's code and its lock together, so the lesson, the kit and
+   the versions below are of one commit. The variable TOOLCALL_LAB_KIT, when set, replaces that
+   source (any pip requirement: a wheel built from a checkout, another ref);
 2. it calls `install_lessons_packages()`, which installs what the lessons run on at the
    versions of the kit's own lock (`teacher.locked`): the packages in `HOSTED`, nothing else.
 
 Which packages, and why not the whole `lab` extra: a hosted notebook brings its own notebook
 server and kernel, and its page talks to them. Colab's `google-colab` package pins ipykernel,
-ipython, notebook, tornado and requests to exact versions, and Colab warns that upgrading
-ipython, ipykernel, tornado, prompt-toolkit or pyzmq "can cause your runtime to repeatedly
-crash". The kernel has also imported them (with traitlets, numpy and pillow) before the first
-cell runs, so a new version on disk would only be read after a restart. So `HOSTED` is what
-the kit's code and the lessons call into, taken from uv.lock: the packages the `lab` extra
-needs without JupyterLab and ipykernel, less everything ipykernel needs (the kernel's world:
-IPython, traitlets, comm, pyzmq, tornado, ...), and less three compiled packages the host's
-own libraries are built on: numpy and pillow (here they only draw the figures, whose pixels
-nbval does not compare) and cryptography (reached only through mcp's OAuth signing, which no
-lesson uses). tests/test_hosted.py holds the set to uv.lock.
+ipython, notebook, tornado and requests to exact versions (colabtools' setup.py), and Colab's
+pip warns that upgrading ipython, ipykernel, tornado, prompt-toolkit or pyzmq "can cause your
+runtime to repeatedly crash" (as quoted in bowang-lab/MedSAM#214). The kernel has also imported
+them (with traitlets, numpy and pillow) before the first cell runs, so a new version on disk
+would only be read after a restart. So `HOSTED` is what the kit's code and the lessons call
+into, taken from uv.lock: the packages the `lab` extra needs without JupyterLab and ipykernel,
+less everything ipykernel needs (the kernel's world: IPython, traitlets, comm, pyzmq, tornado,
+...), and less three compiled packages the host's own libraries are built on: numpy and pillow
+(here they only draw the figures, whose pixels nbval does not compare) and cryptography
+(reached only through mcp's OAuth signing, which no lesson uses). tests/test_hosted.py holds
+the set to uv.lock.
 
 If the install replaced a package the kernel had already imported, the cell says to restart
 the kernel and run the lesson again (the second run finds the kit and does nothing); on Colab
