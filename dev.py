@@ -782,7 +782,7 @@ def _drift(uv_exe: Path, work: Path, *, lowest: bool) -> int:
 
 def _drift_env(uv_exe: Path, folder: Path, requirements: Path) -> Path:
     """A fresh environment holding `requirements` and the kit (editable, so the tests see this tree)."""
-    subprocess.run([str(uv_exe), "venv", "--quiet", "--python", sys.executable, str(folder)],
+    subprocess.run([str(uv_exe), "venv", "--quiet", "--seed", "--python", sys.executable, str(folder)],
                    env=uv_env(), check=True)
     python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     _install(uv_exe, python, ["-r", str(requirements)], sync=True)
