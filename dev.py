@@ -730,7 +730,8 @@ def drift_command(args: list[str]) -> argparse.Namespace:
 
 
 #: Tests that hold an environment to the lock: in a drift environment they fail by design.
-LOCK_HOLDERS = ("tests/test_lock.py::test_this_environment_holds_the_locked_versions",)
+LOCK_HOLDERS = ("tests/test_lock.py::test_this_environment_holds_the_locked_versions",
+                "tests/test_doctor.py::test_this_environment_has_the_locked_versions")
 
 
 def drift(args: list[str]) -> int:
