@@ -770,32 +770,33 @@ def _drift(uv_exe: Path, work: Path, *, lowest: bool) -> int:
     failures = _failures(python, work / "all.log")
     firsts: dict[str, str] = {}
     if failures and changed:
-        base = _drift_env(uv_exe, work / "base", locked)
         for name, version in changed.items():
             print(f"dev.py drift: {name} {version} alone ...", flush=True)
-            _install(uv_exe, base, [f"{name}=={version}"])
-            broke = _failures(base, work / f"{name}.log", only=failures)
+            # the lock with this one package upgraded, in a fresh environment (from uv's cache)
+            try:
+                alone = _drift_env(uv_exe, work / "alone", locked, also=[f"{name}=={version}"])
+            except subprocess.CalledProcessError:
+                firsts[name] = "does not install beside the lock alone (it needs others upgraded)"
+                continue
+            broke = _failures(alone, work / f"{name}.log", only=failures)
             firsts[name] = broke[0] if broke else "passes alone"
-            _install(uv_exe, base, ["-r", str(locked)], sync=True)
     print(drift_table(changed, lock, firsts, which=which, failed=failures))
     return 1 if failures else 0
 
 
-def _drift_env(uv_exe: Path, folder: Path, requirements: Path) -> Path:
-    """A fresh environment holding `requirements` and the kit (editable, so the tests see this tree)."""
-    subprocess.run([str(uv_exe), "venv", "--quiet", "--seed", "--python", sys.executable, str(folder)],
-                   env=uv_env(), check=True)
+def _drift_env(uv_exe: Path, folder: Path, requirements: Path, *, also: list[str] = ()) -> Path:
+    """A fresh environment (with pip) holding `requirements`, overridden by the pins in `also`,
+    and the kit, editable, so the tests see this tree."""
+    subprocess.run([str(uv_exe), "venv", "--quiet", "--seed", "--clear", "--python", sys.executable,
+                    str(folder)], env=uv_env(), check=True)
     python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    _install(uv_exe, python, ["-r", str(requirements)], sync=True)
+    override = folder / "override.txt"
+    override.write_text("".join(f"{pin}\n" for pin in also))
+    for what in (["-r", str(requirements), "--override", str(override)],
+                 ["--no-deps", "--editable", str(ROOT)]):
+        subprocess.run([str(uv_exe), "pip", "install", "--quiet", "--python", str(python), *what],
+                       env=uv_env(), check=True)
     return python
-
-
-def _install(uv_exe: Path, python: Path, what: list[str], *, sync: bool = False) -> None:
-    command = [str(uv_exe), "pip", "sync" if sync else "install", "--quiet", "--python", str(python), *what]
-    subprocess.run(command, env=uv_env(), check=True)
-    if sync:  # sync removes what the file does not name, the kit among them
-        subprocess.run([str(uv_exe), "pip", "install", "--quiet", "--python", str(python), "--no-deps",
-                        "--editable", str(ROOT)], env=uv_env(), check=True)
 
 
 def _failures(python: Path, log: Path, *, only: list[str] | None = None) -> list[str]:
