@@ -207,3 +207,37 @@ def test_this_environment_holds_the_locked_versions():
         if have != version:
             off[name] = (have, version)
     assert off == {}, "`python3 dev.py test` installs the lock; `python -m toolcall_lab doctor` says more"
+
+
+def test_drift_tries_each_changed_package_alone_when_the_whole_upgrade_fails(monkeypatch, tmp_path):
+    # dev.py drift: the newest versions fail somewhere; each package that differs from the lock is
+    # then installed alone over the lock and the failing tests run again, so the table names
+    # which package broke which test (here anthropic breaks lesson 11; openai breaks nothing)
+    wanted = "anthropic==9.0.0\nopenai==9.1.0\njsonschema==4.26.0\n"
+    monkeypatch.setattr(dev, "exported", lambda uv, extra, hashes=True: "anthropic==2.17.0\n")
+    monkeypatch.setattr(dev, "locked_pins", lambda path: {"anthropic": {"2.17.0"}, "openai": {"3.63.0"},
+                                                          "jsonschema": {"4.26.0"}})
+
+    def uv_pip_compile(command, **kw):
+        Path(command[command.index("--output-file") + 1]).write_text(wanted)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(dev.subprocess, "run", uv_pip_compile)
+    built = []
+    monkeypatch.setattr(dev, "_drift_env", lambda uv, folder, req, also=(): built.append([*also]) or folder)
+    lesson = "notebooks/11_streaming_on_the_wire.ipynb::Cell 14"
+    broken_by = {"anthropic==9.0.0": [lesson]}
+    monkeypatch.setattr(dev, "_failures", lambda python, log, only=None: (
+        [lesson] if only is None else broken_by.get((built[-1] or [""])[0], [])))
+    assert dev._drift(Path("/uv"), tmp_path, lowest=False) == 1
+    assert built == [[], ["anthropic==9.0.0"], ["openai==9.1.0"]]  # the whole upgrade, then one by one
+    table = dev.drift_table({"anthropic": "9.0.0", "openai": "9.1.0"},
+                            {"anthropic": {"2.17.0"}, "openai": {"3.63.0"}},
+                            {"anthropic": lesson, "openai": "passes alone"}, which="newest", failed=[lesson])
+    assert table.splitlines() == [
+        "package    locked  newest  first failing test or cell",
+        f"anthropic  2.17.0  9.0.0   {lesson}",
+        "openai     3.63.0  9.1.0   passes alone",
+        "",
+        f"1 tests or cells fail at the newest versions; first: {lesson}",
+    ]
