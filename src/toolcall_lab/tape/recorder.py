@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from .._redact import TOKENLIKE, redact_tokens
 from ..blocks import clean_text
-from ..errors import TapeError, ToolcallLabError, UsageError
+from ..errors import MalformedResponseError, TapeError, ToolcallLabError, UsageError
 from ..wire import API_SPECS
 from .format import _SETTINGS, Exchange, Tape, load
 
@@ -172,7 +172,12 @@ class Recorder:
                    getattr(self.provider, "api", "unknown"))
         body = _json_or_text(request.content)
         answer = None if streamed is not None else _json_or_text(response.content)
-        events = None if streamed is None else events_of(streamed, lines=_stream_kind(response) == "ndjson")
+        try:
+            events = None if streamed is None else events_of(streamed,
+                                                             lines=_stream_kind(response) == "ndjson")
+        except MalformedResponseError as exc:  # a stream read as no events: said, never kept as none
+            raise TapeError(f"could not record the stream from {path}: {str(exc).rstrip('.')}; the tape "
+                            "holds what was recorded before it.") from None
         said = answer if isinstance(answer, dict) else (events or [{}])[-1]
         model = said.get("model") or (body.get("model") if isinstance(body, dict) else None) or (
             self.provider.model)

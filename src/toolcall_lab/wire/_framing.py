@@ -27,6 +27,11 @@ a reply first, the very body it would send unstreamed, and only then plays it as
   from the APIs (`tests/fixtures/*_stream_run.*.json`) and read in Ollama's server
   (`server/routes.go`, `streamResponse`); the double adds `Transfer-Encoding: chunked`.
 
+Reading a stream back (`events_of`) follows the server-sent events standard (WHATWG HTML,
+"Server-sent events", the event stream's grammar): a line ends with CRLF, LF or a bare CR,
+so a server that frames with `\\r` loses nothing; one leading UTF-8 byte order mark is read
+past. A stream that framed whole events and yielded none is an error, never an empty tape.
+
 Left out: the padding the live Anthropic API puts after each `data:` JSON (trailing spaces;
 any JSON parser reads past them), and OpenAI's `obfuscation` field (random characters on
 each delta; no client reads it).
@@ -35,10 +40,12 @@ each delta; no client reads it).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._json import compact
+from ..errors import MalformedResponseError
 
 __all__ = ["DONE", "NDJSON_HEADERS", "SSE_HEADERS", "events_of", "ndjson", "sse"]
 
@@ -49,6 +56,10 @@ SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=ut
 NDJSON_HEADERS: Mapping[str, str] = {"content-type": "application/x-ndjson"}
 #: The last frame of a Chat Completions stream.
 DONE = b"data: [DONE]\n\n"
+#: Where a line of a stream ends: CRLF, LF or a bare CR (the SSE standard's `end-of-line`).
+#: subtle: not `str.splitlines`, which also splits at U+2028, U+0085 and others that JSON text
+#: may hold raw inside a string, cutting an event in two.
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:
@@ -65,30 +76,63 @@ def ndjson(event: Mapping[str, Any]) -> bytes:
 def events_of(raw: bytes, *, lines: bool = False) -> list[dict[str, Any]]:
     """The raw events in a stream's bytes, as the APIs' decoders take them: each server-sent
     event's `data` JSON (its `event:` name is the data's `type` on the APIs that send one), or,
-    with `lines`, each line of NDJSON. The inverse of `sse` and `ndjson`.
+    with `lines`, each line of NDJSON. The inverse of `sse` and `ndjson`. A line may end with
+    CRLF, LF or CR, as the SSE standard allows.
 
     What carries no event is read past: comments (`:` keep-alives), `data: [DONE]`, a last
     event the stream never ended with its blank line (an SSE client drops it too), and data
-    that is not a JSON object.
+    that is not a JSON object. A stream whose whole events (or ended lines) all read as
+    nothing raises `MalformedResponseError`: an empty list would lose the stream unseen.
 
-    >>> events_of(b'event: ping\\ndata: {"type":"ping"}\\n\\n: keep-alive\\n\\ndata: [DONE]\\n\\n')
+    >>> events_of(b'event: ping\\rdata: {"type":"ping"}\\r\\r: keep-alive\\n\\ndata: [DONE]\\r\\n\\r\\n')
     [{'type': 'ping'}]
     >>> events_of(b'{"done":false}\\n{"done":true}\\n', lines=True)
     [{'done': False}, {'done': True}]
     """
-    text = raw.decode("utf-8", "replace")
-    if lines:
-        return [event for line in text.splitlines() if (event := _object(line)) is not None]
+    text = raw.decode("utf-8", "replace").removeprefix("\ufeff")
+    found, unread = _ndjson(text) if lines else _sse(text)
+    if unread and not found:
+        what = "line" if lines else "event"
+        raise MalformedResponseError(
+            f"the stream's {unread} whole {what}{'s' if unread != 1 else ''} ({len(raw)} bytes) held no JSON "
+            "object to read, so none could be kept; check that the server streams "
+            + ("one JSON object a line (NDJSON)." if lines else
+               "server-sent events (`data: {...}` lines, each event ended by a blank line)."))
+    return found
+
+
+def _sse(text: str) -> tuple[list[dict[str, Any]], int]:
+    """(the events of an SSE stream, how many whole events with data gave none)."""
     found: list[dict[str, Any]] = []
     data: list[str] = []
-    for line in text.replace("\r\n", "\n").split("\n"):
+    unread = 0
+    for line in _LINE_END.split(text):
         if not line:  # a blank line ends the event
-            if data and (event := _object("\n".join(data))) is not None:
-                found.append(event)
+            if data and data != ["[DONE]"]:
+                event = _object("\n".join(data))
+                if event is None:
+                    unread += 1
+                else:
+                    found.append(event)
             data = []
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
-    return found
+        elif line == "data":  # subtle: a field name with no colon is that field, empty
+            data.append("")
+    return found, unread
+
+
+def _ndjson(text: str) -> tuple[list[dict[str, Any]], int]:
+    """(the objects of an NDJSON stream, how many ended, non-blank lines gave none)."""
+    found: list[dict[str, Any]] = []
+    unread = 0
+    *ended, last = _LINE_END.split(text)
+    for number, line in enumerate([*ended, last]):
+        if (event := _object(line)) is not None:
+            found.append(event)
+        elif line.strip() and number < len(ended):
+            unread += 1
+    return found, unread
 
 
 def _object(text: str) -> dict[str, Any] | None:
