@@ -10,9 +10,12 @@ rendering is one line with "Hint:" and no file path.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from checkrows import Row, more_rows
+from checkrows import streaming_on_the_wire as streaming_rows
 from toolcall_lab import (
     ApiDouble,
     Message,
@@ -236,15 +239,26 @@ def test_every_check_has_at_least_three_wrong_answers(row):
 SHORTCUTS = [
     *[(on_the_wire.chat_body, (SECOND_CALL, [get_weather]), body) for body in SHORTCUT_CHAT_BODIES],
     (on_the_wire.exercise_1, (), lambda: INVENTED),
+    (streaming_rows.key.your_accumulator, (), lambda: streaming_rows.the_sdks_accumulator),
 ]
 
 
 @pytest.mark.parametrize(("key", "args", "answer"), SHORTCUTS,
                          ids=["chat_body encode_request", "chat_body reasoning_effort",
-                              "chat_body max_tokens", "exercise_1 invented"])
+                              "chat_body max_tokens", "exercise_1 invented", "accumulate openai sdk"])
 def test_a_shortcut_is_refused_with_write_it_yourself(key, args, answer):
     with pytest.raises(WrongAnswer, match="write it yourself"):
         key(answer(), *args)
+
+
+@pytest.mark.parametrize(("label", "chunks"), streaming_rows.key.QUIRKS, ids=lambda v: str(v)[:20])
+def test_the_openai_sdks_accumulator_gets_each_quirk_wrong(label, chunks):
+    # why lesson 11's QUIRKS stand apart from STREAMS, which tests/test_recorded.py holds the SDK to
+    try:
+        rebuilt = streaming_rows.the_sdks_accumulator(chunks)
+    except (IndexError, KeyError, TypeError):
+        return
+    assert [(i, n, json.loads(a)) for i, n, a in rebuilt] != streaming_rows.key._expected(chunks)
 
 
 @pytest.mark.parametrize(("row", "index"), [(r, i) for r in ROWS for i in range(len(r.wrong))],

@@ -133,6 +133,57 @@ def wraps_the_kit(chunks):
     return [(c.id, c.name, json.dumps(dict(c.args))) for c in turn.tool_calls]
 
 
+def the_sdks_accumulator(chunks):
+    """The openai SDK's own stream helper, fed the chunks: refused with "write it yourself"."""
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    state = ChatCompletionStreamState()
+    for chunk in chunks:
+        state.handle_chunk(ChatCompletionChunk.model_validate(chunk))
+    message = state.current_completion_snapshot.choices[0].message
+    return [(c.id, c.function.name, c.function.arguments) for c in message.tool_calls or []]
+
+
+def reads_the_first_entry_only(chunks):
+    """delta.tool_calls[0] on every chunk: a chunk carrying two calls' pieces loses the second."""
+    calls = {}
+    for chunk in chunks:
+        entries = _pieces(chunk)
+        if not entries:
+            continue
+        piece = entries[0]
+        call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
+        call["id"] = piece.get("id") or call["id"]
+        call["name"] = piece.get("function", {}).get("name") or call["name"]
+        call["arguments"] += piece.get("function", {}).get("arguments") or ""
+    return [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+
+
+def joins_every_field(chunks):
+    """Joins id and name as it joins the arguments: llama.cpp's pieces each send them again."""
+    calls = {}
+    for chunk in chunks:
+        for piece in _pieces(chunk):
+            call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
+            call["id"] += piece.get("id") or ""
+            call["name"] += piece.get("function", {}).get("name") or ""
+            call["arguments"] += piece.get("function", {}).get("arguments") or ""
+    return [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+
+
+def in_order_of_arrival(chunks):
+    """Keyed by index, but listed in the order the calls first appeared, not by their index."""
+    calls = {}
+    for chunk in chunks:
+        for piece in _pieces(chunk):
+            call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
+            call["id"] = piece.get("id") or call["id"]
+            call["name"] = piece.get("function", {}).get("name") or call["name"]
+            call["arguments"] += piece.get("function", {}).get("arguments") or ""
+    return [(c["id"], c["name"], c["arguments"]) for c in calls.values()]
+
+
 ONE_QUESTION = Transcript(messages=[Message.user("What's the weather in Paris?")])
 SIGNED = [{"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Hm"}},
           {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "s"}}]
@@ -143,7 +194,9 @@ ROWS = [
          lambda: keyed_by_id, lambda: reads_choices_zero, lambda: opens_on_the_first_chunk,
          lambda: skips_the_first_pieces_arguments, lambda: follows_the_last_call,
          lambda: reads_the_role_first, lambda: arguments_as_objects,
-         lambda: a_dict_by_index, lambda: wraps_the_kit, lambda: "accumulate")),
+         lambda: a_dict_by_index, lambda: wraps_the_kit, lambda: "accumulate",
+         lambda: the_sdks_accumulator, lambda: reads_the_first_entry_only, lambda: joins_every_field,
+         lambda: in_order_of_arrival)),
     Row("11 predict_run", key.predict_run, (), lambda: "done",
         (lambda: "finished", lambda: "parses", lambda: "started", lambda: "done!", lambda: True)),
     Row("11 predict_cut", key.predict_cut, (ONE_QUESTION,), lambda: 1,

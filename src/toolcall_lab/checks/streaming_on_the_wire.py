@@ -6,24 +6,27 @@
 a streamed Chat Completions reply, rebuilt from its chunks (each chunk the `data` JSON of
 one server-sent event, as a dict), as a list of `(id, name, arguments)` in the order of
 their `index`, `arguments` the JSON text the pieces join into. `your_accumulator` feeds it
-`STREAMS`, real streams and the quirks real servers send (a whole call in one chunk,
-parallel calls interleaved, an empty first delta, a usage chunk with no choices), and
-names the first one it gets wrong. What is right for each stream is what the kit's own
-`wire.chat.decode_stream` rebuilds there, so the key holds no answer of its own; an
-accumulator that hands the chunks to the kit's decoder is refused ("write it yourself"):
+`STREAMS`, real streams and what the wire allows (a whole call in one chunk, parallel calls
+interleaved, two calls' pieces in one chunk, an empty first delta, a usage chunk with no
+choices), then `QUIRKS`, which real servers send and the openai SDK's own accumulator gets
+wrong (llama.cpp's id and name sent again in every piece, indexes that arrive out of
+order), and names the first one it gets wrong. What is right for each stream is what the
+kit's own `wire.chat.decode_stream` rebuilds there, listed by index, so the key holds no
+answer of its own; an accumulator that hands the chunks to the kit's decoder, or to the
+SDK's (`ChatCompletionStreamState`), is refused ("write it yourself"):
 
     >>> your_accumulator(accumulate)
     accumulate: correct.
 
 Left out, as in the lesson: servers that bend the grammar further (an index repeated for
-a new call, no index at all, an id sent twice); the kit's decoder copes with those, and
-the lesson names them.
+a new call, no index at all); the kit's decoder copes with those, and the lesson names them.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,7 +39,7 @@ from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template
 
-__all__ = ["EXERCISE_1_CHUNKS", "Q1_CHUNKS", "SOLUTIONS", "STREAMS", "accumulate", "exercise_1",
+__all__ = ["EXERCISE_1_CHUNKS", "Q1_CHUNKS", "QUIRKS", "SOLUTIONS", "STREAMS", "accumulate", "exercise_1",
            "predict_cut", "predict_run", "predict_signatures", "q1", "q2", "q3", "your_accumulator"]
 
 _HEAD = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "local-model"}
@@ -83,18 +86,48 @@ _EMPTY_FIRST = [
     _calls(_piece(0, '{"ci', "call_x1", "get_weather")),
     _calls(_piece(0, 'ty": "Oslo"}')),
     _chunk({}, "tool_calls")]
+#: Two calls opened in one chunk, then continued in one: `delta.tool_calls` is an array, and
+#: nothing limits it to one entry.
+_SIDE_BY_SIDE = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(0, "", "call_m1", "get_weather"), _piece(1, "", "call_m2", "get_time")),
+    _calls(_piece(0, '{"city": "Rome"}'), _piece(1, '{"zone": "CET"}')),
+    _chunk({}, "tool_calls"), _chunk()]
+#: llama.cpp before ggml-org/llama.cpp#13800: every piece sends the call's id and name again
+#: (each written as a call's first piece).
+_REPEATED = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(0, "", "call_l1", "get_weather")),
+    _calls(_piece(0, '{"city": ', "call_l1", "get_weather")),
+    _calls(_piece(0, '"Lima"}', "call_l1", "get_weather")),
+    _chunk({}, "tool_calls"), _chunk()]
+#: Index 1 opens before index 0: the index, not the order of arrival, says which call is first.
+_OUT_OF_ORDER = [
+    _chunk({"role": "assistant", "content": None}),
+    _calls(_piece(1, "", "call_o2", "get_time")),
+    _calls(_piece(0, "", "call_o1", "get_weather")),
+    _calls(_piece(1, '{"zone": "UTC"}')),
+    _calls(_piece(0, '{"city": "Oslo"}')),
+    _chunk({}, "tool_calls"), _chunk()]
 #: A plain answer: no call at all.
 _TEXT = [_chunk({"role": "assistant", "content": "It is"}), _chunk({"content": " 18°C."}),
          _chunk({}, "stop"), _chunk()]
 
-#: What the check feeds an accumulator: (what it is, the chunks).
+#: What the check feeds an accumulator first, (what it is, the chunks): the openai SDK's own
+#: accumulator rebuilds each of these as the kit does (tests/test_recorded.py).
 STREAMS: tuple[tuple[str, list[dict[str, Any]]], ...] = (
     ("the recorded one-call stream", RECORDINGS["chat"].events()),
     ("the recorded two-call stream", RECORDINGS["chat_parallel"].events()),
     ("two whole calls, one chunk each (Ollama's /v1)", _WHOLE),
     ("two calls interleaved", _INTERLEAVED),
     ("an empty first delta, then text, then a call", _EMPTY_FIRST),
+    ("two calls opened in one chunk, one delta.tool_calls array", _SIDE_BY_SIDE),
     ("a plain answer", _TEXT),
+)
+#: Then these: what real servers send that the openai SDK's own accumulator gets wrong.
+QUIRKS: tuple[tuple[str, list[dict[str, Any]]], ...] = (
+    ("llama.cpp's stream, whose every piece sends the id and name again", _REPEATED),
+    ("two calls whose indexes arrive out of order (index 1 first)", _OUT_OF_ORDER),
 )
 
 
@@ -117,9 +150,26 @@ def accumulate(chunks):
 
 # -- what the key expects, from the kit's decoder -------------------------------------------------
 def _expected(chunks: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, Any]]:
-    """(id, name, arguments as an object) of each call, as the kit's Chat decoder rebuilds them."""
+    """(id, name, arguments as an object) of each call, as the kit's Chat decoder rebuilds them,
+    in the order of the index each call opened at."""
     finished = [e for e in chat_stream(chunks) if isinstance(e, StreamFinished)]
-    return [(c.id, c.name, dict(c.args)) for c in finished[0].turn.tool_calls]
+    opened = _opening_indexes(chunks)
+    calls = [(c.id, c.name, dict(c.args)) for c in finished[0].turn.tool_calls]
+    # subtle: the decoder lists calls as they begin; the lesson asks for index order (stable for
+    # a reused index, where two calls open at one)
+    return sorted(calls, key=lambda call: opened.get(call[0], 0))
+
+
+def _opening_indexes(chunks: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Each call id -> the index of the first piece that carried it."""
+    opened: dict[str, int] = {}
+    for chunk in chunks:
+        for choice in chunk.get("choices") or ():
+            if choice.get("index", 0) == 0:
+                for piece in (choice.get("delta") or {}).get("tool_calls") or ():
+                    if piece.get("id"):
+                        opened.setdefault(piece["id"], piece.get("index") or 0)
+    return opened
 
 
 def _wrong_on(what: str, got: Any, chunks: Sequence[Mapping[str, Any]]) -> str | None:
@@ -129,9 +179,17 @@ def _wrong_on(what: str, got: Any, chunks: Sequence[Mapping[str, Any]]) -> str |
     expected = _expected(chunks)
     if len(got) != len(expected):
         return f"on {what}, it found {len(got)} call(s) where the reply holds {len(expected)}"
+    if any(isinstance(call, str) or not isinstance(call, Sequence) or len(call) != 3 for call in got):
+        shape = next(c for c in got if isinstance(c, str) or not isinstance(c, Sequence) or len(c) != 3)
+        return f"on {what}, one call is {shape!r}; give each call as (id, name, arguments)"
+    ids, expected_ids = [call[0] for call in got], [call_id for call_id, _, _ in expected]
+    if ids != expected_ids and sorted(map(str, ids)) == sorted(expected_ids):
+        return (f"on {what}, the calls come as {ids}: in the order they arrived; list them by their "
+                "index")
     for number_, (call, (call_id, name, arguments)) in enumerate(zip(got, expected, strict=True), 1):
-        if isinstance(call, str) or not isinstance(call, Sequence) or len(call) != 3:
-            return f"on {what}, call {number_} is {call!r}; give each call as (id, name, arguments)"
+        again = _sent_again(call[0], call_id) or _sent_again(call[1], name)
+        if again:
+            return f"on {what}, call {number_} {again}"
         if call[0] != call_id:
             return (f"on {what}, call {number_} has id {call[0]!r}; ids are compared exactly, and the "
                     "chunk that opens a call carries it")
@@ -149,18 +207,38 @@ def _wrong_on(what: str, got: Any, chunks: Sequence[Mapping[str, Any]]) -> str |
     return None
 
 
+def _sent_again(got: Any, once: str) -> str | None:
+    """What is wrong when `got` is `once` joined to itself ("call_1call_1"), else None."""
+    if isinstance(got, str) and once and got != once and got == once * (len(got) // len(once)):
+        return (f"reads {got!r}: an id or name a later piece sends again is the same one, not more of "
+                "it; keep it once")
+    return None
+
+
+def _ready_made() -> tuple[Any, ...]:
+    """The accumulators an answer must not hand the chunks to: the kit's, and the openai SDK's
+    when it is loaded (`ChatCompletionStreamState.handle_chunk` and the `accumulate_delta` under it)."""
+    # subtle: read from sys.modules, not imported: an SDK not loaded cannot be running, and the
+    # check stays as light as the lesson; a function that imports it is caught from the next stream on
+    deltas = sys.modules.get("openai.lib.streaming._deltas")
+    chat = sys.modules.get("openai.lib.streaming.chat._completions")
+    state = getattr(chat, "ChatCompletionStreamState", None)
+    found = (getattr(deltas, "accumulate_delta", None), getattr(state, "handle_chunk", None))
+    return (_stream.decode, *(each for each in found if callable(each)))
+
+
 def _wrong_accumulator(function: Any) -> str | None:
     if not callable(function) or isinstance(function, type):
         return f"expected the function itself (accumulate, without brackets), got {type(function).__name__}"
-    for label, chunks in STREAMS:
+    for label, chunks in (*STREAMS, *QUIRKS):
         copied = json.loads(json.dumps(chunks))  # subtle: a learner's code may change what it reads
         try:
-            got, leaned = _run_watching(_stream.decode, function, copied)
+            got, leaned = _run_watching(_ready_made(), function, copied)
         except Exception as exc:
             return f"on {label}, it raised {_raised(exc)}"
         if leaned:
-            return ("it hands the chunks to the kit's decode_stream: write it yourself, from the "
-                    "chunks' delta.tool_calls")
+            return ("it hands the chunks to a ready-made accumulator (the kit's decode_stream, or the "
+                    "openai SDK's stream helper): write it yourself, from the chunks' delta.tool_calls")
         found = _wrong_on(label, got, chunks)
         if found:
             return found
@@ -168,7 +246,7 @@ def _wrong_accumulator(function: Any) -> str | None:
 
 
 def your_accumulator(answer: Any) -> None:
-    """Your accumulate, over the streams of `STREAMS`."""
+    """Your accumulate, over the streams of `STREAMS`, then `QUIRKS`."""
     check("accumulate", ... if _template(answer) else answer, _wrong_accumulator,
           hint="print that stream's chunks' delta.tool_calls, one line each, and follow each index "
                "from its first chunk to the last")
