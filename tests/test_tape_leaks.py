@@ -82,3 +82,49 @@ def test_a_recorded_stream_that_yields_no_event_is_a_tape_error_not_an_empty_exc
     with pytest.raises(TapeError, match=said), record(provider) as recorder:
         list(provider.stream(Transcript(messages=[Message.user("hi")])))
     assert recorder.tape.exchanges == ()
+
+
+# -- 4. concurrent calls through recording(): every exchange on the tape ------------------------------
+def test_concurrent_calls_through_recording_keep_every_exchange_on_the_tape(make_double, tmp_path,
+                                                                           monkeypatch):
+    """N calls at once through one recording provider: the saved tape holds all N. A slow disk
+    (each save waits 20 ms) widens the race an unlocked save loses: a thread that snapshot
+    the tape earlier renames its file over a later one's."""
+    import threading
+    import time
+
+    from conftest import SECRET
+    from toolcall_lab import get_provider
+    from toolcall_lab.tape import recording
+
+    calls = 8
+    question = "Question {}: the weather in Paris?"
+    save = Tape.save
+
+    def slow_save(self, path):
+        time.sleep(0.02)
+        return save(self, path)
+
+    monkeypatch.setattr(Tape, "save", slow_save)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    double = make_double()
+    path = tmp_path / "class.tape.json"
+    provider = recording(get_provider("openai-chat", base_url=double.base_url("chat")), path)
+    start = threading.Barrier(calls, timeout=30)
+    failed: list[BaseException] = []
+
+    def ask(number: int) -> None:
+        try:
+            start.wait()
+            provider.complete(Transcript(messages=[Message.user(question.format(number))]))
+        except BaseException as exc:  # said by the assert below, in the test's own thread
+            failed.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(number,), daemon=True) for number in range(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failed and not any(thread.is_alive() for thread in threads)
+    asked = sorted(exchange.request["messages"][-1]["content"] for exchange in Tape.load(path).exchanges)
+    assert asked == sorted(question.format(number) for number in range(calls))

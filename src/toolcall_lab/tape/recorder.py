@@ -98,7 +98,8 @@ class Recorder:
         self.provider, self.path, self.source = provider, path, source
         self._label = label
         self.exchanges: list[Exchange] = []
-        self._lock = threading.Lock()
+        # subtle: reentrant, since a save under it reads `tape`, which takes it too
+        self._lock = threading.RLock()
         self._wire, self._http = _http_client(provider)
         self._double = False  # whether an answer came from an API double (its header says so)
         #: save after every exchange, onto what `path` already holds (`recording`)
@@ -185,10 +186,12 @@ class Recorder:
             "api": api, "path": path, "status": response.status_code, "model": str(model),
             "latency_ms": _latency(response), "request": body, "response": answer, "events": events})
         kept = exchange.pop("events")
+        # subtle: the save under the lock too: calls in several threads each save the tape, and
+        # a save of an older snapshot that lands last would rename a shorter tape over the file
         with self._lock:
             self.exchanges.append(Exchange(**exchange, events=None if kept is None else tuple(kept)))
-        if self.keep_going and self.path is not None:
-            self.tape.save(self.path)
+            if self.keep_going and self.path is not None:
+                self.tape.save(self.path)
 
     @property
     def tape(self) -> Tape:
@@ -226,7 +229,8 @@ def recording(provider: Provider, path: str | Path, *, label: str | None = None,
     runs lessons 1 to 8 once against a real model, each adding its exchanges to the one tape
     (a tape already at `path` is added to, when it was made by the same provider and model),
     and the class replays them all with `TOOLCALL_LAB_TAPE=PATH`, since a replay answers any
-    request the tape holds.
+    request the tape holds. Calls made at once from several threads each land on the tape, in
+    the order their answers arrived: adding an exchange and saving the tape share one lock.
     """
     Recorder(provider, path, label=label, source=source, keep_going=True).__enter__()
     return provider  # subtle: the SDK client's event hook keeps the recorder alive
