@@ -87,9 +87,9 @@ def test_a_recorded_stream_that_yields_no_event_is_a_tape_error_not_an_empty_exc
 # -- 4. concurrent calls through recording(): every exchange on the tape ------------------------------
 def test_concurrent_calls_through_recording_keep_every_exchange_on_the_tape(make_double, tmp_path,
                                                                            monkeypatch):
-    """N calls at once through one recording provider: the saved tape holds all N. A slow disk
-    (each save waits 20 ms) widens the race an unlocked save loses: a thread that snapshot
-    the tape earlier renames its file over a later one's."""
+    """N calls at once through one recording provider: the saved tape holds all N. A disk that
+    is slower for the earlier saves (the k-th of N waits (N - k) * 10 ms) makes sure of the
+    race an unlocked save loses: a thread holding an older tape renames it over a newer one."""
     import threading
     import time
 
@@ -101,8 +101,10 @@ def test_concurrent_calls_through_recording_keep_every_exchange_on_the_tape(make
     question = "Question {}: the weather in Paris?"
     save = Tape.save
 
+    saves = iter(range(calls, 0, -1))  # subtle: next() of a range iterator is atomic in CPython
+
     def slow_save(self, path):
-        time.sleep(0.02)
+        time.sleep(next(saves, 0) * 0.01)  # s = (N - k) * 10 ms / 1000
         return save(self, path)
 
     monkeypatch.setattr(Tape, "save", slow_save)
