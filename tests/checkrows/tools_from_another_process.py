@@ -81,6 +81,29 @@ def the_connections_own(server_tool, connection):
     return next(t for t in connection.tools if t.name == server_tool.name)
 
 
+def a_copy_of_the_connections_own(server_tool, connection):
+    """dataclasses.replace of the kit's Tool: a new object, the kit's function."""
+    return replace(next(t for t in connection.tools if t.name == server_tool.name))
+
+
+def wraps_the_connections_function(server_tool, connection):
+    """Its own Tool, whose function only calls the kit's."""
+    kits = next(t for t in connection.tools if t.name == server_tool.name)
+    return Tool(server_tool.name, server_tool.description or "", server_tool.input_schema,
+                lambda **arguments: kits.function(**arguments))
+
+
+def always_the_weather(server_tool, connection):
+    """Its function asks the server for get_weather, whichever tool it stands for."""
+    def on_the_server(**arguments):
+        result = connection.call_tool("get_weather", arguments)
+        text = "\n".join(block.text for block in result.content)
+        if result.is_error:
+            raise RuntimeError(text)
+        return text
+    return Tool(server_tool.name, server_tool.description or "", server_tool.input_schema, on_the_server)
+
+
 # -- allow-lists, wrong one way each -------------------------------------------------------------
 def names_only(tools, allowed):
     return [t for t in tools if t.name in allowed]
@@ -110,11 +133,23 @@ def renamed(prefix, connection, using=None):
     return [replace(t, name=f"{prefix}_{t.name}") for t in (using or connection).tools]
 
 
+def asks_by_the_new_name(prefix, connection):
+    """Renamed before the adapter: its function asks the server for a name the server never listed."""
+    return [to_kit_tool(t.model_copy(update={"name": f"{prefix}_{t.name}"}), connection)
+            for t in connection.server_tools]
+
+
+def blanked(prefix, connection):
+    """Renamed, and the server's words dropped: the model is told nothing of what the tool does."""
+    return [replace(t, name=f"{prefix}_{t.name}", description="") for t in connection.tools]
+
+
 ROWS = [
     Row("12 to_kit_tool", key.your_adapter, (), lambda: to_kit_tool,
         (lambda: "to_kit_tool", lambda: forgets_errors, lambda: keeps_none, lambda: runs_it_here,
          lambda: own_words, lambda: loses_the_schema, lambda: hands_it_to_the_kit,
-         lambda: the_connections_own)),
+         lambda: the_connections_own, lambda: a_copy_of_the_connections_own,
+         lambda: wraps_the_connections_function, lambda: always_the_weather)),
     Row("12 predict_result_id", key.predict_result_id, (RUN,), lambda: CALL_HOP.call_id,
         (lambda: str(CALL_HOP.request.id), lambda: CALL_HOP.request.id, lambda: CALL_HOP.call_id.upper(),
          lambda: f"id {CALL_HOP.call_id}", lambda: "toolu_02")),
@@ -135,5 +170,8 @@ ROWS = [
          lambda: list(HOME.tools),
          lambda: renamed("home", HOME) + renamed("second", HOME),
          lambda: renamed("home", HOME) + renamed("home", SECOND),
-         lambda: ["home_get_weather", "second_get_weather"])),
+         lambda: ["home_get_weather", "second_get_weather"],
+         lambda: asks_by_the_new_name("home", HOME) + asks_by_the_new_name("second", SECOND),
+         lambda: blanked("home", HOME) + blanked("second", SECOND),
+         lambda: renamed("home", HOME) + blanked("second", SECOND))),
 ]

@@ -10,13 +10,16 @@ still the template's `...` counts as not answered yet, and one that hands the wo
 kit's own function is refused ("write it yourself"):
 
     to_kit_tool   the adapter: one tool the server listed -> the kit's Tool, its name,
-                  description (or "") and schema as the server gave them, run on the server
-                  (a tools/call goes out), an isError reply an error result
+                  description (or "") and schema as the server gave them, each tool run on
+                  the server by its own name (a tools/call for it goes out, and the model
+                  reads what the server answered), an isError reply an error result
     offer         the description allow-list: only a tool whose name is allowed *and* whose
                   description is, character for character, the one allowed
 
 The worked definitions are real code below (linted, and run by the tests); `SOLUTIONS`
-holds their source, which tests/test_lessons.py puts in place of the templates.
+holds their source, which tests/test_lessons.py puts in place of the templates. Exercise 1's
+tools are run too: each must reach its own server, ask for a tool that server lists, and
+bring back what the server answers, under the server's words.
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..blocks import ToolCall
+from ..blocks import ToolCall, ToolResult
 from ..examples import PARIS_QUESTION
 from ..mcp_loop import McpRun, run_with_server
-from ..mcp_tools.adapter import screen, tool_from_mcp
+from ..mcp_tools.adapter import result_text, screen, tool_from_mcp
 from ..mcp_tools.connection import McpConnection, connect
 from ..mcp_tools.servers import INJECTED, WEATHER_DESCRIPTION, checker_server, poisoned_weather_server
 from ..misbehaving import obeys_tool_descriptions
@@ -94,15 +97,35 @@ def _wrong_words(made: Tool, server_tool: Any) -> str | None:
     return None
 
 
-def _wrong_run(made: Tool, probe: McpConnection) -> str | None:
-    """Running the tool must ask the server, and an isError reply must be an error result."""
-    sent = sum(1 for m in probe.log if m.method == "tools/call")
-    ok = execute(ToolCall("toolu_01", made.name, {"city": "Paris"}), {made.name: made})
-    if sum(1 for m in probe.log if m.method == "tools/call") == sent:
-        return ("running it did not ask the server: no tools/call went out; its function must call "
-                "the tool there")
-    if ok.is_error or ok.content != "18°C, sunny":
-        return f"for Paris the model would read {ok.content[:50]!r}; it should read the text the server sent"
+#: What the checks send each tool of the checker server when they run it, by the server's name.
+_ARGUMENTS: dict[str, dict[str, Any]] = {"get_weather": {"city": "Paris"}, "server_time": {}}
+
+
+def _wrong_run(made: Tool, server_tool: Any, probe: McpConnection) -> str | None:
+    """Running the tool must ask the server for this tool, and the model must read what it answered."""
+    arguments = _ARGUMENTS.get(server_tool.name, {})
+    before = len(probe.log)
+    ran, leaned = run_watching(probe.tools[0].function, execute,
+                               ToolCall("toolu_01", made.name, arguments), {made.name: made})
+    if leaned:
+        return ("its function is the connection's own (connection.tools, the kit's version); write it "
+                "yourself, with connection.call_tool")
+    asked = [m.body.get("params", {}).get("name") for m in probe.log[before:] if m.method == "tools/call"]
+    if not asked:
+        return (f"running {made.name!r} did not ask the server: no tools/call went out; its function must "
+                "call the tool there")
+    if asked[-1] != server_tool.name:
+        return (f"running {made.name!r} asks the server for {asked[-1]!r}; ask for the tool the Tool "
+                "stands for, by the server's name")
+    answered = result_text(probe.call_tool(server_tool.name, arguments))
+    if ran.is_error or ran.content != answered:
+        return (f"for {server_tool.name!r} the model would read {ran.content[:50]!r}; it should read the "
+                f"text the server sent, {answered[:30]!r}")
+    return None
+
+
+def _wrong_error(made: Tool, probe: McpConnection) -> str | None:
+    """An isError reply must become an error result that keeps the server's words."""
     failed = execute(ToolCall("toolu_02", made.name, {"city": "Atlantis"}), {made.name: made})
     if not failed.is_error:
         return (f"the server answered isError for Atlantis, and the model would read {failed.content[:40]!r} "
@@ -125,8 +148,12 @@ def _wrong_adapter(adapter: Any) -> str | None:
                 problem = _wrong_words(made, server_tool)
             if problem is not None:
                 return problem
-            built.append(made)
-        return _wrong_run(built[0], probe)
+            built.append((made, server_tool))
+        for made, server_tool in built:
+            problem = _wrong_run(made, server_tool, probe)
+            if problem is not None:
+                return problem
+        return _wrong_error(built[0][0], probe)
 
 
 def your_adapter(answer: Any) -> None:
@@ -278,7 +305,10 @@ def _wrong_names(tools: Any, first: McpConnection, second: McpConnection) -> str
                 "refuses two tools of one name")
     reached = {id(first): 0, id(second): 0}
     for candidate in tools:
-        for connection in _reached_by(candidate, (first, second)):
+        connections, problem = _ran(candidate, (first, second))
+        if problem is not None:
+            return problem
+        for connection in connections:
             reached[id(connection)] += 1
     for connection in (first, second):
         if reached[id(connection)] != len(connection.tools):
@@ -288,12 +318,41 @@ def _wrong_names(tools: Any, first: McpConnection, second: McpConnection) -> str
     return None
 
 
-def _reached_by(candidate: Tool, connections: tuple[McpConnection, ...]) -> list[McpConnection]:
-    """The connections that running `candidate` sends a tools/call to."""
+#: What Exercise 1 sends each tool when it runs it (both servers list only get_weather).
+_EXERCISE_ARGUMENTS = {"city": "Paris"}
+
+
+def _ran(candidate: Tool, connections: tuple[McpConnection, ...]) -> tuple[list[McpConnection], str | None]:
+    """Run `candidate`: (the connections it sent a tools/call to, what is wrong with what came back)."""
     sent = [len(c.log) for c in connections]
-    execute(ToolCall("toolu_01", candidate.name, {"city": "Paris"}), {candidate.name: candidate})
-    return [c for c, before in zip(connections, sent, strict=True)
-            if any(m.method == "tools/call" for m in c.log[before:])]
+    ran = execute(ToolCall("toolu_01", candidate.name, _EXERCISE_ARGUMENTS), {candidate.name: candidate})
+    asked = [(c, m.body.get("params", {}).get("name")) for c, before in zip(connections, sent, strict=True)
+             for m in c.log[before:] if m.method == "tools/call"]
+    reached = [c for c in connections if any(c is each for each, _ in asked)]
+    if not asked:
+        return reached, None  # the count of tools per server says it
+    connection, name = asked[-1]
+    return reached, _wrong_result(candidate, ran, connection, name)
+
+
+def _wrong_result(candidate: Tool, ran: ToolResult, connection: McpConnection, name: Any) -> str | None:
+    """Whether the tool `name` that `candidate` asked `connection` for ran, and its answer came back
+    under the server's words."""
+    listed = {t.name: t for t in connection.server_tools}
+    if name not in listed:
+        return (f"running {candidate.name!r} asks the server {connection.server_name!r} for {name!r}, a "
+                "tool it does not list: the server knows its tools by their own names")
+    answered = result_text(connection.call_tool(name, _EXERCISE_ARGUMENTS))
+    if ran.is_error or ran.content != answered:
+        return (f"running {candidate.name!r}, the model would read {ran.content[:40]!r}, not what the "
+                f"server answered, {answered[:30]!r}")
+    said = listed[name].description or ""
+    if said not in candidate.description:
+        return (f"{candidate.name!r} is described as {candidate.description[:30]!r}: the model must still "
+                f"read the server's words, {said[:30]!r}")
+    if dict(candidate.input_schema) != dict(listed[name].input_schema):
+        return f"{candidate.name!r}'s input_schema is not the one the server lists for {name!r}"
+    return None
 
 
 def exercise_1(answer: Any, first: Any, second: Any) -> None:
