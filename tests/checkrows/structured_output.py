@@ -26,6 +26,11 @@ def _without(name):
             "required": [k for k in NOTE_SCHEMA["required"] if k != name]}
 
 
+def _with(**properties):
+    """NOTE_SCHEMA with some properties' schemas changed."""
+    return dict(NOTE_SCHEMA, properties={**NOTE_SCHEMA["properties"], **properties})
+
+
 ROWS = [
     Row("13 predict_refused", lambda answer: key.predict_refused(answer, SCHEMAS), (), lambda: RIGHT,
         (lambda: {**RIGHT, "anthropic": {"B", "C", "D"}},   # Anthropic taken for as strict as OpenAI
@@ -44,7 +49,15 @@ ROWS = [
          lambda: _without("needs_taxi"),                                # a field forgotten
          lambda: __import__("json").dumps(NOTE_SCHEMA),                 # the right schema as text
          lambda: WEATHER,                                               # a schema already on the page
-         lambda: SCHEMAS["C"])),
+         lambda: SCHEMAS["C"],
+         lambda: _with(room={"type": "number"}),                        # 12.5 is a number too
+         lambda: _with(guest={}),                                       # guest untyped
+         lambda: _with(guest={"description": "the guest's full name"}),  # described, but untyped
+         lambda: _with(needs_taxi={"type": ["boolean", "null"]}),        # nullable, as strict mode allows
+         lambda: _with(room={"type": ["integer", "null"]}),
+         lambda: _with(room={"type": "integer", "const": 12}),          # fits this note alone
+         lambda: _with(guest={"type": "string", "enum": ["Ada Lovelace"]}),
+         lambda: _with(needs_taxi={"type": "boolean", "const": True}))),
     Row("13 q1", key.q1, (), lambda: "tool call",
         (lambda: "structured output", lambda: "a tool call, since only the database knows", lambda: 1,
          lambda: "tool")),

@@ -23,14 +23,25 @@ __all__ = ["NOTE", "SOLUTIONS", "exercise_1", "predict_refused", "q1", "q2", "q3
 NOTE = ("Front desk, 06:40. Ms Ada Lovelace (room 12) checks out this morning "
         "and has asked us to call her a taxi for the station.")
 
-#: What a model should extract from NOTE, and what a schema must refuse (a model that
+#: Another note of the same kind, not on the page, and what a model should extract from it: a
+#: schema is for every such note, not for this one (`const 12` fits NOTE alone).
+_OTHER_NOTE = ("Night desk, 23:10. Mr Alan Turing (room 7) walks to the station "
+               "tomorrow and needs no taxi.")
+_OTHER = {"guest": "Alan Turing", "room": 7, "needs_taxi": False}
+
+#: What a model should extract from each note, and what a schema must refuse (a model that
 #: breaks the schema, as one does without constrained decoding).
 _RIGHT = {"guest": "Ada Lovelace", "room": 12, "needs_taxi": True}
+_RIGHT_ONES = (("the right extraction", _RIGHT), ("another note's right extraction", _OTHER))
 _WRONG = (("the room as text", {**_RIGHT, "room": "12"}),
           ("a missing needs_taxi", {"guest": "Ada Lovelace", "room": 12}),
           ("a field you did not ask for", {**_RIGHT, "station": "Paddington"}),
-          ("needs_taxi as the word yes", {**_RIGHT, "needs_taxi": "yes"}))
-
+          ("needs_taxi as the word yes", {**_RIGHT, "needs_taxi": "yes"}),
+          ("room 12.5, not a whole number", {**_RIGHT, "room": 12.5}),
+          ("the guest as the number 42", {**_RIGHT, "guest": 42}),
+          ("needs_taxi as null", {**_RIGHT, "needs_taxi": None}),
+          ("the room as null", {**_RIGHT, "room": None}),
+          ("the guest as null", {**_RIGHT, "guest": None}))
 
 
 def refused_by(schema: Mapping[str, Any], *, strict: bool = True) -> set[str]:
@@ -80,12 +91,13 @@ def exercise_1(answer: Any, on_page: Iterable[Mapping[str, Any]] = ()) -> None:
         if refusing:
             return "refused by " + ", ".join(sorted(refusing)) + " in strict mode"
         try:
-            right = problems(_RIGHT, schema)
+            refused = [(said, found[0]) for said, reply in _RIGHT_ONES
+                       if (found := problems(reply, schema))]
             lets_through = [said for said, reply in _WRONG if not problems(reply, schema)]
         except Exception as exc:  # jsonschema finds the schema itself broken
             return f"jsonschema cannot use it: {str(exc).splitlines()[0][:90]}"
-        if right:
-            return f"it refuses the right extraction ({right[0]})"
+        if refused:
+            return f"it refuses {refused[0][0]} ({refused[0][1]})"
         if lets_through:
             return f"it lets through {lets_through[0]}"
         return None
