@@ -354,3 +354,15 @@ def test_a_check_returns_nothing_so_a_cell_shows_only_its_line(capsys):
     assert check("A", ..., word("user"), hint="h") is None
     assert capsys.readouterr().out.splitlines() == [
         "A: correct.", "A: not answered yet. Replace ... with your answer and run this cell again."]
+
+
+def test_lesson_14s_staged_runs_fail_each_step_of_the_grader():
+    # a grader that skips a step says "passed" of the run that fails it (tests/checkrows/measuring_a_model.py)
+    from toolcall_lab.checks.measuring_a_model import staged
+    from toolcall_lab.evals import CASES, behaviour
+
+    said = [behaviour(CASES[index], run).why for _, index, run in staged()]
+    for step in ("no call of get_weather: it called get_forecast", "get_weather got {'city': 'paris'}",
+                 "no result answers the call", "the result was an error", "the result does not say",
+                 "the answer does not say"):
+        assert any(reason.startswith(step) for reason in said), step

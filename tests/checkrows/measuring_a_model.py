@@ -88,6 +88,38 @@ def forgets_the_answer(case, run):
                for c in run.transcript.tool_calls())
 
 
+def skips_the_arguments(case, run):
+    """Step 1 without its arguments: any call of the right tool whose result says the fact."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    return any(c.name == case.tool and c.id in results and not results[c.id].is_error
+               and case.says in results[c.id].content for c in run.transcript.tool_calls()) \
+        and case.says in run.answer
+
+
+def skips_the_tool_name(case, run):
+    """Step 1 without the tool's name: the right arguments to any tool."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    return any(dict(c.args) == dict(case.args) and c.id in results and not results[c.id].is_error
+               and case.says in results[c.id].content for c in run.transcript.tool_calls()) \
+        and case.says in run.answer
+
+
+def skips_the_content(case, run):
+    """Step 3 without the result's content: a result that is no error is taken to say the fact."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    return any(c.name == case.tool and dict(c.args) == dict(case.args) and c.id in results
+               and not results[c.id].is_error for c in run.transcript.tool_calls()) \
+        and case.says in run.answer
+
+
+def skips_is_error(case, run):
+    """Step 3 without is_error: an error whose text holds the fact is taken for a result."""
+    results = {r.call_id: r for r in run.transcript.tool_results()}
+    return any(c.name == case.tool and dict(c.args) == dict(case.args) and c.id in results
+               and case.says in results[c.id].content for c in run.transcript.tool_calls()) \
+        and case.says in run.answer
+
+
 def returns_a_word(case, run):
     return "pass" if written(case, run) else "fail"
 
@@ -117,7 +149,9 @@ ROWS = [
     Row("14 my_grader", key.your_grader, (), lambda: written,
         (lambda: names_the_tool_only, lambda: reads_the_first_call_only, lambda: pairs_by_any_case,
          lambda: trusts_the_answer, lambda: forgets_the_answer, lambda: returns_a_word,
-         lambda: "my_grader", *[(lambda s=s: s) for s in SHORTCUTS[:3]])),
+         lambda: "my_grader", *[(lambda s=s: s) for s in SHORTCUTS[:3]],
+         lambda: skips_the_arguments, lambda: skips_the_tool_name, lambda: skips_the_content,
+         lambda: skips_is_error)),
     Row("14 predict_rate", lambda answer: key.predict_rate(answer, section_3()), (), lambda: 0.75,
         (lambda: 0.25,  # the slip rate, not the pass rate
          lambda: 75,  # a percentage

@@ -8,16 +8,20 @@ a recorded eval) or from `evals`' own statistics, so no answer is written here.
 **The learner's grader.** The lesson asks for `my_grader(case, run)`, True when the run
 passed the case: a call of `case.tool` with exactly `case.args`, a result that answers it
 (the same id) and is no error and says `case.says`, and an answer that says it too.
-`your_grader` judges it on `staged()`, eight runs staged here (none is on the page): two
-done right, one that recovers after a wrong call, and five that go wrong in the ways
-graders miss; the right verdict for each is what the kit's `evals.behaviour` says. The
-worked grader, written out as a learner writes it, passes; a grader that hands the work to
-`behaviour`, or to this module's own `my_grader`, is refused ("write it yourself"):
+`your_grader` judges it on `staged()`, runs staged here (none is on the page): two done
+right, one that recovers after a wrong call, one that goes wrong as section 1's runs do,
+and, for each of the four steps, runs that fail that step alone (the wrong tool, the wrong
+arguments, an unpaired result, a result that is an error though its text holds the fact,
+one that is no error and lacks it, an answer that ignores the result), so a grader that
+skips any step says "passed" of one of them; the right verdict for each is what the kit's
+`evals.behaviour` says. The worked grader, written out as a learner writes it, passes; a
+grader that hands the work to `behaviour`, or to this module's own `my_grader`, is refused
+("write it yourself"):
 
     >>> written = {}
     >>> exec(SOLUTIONS["my_grader"], written)
     >>> your_grader(written["my_grader"])
-    my_grader: correct. It agrees with evals.behaviour on all eight staged runs.
+    my_grader: correct. It agrees with evals.behaviour on all 11 staged runs.
     >>> your_grader(my_grader)
     ✗ my_grader: your function my_grader() is not it: write it yourself: ...
 """
@@ -71,7 +75,13 @@ def _scripted(case_index: int, replies: list[Any], tools: tuple[Any, ...] = EXAM
 
 
 def _failing(**args: Any) -> str:
-    raise ConnectionError("the weather service did not answer")
+    # subtle: the error's text holds the fact, so only is_error tells it from a result
+    raise ConnectionError(f"the weather service did not answer; its last reading, {CASES[0].says}, "
+                          "is a day old")
+
+
+def _no_reading(**args: Any) -> str:
+    return "The station is offline for maintenance: no reading today."
 
 
 def _answers_another_id() -> Run:
@@ -88,15 +98,21 @@ def _answers_another_id() -> Run:
 
 @cache
 def staged() -> tuple[tuple[str, int, Run], ...]:
-    """The eight runs `your_grader` judges a grader on: (what each is, its case's index in CASES, the run)."""
+    """The runs `your_grader` judges a grader on: (what each is, its case's index in CASES, the run)."""
     paris, weather = "What's the weather in Paris?", "It's 18°C and sunny in Paris."
     failing = replace(get_weather, function=_failing)
+    silent = replace(get_weather, function=_no_reading)
+    forecast = replace(get_weather, name="get_forecast", description="Tomorrow's weather for one city.")
     return (
         ("the run that did it all right", 0, _scripted(0, [call("get_weather", city="Paris"), weather])),
         ("the run of the sum, done right", 3, _scripted(3, [call("calculator", expression="17 * 23 - 100"),
                                                            "17 * 23 - 100 = 291."])),
         ("the run that searched the handbook instead", 0,
          _scripted(0, [call("search_kb", query=paris), "The handbook has nothing on that."])),
+        ("the run that asked the forecast tool instead", 0,
+         _scripted(0, [call("get_forecast", city="Paris"), weather], tools=(*EXAMPLE_TOOLS, forecast))),
+        ("the run that asked about 'paris', not 'Paris'", 0,
+         _scripted(0, [call("get_weather", city="paris"), weather])),
         ("the run that asked about London", 0,
          _scripted(0, [call("get_weather", city="London"), "It's 14°C and light rain in Paris."])),
         ("the run that asked about London, then about Paris", 0,
@@ -105,6 +121,8 @@ def staged() -> tuple[tuple[str, int, Run], ...]:
          _scripted(0, [call("get_weather", city="Paris"), "It's 25°C and sunny in Paris."])),
         ("the run whose tool failed and which answered anyway", 0,
          _scripted(0, [call("get_weather", city="Paris"), weather], tools=(failing, *EXAMPLE_TOOLS[1:]))),
+        ("the run whose result gave no reading and which answered anyway", 0,
+         _scripted(0, [call("get_weather", city="Paris"), weather], tools=(silent, *EXAMPLE_TOOLS[1:]))),
         ("the run whose one result answers 'TOOLU_01', not the call 'toolu_01'", 0, _answers_another_id()),
     )
 
@@ -123,7 +141,7 @@ def _judged(grader: Callable[..., Any], label: str, case_index: int, run: Run) -
 
 
 def your_grader(answer: Any) -> None:
-    """Your my_grader, judged on the eight staged runs: it must agree with `evals.behaviour` on each."""
+    """Your my_grader, judged on the staged runs: it must agree with `evals.behaviour` on each."""
     def wrong(grader: Any) -> str | None:
         if not callable(grader):
             return f"expected a function my_grader(case, run), got {type(grader).__name__}"
@@ -139,7 +157,7 @@ def your_grader(answer: Any) -> None:
     check("my_grader", ... if _template(answer) else answer, wrong,
           hint="read the four steps above your cell again: a call is paired with its result by id, "
                "the same string, and the fact must be in the result and in the answer",
-          why="It agrees with evals.behaviour on all eight staged runs.")
+          why=f"It agrees with evals.behaviour on all {len(staged())} staged runs.")
 
 
 # -- predictions -------------------------------------------------------------------------------------
