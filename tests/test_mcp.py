@@ -132,6 +132,29 @@ def test_connect_refuses_what_is_not_a_server_in_one_sentence():
         connect("weather")
 
 
+# -- a server that says what no pipe can carry, or never stops -------------------------------------------
+def _server_with(tool: Any, **named: Any) -> Any:
+    from toolcall_lab.mcp_tools.servers import _server
+
+    server = _server("odd")
+    server.add_tool(tool, description="A tool of the odd server.")
+    for name, more in named.items():
+        server.add_tool(more, name=name, description=f"{name} of the odd server.")
+    return server
+
+
+def test_a_lone_surrogate_in_a_result_arrives_replaced_and_the_connection_stays_up():
+    def half_a_pair() -> str:
+        return "18\ud800C, sunny"
+
+    with connect(_server_with(half_a_pair, plain=lambda: "still here")) as odd:
+        result = execute(ToolCall("toolu_01", "half_a_pair", {}), {t.name: t for t in odd.tools})
+        assert not result.is_error and result.content == "18\ufffdC, sunny"
+        assert not odd.gone
+        assert odd.call_tool("plain", {}).content[0].text == "still here"
+        assert "18\ufffdC, sunny" in odd.hops()[-2].answered
+
+
 # -- a server that goes away ---------------------------------------------------------------------------
 def test_a_server_gone_mid_run_is_one_sentence_and_the_transcript_is_left_as_it_was():
     with connect(weather_server(), exits_after_calls=1) as fragile:

@@ -28,7 +28,8 @@ A server that goes away (here staged with `exits_after_calls=N`: after answering
 `tools/call` requests the server's end of the connection closes, as a crashed process's pipe
 does) makes every later call raise `McpServerGoneError`, one sentence saying which server
 and what your code was doing. A tool that *fails* is not that: the server answers with an
-`isError` result, which `call_tool` returns like any other.
+`isError` result, which `call_tool` returns like any other. Text no UTF-8 pipe can carry
+(a lone surrogate, "\\ud800") arrives with U+FFFD in its place, and the connection stays up.
 
 Left out: servers in another process or behind a URL (`mcp.Client` takes a command or a URL
 the same way), server-initiated requests (sampling, elicitation), resources and prompts.
@@ -36,6 +37,7 @@ the same way), server-initiated requests (sampling, elicitation), resources and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import queue
 import threading
@@ -43,6 +45,7 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..blocks import clean_text
 from ..errors import McpServerGoneError, McpToolError, UsageError
 from .rpc import Hop, RpcMessage, hops
 
@@ -376,6 +379,7 @@ class _Reading:
             raise anyio.EndOfStream
         item = await self._inner.receive()
         if not isinstance(item, Exception):
+            item = _readable(item)
             self._pipe.note("server", item.message)
         return item
 
@@ -398,3 +402,22 @@ class _Reading:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.aclose()
+
+
+def _readable(item: Any) -> Any:
+    """The server's message with every lone surrogate in it replaced by U+FFFD (`blocks.clean_text`).
+
+    subtle: a tool may return text holding half of a UTF-16 pair ("\\ud800"), which no
+    UTF-8 pipe can carry: noting it (`model_dump_json`) would fail inside the SDK's reader
+    and close the connection. Cleaned here, at the one door the server's words come in by,
+    the tool's result arrives with "\ufffd" in their place, and the connection stays up.
+    """
+    from mcp.types import jsonrpc_message_adapter
+
+    body = item.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    said = json.dumps(body, ensure_ascii=False)
+    cleaned = clean_text(said)  # subtle: JSON's own punctuation is ASCII, so only strings change
+    if cleaned == said:
+        return item
+    message = jsonrpc_message_adapter.validate_python(json.loads(cleaned), by_name=False)
+    return dataclasses.replace(item, message=message)
