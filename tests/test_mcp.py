@@ -155,6 +155,32 @@ def test_a_lone_surrogate_in_a_result_arrives_replaced_and_the_connection_stays_
         assert "18\ufffdC, sunny" in odd.hops()[-2].answered
 
 
+def _paging(server: Any, next_cursor: Any) -> Any:
+    """`server`, whose tools/list always names a next page: `next_cursor(cursor)`."""
+    from mcp.types import ListToolsResult, PaginatedRequestParams
+
+    async def pages(ctx: Any, params: PaginatedRequestParams) -> ListToolsResult:
+        return ListToolsResult(tools=await server.list_tools(), next_cursor=next_cursor(params.cursor))
+
+    server._lowlevel_server.add_request_handler("tools/list", PaginatedRequestParams, pages)
+    return server
+
+
+def test_a_tool_list_that_names_the_same_next_page_again_is_refused_in_one_sentence():
+    with pytest.raises(McpToolError) as refused:
+        connect(_paging(weather_server(), lambda cursor: "page-2"))
+    said = str(refused.value)
+    assert "'weather'" in said and "'page-2'" in said and "again" in said and said.count(". ") == 0
+
+
+def test_a_tool_list_that_never_ends_is_refused_after_a_bounded_number_of_pages():
+    from toolcall_lab.mcp_tools.connection import MAX_PAGES
+
+    with pytest.raises(McpToolError, match=f"{MAX_PAGES} pages") as refused:
+        connect(_paging(weather_server(), lambda cursor: str(int(cursor or 0) + 1)))
+    assert "'weather'" in str(refused.value)
+
+
 # -- a server that goes away ---------------------------------------------------------------------------
 def test_a_server_gone_mid_run_is_one_sentence_and_the_transcript_is_left_as_it_was():
     with connect(weather_server(), exits_after_calls=1) as fragile:

@@ -29,7 +29,8 @@ A server that goes away (here staged with `exits_after_calls=N`: after answering
 does) makes every later call raise `McpServerGoneError`, one sentence saying which server
 and what your code was doing. A tool that *fails* is not that: the server answers with an
 `isError` result, which `call_tool` returns like any other. Text no UTF-8 pipe can carry
-(a lone surrogate, "\\ud800") arrives with U+FFFD in its place, and the connection stays up.
+(a lone surrogate, "\\ud800") arrives with U+FFFD in its place, and the connection stays up;
+a tool list that never ends (the same next page again, or more than `MAX_PAGES`) is refused.
 
 Left out: servers in another process or behind a URL (`mcp.Client` takes a command or a URL
 the same way), server-initiated requests (sampling, elicitation), resources and prompts.
@@ -58,6 +59,8 @@ __all__ = ["MODES", "SUPPORTED", "WRITTEN_FOR", "McpConnection", "connect", "ver
 MODES = ("auto", "legacy")
 #: Seconds a call waits for the server's reply before it gives up (the SDK's read timeout).
 TIMEOUT_S = 30.0
+#: The most tools/list pages a connection reads before it calls the list endless.
+MAX_PAGES = 100
 #: The name and version your code gives the server (clientInfo): the kit's, so outputs stay stable.
 CLIENT_NAME = "toolcall-lab"
 #: The release of the `mcp` SDK lesson 12 and this package were written for.
@@ -146,8 +149,12 @@ class McpConnection:
             raise
         from .adapter import tool_from_mcp
 
-        self._server_tools = tuple(self.list_tools())
-        self._tools = tuple(tool_from_mcp(t, self) for t in self._server_tools)
+        try:
+            self._server_tools = tuple(self.list_tools())
+            self._tools = tuple(tool_from_mcp(t, self) for t in self._server_tools)
+        except BaseException:
+            self.close()  # subtle: a connection that could not list its tools is never handed out
+            raise
 
     @property
     def protocol_version(self) -> str:
@@ -171,15 +178,28 @@ class McpConnection:
 
     # -- the calls -----------------------------------------------------------------------------
     def list_tools(self) -> list[Any]:
-        """Every tool the server lists (the SDK's `mcp.types.Tool`), page after page."""
+        """Every tool the server lists (the SDK's `mcp.types.Tool`), page after page.
+
+        A list must end: a server that names a page it already sent as the next one, or is
+        still naming a next page after `MAX_PAGES`, is refused with `McpToolError`.
+        """
         found: list[Any] = []
         cursor: str | None = None
-        while True:
+        seen: set[str] = set()
+        for _ in range(MAX_PAGES):
             page = self._call("tools/list", lambda at=cursor: self._client.list_tools(cursor=at))
             found += page.tools
             cursor = page.next_cursor
             if not cursor:
                 return found
+            if cursor in seen:
+                raise McpToolError(f"the MCP server {self.server_name!r} names the tools/list page "
+                                   f"{cursor!r} as the next one again, so its list would never end; "
+                                   "fix the server's pagination (the last page names no nextCursor).")
+            seen.add(cursor)
+        raise McpToolError(f"the MCP server {self.server_name!r} still names a next tools/list page after "
+                           f"{MAX_PAGES} pages ({len(found)} tools so far), so its list may never end; fix "
+                           "the server's pagination (the last page names no nextCursor).")
 
     def call_tool(self, name: str, arguments: Mapping[str, Any]) -> Any:
         """One `tools/call`: the SDK's `CallToolResult` (`.content`, `.is_error`).
