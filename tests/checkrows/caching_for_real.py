@@ -62,7 +62,10 @@ ROWS = [
         lambda: {"caching": "moving", "cache_ttl": "1h"},
         (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
          lambda: {"cache_ttl": "1h"}, lambda: "1h",
-         lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"})),
+         lambda: {"caching": "moving", "cache_ttl": "1h", "model": "x"},
+         lambda: {"caching": "system", "cache_ttl": "1h"},  # reads the system prompt back, not call 1's
+         lambda: {"caching": ("tools", "system"), "cache_ttl": "1h"},
+         lambda: {"caching": ["system"], "cache_ttl": "1h"})),
     Row("10 q1", key.q1, (), lambda: "no",
         (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
     Row("10 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),

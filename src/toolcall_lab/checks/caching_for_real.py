@@ -17,6 +17,7 @@ from ..models import SERVER_TOOL_FEES, require_price, rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..views.cost import compaction_in_loop, cost_of
+from ..wire.anthropic import CACHE_TTLS, CACHING
 
 __all__ = ["Q3_SEARCH", "SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read",
            "predict_slow", "q1", "q2", "q3"]
@@ -50,7 +51,8 @@ SLOW_TOOL_MINUTES = 7
 
 
 def exercise_1(answer: Any, try_plan: Any) -> None:
-    """Provider options whose cache survives the slow tool: `try_plan(options)` -> tokens read by call 2."""
+    """Provider options whose cache survives the slow tool: `try_plan(options)` -> tokens read by call 2,
+    which must be all of call 1's prompt (what the best plan reads back), not only a part of it."""
     def wrong(options: Any) -> str | None:
         if not isinstance(options, dict):
             return f"expected a dict of AnthropicProvider options, got {type(options).__name__}"
@@ -61,10 +63,28 @@ def exercise_1(answer: Any, try_plan: Any) -> None:
             read = try_plan(options)
         except Exception as exc:  # a bad option value: say which, in one line
             return f"the provider refused it: {str(exc).splitlines()[0][:100]}"
-        return None if read > 0 else "call 2 still read nothing from the cache"
+        if not read > 0:
+            return "call 2 still read nothing from the cache"
+        whole = _most_read_back(try_plan)
+        if read < whole:
+            return (f"call 2 read back {read} tokens, not all {whole} of call 1's prompt: only the part "
+                    "up to a breakpoint is kept, so call 2 wrote the rest again")
+        return None
 
     check("Exercise 1", answer, wrong,
-          hint="a cache entry lives for its ttl; which ttl outlasts a 7-minute tool?")
+          hint="a cache entry lives for its ttl; which ttl outlasts a 7-minute tool, and where must the "
+               "breakpoint sit for call 2 to read all of call 1's prompt (section 1)?")
+
+
+def _most_read_back(try_plan: Any) -> int:
+    """The most call 2 reads with any one strategy at the longest lifetime: call 1's whole prompt."""
+    longest = max(CACHE_TTLS, key=_minutes)
+    return max(int(try_plan({"caching": strategy, "cache_ttl": longest})) for strategy in CACHING)
+
+
+def _minutes(ttl: str) -> int:
+    """'5m' -> 5, '1h' -> 60."""
+    return int(ttl[:-1]) * {"m": 1, "h": 60}[ttl[-1]]
 
 
 def q1(answer: Any) -> None:
