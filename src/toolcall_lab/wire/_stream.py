@@ -10,7 +10,10 @@ written once (`decode`):
 - the end: a stream that stops before the API's end of reply raises
   `IncompleteStreamError`, saying what had arrived and what had not;
 - the final `Turn`: the API's own `decode_response` of the rebuilt reply, so a streamed
-  reply and the same reply unstreamed decode alike, by construction.
+  reply and the same reply unstreamed decode alike, by construction;
+- linear time: text and arguments that arrive in pieces are kept as `Pieces`, lists joined
+  once when read, never a string grown with `+=` per delta (which copies the whole text
+  each time: quadratic; `benchmarks/stream_decode_scale.py`).
 
 A worked example, with a made-up reader whose wire events are ("text", "Hi") pairs and
 ("end",), to show the shape every API's reader has:
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, Literal, Protocol, TypeVar, assert_never
 
@@ -62,7 +65,7 @@ from ..stream import (
 )
 from ..turn import Turn
 
-__all__ = ["Assembly", "Reader", "decode"]
+__all__ = ["Assembly", "Pieces", "Reader", "decode"]
 
 #: An event about one block (every kind but StreamFinished, which is about the reply).
 _Said = TypeVar("_Said", TextDelta, ToolCallStarted, ArgumentsDelta, ReasoningDelta, BlockFinished)
@@ -121,15 +124,56 @@ def _checked(raw: object, kit: Assembly) -> Mapping[str, Any]:
     raise kit.malformed(f"event {kit.events} is a {type(raw).__name__}, not a JSON object")
 
 
+class Pieces:
+    """Texts that arrive in pieces, each kept as a list and joined once, when it is read.
+
+    `text += piece` per delta copies the whole text every time: a 400 KB reply in
+    4-character deltas is 100,000 copies of up to 400 KB. A list appended to, joined when
+    asked for (and kept joined), is linear.
+
+    >>> said = Pieces()
+    >>> said.add("text", "It i")
+    >>> said.add("text", "s 18°C")
+    >>> said["text"], "text" in said, said.get("other")
+    ('It is 18°C', True, '')
+    """
+
+    def __init__(self) -> None:
+        self._pieces: dict[Hashable, list[str]] = {}
+
+    def add(self, key: Hashable, piece: str, *, start: str = "") -> None:
+        """`piece` after what came of `key` so far; after `start` when it is the first (the
+        text an item began with, say)."""
+        if key not in self._pieces:
+            self._pieces[key] = [start] if start else []
+        self._pieces[key].append(piece)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._pieces
+
+    def __getitem__(self, key: Hashable) -> str:
+        pieces = self._pieces[key]
+        if len(pieces) > 1:
+            pieces[:] = ["".join(pieces)]  # subtle: kept joined, so reading it again costs nothing
+        return pieces[0] if pieces else ""
+
+    def get(self, key: Hashable, default: str = "") -> str:
+        return self[key] if key in self._pieces else default
+
+
 @dataclass
 class _Part:
     """What has arrived of one block: its kind, its text or arguments so far, a call's name."""
 
     kind: Literal["text", "call", "reasoning", "other"]
-    text: str = ""
+    pieces: list[str] = field(default_factory=list)  # its text or arguments, joined when read
     name: str = ""
     whole: bool = False  # a call's arguments are all in, though the block is not finished yet
     done: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
 
 
 class Assembly:
@@ -183,9 +227,9 @@ class Assembly:
             raise self.malformed(f"event {self.events} adds to block {event.index} after it finished")
         match event:
             case TextDelta() | ReasoningDelta():
-                part.text += event.text
+                part.pieces.append(event.text)
             case ArgumentsDelta():
-                part.text += event.json
+                part.pieces.append(event.json)
             case ToolCallStarted():
                 part.name = event.name
             case BlockFinished():

@@ -56,7 +56,7 @@ from typing import Any
 
 from ...stream import StreamEvent
 from ...turn import Turn
-from .._stream import Assembly, decode
+from .._stream import Assembly, Pieces, decode
 from ._blocks import PROVIDER_NAME
 from .client import decode_response
 
@@ -86,7 +86,9 @@ class _Reader:
     def __init__(self) -> None:
         self.message: dict[str, Any] | None = None
         self.finished = False
-        self._json: dict[int, str] = {}  # each tool block's arguments so far
+        # (block, field) -> what arrived of a block's text, thinking or input JSON, joined when it stops
+        self._said = Pieces()
+        self._json: set[int] = set()  # the blocks whose input arrives as JSON pieces
         self._stopped: set[int] = set()
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
@@ -130,16 +132,18 @@ class _Reader:
             case "text":
                 kit.begin(index, "text")
                 if block.get("text"):
+                    self._said.add((index, "text"), block["text"])
                     yield kit.text(index, block["text"])
             case "thinking":
                 kit.begin(index, "reasoning")
                 if block.get("thinking"):
+                    self._said.add((index, "thinking"), block["thinking"])
                     yield kit.reasoning(index, block["thinking"])
             case "tool_use":
-                self._json[index] = ""
+                self._json.add(index)
                 yield kit.call(index, str(block.get("id", "")), str(block.get("name", "")))
             case kind if kind in _TAKES_INPUT:
-                self._json[index] = ""
+                self._json.add(index)
                 kit.begin(index, "other")  # a server tool's call: the provider runs it, not your code
             case _:
                 kit.begin(index, "other")  # whole in its start: redacted thinking, a search's results
@@ -150,17 +154,17 @@ class _Reader:
         block, delta = self.message["content"][index], raw.get("delta") or {}
         match delta.get("type"):
             case "text_delta" if block.get("type") == "text":
-                block["text"] = block.get("text", "") + delta["text"]
+                self._said.add((index, "text"), delta["text"])
                 yield kit.text(index, delta["text"])
             case "thinking_delta" if block.get("type") == "thinking":
-                block["thinking"] = block.get("thinking", "") + delta["thinking"]
+                self._said.add((index, "thinking"), delta["thinking"])
                 yield kit.reasoning(index, delta["thinking"])
             case "signature_delta" if block.get("type") == "thinking":
                 # subtle: the signature is set, not appended (the SDK's accumulate_event does the same)
                 block["signature"] = delta["signature"]
                 yield kit.reasoning(index, signature=delta["signature"])
             case "input_json_delta" if index in self._json:
-                self._json[index] += delta["partial_json"]
+                self._said.add((index, "input"), delta["partial_json"])
                 if block.get("type") == "tool_use":
                     yield kit.arguments(index, delta["partial_json"])
             case _:
@@ -175,19 +179,24 @@ class _Reader:
         return index
 
     def _close(self, index: int) -> None:
-        """Block `index`'s input parsed from its pieces; pieces that are not JSON stay as text.
+        """Block `index` whole: its text or thinking joined, its input parsed from its pieces
+        (pieces that are not JSON stay as text).
 
         e.g. '{"city": "Par' -> input '{"city": "Par' (a string), which `decode_response`
         reads as a malformed call: the usual is_error result, never a run.
         """
         assert self.message is not None
         self._stopped.add(index)
-        pieces = self._json.get(index)
+        block = self.message["content"][index]
+        for field in ("text", "thinking"):
+            if (index, field) in self._said:
+                block[field] = self._said[index, field]
+        pieces = self._said.get((index, "input"))
         if pieces:  # subtle: no pieces at all (or one empty one) leaves the start's input {}
             try:
-                self.message["content"][index]["input"] = json.loads(pieces)
+                block["input"] = json.loads(pieces)
             except ValueError:  # RecursionError is one too
-                self.message["content"][index]["input"] = pieces
+                block["input"] = pieces
 
     def _message_delta(self, raw: Mapping[str, Any]) -> None:
         assert self.message is not None
@@ -207,7 +216,7 @@ class _Reader:
 
     def turn(self) -> Turn:
         assert self.message is not None
-        for index in self._json:
-            if index not in self._stopped:  # cut inside its arguments: kept as the text that came
+        for index in range(len(self.message["content"])):
+            if index not in self._stopped:  # never stopped (cut inside its arguments): as far as it came
                 self._close(index)
         return decode_response(self.message)

@@ -58,7 +58,7 @@ from typing import Any
 from ...stream import StreamEvent
 from ...turn import Turn
 from .._shared import json_text
-from .._stream import Assembly, decode
+from .._stream import Assembly, Pieces, decode
 from ._blocks import PROVIDER_NAME, text_of
 from .client import decode_response
 
@@ -82,6 +82,7 @@ class _Reader:
     def __init__(self) -> None:
         self.completion: dict[str, Any] = {}
         self.message: dict[str, Any] = {"role": "assistant", "content": None}
+        self.said = Pieces()  # the message's texts, and each call's arguments ("call", slot), so far
         self.calls: list[dict[str, Any]] = []
         self.finish_reason: str | None = None
         self._by_index: dict[object, int] = {}  # the wire's index -> the call it names now
@@ -110,12 +111,12 @@ class _Reader:
     def _delta(self, delta: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         for field in ("reasoning_content", "reasoning"):
             if isinstance(delta.get(field), str) and delta[field]:
-                self.message[field] = self.message.get(field, "") + delta[field]
+                self.said.add(field, delta[field])
                 yield kit.reasoning("reasoning", delta[field])
         for field, key in (("content", "text"), ("refusal", "refusal")):
             said = text_of(delta.get(field))  # subtle: a few servers send content as text parts
             if said:
-                self.message[field] = (self.message.get(field) or "") + said
+                self.said.add(field, said)
                 yield kit.text(key, said)
         for piece in delta.get("tool_calls") or ():
             yield from self._call_piece(piece, kit)
@@ -127,8 +128,7 @@ class _Reader:
         slot = self._slot(piece.get("index"), call_id)
         if slot is None:
             slot = len(self.calls)
-            self.calls.append({"id": call_id, "type": "function",
-                               "function": {"name": name, "arguments": ""}})
+            self.calls.append({"id": call_id, "type": "function", "function": {"name": name}})
             yield kit.call(("call", slot), call_id, name)
         self._by_index[piece.get("index")] = slot
         call = self.calls[slot]
@@ -142,7 +142,7 @@ class _Reader:
         if isinstance(arguments, Mapping):  # a few servers send the object itself, whole
             arguments = json_text(arguments)
         if arguments:
-            call["function"]["arguments"] += str(arguments)
+            self.said.add(("call", slot), str(arguments))
             yield kit.arguments(("call", slot), str(arguments))
 
     def _slot(self, index: object, call_id: str) -> int | None:
@@ -162,7 +162,12 @@ class _Reader:
 
     def turn(self) -> Turn:
         message = dict(self.message)
+        for field in ("reasoning_content", "reasoning", "content", "refusal"):
+            if field in self.said:
+                message[field] = self.said[field]
         if self.calls:
-            message["tool_calls"] = self.calls
+            message["tool_calls"] = [{**call, "function": {**call["function"], "arguments":
+                                                           self.said.get(("call", slot))}}
+                                     for slot, call in enumerate(self.calls)]
         choice = {"index": 0, "message": message, "finish_reason": self.finish_reason}
         return decode_response({"object": "chat.completion", **self.completion, "choices": [choice]})

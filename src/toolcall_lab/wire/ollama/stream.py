@@ -44,7 +44,7 @@ from typing import Any
 from ...stream import StreamEvent
 from ...turn import Turn
 from .._shared import json_text
-from .._stream import Assembly, decode
+from .._stream import Assembly, Pieces, decode
 from ._blocks import PROVIDER_NAME
 from .client import decode_response
 
@@ -68,6 +68,7 @@ class _Reader:
     def __init__(self) -> None:
         self.last: dict[str, Any] = {}
         self.message: dict[str, Any] = {"role": "assistant", "content": ""}
+        self.said = Pieces()  # the message's content and thinking so far
         self.finished = False
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
@@ -82,10 +83,10 @@ class _Reader:
                                 "/api/chat streams, not /api/generate")
         self.message["role"] = wire.get("role") or self.message["role"]
         if wire.get("thinking"):
-            self.message["thinking"] = self.message.get("thinking", "") + wire["thinking"]
+            self.said.add("thinking", wire["thinking"])
             yield kit.reasoning("reasoning", wire["thinking"])
         if wire.get("content"):
-            self.message["content"] += wire["content"]
+            self.said.add("content", wire["content"])
             yield kit.text("text", wire["content"])
         for call in wire.get("tool_calls") or ():
             calls = self.message.setdefault("tool_calls", [])
@@ -101,5 +102,7 @@ class _Reader:
             self.last, self.finished = dict(raw), True
 
     def turn(self) -> Turn:
-        return decode_response({**self.last, "message": self.message})
+        message = {**self.message, **{field: self.said[field] for field in ("content", "thinking")
+                                      if field in self.said}}
+        return decode_response({**self.last, "message": message})
 

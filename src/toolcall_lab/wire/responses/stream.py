@@ -59,7 +59,7 @@ from typing import Any
 from ...blocks import Block
 from ...stream import StreamEvent
 from ...turn import Turn
-from .._stream import Assembly, decode
+from .._stream import Assembly, Pieces, decode
 from ._blocks import PROVIDER_NAME
 from .client import decode_response
 
@@ -86,8 +86,11 @@ class _Reader:
     def __init__(self) -> None:
         self.response: dict[str, Any] | None = None
         self.finished = False
-        self._added: dict[int, dict[str, Any]] = {}  # each item as it grows, by output_index
+        self._added: dict[int, dict[str, Any]] = {}  # each item as it began, by output_index
         self._done: dict[int, dict[str, Any]] = {}   # each item as output_item.done sent it
+        # what grew of an item since: (index, "arguments"), (index, "content", part, field),
+        # (index, "summary", part)
+        self._said = Pieces()
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         kind = raw.get("type")
@@ -153,11 +156,12 @@ class _Reader:
                     yield kit.text(key, str(said))
             case "response.output_text.delta" | "response.refusal.delta":
                 field = "text" if kind == "response.output_text.delta" else "refusal"
-                part = item["content"][raw["content_index"]]
-                part[field] = part.get(field, "") + raw["delta"]
+                at = raw["content_index"]
+                part = item["content"][at]
+                self._said.add((index, "content", at, field), raw["delta"], start=part.get(field) or "")
                 yield kit.text((index, raw["content_index"]), raw["delta"])
             case "response.function_call_arguments.delta":
-                item["arguments"] = item.get("arguments", "") + raw["delta"]
+                self._said.add((index, "arguments"), raw["delta"], start=item.get("arguments") or "")
                 yield kit.arguments(index, raw["delta"])
             case "response.reasoning_summary_part.added":
                 summary = item.setdefault("summary", [])
@@ -166,8 +170,9 @@ class _Reader:
                 if joined:
                     yield kit.reasoning(index, joined)
             case "response.reasoning_summary_text.delta":
-                part = item["summary"][raw["summary_index"]]
-                part["text"] = part.get("text", "") + raw["delta"]
+                at = raw["summary_index"]
+                part = item["summary"][at]
+                self._said.add((index, "summary", at), raw["delta"], start=part.get("text") or "")
                 yield kit.reasoning(index, raw["delta"])
             case "response.function_call_arguments.done":
                 kit.whole(index)  # the arguments are all in; the item's done event has the call
@@ -194,6 +199,20 @@ class _Reader:
         return decode_response({"model": self.response.get("model", ""), "status": "completed",
                                 "output": [item]}).message.blocks
 
+    def _grown(self, index: int) -> dict[str, Any]:
+        """Item `index` as far as it grew: what it began with, and the pieces that came since."""
+        item = self._added[index]
+        if (index, "arguments") in self._said:
+            item["arguments"] = self._said[index, "arguments"]
+        for at, part in enumerate(item.get("content") or ()):
+            for field in ("text", "refusal"):
+                if (index, "content", at, field) in self._said:
+                    part[field] = self._said[index, "content", at, field]
+        for at, part in enumerate(item.get("summary") or ()):
+            if (index, "summary", at) in self._said:
+                part["text"] = self._said[index, "summary", at]
+        return item
+
     def turn(self) -> Turn:
         assert self.response is not None
         final = self.response
@@ -201,6 +220,6 @@ class _Reader:
             # subtle: as the SDK does, the items are then the ones output_item.done sent;
             # one that never got there (a reply cut short) is kept as far as it grew.
             indexes = sorted({*self._added, *self._done})
-            final["output"] = [self._done.get(i, self._added.get(i)) for i in indexes]
+            final["output"] = [self._done[i] if i in self._done else self._grown(i) for i in indexes]
         final.setdefault("model", "")
         return decode_response(final)
