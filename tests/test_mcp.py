@@ -228,7 +228,41 @@ def test_the_description_allow_list_keeps_the_words_from_the_model():
         assert not any(INJECTED in t.description for r in gullible.requests for t in r.tools)
         assert [m.method for m in poisoned.log].count("tools/call") == 0
     with connect(weather_server()) as honest:
-        assert screen(honest.tools, {"get_weather": WEATHER_DESCRIPTION})[0] == list(honest.tools)
+        assert screen(honest.tools, {t.name: t for t in honest.tools})[0] == list(honest.tools)
+
+
+def _poisoned_schema(where: str) -> dict[str, Any]:
+    """get_weather's honest schema with the instruction hidden at `where`."""
+    city: dict[str, Any] = {"title": "City", "type": "string"}
+    match where:
+        case "description" | "title" | "default":
+            city[where] = INJECTED
+        case "enum":
+            city["enum"] = ["Paris", INJECTED]
+    return {"type": "object", "properties": {"city": city}, "required": ["city"],
+            "title": "get_weatherArguments"}
+
+
+@pytest.mark.parametrize("where", ["description", "title", "enum", "default"])
+def test_the_allow_list_keeps_an_instruction_in_the_input_schema_from_the_model(where):
+    from toolcall_lab.tool import Tool
+
+    with connect(weather_server()) as honest:
+        read = {t.name: t for t in honest.tools}
+        [honest_tool] = honest.tools
+    poisoned = Tool("get_weather", WEATHER_DESCRIPTION, _poisoned_schema(where), honest_tool.function)
+    kept, [why] = screen([poisoned], read)
+    assert kept == [] and f"they differ at properties.city.{where}" in why and why.endswith("not offered")
+    kept, [why] = screen([poisoned], {"get_weather": WEATHER_DESCRIPTION})
+    assert kept == [] and "its input schema holds words the allow-list does not approve" in why
+    named_title = Tool("get_weather", WEATHER_DESCRIPTION, {"type": "object", "properties": {
+        "title": {"type": "string"}}, "required": ["title"]}, honest_tool.function)
+    assert screen([named_title], {"get_weather": WEATHER_DESCRIPTION}) == ([named_title], [])  # a name
+
+
+def test_an_allow_list_entry_that_is_neither_a_tool_nor_words_is_refused_in_one_sentence(connection):
+    with pytest.raises(TypeError, match="the Tool as you read it, or to its description"):
+        screen(connection.tools, {"get_weather": 5})
 
 
 # -- the picture and the table ----------------------------------------------------------------------------
