@@ -113,6 +113,19 @@ def test_read_reply_names_a_cut_reply_before_trying_to_parse_it():
     assert (reading.kind, reading.problems) == ("invalid", ('temp_c must be an integer, got "18"',))
 
 
+@pytest.mark.parametrize("spelled", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_read_reply_refuses_a_number_json_has_no_spelling_for(spelled):
+    schema = {"type": "object", "properties": {"temp_c": {"type": "number"}}}
+    turn = Turn(Message.assistant(f'{{"temp_c": {spelled}}}'), "end_turn", Usage(5, 4), "m")
+    reading = read_reply(turn, schema)
+    assert (reading.kind, reading.value) == ("not_json", None)
+    [said] = reading.problems
+    assert spelled.lstrip("-") in said and said.count(". ") == 0 and said.endswith("be null.")
+    assert str(reading).startswith("text that is not JSON (it holds")
+    held = held_to_format(turn, OutputFormat("weather", schema))  # the double lets no NaN out either
+    assert json.loads(held.text) == {"temp_c": 0}
+
+
 def test_the_double_holds_a_finished_text_reply_to_the_schema():
     fmt = OutputFormat("weather", CLOSED)
     fits = Turn(Message.assistant('{"city": "Paris", "temp_c": 18}'), "end_turn", Usage(5, 9), "m")

@@ -35,6 +35,7 @@ when its script says nothing that fits.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from typing import Any, Literal
 from .errors import UsageError, UsageTypeError
 from .turn import StopReason, Turn
 
-__all__ = ["NAME_PATTERN", "OutputFormat", "Reading", "problems", "read_reply", "sample"]
+__all__ = ["NAME_PATTERN", "OutputFormat", "Reading", "loads", "problems", "read_reply", "sample"]
 
 #: OpenAI's pattern for a response format's name ("a-z, A-Z, 0-9, or underscores and dashes,
 #: with a maximum length of 64": the OpenAPI document's `ResponseFormatJsonSchema.name`).
@@ -146,7 +147,8 @@ class Reading:
 
     kind is "object" (JSON that matches), "refused" (the model declined: no JSON to read),
     "cut" (the output limit stopped it: the text is half an object), "not_json" (text that
-    does not parse), or "invalid" (JSON that breaks the schema).
+    does not parse, or holds NaN or Infinity, which JSON has not: `problems` says which),
+    or "invalid" (JSON that breaks the schema).
     """
 
     kind: Kind
@@ -162,6 +164,8 @@ class Reading:
                 return f"a refusal, no JSON: {self.text!r}"
             case "cut":
                 return f"cut by the output limit after {len(self.text)} characters: {self.text!r}"
+            case "not_json" if self.problems:
+                return f"text that is not JSON ({self.problems[0]}): {self.text[:60]!r}"
             case "not_json":
                 return f"text that is not JSON: {self.text[:60]!r}"
             case "invalid":
@@ -185,8 +189,40 @@ def read_reply(turn: Turn, schema: Mapping[str, Any]) -> Reading:
     if turn.stop_reason in (StopReason.MAX_TOKENS, StopReason.CONTEXT_WINDOW_EXCEEDED):
         return Reading("cut", None, text)
     try:
-        value = json.loads(text)
-    except ValueError:
+        value = loads(text)
+    except json.JSONDecodeError:
         return Reading("not_json", None, text)
+    except ValueError as exc:  # it parses, but holds what JSON has no spelling for
+        return Reading("not_json", None, text, (str(exc),))
     found = problems(value, schema)
     return Reading("invalid" if found else "object", value, text, tuple(found))
+
+
+def loads(text: str) -> Any:
+    """`json.loads(text)`, held to JSON itself: NaN, Infinity and a number too large for a float
+    (1e999, which Python reads as infinity) raise a `ValueError` saying so, as text that does
+    not parse raises `json.JSONDecodeError` (a `ValueError` too).
+
+    >>> loads('{"temp_c": 18.5}')
+    {'temp_c': 18.5}
+    >>> loads('{"temp_c": NaN}')
+    Traceback (most recent call last):
+    ...
+    ValueError: it holds NaN, which JSON has no spelling for (nor Infinity); \
+a number must be written in digits, or the value be null.
+    """
+    return json.loads(text, parse_constant=_constant, parse_float=_finite)
+
+
+def _constant(name: str) -> Any:
+    # subtle: Python's json reads NaN, Infinity and -Infinity; JSON (RFC 8259 §6) has no such values
+    raise ValueError(f"it holds {name}, which JSON has no spelling for (nor Infinity); a number must be "
+                  "written in digits, or the value be null.")
+
+
+def _finite(digits: str) -> float:
+    number = float(digits)
+    if math.isinf(number):
+        raise ValueError(f"it holds {digits}, a number too large for a float (Python would read it as "
+                      "infinity); a number must fit in a float, or the value be null.")
+    return number

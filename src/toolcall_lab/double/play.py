@@ -44,7 +44,7 @@ from typing import Any
 from .._text import shorten
 from ..blocks import ReasoningBlock, TextBlock
 from ..errors import ToolcallLabError, UsageError
-from ..output_format import OutputFormat, problems, sample
+from ..output_format import OutputFormat, loads, problems, sample
 from ..providers.scripted import Policy, Reply, ScriptedProvider, as_policy
 from ..tokens import estimate_tokens
 from ..tool import Tool
@@ -162,8 +162,8 @@ def held_to_format(turn: Turn, output_format: OutputFormat | None) -> Turn:
     if output_format is None or turn.stop_reason is not StopReason.END_TURN or turn.tool_calls:
         return turn
     try:
-        fits = not problems(json.loads(turn.text), output_format.schema)
-    except ValueError:
+        fits = not problems(loads(turn.text), output_format.schema)
+    except ValueError:  # not JSON, or NaN and Infinity, which JSON has not
         fits = False
     if fits:
         return turn
