@@ -17,7 +17,7 @@ from ..models import SERVER_TOOL_FEES, require_price, rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..views.cost import compaction_in_loop, cost_of
-from ..wire.anthropic import CACHE_TTLS, CACHING
+from ..wire.anthropic.caching import CACHE_TTLS, CACHING
 
 __all__ = ["Q3_SEARCH", "SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read",
            "predict_slow", "q1", "q2", "q3"]
