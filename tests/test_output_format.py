@@ -178,6 +178,55 @@ def test_a_script_that_answers_in_prose_still_gets_json_matching_the_schema(api)
     assert read_reply(turn, CLOSED).value == {"city": "", "temp_c": 0}
 
 
+def _nested_schema():
+    """Pydantic's schema of nested models: each in `$defs`, used by `$ref`, one of them recursive."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Wind(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        kmh: int
+        direction: str
+
+    class Place(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        name: str
+        within: Place | None  # recursive: the way back is null
+
+    class Weather(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        city: Place
+        wind: Wind
+        gusts: list[Wind]
+        yesterday: Wind | None
+
+    schema = Weather.model_json_schema()
+    assert "$defs" in schema and schema["properties"]["wind"] == {"$ref": "#/$defs/Wind"}
+    return schema
+
+
+def test_the_sample_of_a_schema_with_refs_follows_them_and_stops_where_it_goes_round():
+    schema = _nested_schema()
+    assert sample(schema) == {"city": {"name": "", "within": None}, "wind": {"kmh": 0, "direction": ""},
+                              "gusts": [], "yesterday": {"kmh": 0, "direction": ""}}
+    assert problems(sample(schema), schema) == []
+    endless = {"$defs": {"Loop": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Loop"}},
+                                  "required": ["next"]}}, "$ref": "#/$defs/Loop"}
+    with pytest.raises(UsageError, match="no finite value: '#/\\$defs/Loop' requires itself"):
+        sample(endless)
+
+
+@pytest.mark.parametrize("api", list(MODELS))
+def test_the_double_answers_a_schema_with_refs_with_an_object_valid_against_it(api):
+    pytest.importorskip({"anthropic": "anthropic", "ollama": "ollama"}.get(api, "openai"))
+    schema = _nested_schema()
+    with ApiDouble(["It is 18°C in Paris."]) as double:
+        agent = get_provider(PROVIDERS[api], base_url=double.base_url(api), model=MODELS[api],
+                             output_format=OutputFormat("weather", schema))
+        reading = read_reply(agent.complete(ASK), schema)
+    assert reading.kind == "object", str(reading)
+    assert reading.value["wind"] == {"kmh": 0, "direction": ""}
+
+
 def test_the_provider_refuses_before_sending_what_its_api_would_refuse():
     from toolcall_lab.errors import InvalidRequestError
 

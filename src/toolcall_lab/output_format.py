@@ -90,27 +90,71 @@ def sample(schema: Mapping[str, Any]) -> Any:
     The first of an `enum` or `anyOf`, a `const` as it is, the smallest number at or above
     `minimum`, "" for a string, false, null, an array of `minItems` samples, and an object
     with every property (the ones strict mode makes required, and the optional ones too).
+    A `$ref` (Pydantic's nested models, in `$defs`) is followed, resolved by jsonschema's
+    own `referencing`; where a schema refers to itself, a choice or an optional property
+    that would go round again is passed over, so the value is finite.
 
     >>> sample({"type": "object", "properties": {"unit": {"enum": ["C", "F"]},
     ...         "days": {"type": "integer", "minimum": 1}, "tags": {"type": "array"}}})
     {'unit': 'C', 'days': 1, 'tags': []}
+    >>> sample({"$defs": {"Wind": {"type": "object", "properties": {"kmh": {"type": "integer"}}}},
+    ...         "type": "object", "properties": {"wind": {"$ref": "#/$defs/Wind"}}})
+    {'wind': {'kmh': 0}}
     """
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    # subtle: the schema as its own resource, so "#/$defs/..." and any $id inside it resolve
+    resource = DRAFT202012.create_resource(dict(schema))
+    try:
+        return _sample(schema, Registry().with_resource("", resource).resolver(), ())
+    except _GoesRound as exc:
+        raise UsageError(f"the schema has no finite value: {exc.ref!r} requires itself at every turn; "
+                         "make the way back optional (not required, or an anyOf with null).") from None
+
+
+class _GoesRound(Exception):
+    """A `$ref` met again inside its own expansion, where nothing lets the sample stop."""
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
+def _sample(schema: Mapping[str, Any], resolver: Any, expanding: tuple[str, ...]) -> Any:
+    """`sample` of one node; `resolver` resolves its `$ref`s, `expanding` are the refs on the way."""
     if "const" in schema:
         return schema["const"]
     if schema.get("enum"):
         return schema["enum"][0]
+    if isinstance(schema.get("$ref"), str):
+        ref = schema["$ref"]
+        if ref in expanding:
+            raise _GoesRound(ref)
+        resolved = resolver.lookup(ref)
+        return _sample(resolved.contents, resolved.resolver, (*expanding, ref))
     for union in ("anyOf", "oneOf"):
         if schema.get(union):
-            return sample(schema[union][0])
+            return _first_finite(schema[union], resolver, expanding)
+    if schema.get("allOf"):
+        parts = [_sample(part, resolver, expanding) for part in schema["allOf"]]
+        if all(isinstance(part, dict) for part in parts):
+            return {key: value for part in parts for key, value in part.items()}
+        return parts[0]
+    return _typed(schema, resolver, expanding)
+
+
+def _typed(schema: Mapping[str, Any], resolver: Any, expanding: tuple[str, ...]) -> Any:
+    """`sample` of a node that says only its type (and its bounds, items, properties)."""
     kind = schema.get("type", "object" if "properties" in schema else "string")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
     match kind:
         case "object":
-            return {key: sample(value) for key, value in (schema.get("properties") or {}).items()}
+            return _object(schema, resolver, expanding)
         case "array":
             items = schema.get("items") or {}
-            return [sample(items) for _ in range(int(schema.get("minItems") or 0))]
+            return [_sample(items, resolver, expanding) for _ in range(int(schema.get("minItems") or 0))]
         case "integer":
             return int(schema.get("minimum", 0))
         case "number":
@@ -121,6 +165,31 @@ def sample(schema: Mapping[str, Any]) -> Any:
             return None
         case _:
             return "x" * int(schema.get("minLength") or 0)
+
+
+def _first_finite(choices: list[Any], resolver: Any, expanding: tuple[str, ...]) -> Any:
+    """The sample of the first choice that does not go round; if all do, the first one's error."""
+    going_round: _GoesRound | None = None
+    for choice in choices:
+        try:
+            return _sample(choice, resolver, expanding)
+        except _GoesRound as exc:
+            going_round = going_round or exc
+    assert going_round is not None
+    raise going_round
+
+
+def _object(schema: Mapping[str, Any], resolver: Any, expanding: tuple[str, ...]) -> dict[str, Any]:
+    """Every property's sample; an optional one that would go round again is left out."""
+    required = set(schema.get("required") or ())
+    value: dict[str, Any] = {}
+    for key, inner in (schema.get("properties") or {}).items():
+        try:
+            value[key] = _sample(inner, resolver, expanding)
+        except _GoesRound:
+            if key in required:
+                raise
+    return value
 
 
 def problems(value: Any, schema: Mapping[str, Any]) -> list[str]:
