@@ -8,12 +8,17 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SECRET
 from test_stream_fixtures import anthropic_sdk
-from toolcall_lab import Message, Transcript
+from toolcall_lab import Message, Transcript, call, get_provider, run_agent
+from toolcall_lab._redact import TOKEN_SHAPES
 from toolcall_lab.errors import MalformedResponseError, TapeError
 from toolcall_lab.providers.anthropic import AnthropicProvider
 from toolcall_lab.recorded import RECORDINGS
@@ -21,6 +26,44 @@ from toolcall_lab.tape import Tape, record
 from toolcall_lab.wire._framing import events_of
 
 SSE_RECORDINGS = sorted(name for name, recording in RECORDINGS.items() if recording.api != "ollama")
+
+#: One made-up token of each well-known shape, (what comes before it, the token): built here, so
+#: no token-shaped literal sits in the source.
+SHAPED = {
+    "OpenAI project key": ("", "sk-" + "proj-" + "A1b2C3d4_e5F6-g7H8" * 3),
+    "OpenAI key, the old shape": ("", "sk-" + "T3BlbkFJ" + "a1B2c3D4e5F6" * 4),
+    "Anthropic key": ("", "sk-" + "ant-api03-" + "Ab1_Cd2-Ef3gH4" * 6 + "-AA"),
+    "AWS access key id": ("", "AK" + "IA" + "IOSFODNN7EXAMPLE"),
+    "GitHub personal token": ("", "gh" + "p_" + "A1b2C3d4E5f6" * 3),
+    "GitHub fine-grained token": ("", "github" + "_pat_" + "11ABCDEFG0" * 3 + "_" + "a1B2c3" * 9),
+    "Hugging Face token": ("", "h" + "f_" + "aBcDeFgHiJ" * 3 + "kLmN"),
+    "Google API key": ("", "AI" + "za" + "SyD-9tSrke72I6e0qOZVOtU5oBRBmBPUfhI"),
+    "Slack bot token": ("", "xo" + "xb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
+    "Bearer token": ("Authorization: Bearer ", "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiI0MiJ9.c2lnbmVk-_x"),
+}
+
+# -- 2. every well-known token shape, wherever it sits in a body ------------------------------------
+def test_every_token_shape_has_an_example_here():
+    for shape in TOKEN_SHAPES:
+        assert any(re.search(shape.pattern, lead + token) for lead, token in SHAPED.values()), shape.name
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPED))
+def test_a_token_pasted_in_a_prompt_and_said_back_never_reaches_the_tape(shape, make_double, monkeypatch):
+    """After a space, after a line break (written `\\n` in the JSON), in a call's arguments."""
+    lead, token = SHAPED[shape]
+    pasted = f"Keep these safe:\n{lead}{token}\tand {lead}{token}"
+    double = make_double([[call("get_weather", city=f"Paris\n{lead}{token}")], f"I saw:\n{lead}{token}"])
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    provider = get_provider("openai-chat", base_url=double.base_url("chat"))
+    with record(provider) as recorder:
+        from toolcall_lab.tools import get_weather
+
+        run_agent(provider, pasted, tools=[get_weather])
+    text = json.dumps(recorder.tape.to_dict(), ensure_ascii=False)
+    assert token not in text
+    assert recorder.tape.answer == f"I saw:\n{lead}[redacted]"
+    assert f"Keep these safe:\\n{lead}[redacted]\\tand {lead}[redacted]" in text
 
 
 # -- 3. a stream's framing: CR, CRLF and LF alike; never 0 events of a stream that had some -------

@@ -4,8 +4,10 @@ Three tools, for three kinds of secret:
 
 - `redact(text, secrets)` hides secrets the kit *knows* (the provider's own key);
 - `redact_tokens(text)` hides anything *shaped* like a common token (`TOKEN_SHAPES`: the
-  vendors' keys, GitHub, AWS, Hugging Face, Google and Slack tokens), wherever it came
-  from: pasted into a prompt, returned by a tool, quoted in an API's error;
+  vendors' keys, GitHub, AWS, Hugging Face, Google and Slack tokens, a bearer token after
+  `Bearer `), wherever it came from: pasted into a prompt, returned by a tool, quoted in an
+  API's error; a token counts where it starts a word, after a line break or a tab too,
+  written out (`\\n`) as JSON text writes it (a call's arguments);
 - `redact_url(url)` hides the user name and password a URL may carry
   (`http://user:PASSWORD@host/v1`), for every place a URL is shown.
 
@@ -57,15 +59,25 @@ TOKEN_SHAPES = (
                "docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids"),
     TokenShape("Hugging Face user access tokens", r"hf_[A-Za-z0-9]{30,}",
                "huggingface.co/docs/hub/security-tokens"),
-    # subtle: Google publishes no format; AIza and 35 more characters is the shape every secret
-    # scanner uses (GitGuardian's and TruffleHog's Google API key detectors), 39 in all.
+    # subtle: Google states no format, but its API keys page shows a key ("AIzaSyDaGmWKa4JsXZ-
+    # HjGw7...": AIza and 35 more of [0-9A-Za-z_-], 39 in all), the shape the secret scanners
+    # match too (GitGuardian's and TruffleHog's Google API key detectors).
     TokenShape("Google API keys", r"AIza[0-9A-Za-z_-]{35}", "cloud.google.com/docs/authentication/api-keys"),
     TokenShape("Slack tokens: bot (xoxb-), user (xoxp-), app-level (xapp-), refresh (xoxe-) and the others",
                r"xox[abeoprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}",
                "docs.slack.dev/authentication/tokens"),
+    # subtle: the token only, so "Authorization: Bearer [redacted]" still says what it was; 16
+    # characters at least, so prose ("a Bearer token") is left alone
+    TokenShape("Bearer tokens, as an Authorization header carries them (RFC 6750's b64token)",
+               r"(?:(?<=Bearer )|(?<=bearer )|(?<=BEARER ))[A-Za-z0-9][A-Za-z0-9._~+/-]{15,}=*",
+               "datatracker.ietf.org/doc/html/rfc6750#section-2.1"),
 )
-#: Any one of `TOKEN_SHAPES`, starting at a word boundary (so "task-force" is not a key).
-TOKENLIKE = re.compile("|".join(rf"\b(?:{shape.pattern})" for shape in TOKEN_SHAPES))
+#: Where a token may start: not inside a word (so "task-force" is not a key), and after a line
+#: break, a tab or another character written out as JSON text writes it ("...:\nAIza...",
+#: "\u0001AIza...": `\b` sees the "n" or the "1" as a letter of the word, and the key would stay).
+_STARTS = r"(?:(?<!\w)|(?<=\\[nrtbf])|(?<=\\u[0-9A-Fa-f]{4}))"
+#: Any one of `TOKEN_SHAPES`, where a token may start.
+TOKENLIKE = re.compile("|".join(rf"{_STARTS}(?:{shape.pattern})" for shape in TOKEN_SHAPES))
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
