@@ -160,6 +160,76 @@ def test_a_request_the_kit_cannot_hold_gets_the_doubles_own_400(double):
                                                           "has type 'file_search'")
 
 
+# -- issue 29 §5.6: the switches of streaming and structured output ------------------------------------
+#: Each API's switches: (path, the JSON types it takes, the strings it takes), and what its
+#: 400 names of the path. A value of another type gets the API's 400 (Ollama: its runner's 500).
+SWITCHES = {
+    "anthropic": [(("stream",), (bool,), None), (("output_config", "format"), (dict, type(None)), None)],
+    "responses": [(("stream",), (bool, type(None)), None), (("stream_options",), (dict, type(None)), None),
+                  (("stream_options", "include_obfuscation"), (bool,), None), (("text",), (dict,), None),
+                  (("text", "format"), (dict,), None)],
+    "chat": [(("stream",), (bool, type(None)), None), (("stream_options",), (dict, type(None)), None),
+             (("stream_options", "include_usage"), (bool,), None), (("response_format",), (dict,), None)],
+    "ollama": [(("stream",), (bool, type(None)), None), (("format",), (dict, type(None)), ("", "json"))],
+}
+JSON_SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                | st.text(max_size=6) | st.sampled_from(["yes", "true", "json", ""]))
+JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=2)
+                           | st.dictionaries(st.text(max_size=3), inner, max_size=2), max_leaves=3)
+
+
+def named(api: str, path: tuple[str, ...], answer: dict) -> bool:
+    """Whether `answer`, the API's error, names the switch at `path` the API's way."""
+    said = message_of(api, answer)
+    match api:
+        case "anthropic":
+            return said.startswith(".".join(path) + ":")
+        case "responses" | "chat":
+            return answer["error"]["param"] == ".".join(path) and said.startswith("Invalid type for '")
+        case _:
+            return ("ChatRequest." + ".".join(path) in said) if path == ("stream",) else said.startswith(
+                "invalid format: ")
+
+
+@pytest.mark.parametrize("api", list(SWITCHES))
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(api, data):
+    from toolcall_lab.double import ApiDouble
+
+    path, takes, strings = data.draw(st.sampled_from(SWITCHES[api]))
+    value = data.draw(JSON_VALUES.filter(lambda v: type(v) not in takes and not (
+        strings is not None and isinstance(v, str) and v in strings)))
+    body = copy.deepcopy(BASE[api])
+    node = body
+    for step in path[:-1]:
+        node = node.setdefault(step, {})
+    node[path[-1]] = value
+    status, raw, headers = ApiDouble().handle("POST", API_SPECS[api].endpoint, json.dumps(body).encode())
+    answer = json.loads(bytes(raw))
+    assert status == (500 if (api, path) == ("ollama", ("format",)) else 400), answer
+    assert keys(answer) == keys(codec(api).error_body("any", status=status)) and named(api, path, answer)
+    assert headers["x-should-retry"] == "false"
+
+
+@pytest.mark.parametrize(("api", "change", "text"), [
+    ("chat", {"response_format": {"type": "json"}},
+     "Invalid value: 'json'. Supported values are: 'text', 'json_schema', and 'json_object'."),
+    ("chat", {"response_format": {"type": "json_schema"}},
+     "Missing required parameter: 'response_format.json_schema'."),
+    ("responses", {"text": {"format": {"type": "json_schema", "schema": {}}}},
+     "Missing required parameter: 'text.format.name'."),
+    ("anthropic", {"output_config": {"format": {"type": "json"}}},
+     "output_config.format: Input tag 'json' found using 'type' does not match any of the expected tags: "
+     "'json_schema'"),
+    ("ollama", {"format": "yaml"},
+     'invalid format: "\\"yaml\\""; expected "json" or a valid JSON Schema object'),
+])
+def test_a_switch_with_a_value_its_api_does_not_know_is_refused_in_its_words(api, change, text):
+    problem = shape.first_problem(api, {**BASE[api], **change})
+    assert problem is not None and problem.text == text
+
+
 # -- the shapes hold to the APIs' own definitions ------------------------------------------------------
 def test_the_shapes_are_json_schema():
     import jsonschema

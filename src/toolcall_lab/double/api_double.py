@@ -323,8 +323,9 @@ class ApiDouble(BackgroundServer):
         api = self.routes.get(path)
         if api and method == "POST" and body is None:
             bad_json = "the request has no body"
+        # subtle: only true streams; a wrongly typed "stream" ("yes") is the shape's 400, not a stream
         streamed = bool(api and bad_json is None and method == "POST"
-                        and body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT))
+                        and body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT) is True)
         fault = self._next_fault(fault_header, streamed)
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
         shape_ = self._shape(path, sdk)

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ..turn import Turn
     from ..usage import Usage
 
-__all__ = ["EFFORT", "FUNCTION", "PART_TEXT", "cache_usage", "choice", "fault", "openai_param",
+__all__ = ["EFFORT", "FUNCTION", "JSON_SCHEMA", "PART_TEXT", "cache_usage", "choice", "fault", "openai_param",
            "shape_problem"]
 
 # -- the parts both shapes share -----------------------------------------------------------------
@@ -61,6 +61,9 @@ PART_TEXT = obj({"text": STRING}, required=("text",))
 EFFORT = null(STRING)  # the values are a rule (`wire._shared.invalid_effort`), in OpenAI's words
 #: A function tool's fields, in both APIs
 FUNCTION = {"name": STRING, "description": null(STRING), "parameters": null(OBJECT), "strict": null(BOOLEAN)}
+#: A json_schema response format's fields (ResponseFormatJsonSchema's `json_schema`, and
+#: TextResponseFormatJsonSchema beside its `type`)
+JSON_SCHEMA = {"name": STRING, "description": STRING, "schema": OBJECT, "strict": null(BOOLEAN)}
 
 
 def choice(branches: dict[str, Schema], others: list[str] | bool) -> Schema:

@@ -76,6 +76,8 @@ _ANTHROPIC_TOOL = tagged({
 }, default="custom", others=True)  # Anthropic's own tools (web_search_20250305, ...) by their name only
 _DISABLE = {"disable_parallel_tool_use": BOOLEAN}
 _DISPLAY = {"display": null(enum("summarized", "omitted"))}
+#: json_output_format_param.py: structured output's one format, its schema required
+_FORMAT = null(tagged({"json_schema": obj({"schema": OBJECT}, required=("schema",))}))
 
 #: The request body, as the SDK's types describe it (see the module docstring)
 SHAPE: Schema = obj({
@@ -92,7 +94,8 @@ SHAPE: Schema = obj({
                            "tool": obj({"name": STRING, **_DISABLE}, required=("name",))}),
     "thinking": tagged({"enabled": obj({"budget_tokens": INTEGER, **_DISPLAY}, required=("budget_tokens",)),
                         "adaptive": obj(_DISPLAY), "disabled": OBJECT, "between_tools": OBJECT}),
-    "output_config": obj({"effort": null(enum("low", "medium", "high", "xhigh", "max"))}),
+    "output_config": obj({"effort": null(enum("low", "medium", "high", "xhigh", "max")), "format": _FORMAT}),
+    "stream": BOOLEAN,
     "stop_sequences": array(STRING),
     "temperature": NUMBER, "top_p": NUMBER, "top_k": INTEGER,
     "cache_control": _CACHE_CONTROL,

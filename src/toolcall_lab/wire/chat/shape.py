@@ -22,7 +22,7 @@ parameter: ..." (unknown keys pass).
 
 from __future__ import annotations
 
-from .._openai import EFFORT, FUNCTION, PART_TEXT, choice
+from .._openai import EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
 from .._openai import shape_problem as openai_problem
 from .._schema import (
     BOOLEAN,
@@ -78,7 +78,12 @@ SHAPE: Schema = obj({
     "reasoning_effort": EFFORT,
     "max_tokens": null(INTEGER), "max_completion_tokens": null(INTEGER),
     "temperature": null(NUMBER), "seed": null(INTEGER),
-    "stream_options": null(OBJECT),
+    "stream": null(BOOLEAN),
+    "stream_options": null(obj({"include_usage": BOOLEAN, "include_obfuscation": BOOLEAN})),
+    # the three in the spec's order, which OpenAI lists them in
+    "response_format": tagged({"text": OBJECT, "json_schema": obj(
+        {"json_schema": obj(JSON_SCHEMA, required=("name",))}, required=("json_schema",)),
+        "json_object": OBJECT}),
     "prompt_cache_key": null(STRING),
     "prompt_cache_retention": {**null(enum("in_memory", "24h")), "x-hosted": True},
 }, required=("model", "messages"))

@@ -16,12 +16,16 @@ The types are Ollama's Go types (ollama/ollama@fb307609, `api/types.go`: `ChatRe
 `Message`, `ToolCall`, `Tool`, `Options`), which Go's encoding/json enforces while it reads
 a body.
 
+`format` (structured output) takes "json", a JSON schema, "" or null; anything else is
+Ollama's 500, in its runner's words (`_FORMAT_ERROR`).
+
 Left out: value ranges (`rules.py` checks the few Ollama checks), and the fields the kit
-neither sends nor the double reads (`format`, `keep_alive`, images).
+neither sends nor the double reads (`keep_alive`, images).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .._schema import (
@@ -60,6 +64,13 @@ def _option(go_type: str) -> Schema:
             "x-error": f'option "{{key}}" must be of type {go_type}'}
 
 
+#: Ollama's `format` is a json.RawMessage, which takes any JSON; the runner then takes "json", a
+#: schema (an object), or nothing ("", null), and answers anything else with this error, which
+#: the chat handler sends as a 500 (ollama/ollama llm/server.go, Completion; server/routes.go)
+_FORMAT_ERROR = {"x-status": 500,
+                 "x-error": 'invalid format: {raw}; expected "json" or a valid JSON Schema object'}
+
+
 _ROLE = {"type": "string", "pattern": "(?i)^(system|user|assistant|tool)$", "x-error": (
     # The double's own refusal: Ollama lower-cases any role and hands it to the model's chat
     # template, which may skip it; the double has no template, and plays these four only.
@@ -92,6 +103,9 @@ SHAPE: Schema = obj({
         "num_predict": _option("integer"), "seed": _option("integer"),
         "temperature": _option("float32"), "top_p": _option("float32"), "top_k": _option("integer")}},
         "map[string]interface {}"),
+    # later still: read only when the model runs (llm/server.go, Completion), so a 500 too
+    "format": {"type": ["object", "string", "null"], "if": {"type": "string"},
+               "then": {"enum": ["", "json"], **_FORMAT_ERROR}, **_FORMAT_ERROR},
 })  # `think` is a type of Ollama's own (ThinkValue), checked with its words by `wire.ollama.rules`
 
 
@@ -106,7 +120,8 @@ def shape_problem(failure: Failure) -> Problem:
     template = failure.node.get("x-error")
     if template and failure.kind != "required":
         key = str(failure.path[-1]) if failure.path else ""
-        return Problem(API_NAME, at, template.format(path=where, key=key, value=repr(failure.value)))
+        return Problem(API_NAME, at, template.format(path=where, key=key, value=repr(failure.value),
+                                                     raw=_go_quoted(failure.value)))
     if failure.kind == "required" or failure.value is None:
         # Go reads a missing field or a null as the zero value; where the double has nothing to
         # play from that (an empty message, a call without a function), it says so itself.
@@ -132,3 +147,12 @@ def _go_value(value: Any, go_type: str) -> str:
 def _go_path(path: Path) -> str:
     """A JSON path as the double names it in Go's words: messages[0].role."""
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path).lstrip(".")
+
+
+def _go_quoted(value: Any) -> str:
+    """A JSON value's text as Go's %q prints the raw bytes: 5 -> "5", "yes" -> "\\"yes\\"".
+
+    subtle: Ollama quotes the bytes it was sent; the double has the parsed value, so the
+    text is its compact JSON, which differs from the sent bytes only in spacing.
+    """
+    return json.dumps(json.dumps(value, ensure_ascii=False, separators=(",", ":")), ensure_ascii=False)

@@ -19,12 +19,13 @@ parameter: ..." (unknown keys pass).
 
 from __future__ import annotations
 
-from .._openai import EFFORT, FUNCTION, PART_TEXT, choice
+from .._openai import EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
 from .._openai import shape_problem as openai_problem
 from .._schema import (
     BOOLEAN,
     INTEGER,
     NUMBER,
+    OBJECT,
     STRING,
     Failure,
     Schema,
@@ -86,6 +87,11 @@ SHAPE: Schema = obj({
     "prompt_cache_key": null(STRING),
     "prompt_cache_retention": {**null(enum("in_memory", "24h")), "x-hosted": True},
     "prompt_cache_options": obj({"ttl": STRING}),
+    "stream": null(BOOLEAN),
+    "stream_options": null(obj({"include_obfuscation": BOOLEAN})),
+    "text": obj({"format": tagged({"text": OBJECT,  # the three in the spec's order, which OpenAI lists
+                                   "json_schema": obj(JSON_SCHEMA, required=("schema", "name")),
+                                   "json_object": OBJECT})}),
 }, required=("model",))  # the spec requires neither; the API answers "Missing required parameter: 'model'."
 
 
