@@ -8,21 +8,30 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SECRET
+from conftest import REAL_PROVIDERS, SECRET, same_turn
+from stream_grammar import STREAMS, NoCuts
 from test_stream_fixtures import anthropic_sdk
+from test_stream_property import DrawnCuts, pieces_say_what_the_turn_holds
 from toolcall_lab import Message, Transcript, call, get_provider, run_agent
 from toolcall_lab._redact import TOKEN_SHAPES
+from toolcall_lab.double import ApiDouble
 from toolcall_lab.errors import MalformedResponseError, TapeError
 from toolcall_lab.providers.anthropic import AnthropicProvider
+from toolcall_lab.providers.sdk import SealedKeys
 from toolcall_lab.recorded import RECORDINGS
-from toolcall_lab.tape import Tape, record
+from toolcall_lab.stream import StreamFinished, TextDelta
+from toolcall_lab.tape import Tape, record, replay
+from toolcall_lab.tape.redaction import scrubbed
+from toolcall_lab.wire import APIS, decode_reply, decode_stream
 from toolcall_lab.wire._framing import events_of
 
 SSE_RECORDINGS = sorted(name for name, recording in RECORDINGS.items() if recording.api != "ollama")
@@ -41,6 +50,149 @@ SHAPED = {
     "Slack bot token": ("", "xo" + "xb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
     "Bearer token": ("Authorization: Bearer ", "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiI0MiJ9.c2lnbmVk-_x"),
 }
+#: A secret with no shape, which only the provider's own redaction knows (a URL's password, say).
+SHAPELESS = "hunter2-of-the-classroom"
+
+
+# -- 1. a secret cut across a stream's pieces is redacted as the text assembles ----------------------
+def reply_bodies(text: str) -> dict[str, dict[str, Any]]:
+    """Each API's unstreamed body of one reply that says `text`, thinks it and passes it to a call."""
+    args = {"note": text, "city": "Paris"}
+    anthropic = [{"type": "thinking", "thinking": text, "signature": "c2ln"}, {"type": "text", "text": text},
+                 {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": args}]
+    responses = [
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": text}]},
+        {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+         "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+         "arguments": json.dumps(args), "status": "completed"}]
+    chat = {"role": "assistant", "content": text, "refusal": None, "reasoning_content": text,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                "name": "get_weather", "arguments": json.dumps(args, ensure_ascii=False)}}]}
+    ollama = {"role": "assistant", "content": text, "thinking": text,
+              "tool_calls": [{"function": {"name": "get_weather", "arguments": args}}]}
+    return {
+        "anthropic": {"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
+                      "content": anthropic, "stop_reason": "tool_use", "stop_sequence": None,
+                      "usage": {"input_tokens": 12, "output_tokens": 34}},
+        "responses": {"id": "resp_1", "object": "response", "created_at": 1764777657, "status": "completed",
+                      "error": None, "incomplete_details": None, "model": "gpt-5-mini", "output": responses,
+                      "parallel_tool_calls": True,
+                      "usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
+                                "output_tokens": 34, "output_tokens_details": {"reasoning_tokens": 5},
+                                "total_tokens": 46}},
+        "chat": {"id": "chatcmpl-1", "object": "chat.completion", "created": 1727346176, "model": "gpt-4o",
+                 "choices": [{"index": 0, "logprobs": None, "finish_reason": "tool_calls", "message": chat}]},
+        "ollama": {"model": "qwen3:4b", "created_at": "2026-12-01T10:00:59.5Z", "done": True,
+                   "done_reason": "stop", "message": ollama, "prompt_eval_count": 12, "eval_count": 34},
+    }
+
+
+def kept_on_the_tape(api: str, body: dict[str, Any], cuts: Any, secrets: Any) -> tuple[Any, Any]:
+    """(the tape's stored form of `body` streamed as `cuts` cut it, of `body` unstreamed), each
+    as the recorder scrubs an exchange."""
+    events = STREAMS[api](copy.deepcopy(body), cuts)
+    exchange = {"api": api, "path": "/", "status": 200, "model": "m", "latency_ms": 1, "request": {}}
+    streamed = scrubbed({**exchange, "response": None, "events": events}, secrets)
+    unstreamed = scrubbed({**exchange, "response": copy.deepcopy(body), "events": None}, secrets)
+    return streamed, unstreamed
+
+
+def replays_redacted(api: str, streamed: Any, unstreamed: Any, secret: str) -> None:
+    """The stored stream holds no `secret`, not even in pieces: it decodes to the very Turn of
+    the reply stored unstreamed, and its deltas, joined, are that Turn's blocks, where each
+    text says "[redacted]" in the secret's place."""
+    assert secret not in json.dumps(streamed, ensure_ascii=False)
+    assert secret not in json.dumps(unstreamed, ensure_ascii=False)
+    said = list(decode_stream(streamed["events"], api=api))
+    expected = decode_reply(api=api, response=unstreamed["response"])
+    assert isinstance(said[-1], StreamFinished) and same_turn(said[-1].turn, expected)
+    pieces_say_what_the_turn_holds(said, expected, in_place=api in ("anthropic", "responses"))
+    assert "[redacted]" in expected.message.text
+    assert "[redacted]" in expected.message.tool_calls[0].args["note"]
+
+
+class CutAt:
+    """Every text cut at one point, `at` characters into the secret (`stream_grammar.Cuts`)."""
+
+    def __init__(self, where: int) -> None:
+        self.where = where
+
+    def pieces(self, text: str) -> list[str]:
+        return [text[:self.where], text[self.where:]] if 0 < self.where < len(text) else [text]
+
+    def flag(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("shape", ["Google API key", "Anthropic key", "Bearer token", SHAPELESS])
+def test_a_secret_cut_in_two_at_every_point_is_redacted_on_the_tape_of_each_wire(api, shape):
+    lead, secret = SHAPED.get(shape, ("", shape))
+    before = f"Your key, as you pasted it: {lead}"
+    text = f"{before}{secret}. Keep it safe."
+    secrets = SealedKeys([SHAPELESS])
+    for where in range(len(before), len(before) + len(secret) + 1):  # each point in it, and either end
+        for cuts in (CutAt(where), CutAt(where - len(before) + 1)):  # the arguments' JSON starts elsewhere
+            replays_redacted(api, *kept_on_the_tape(api, reply_bodies(text)[api], cuts, secrets), secret)
+
+
+@pytest.mark.parametrize("api", APIS)
+@settings(max_examples=60)
+@given(data=st.data(), shape=st.sampled_from([*SHAPED, SHAPELESS]),
+       before=st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=12),
+       after=st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=12),
+       gap=st.sampled_from([" ", "\n", "\t", ": ", "\n\n"]))
+def test_a_secret_cut_anywhere_across_many_pieces_never_reaches_the_tape(api, data, shape, before, after,
+                                                                        gap):
+    """Hypothesis cuts every text of the reply (its words, its thinking, a call's arguments) at up
+    to five points it chooses, as many APIs' deltas do, around a secret of every shape."""
+    lead, secret = SHAPED.get(shape, ("", shape))
+    text = f"{before}{gap}{lead}{secret}{' ' if after[:1].isalnum() else ''}{after}"
+    streamed, unstreamed = kept_on_the_tape(api, reply_bodies(text)[api], DrawnCuts(data),
+                                            SealedKeys([SHAPELESS]))
+    replays_redacted(api, streamed, unstreamed, secret)
+
+
+def test_a_stream_with_no_secret_is_kept_exactly_as_it_came():
+    for api in APIS:
+        streamed, _ = kept_on_the_tape(api, reply_bodies("Sunny, 18°C in Paris.")[api], NoCuts(), None)
+        assert streamed["events"] == STREAMS[api](reply_bodies("Sunny, 18°C in Paris.")[api], NoCuts())
+
+
+def test_a_secret_in_pieces_the_tape_cannot_place_is_a_tape_error_never_kept(monkeypatch):
+    """The safety net: were a decoder to say a piece no field of its event holds, the stream is
+    read again once scrubbed, and a secret still in it is refused, not written."""
+    from toolcall_lab.tape import redaction
+
+    monkeypatch.setattr(redaction, "_place", lambda *args: None)
+    body = reply_bodies(f"You pasted {SHAPED['Google API key'][1]}.")["chat"]
+    said = (r"^a secret in the streamed reasoning of block 0 arrived in pieces the tape cannot place, so it "
+            r"cannot be redacted; record this call unstreamed")
+    with pytest.raises(TapeError, match=said):
+        kept_on_the_tape("chat", body, CutAt(14), None)
+
+
+@pytest.mark.parametrize("name", list(REAL_PROVIDERS))
+def test_a_streamed_reply_that_repeats_a_key_is_recorded_redacted_and_replays_so(name):
+    """Through each real SDK's stream call: the double repeats a Google key in 4-character deltas."""
+    if name == "ollama":
+        pytest.importorskip("ollama")
+    lead, secret = SHAPED["Google API key"]
+    said = f"You pasted {secret}, keep it safe."
+    with ApiDouble([said]) as double:
+        provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), api_key=SECRET)
+        with record(provider) as recorder:
+            live = list(provider.stream(Transcript(messages=[Message.user(f"Is {secret} my key?")])))
+    assert live[-1].turn.message.text == said  # the learner's own stream is untouched
+    text = json.dumps(recorder.tape.to_dict(), ensure_ascii=False)
+    assert secret not in text and SECRET not in text and recorder.tape.exchanges[0].streamed
+    assert recorder.tape.answer == "You pasted [redacted], keep it safe."
+    replayed = replay(recorder.tape)
+    again = list(replayed.stream(Transcript(messages=[Message.user("Is [redacted] my key?")])))
+    deltas = "".join(event.text for event in again if isinstance(event, TextDelta))
+    assert deltas == again[-1].turn.message.text == "You pasted [redacted], keep it safe."
+
 
 # -- 2. every well-known token shape, wherever it sits in a body ------------------------------------
 def test_every_token_shape_has_an_example_here():

@@ -16,6 +16,10 @@ Three tools, for three kinds of secret:
     >>> redact_url("http://teacher:hunter2@10.0.0.5:8000/v1")
     'http://[redacted]@10.0.0.5:8000/v1'
 
+Each is also said as *where* (`token_spans`, `secret_spans`: (start, end) pairs) and
+`cut_out(text, spans)`, so text that arrives in pieces (a stream) can be redacted as a
+whole and cut back at the same places (`tape.redaction`).
+
 Left out: secrets with no shape of their own (an AWS *secret* access key is 40 characters
 of base64 with no prefix; a password is anything), which only `redact` can hide, and only
 when the kit was given them.
@@ -28,8 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["REDACTED", "TOKENLIKE", "TOKEN_SHAPES", "TokenShape", "redact", "redact_tokens", "redact_url",
-           "url_secrets"]
+__all__ = ["REDACTED", "TOKENLIKE", "TOKEN_SHAPES", "TokenShape", "cut_out", "merged", "redact",
+           "redact_tokens", "redact_url", "secret_spans", "token_spans", "url_secrets"]
 
 REDACTED = "[redacted]"
 
@@ -99,6 +103,55 @@ def redact_tokens(text: str) -> str:
     'AWS key [redacted] and Slack [redacted]'
     """
     return TOKENLIKE.sub(REDACTED, text)
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds something shaped like a token: (start, end) of each, in order.
+
+    >>> token_spans("keys: AKIAIOSFODNN7EXAMPLE, hf_" + "a1b2c3" * 6)
+    [(6, 26), (28, 67)]
+    """
+    return [match.span() for match in TOKENLIKE.finditer(text)]
+
+
+def secret_spans(text: str, secrets: Iterable[str | None]) -> list[tuple[int, int]]:
+    """Where `text` holds one of `secrets` (4 characters or more, as `redact` hides): (start, end).
+
+    >>> secret_spans("pw hunter2, again hunter2", ["hunter2", "x"])
+    [(3, 10), (18, 25)]
+    """
+    found: list[tuple[int, int]] = []
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            start = text.find(secret)
+            while start != -1:
+                found.append((start, start + len(secret)))
+                start = text.find(secret, start + len(secret))
+    return sorted(found)
+
+
+def cut_out(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """`text` with each span replaced by "[redacted]"; spans that overlap are hidden as one.
+
+    >>> cut_out("a secret and a token", [(2, 8), (15, 20), (17, 19)])
+    'a [redacted] and a [redacted]'
+    """
+    kept, at = [], 0
+    for start, end in merged(spans):
+        kept += [text[at:start], REDACTED]
+        at = end
+    return "".join([*kept, text[at:]])
+
+
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` in order, those that overlap joined: [(0, 4), (2, 6), (8, 9)] -> [(0, 6), (8, 9)]."""
+    joined: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if joined and start < joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
 
 
 def url_secrets(url: str | None) -> list[str]:

@@ -45,7 +45,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 from urllib.parse import urlsplit
 
-from .._redact import redact, redact_url, url_secrets
+from .._redact import redact, redact_url, secret_spans, url_secrets
 from .._text import shorten
 from ..errors import (
     AuthenticationError,
@@ -118,6 +118,10 @@ class SealedKeys:
     def redact(self, text: str) -> str:
         """`text` with every kept secret replaced by `[redacted]` (`_redact.redact`)."""
         return redact(text, self._values)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where `text` holds a kept secret: (start, end) of each (`_redact.secret_spans`)."""
+        return secret_spans(text, self._values)
 
 
 def clean_key(key: str, source: str, *, provider: str = "") -> str:

@@ -5,6 +5,7 @@ lives in one module of this folder:
 
     format.py       the tape as data: `Tape`, `Exchange`, `FORMAT`, `load`, `shipped`
     recorder.py     recording and replay: `record`, `recording`, `Recorder`, `replay`, `KEYLIKE`
+    redaction.py    what a tape never keeps: secrets scrubbed, a stream's as its text assembles
     environment.py  `provider_from_env`: the lessons' provider cell, which may replay or record
 
 The shipped tapes are data files, in `toolcall_lab/data/tapes/`.

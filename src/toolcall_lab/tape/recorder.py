@@ -21,8 +21,9 @@ learns why (`double.playback`).
 What a tape never holds: headers, so no key (recording reads the request's path and
 body and the response's status and body, nothing else; and the bodies go through the
 provider's key redaction and the common token shapes, `KEYLIKE`: the vendors' keys,
-GitHub, AWS, Hugging Face, Google and Slack tokens, pasted in a prompt or returned by a
-tool); nor the host, so a tape does not say where a private server lives.
+GitHub, AWS, Hugging Face, Google and Slack tokens, bearer tokens, pasted in a prompt or
+returned by a tool; a stream's text is redacted as it assembles, however its pieces cut a
+key: `tape.redaction`); nor the host, so a tape does not say where a private server lives.
 
 A tape is saved the way every file of the kit is (`_files.save_atomically`: a temporary
 file, then one rename), so recording after every exchange (`recording`) never leaves a
@@ -62,11 +63,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from .._redact import TOKENLIKE, redact_tokens
-from ..blocks import clean_text
+from .._redact import TOKENLIKE
 from ..errors import MalformedResponseError, TapeError, ToolcallLabError, UsageError
 from ..wire import API_SPECS
 from .format import _SETTINGS, Exchange, Tape, load
+from .redaction import scrubbed
 
 if TYPE_CHECKING:
     from ..providers.base import Provider
@@ -182,9 +183,10 @@ class Recorder:
         said = answer if isinstance(answer, dict) else (events or [{}])[-1]
         model = said.get("model") or (body.get("model") if isinstance(body, dict) else None) or (
             self.provider.model)
-        exchange = _redacted(self.provider, {
+        exchange = scrubbed({
             "api": api, "path": path, "status": response.status_code, "model": str(model),
-            "latency_ms": _latency(response), "request": body, "response": answer, "events": events})
+            "latency_ms": _latency(response), "request": body, "response": answer, "events": events},
+            getattr(self.provider, "_secrets", None))
         kept = exchange.pop("events")
         # subtle: the save under the lock too: calls in several threads each save the tape, and
         # a save of an older snapshot that lands last would rename a shorter tape over the file
@@ -270,24 +272,6 @@ def _json_or_text(raw: bytes) -> Any:
         return json.loads(raw) if raw else None
     except (ValueError, RecursionError):  # not JSON, or nested too deeply to read: kept as text
         return raw.decode("utf-8", "replace")
-
-
-def _redacted(provider: Provider | None, exchange: dict[str, Any]) -> dict[str, Any]:
-    """`exchange` with the provider's key, and anything shaped like a token, replaced by "[redacted]".
-
-    subtle: a body can hold a key's *masked* form: OpenAI's 401 says "Incorrect API key provided:
-    sk-proj-****abcd", the last characters of the real key; the pattern catches that too. And a
-    lone surrogate (a "\\ud83d" escape in a reply) becomes U+FFFD here, where the text enters.
-
-    >>> _redacted(None, {"error": "Incorrect API key provided: sk-proj-****Ab12.", "got": "\\ud83d"})
-    {'error': 'Incorrect API key provided: [redacted].', 'got': '�'}
-    """
-    text = clean_text(json.dumps(exchange, ensure_ascii=False))
-    redact = getattr(getattr(provider, "_secrets", None), "redact", None)
-    if redact is not None:
-        text = redact(text)
-    redacted: dict[str, Any] = json.loads(redact_tokens(text))
-    return redacted
 
 
 def _label(provider: Provider, api: str, *, double: bool = False) -> str:
