@@ -177,6 +177,24 @@ def test_behaviour_fails_each_wrong_run_and_says_which_step(replies, tools, why)
     assert repr(verdict).startswith("✗ ")
 
 
+@pytest.mark.parametrize(("answer", "passes"), [
+    ("It is 291.", True), ("291", True), ("The answer: 291, exactly.", True), ("(291)", True),
+    ("It is 2910.", False), ("It is 1291.", False), ("It is 291.5.", False), ("It is 1,291.", False),
+    ("It is -291.", False), ("It is 291st.", False),
+])
+def test_behaviour_matches_a_fact_as_a_whole_number_not_a_substring(answer, passes):
+    run = _run(SUM, [call("calculator", expression="17 * 23 - 100"), answer])
+    assert bool(behaviour(SUM, run)) is passes
+
+
+def test_a_case_whose_fact_is_empty_is_refused_in_one_sentence():
+    for empty in ("", "   "):
+        with pytest.raises(UsageError, match="holds none \\(it would pass any answer\\)"):
+            Case("What is 17 * 23 - 100?", "calculator", {"expression": "17 * 23 - 100"}, says=empty)
+    with pytest.raises(UsageTypeError, match="a str such as"):
+        Case("What is 17 * 23 - 100?", "calculator", {"expression": "17 * 23 - 100"}, says=291)  # type: ignore[arg-type]
+
+
 def test_behaviour_pairs_a_result_with_its_call_by_the_exact_id():
     from toolcall_lab.checks.measuring_a_model import staged
 

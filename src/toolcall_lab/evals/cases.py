@@ -13,6 +13,8 @@ run passed; the kit's `behaviour` returns a `Verdict`, which is true or false an
     3. that result is not an error and holds `case.says`: the fact came from the tool;
     4. the final answer holds `case.says` too: the model used the result.
 
+"Holds" means as a whole (`holds`): "291" is not in "2910", nor in "291.5".
+
     >>> from toolcall_lab import ScriptedProvider, run_agent
     >>> from toolcall_lab.examples import weather_policy
     >>> from toolcall_lab.tools import EXAMPLE_TOOLS
@@ -27,16 +29,18 @@ an eval of their own), partial credit, and answers judged on their wording.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._text import shorten, table
+from ..errors import UsageError, UsageTypeError
 
 if TYPE_CHECKING:
     from ..loop import Run
 
-__all__ = ["CASES", "SHIPPED_TAPE_CASES", "Case", "Grader", "Verdict", "behaviour", "cases_table"]
+__all__ = ["CASES", "SHIPPED_TAPE_CASES", "Case", "Grader", "Verdict", "behaviour", "cases_table", "holds"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,15 @@ class Case:
     tool: str
     args: Mapping[str, Any] = field(hash=False)
     says: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.says, str):
+            raise UsageTypeError(f"a case's says is the fact its answer must hold, a str such as '18°C'; "
+                                 f"got {type(self.says).__name__} {self.says!r}.")
+        if not self.says.strip():
+            # subtle: "" is in every string, so an empty fact would pass any run
+            raise UsageError(f"a case's says is the fact its answer must hold, and {self.says!r} holds "
+                             f"none (it would pass any answer); give the fact, e.g. says='18°C'.")
 
     def __repr__(self) -> str:
         return f"Case({self.question!r}, tool={self.tool!r}, args={dict(self.args)!r}, says={self.says!r})"
@@ -97,14 +110,39 @@ def behaviour(case: Case, run: Run) -> Verdict:
     answered = [(c, results[c.id]) for c in right if c.id in results]
     if not answered:
         return Verdict(False, f"no result answers the call {right[-1].id}")
-    used = [(c, r) for c, r in answered if not r.is_error and case.says in r.content]
+    used = [(c, r) for c, r in answered if not r.is_error and holds(r.content, case.says)]
     if not used:
         call, result = answered[-1]
         said = "was an error" if result.is_error else f"does not say {case.says!r}"
         return Verdict(False, f"the result {said}: {shorten(result.content, 30)!r}")
-    if case.says not in run.answer:
+    if not holds(run.answer, case.says):
         return Verdict(False, f"the answer does not say {case.says!r}: {shorten(run.answer, 40)!r}")
     return Verdict(True, f"the right call, and the answer says {case.says!r}")
+
+
+def holds(text: str, fact: str) -> bool:
+    """Whether `text` states `fact` as a whole: not as part of a longer word or number.
+
+    A fact that starts or ends with a letter or digit must not run on into another one
+    ("291" is not in "2910", "rain" not in "raining"), and a number must not run on into
+    its decimals or thousands ("291" is not in "291.5" or "1,291"), nor carry a minus sign
+    of its own ("-291"). Case matters, as in the fact's own words.
+
+    >>> holds("It is 291.", "291"), holds("It is 2910.", "291"), holds("18°C, sunny", "18°C")
+    (True, False, True)
+    >>> holds("about 291.5", "291"), holds("It is -291", "291"), holds("light rain", "light rain")
+    (False, False, True)
+    """
+    pattern = re.escape(fact)
+    if fact[:1].isalnum() or fact[:1] == "_":
+        pattern = r"(?<!\w)" + pattern
+    if fact[:1].isdigit():
+        pattern = r"(?<!\d[.,])(?<!(?<!\w)-)" + pattern  # not 1,291 nor 1.291 nor -291
+    if fact[-1:].isalnum() or fact[-1:] == "_":
+        pattern += r"(?!\w)"
+    if fact[-1:].isdigit():
+        pattern += r"(?![.,]\d)"  # not 291.5 nor 291,000
+    return re.search(pattern, text) is not None
 
 
 #: The lesson's table: three weather questions and a sum, for `tools.EXAMPLE_TOOLS`.
