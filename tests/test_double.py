@@ -7,6 +7,7 @@ interface. The providers are the real ones (official SDK, codec, error mapping).
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -28,6 +29,8 @@ from toolcall_lab.errors import (
     ProviderUnreachableError,
     RateLimitError,
     ServerError,
+    UsageError,
+    UsageTypeError,
 )
 from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.tools import get_weather
@@ -338,6 +341,24 @@ def test_a_lasting_rate_limit_says_when_to_retry(name, double):
     # one sentence of the kit's, with the API's own words quoted in the parentheses
     assert re.fullmatch(rf"{re.escape(name)} \(a server on this machine\) is rate limiting you \(429: .*\); "
                         rf"retries are off \(max_retries=0\), so wait {wait} and call again\.", str(error))
+
+
+@pytest.mark.parametrize(("given", "error"), [
+    ({"retry_after": math.nan}, UsageError), ({"retry_after": -1}, UsageError),
+    ({"retry_after": "2"}, UsageTypeError), ({"delay": math.inf}, UsageError), ({"delay": -0.5}, UsageError),
+    ({"delay": "slow"}, UsageTypeError), ({"times": 0}, UsageError), ({"times": 1.5}, UsageTypeError),
+    ({"times": "3"}, UsageTypeError), ({"after": -1}, UsageError), ({"after": math.nan}, UsageTypeError),
+    ({"after": True}, UsageTypeError),
+])
+def test_fail_next_refuses_a_value_it_cannot_use_at_the_call_and_the_double_keeps_answering(given, error,
+                                                                                            double):
+    with pytest.raises(error) as refused:
+        double.fail_next("rate_limit", **given)
+    assert isinstance(refused.value, ValueError) and str(refused.value).startswith("fail_next's ")
+    assert "\n" not in str(refused.value) and "for example" in str(refused.value)
+    status, _, _ = post(double.url + "/v1/chat/completions", {"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "What's the weather in Paris?"}]})
+    assert status == 200  # nothing was queued, and the double still answers
 
 
 def test_retry_after_headers_whole_and_fractional(double):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import ipaddress
 import json
+import math
 import socket
 import sys
 import threading
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from .._json import unicode_text
-from ..errors import UsageError
+from ..errors import UsageError, UsageTypeError
 from ..providers.scripted import Policy, Reply
 from ..wire import API_SPECS, flavours
 from . import shape
@@ -275,10 +276,18 @@ class ApiDouble(BackgroundServer):
         or the pause between the events of a "slow_stream" (default 0.1 s); `after` is how
         many events a "cut", "stream_error" or "stream_failed" stream sends first (default: half
         of them). A stream's fault (`streams.ON_THE_STREAM`) waits for the next streamed
-        request (`double/streams.py`).
+        request (`double/streams.py`). A value it cannot use (NaN, a negative time, a string)
+        raises `UsageError` (a `ValueError`; `UsageTypeError` for the wrong type) here, at the call.
         """
-        if kind not in FAULTS:
+        if not isinstance(kind, str) or kind not in FAULTS:
             raise UsageError(f"no fault called {kind!r}; choose one of: {', '.join(FAULTS)}.")
+        # subtle: checked here, at the call; a bad value met later, by the request it fails, would
+        # end that request's thread and drop its connection, which reads as "the double is not running"
+        _whole("times", times, least=1)
+        if after is not None:
+            _whole("after", after, least=0)
+        _seconds("retry_after", retry_after)
+        _seconds("delay", delay)
         with self._faults_lock:
             self._faults.extend(Fault(kind, retry_after, delay, after) for _ in range(times))
 
@@ -473,6 +482,28 @@ def _failed(exc: BaseException) -> str:
         return (f"the API double's script stopped: the policy raised {raised}, which ends this request, "
                 "not the double; make the policy return a reply (a str, call(...), or a list of them).")
     return f"the API double failed: {type(exc).__name__}: {exc}"
+
+
+def _whole(name: str, value: object, *, least: int) -> None:
+    """Refuse `value` unless it is a whole number of at least `least`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageTypeError(f"fail_next's {name} is a whole number, got {type(value).__name__} {value!r}; "
+                             f"pass, for example, {name}={max(least, 1)}.")
+    if value < least:
+        raise UsageError(f"fail_next's {name} is a whole number of at least {least}, got {value!r}; "
+                         f"pass, for example, {name}={max(least, 1)}.")
+
+
+def _seconds(name: str, value: object) -> None:
+    """Refuse `value` unless it is None or a finite, non-negative number of seconds."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageTypeError(f"fail_next's {name} is a number of seconds, got {type(value).__name__} "
+                             f"{value!r}; pass, for example, {name}=0.5.")
+    if not math.isfinite(value) or value < 0:
+        raise UsageError(f"fail_next's {name} is a number of seconds, 0 or more, got {value!r}; pass, "
+                         f"for example, {name}=0.5.")
 
 
 def _not_json(constant: str) -> Any:
