@@ -332,6 +332,13 @@ def test_the_interval_figure_is_a_picture_with_its_words():
         plot_intervals([], 20, 0.8)
 
 
+@pytest.mark.parametrize("rate", [1.5, -0.1, math.nan, "80%"])
+def test_the_intervals_figure_refuses_a_true_rate_outside_0_to_1(rate):
+    for draw in (describe_intervals, plot_intervals):
+        with pytest.raises(UsageError, match="rate is a pass rate between 0 and 1"):
+            draw([16, 18], 20, rate)
+
+
 def test_a_case_is_a_frozen_record():
     case = Case("Q?", "t", {"a": 1}, says="x")
     with pytest.raises(AttributeError):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..errors import UsageError
 from ..views._figure import DPI, SIZE, figure_style, new_figure
 from ..views.palette import OKABE_ITO
-from .stats import Interval, wilson
+from .stats import Interval, _rate, wilson
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -37,7 +37,11 @@ def _intervals(counts: Sequence[int], runs: int, level: float) -> list[Interval]
 
 
 def describe_intervals(counts: Sequence[int], runs: int, rate: float, *, level: float = 0.95) -> str:
-    """The figure in words: how the measured rates spread, and how many intervals hold `rate`."""
+    """The figure in words: how the measured rates spread, and how many intervals hold `rate`.
+
+    `rate` is a pass rate, between 0 and 1 (80% is 0.8); anything else raises `UsageError`.
+    """
+    rate = _rate("rate", rate)
     intervals = _intervals(counts, runs, level)
     held = sum(interval.holds(rate) for interval in intervals)
     rates = [count / runs for count in counts]
@@ -60,6 +64,7 @@ def plot_intervals(counts: Sequence[int], runs: int, rate: float, *, level: floa
     >>> fig.axes[0].get_title(loc="left")
     '3 evals of 20 runs each: 2 of 3 intervals hold the true rate, 80%'
     """
+    rate = _rate("rate", rate)
     intervals = _intervals(counts, runs, level)
     held = [interval.holds(rate) for interval in intervals]
     with figure_style():
