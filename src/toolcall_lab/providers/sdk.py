@@ -255,8 +255,12 @@ class WireProvider:
         raise NotImplementedError
 
     def _event_dict(self, event: Any) -> dict[str, Any]:
-        """One event of the SDK's stream as the JSON the wire carried (the SDKs' `to_dict()`)."""
-        return cast(dict[str, Any], event.to_dict())
+        """One event of the SDK's stream as the JSON the wire carried (the SDKs' `to_dict()`).
+
+        `warnings=False`: a field of the wrong type is the codec's to name, in the kit's words
+        (`MalformedResponseError`), not pydantic's serializer warning about the SDK's model.
+        """
+        return cast(dict[str, Any], event.to_dict(warnings=False))
 
     def _error_event(self, exc: Exception) -> dict[str, Any] | None:
         """The error event an SDK raised `exc` for, mid-stream, as the wire carried it; None if

@@ -64,6 +64,7 @@ from ..stream import (
     ToolCallStarted,
 )
 from ..turn import Turn
+from ._shared import json_text
 
 __all__ = ["Assembly", "Pieces", "Reader", "decode"]
 
@@ -73,6 +74,10 @@ _QUOTED = 11  # characters of text or arguments an error message quotes
 #: The kit's blocks each kind of streamed block becomes.
 _KINDS: dict[str, type | UnionType] = {"text": TextBlock, "call": ToolCall, "reasoning": ReasoningBlock,
                                        "other": ReasoningBlock | ServerToolCall | ServerToolResult}
+#: The kind of block each delta belongs to, and how a message names a block of each kind.
+_KIND_OF: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallStarted: "call",
+                             ArgumentsDelta: "call"}
+_NAMED = {"text": "text", "call": "a tool call", "reasoning": "reasoning", "other": "a provider's own block"}
 
 
 class Reader(Protocol):
@@ -100,17 +105,35 @@ def decode(raw_events: Iterable[Mapping[str, Any]], reader: Reader, *,
 
     Blocks still open when the reply ends (Chat and Ollama never close theirs; a call cut
     at the output limit is never closed either) finish then, as the final `Turn` holds
-    them, in index order.
+    them, in index order. A field of the wrong type that a reader did not check itself
+    (`Assembly.mapping`, ...) is still the kit's `MalformedResponseError`, never a bare
+    `TypeError` or `KeyError`.
     """
     kit = Assembly(provider, reader.END)
     for raw in raw_events:
         kit.events += 1
-        yield from reader.read(_checked(raw, kit), kit)
+        kit.raw = _checked(raw, kit)
+        try:
+            yield from reader.read(kit.raw, kit)
+        except _UNREAD as exc:
+            raise kit.malformed(f"{kit.where()} cannot be read ({_said(exc)})") from None
     if not reader.finished:
         raise kit.broke()
-    turn = reader.turn()
+    try:
+        turn = reader.turn()
+    except _UNREAD as exc:
+        raise kit.malformed(f"the reply its events rebuild is not the API's ({_said(exc)})") from None
     yield from kit.close(turn)
     yield StreamFinished(turn)
+
+
+#: What reading a field of the wrong type raises in Python (a UsageError from decode_response too).
+_UNREAD = (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError)
+
+
+def _said(exc: BaseException) -> str:
+    """What `exc` says, its first clause, e.g. KeyError('content') -> "KeyError: 'content'"."""
+    return f"{type(exc).__name__}: {shorten(str(exc).partition('; ')[0], 80)}"
 
 
 def _checked(raw: object, kit: Assembly) -> Mapping[str, Any]:
@@ -186,6 +209,7 @@ class Assembly:
     def __init__(self, provider: str, end: str) -> None:
         self.provider, self.end = provider, end
         self.events = 0
+        self.raw: Mapping[str, Any] = {}  # the wire event being read
         self._index: dict[Hashable, int] = {}
         self._parts: list[_Part] = []
 
@@ -225,6 +249,10 @@ class Assembly:
         part = self._parts[event.index]
         if part.done:
             raise self.malformed(f"event {self.events} adds to block {event.index} after it finished")
+        kind = _KIND_OF.get(type(event), part.kind)
+        if kind != part.kind:
+            raise self.malformed(f"{self.where()} adds {kind} to block {event.index}, which is "
+                                 f"{_NAMED[part.kind]}")
         match event:
             case TextDelta() | ReasoningDelta():
                 part.pieces.append(event.text)
@@ -258,6 +286,54 @@ class Assembly:
             claimed.add(fits[0])
             part.done = True
             yield BlockFinished(index, blocks[fits[0]])
+
+    # -- what a field holds: the type the API sends, or the kit's error naming it ---------------------
+    def mapping(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> Mapping[str, Any]:
+        """The field `path` names in `holder` (its last name: "delta" of "choices[0].delta"), a
+        JSON object; {} when it is absent or null, unless `required`."""
+        value = self._field(holder, path, required)
+        if value is None or isinstance(value, Mapping):
+            return value or {}
+        raise self.wrong(path, value, "an object")
+
+    def listed(self, holder: Mapping[str, Any], path: str) -> list[Any]:
+        """The field `path` names in `holder`, a JSON list; [] when it is absent or null."""
+        value = self._field(holder, path, False)
+        if value is None or isinstance(value, list | tuple):
+            return list(value or ())
+        raise self.wrong(path, value, "a list")
+
+    def string(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> str:
+        """The field `path` names in `holder`, a string; "" when it is absent or null, unless `required`."""
+        value = self._field(holder, path, required)
+        if value is None or isinstance(value, str):
+            return value or ""
+        raise self.wrong(path, value, "a string")
+
+    def number(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> int | None:
+        """The field `path` names in `holder`, a whole number; None when it is absent or null,
+        unless `required`."""
+        value = self._field(holder, path, required)
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return value
+        raise self.wrong(path, value, "a whole number")
+
+    def _field(self, holder: Mapping[str, Any], path: str, required: bool) -> Any:
+        value = holder.get(path.rpartition(".")[2])
+        if value is None and required:
+            raise self.malformed(f"{self.where()} has no {path}")
+        return value
+
+    def wrong(self, path: str, value: object, expected: str) -> MalformedResponseError:
+        """e.g. wrong("index", "0", "a whole number") -> "... event 3 (content_block_delta)'s
+        index is a string ('0'), not a whole number; ..."."""
+        return self.malformed(f"{self.where()}'s {path} is {_described(value)}, not {expected}")
+
+    def where(self) -> str:
+        """The event being read, as a message names it: "event 3 (content_block_delta)", or "event 3"."""
+        kind = self.raw.get("type")
+        return f"event {self.events} ({shorten(kind, 40)})" if isinstance(kind, str) and kind else \
+            f"event {self.events}"
 
     # -- what went wrong ------------------------------------------------------------------------
     def broke(self, error: str = "") -> IncompleteStreamError:
@@ -299,6 +375,23 @@ class Assembly:
                     whole.append("a provider's own block")
         said = [_listed(whole) + " had arrived"] if whole else []
         return " and ".join(said + cut) or "nothing had arrived"
+
+
+def _described(value: object) -> str:
+    """A value as an error message shows it: its JSON type, and the value, cut short.
+
+    >>> _described("0"), _described([1, 2]), _described(True), _described(None)
+    ("a string ('0')", 'a list ([1, 2])', 'the boolean true', 'null')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f"a string ({shorten(value, 24)!r})"
+    kind = ("a number" if isinstance(value, int | float) else "a list" if isinstance(value, list | tuple)
+            else "an object" if isinstance(value, Mapping) else f"a {type(value).__name__}")
+    return f"{kind} ({shorten(json_text(value), 24)})"
 
 
 def _listed(items: list[str]) -> str:

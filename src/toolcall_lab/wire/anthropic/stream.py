@@ -54,6 +54,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ..._text import shorten
 from ...stream import StreamEvent
 from ...turn import Turn
 from .._stream import Assembly, Pieces, decode
@@ -92,15 +93,17 @@ class _Reader:
         self._stopped: set[int] = set()
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
-        kind = raw.get("type")
+        kind = kit.string(raw, "type")
         if kind == "error":
-            error = raw.get("error") or {}
-            raise kit.broke(f"{error.get('type', 'error')}: {error.get('message', 'no message')}")
+            error = raw.get("error")
+            error = error if isinstance(error, Mapping) else {"message": error}
+            raise kit.broke(f"{error.get('type') or 'error'}: {error.get('message') or 'no message'}")
         if kind in ("ping", *_HELPER_EVENTS):
             return
         if kind == "message_start":
-            self.message = copy.deepcopy(dict(raw["message"]))
+            self.message = copy.deepcopy(dict(kit.mapping(raw, "message", required=True)))
             self.message["content"] = []
+            self.message["usage"] = dict(kit.mapping(self.message, "message.usage"))
             return
         if self.message is None:
             raise kit.malformed(f"event {kit.events} is {kind!r}, before message_start")
@@ -111,37 +114,40 @@ class _Reader:
                 yield from self._delta(raw, kit)
             case "content_block_stop":
                 index = self._index(raw, kit)
-                self._close(index)
+                self._close(index, kit)
                 yield kit.finished(index, self._block(index))
             case "message_delta":
-                self._message_delta(raw)
+                self._message_delta(raw, kit)
             case "message_stop":
+                for index in range(len(self.message["content"])):
+                    if index not in self._stopped:  # never stopped (cut at the limit): as far as it came
+                        self._close(index, kit)
                 self.finished = True
             case _:
                 return  # an event newer than this kit: the SDK reads past it too
 
     def _start(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         assert self.message is not None
-        block = copy.deepcopy(dict(raw["content_block"]))
-        if raw.get("index") != len(self.message["content"]):
-            raise kit.malformed(f"block {raw.get('index')!r} started where block "
-                                f"{len(self.message['content'])} was due")
+        block = copy.deepcopy(dict(kit.mapping(raw, "content_block", required=True)))
         index = len(self.message["content"])
+        if kit.number(raw, "index") != index:
+            raise kit.malformed(f"block {raw.get('index')!r} started where block {index} was due")
         self.message["content"].append(block)
-        match block.get("type"):
+        match kit.string(block, "content_block.type"):
             case "text":
                 kit.begin(index, "text")
-                if block.get("text"):
-                    self._said.add((index, "text"), block["text"])
-                    yield kit.text(index, block["text"])
+                if text := kit.string(block, "content_block.text"):
+                    self._said.add((index, "text"), text)
+                    yield kit.text(index, text)
             case "thinking":
                 kit.begin(index, "reasoning")
-                if block.get("thinking"):
-                    self._said.add((index, "thinking"), block["thinking"])
-                    yield kit.reasoning(index, block["thinking"])
+                if thinking := kit.string(block, "content_block.thinking"):
+                    self._said.add((index, "thinking"), thinking)
+                    yield kit.reasoning(index, thinking)
             case "tool_use":
                 self._json.add(index)
-                yield kit.call(index, str(block.get("id", "")), str(block.get("name", "")))
+                yield kit.call(index, kit.string(block, "content_block.id"),
+                               kit.string(block, "content_block.name"))
             case kind if kind in _TAKES_INPUT:
                 self._json.add(index)
                 kit.begin(index, "other")  # a server tool's call: the provider runs it, not your code
@@ -151,34 +157,37 @@ class _Reader:
     def _delta(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         assert self.message is not None
         index = self._index(raw, kit)
-        block, delta = self.message["content"][index], raw.get("delta") or {}
-        match delta.get("type"):
+        block, delta = self.message["content"][index], kit.mapping(raw, "delta")
+        match kit.string(delta, "delta.type"):
             case "text_delta" if block.get("type") == "text":
-                self._said.add((index, "text"), delta["text"])
-                yield kit.text(index, delta["text"])
+                text = kit.string(delta, "delta.text", required=True)
+                self._said.add((index, "text"), text)
+                yield kit.text(index, text)
             case "thinking_delta" if block.get("type") == "thinking":
-                self._said.add((index, "thinking"), delta["thinking"])
-                yield kit.reasoning(index, delta["thinking"])
+                thinking = kit.string(delta, "delta.thinking", required=True)
+                self._said.add((index, "thinking"), thinking)
+                yield kit.reasoning(index, thinking)
             case "signature_delta" if block.get("type") == "thinking":
                 # subtle: the signature is set, not appended (the SDK's accumulate_event does the same)
-                block["signature"] = delta["signature"]
-                yield kit.reasoning(index, signature=delta["signature"])
+                block["signature"] = kit.string(delta, "delta.signature", required=True)
+                yield kit.reasoning(index, signature=block["signature"])
             case "input_json_delta" if index in self._json:
-                self._said.add((index, "input"), delta["partial_json"])
+                piece = kit.string(delta, "delta.partial_json", required=True)
+                self._said.add((index, "input"), piece)
                 if block.get("type") == "tool_use":
-                    yield kit.arguments(index, delta["partial_json"])
+                    yield kit.arguments(index, piece)
             case _:
                 return  # citations_delta, or a delta newer than this kit: nothing the kit keeps
 
     def _index(self, raw: Mapping[str, Any], kit: Assembly) -> int:
         assert self.message is not None
-        index = raw.get("index")
-        if not isinstance(index, int) or not 0 <= index < len(self.message["content"]):
+        index = kit.number(raw, "index")
+        if index is None or not 0 <= index < len(self.message["content"]):
             raise kit.malformed(f"event {kit.events} ({raw.get('type')}) is for block {index!r}, "
                                 "which never started")
         return index
 
-    def _close(self, index: int) -> None:
+    def _close(self, index: int, kit: Assembly) -> None:
         """Block `index` whole: its text or thinking joined, its input parsed from its pieces
         (pieces that are not JSON stay as text).
 
@@ -195,18 +204,25 @@ class _Reader:
         if pieces:  # subtle: no pieces at all (or one empty one) leaves the start's input {}
             try:
                 block["input"] = json.loads(pieces)
-            except ValueError:  # RecursionError is one too
+            except RecursionError:  # subtle: not a ValueError; Python's parser stops near 1,000 levels
+                raise kit.malformed(f"block {index}'s input ({shorten(pieces, 16)!r}, {len(pieces):,} "
+                                    "characters) is nested deeper than a JSON parser reads") from None
+            except ValueError:
                 block["input"] = pieces
 
-    def _message_delta(self, raw: Mapping[str, Any]) -> None:
+    def _message_delta(self, raw: Mapping[str, Any], kit: Assembly) -> None:
         assert self.message is not None
-        for key, value in (raw.get("delta") or {}).items():
+        for key, value in kit.mapping(raw, "delta").items():
             if value is not None or key != "container":
                 self.message[key] = value
         usage = self.message.setdefault("usage", {})
         # subtle: the counts are cumulative totals, so they replace; a count left out (None)
         # keeps message_start's (the SDK's accumulate_event does the same).
-        usage.update({key: value for key, value in (raw.get("usage") or {}).items() if value is not None})
+        for key, value in kit.mapping(raw, "usage").items():
+            if value is not None and not isinstance(value, Mapping):
+                kit.number(raw["usage"], f"usage.{key}")  # a count, or the kit's error naming it
+            if value is not None:
+                usage[key] = value
 
     def _block(self, index: int) -> Any:
         """Block `index` as the kit reads it: decoded as a reply holding only it."""
@@ -216,7 +232,4 @@ class _Reader:
 
     def turn(self) -> Turn:
         assert self.message is not None
-        for index in range(len(self.message["content"])):
-            if index not in self._stopped:  # never stopped (cut inside its arguments): as far as it came
-                self._close(index)
         return decode_response(self.message)

@@ -85,7 +85,7 @@ class _Reader:
         self.said = Pieces()  # the message's texts, and each call's arguments ("call", slot), so far
         self.calls: list[dict[str, Any]] = []
         self.finish_reason: str | None = None
-        self._by_index: dict[object, int] = {}  # the wire's index -> the call it names now
+        self._by_index: dict[int | None, int] = {}  # the wire's index -> the call it names now
 
     @property
     def finished(self) -> bool:
@@ -99,38 +99,42 @@ class _Reader:
         for key in ("id", "created", "model", "system_fingerprint", "service_tier"):
             if key in raw and key not in self.completion:
                 self.completion[key] = raw[key]
-        if raw.get("usage"):
-            self.completion["usage"] = raw["usage"]  # the last one counts (vLLM can send one per chunk)
-        for choice in raw.get("choices") or ():
-            if choice.get("index", 0) != 0:
+        if usage := kit.mapping(raw, "usage"):
+            self.completion["usage"] = usage  # the last one counts (vLLM can send one per chunk)
+        for n, choice in enumerate(kit.listed(raw, "choices")):
+            if not isinstance(choice, Mapping):
+                raise kit.wrong(f"choices[{n}]", choice, "an object")
+            if kit.number(choice, f"choices[{n}].index") not in (0, None):
                 continue  # n > 1: the kit reads the first choice, as decode_response does
-            yield from self._delta(choice.get("delta") or {}, kit)
-            if choice.get("finish_reason") and self.finish_reason is None:
-                self.finish_reason = choice["finish_reason"]
+            yield from self._delta(kit.mapping(choice, f"choices[{n}].delta"), f"choices[{n}].delta", kit)
+            if (finish := kit.string(choice, f"choices[{n}].finish_reason")) and self.finish_reason is None:
+                self.finish_reason = finish
 
-    def _delta(self, delta: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+    def _delta(self, delta: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         for field in ("reasoning_content", "reasoning"):
-            if isinstance(delta.get(field), str) and delta[field]:
-                self.said.add(field, delta[field])
-                yield kit.reasoning("reasoning", delta[field])
+            if said := kit.string(delta, f"{path}.{field}"):
+                self.said.add(field, said)
+                yield kit.reasoning("reasoning", said)
         for field, key in (("content", "text"), ("refusal", "refusal")):
-            said = text_of(delta.get(field))  # subtle: a few servers send content as text parts
-            if said:
+            if said := _text(delta, f"{path}.{field}", kit):
                 self.said.add(field, said)
                 yield kit.text(key, said)
-        for piece in delta.get("tool_calls") or ():
-            yield from self._call_piece(piece, kit)
+        for n, piece in enumerate(kit.listed(delta, f"{path}.tool_calls")):
+            if not isinstance(piece, Mapping):
+                raise kit.wrong(f"{path}.tool_calls[{n}]", piece, "an object")
+            yield from self._call_piece(piece, f"{path}.tool_calls[{n}]", kit)
 
-    def _call_piece(self, piece: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+    def _call_piece(self, piece: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         """One tool_calls entry of a delta, joined to the call it belongs to (see the module docstring)."""
-        function = piece.get("function") or {}
-        call_id, name = str(piece.get("id") or ""), str(function.get("name") or "")
-        slot = self._slot(piece.get("index"), call_id)
+        function = kit.mapping(piece, f"{path}.function")
+        call_id, name = kit.string(piece, f"{path}.id"), kit.string(function, f"{path}.function.name")
+        index = kit.number(piece, f"{path}.index")
+        slot = self._slot(index, call_id)
         if slot is None:
             slot = len(self.calls)
             self.calls.append({"id": call_id, "type": "function", "function": {"name": name}})
             yield kit.call(("call", slot), call_id, name)
-        self._by_index[piece.get("index")] = slot
+        self._by_index[index] = slot
         call = self.calls[slot]
         call["id"] = call["id"] or call_id
         old = call["function"]["name"]
@@ -141,11 +145,13 @@ class _Reader:
         arguments = function.get("arguments")
         if isinstance(arguments, Mapping):  # a few servers send the object itself, whole
             arguments = json_text(arguments)
+        elif arguments is not None and not isinstance(arguments, str):
+            raise kit.wrong(f"{path}.function.arguments", arguments, "a string of JSON")
         if arguments:
-            self.said.add(("call", slot), str(arguments))
-            yield kit.arguments(("call", slot), str(arguments))
+            self.said.add(("call", slot), arguments)
+            yield kit.arguments(("call", slot), arguments)
 
-    def _slot(self, index: object, call_id: str) -> int | None:
+    def _slot(self, index: int | None, call_id: str) -> int | None:
         """The call a piece continues, or None when it begins one.
 
         e.g. index 0 again with id "call_2" after "call_1" at index 0 -> None (a new call);
@@ -171,3 +177,14 @@ class _Reader:
                                      for slot, call in enumerate(self.calls)]
         choice = {"index": 0, "message": message, "finish_reason": self.finish_reason}
         return decode_response({"object": "chat.completion", **self.completion, "choices": [choice]})
+
+
+def _text(delta: Mapping[str, Any], path: str, kit: Assembly) -> str:
+    """The text of a delta's content or refusal: a string, or text parts (a few servers send those)."""
+    value = delta.get(path.rpartition(".")[2])
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, list) and all(isinstance(part, Mapping) and isinstance(
+            part.get("text") or part.get("refusal") or "", str) for part in value):
+        return text_of(value)
+    raise kit.wrong(path, value, "a string or a list of text parts")

@@ -75,31 +75,44 @@ class _Reader:
         if raw.get("error"):
             # subtle: after the first line the status stays 200, so the error can only be a line
             raise kit.broke(str(raw["error"]))
-        wire = raw.get("message")
-        if not isinstance(wire, Mapping):
+        if raw.get("message") is None:
             # subtle: /api/chat sends `message` on every line, the last one too; /api/generate's
             # lines carry `response` instead, and reading them here would give an empty reply.
             raise kit.malformed(f"line {kit.events} has no message (keys {sorted(raw)}); the kit reads "
                                 "/api/chat streams, not /api/generate")
-        self.message["role"] = wire.get("role") or self.message["role"]
-        if wire.get("thinking"):
-            self.said.add("thinking", wire["thinking"])
-            yield kit.reasoning("reasoning", wire["thinking"])
-        if wire.get("content"):
-            self.said.add("content", wire["content"])
-            yield kit.text("text", wire["content"])
-        for call in wire.get("tool_calls") or ():
-            calls = self.message.setdefault("tool_calls", [])
-            key = ("call", len(calls))
-            calls.append(call)
-            function = call.get("function") or {}
-            yield kit.call(key, str(call.get("id") or ""), str(function.get("name") or ""))
-            arguments = function.get("arguments")
-            if arguments is not None:
-                yield kit.arguments(key, arguments if isinstance(arguments, str) else json_text(arguments))
-            kit.whole(key)
-        if raw.get("done"):
+        wire = kit.mapping(raw, "message")
+        self.message["role"] = kit.string(wire, "message.role") or self.message["role"]
+        if thinking := kit.string(wire, "message.thinking"):
+            self.said.add("thinking", thinking)
+            yield kit.reasoning("reasoning", thinking)
+        if content := kit.string(wire, "message.content"):
+            self.said.add("content", content)
+            yield kit.text("text", content)
+        for n, call in enumerate(kit.listed(wire, "message.tool_calls")):
+            yield from self._call(call, f"message.tool_calls[{n}]", kit)
+        done = raw.get("done")
+        if done is not None and not isinstance(done, bool):
+            raise kit.wrong("done", done, "true or false")
+        if done:
             self.last, self.finished = dict(raw), True
+
+    def _call(self, call: object, path: str, kit: Assembly) -> Iterator[StreamEvent]:
+        """One call of a line's tool_calls: it comes whole, so it starts, has its arguments and is whole."""
+        if not isinstance(call, Mapping):
+            raise kit.wrong(path, call, "an object")
+        calls = self.message.setdefault("tool_calls", [])
+        key = ("call", len(calls))
+        calls.append(call)
+        function = kit.mapping(call, f"{path}.function")
+        yield kit.call(key, kit.string(call, f"{path}.id"), kit.string(function, f"{path}.function.name"))
+        arguments = function.get("arguments")
+        if isinstance(arguments, Mapping):
+            yield kit.arguments(key, json_text(arguments))
+        elif isinstance(arguments, str):
+            yield kit.arguments(key, arguments)
+        elif arguments is not None:
+            raise kit.wrong(f"{path}.function.arguments", arguments, "an object")
+        kit.whole(key)
 
     def turn(self) -> Turn:
         message = {**self.message, **{field: self.said[field] for field in ("content", "thinking")

@@ -93,21 +93,11 @@ class _Reader:
         self._said = Pieces()
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
-        kind = raw.get("type")
-        if kind == "error":
-            # subtle: the spec's ResponseErrorEvent has code and message at the top; streams
-            # relayed from the Codex backend nest them in "error" (zyycn/codex-proxy-rs#90,
-            # editor-code-assistant/eca#559). Both are read.
-            nested = raw.get("error")
-            error: Mapping[str, Any] = nested if isinstance(nested, Mapping) else raw
-            raise kit.broke(f"{error.get('code') or error.get('type') or 'error'}: "
-                            f"{error.get('message') or 'no message'}")
-        if kind == "response.failed":
-            error = (raw.get("response") or {}).get("error") or {}
-            raise kit.broke(f"response.failed, {error.get('code') or 'server_error'}: "
-                            f"{error.get('message') or 'no message'}")
+        kind = kit.string(raw, "type")
+        if kind in ("error", "response.failed"):
+            raise kit.broke(_error_of(kind, raw))
         if kind == "response.created":
-            self.response = copy.deepcopy(dict(raw["response"]))
+            self.response = copy.deepcopy(dict(kit.mapping(raw, "response", required=True)))
             return
         if self.response is None:
             raise kit.malformed(f"event {kit.events} is {kind!r}, before response.created")
@@ -117,19 +107,24 @@ class _Reader:
             case "response.output_item.done":
                 yield from self._done_item(raw, kit)
             case "response.completed" | "response.incomplete":
-                self.response = copy.deepcopy(dict(raw["response"]))
+                self.response = copy.deepcopy(dict(kit.mapping(raw, "response", required=True)))
                 self.finished = True
             case _:
                 yield from self._piece(kind, raw, kit)
 
     def _added_item(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
-        index, item = raw["output_index"], copy.deepcopy(dict(raw["item"]))
+        index = kit.number(raw, "output_index", required=True)
+        assert index is not None
+        item = copy.deepcopy(dict(kit.mapping(raw, "item", required=True)))
+        if index in self._added:
+            raise kit.malformed(f"item {index} was added twice ({_named(self._added[index])}, then "
+                                f"{_named(item)}): each item has an output_index of its own")
         self._added[index] = item
-        match item.get("type"):
+        match kit.string(item, "item.type"):
             case "function_call":
-                yield kit.call(index, str(item.get("call_id", "")), str(item.get("name", "")))
-                if item.get("arguments"):
-                    yield kit.arguments(index, item["arguments"])
+                yield kit.call(index, kit.string(item, "item.call_id"), kit.string(item, "item.name"))
+                if arguments := kit.string(item, "item.arguments"):
+                    yield kit.arguments(index, arguments)
             case "reasoning":
                 kit.begin(index, "reasoning")
             case "web_search_call":
@@ -137,57 +132,81 @@ class _Reader:
             case _:
                 return  # a message begins with its first part; other items make no block
 
-    def _piece(self, kind: object, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
+    def _piece(self, kind: str, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         """A piece of an item that is open: a part, some text, some arguments."""
-        index = raw.get("output_index")
-        if not isinstance(index, int) or index not in self._added:
-            if str(kind).startswith("response.") and "output_index" in raw:
+        index = kit.number(raw, "output_index")
+        if index is None or index not in self._added:
+            if kind.startswith("response.") and index is not None:
                 raise kit.malformed(f"event {kit.events} ({kind}) is for item {index!r}, which never began")
             return  # response.in_progress, response.queued, or an event newer than this kit
         item = self._added[index]
         match kind:
             case "response.content_part.added":
-                part = copy.deepcopy(dict(raw["part"]))
-                item.setdefault("content", []).append(part)
-                key = (index, len(item["content"]) - 1)
-                kit.begin(key, "text")
-                said = part.get("text") or part.get("refusal")
-                if said:
-                    yield kit.text(key, str(said))
+                yield from self._part(index, item, raw, kit)
             case "response.output_text.delta" | "response.refusal.delta":
                 field = "text" if kind == "response.output_text.delta" else "refusal"
-                at = raw["content_index"]
-                part = item["content"][at]
-                self._said.add((index, "content", at, field), raw["delta"], start=part.get(field) or "")
-                yield kit.text((index, raw["content_index"]), raw["delta"])
+                at, part = self._at(item, "content", raw, kit)
+                delta = kit.string(raw, "delta", required=True)
+                self._said.add((index, "content", at, field), delta, start=part.get(field) or "")
+                yield kit.text((index, at), delta)
             case "response.function_call_arguments.delta":
-                self._said.add((index, "arguments"), raw["delta"], start=item.get("arguments") or "")
-                yield kit.arguments(index, raw["delta"])
+                delta = kit.string(raw, "delta", required=True)
+                self._said.add((index, "arguments"), delta, start=item.get("arguments") or "")
+                yield kit.arguments(index, delta)
             case "response.reasoning_summary_part.added":
                 summary = item.setdefault("summary", [])
-                summary.append(copy.deepcopy(dict(raw["part"])))
-                joined = ("\n\n" if len(summary) > 1 else "") + (summary[-1].get("text") or "")
-                if joined:
-                    yield kit.reasoning(index, joined)
+                summary.append(copy.deepcopy(dict(kit.mapping(raw, "part", required=True))))
+                text = kit.string(summary[-1], "part.text")
+                if said := "\n\n" + text if len(summary) > 1 else text:
+                    yield kit.reasoning(index, said)
             case "response.reasoning_summary_text.delta":
-                at = raw["summary_index"]
-                part = item["summary"][at]
-                self._said.add((index, "summary", at), raw["delta"], start=part.get("text") or "")
-                yield kit.reasoning(index, raw["delta"])
+                at, part = self._at(item, "summary", raw, kit)
+                delta = kit.string(raw, "delta", required=True)
+                self._said.add((index, "summary", at), delta, start=part.get("text") or "")
+                yield kit.reasoning(index, delta)
             case "response.function_call_arguments.done":
                 kit.whole(index)  # the arguments are all in; the item's done event has the call
             case _:
                 return  # other .done events repeat what the deltas said; output_item.done has it all
 
+    def _part(self, index: int, item: dict[str, Any], raw: Mapping[str, Any],
+              kit: Assembly) -> Iterator[StreamEvent]:
+        """A message's part `content_index` begins (its text, if it came with any)."""
+        part = copy.deepcopy(dict(kit.mapping(raw, "part", required=True)))
+        item.setdefault("content", []).append(part)
+        key = (index, len(item["content"]) - 1)
+        kit.begin(key, "text")
+        if said := kit.string(part, "part.text") or kit.string(part, "part.refusal"):
+            yield kit.text(key, said)
+
+    def _at(self, item: Mapping[str, Any], parts: str, raw: Mapping[str, Any],
+            kit: Assembly) -> tuple[int, dict[str, Any]]:
+        """(the index, the part) a delta is for: a message's `content_index`, a summary's `summary_index`.
+
+        e.g. content_index 5 of an item with one part -> the kit's error, naming both.
+        """
+        name = "content_index" if parts == "content" else "summary_index"
+        at = kit.number(raw, name, required=True)
+        added = item.get(parts) or []
+        if at is None or not 0 <= at < len(added):
+            plural = "" if len(added) == 1 else "s"
+            raise kit.malformed(f"event {kit.events} ({raw.get('type')}) is for {name} {at}, but item "
+                                f"{raw.get('output_index')} has {len(added)} part{plural} added")
+        part: dict[str, Any] = added[at]
+        return at, part
+
     def _done_item(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
-        index, item = raw["output_index"], copy.deepcopy(dict(raw["item"]))
+        index = kit.number(raw, "output_index", required=True)
+        assert index is not None
+        item = copy.deepcopy(dict(kit.mapping(raw, "item", required=True)))
         self._done[index] = item
-        if item.get("type") not in _BLOCK_ITEMS:
+        kind = kit.string(item, "item.type")
+        if kind not in _BLOCK_ITEMS:
             return
-        if item.get("type") == "reasoning" and item.get("encrypted_content"):
-            yield kit.reasoning(index, signature=item["encrypted_content"])
+        if kind == "reasoning" and (signature := kit.string(item, "item.encrypted_content")):
+            yield kit.reasoning(index, signature=signature)
         blocks = self._blocks(item)
-        if item.get("type") == "message":
+        if kind == "message":
             for part, block in enumerate(blocks):
                 yield kit.finished((index, part), block)
         elif blocks:
@@ -223,3 +242,26 @@ class _Reader:
             final["output"] = [self._done[i] if i in self._done else self._grown(i) for i in indexes]
         final.setdefault("model", "")
         return decode_response(final)
+
+
+def _error_of(kind: str, raw: Mapping[str, Any]) -> str:
+    """What an `error` event or `response.failed` says, e.g. "server_is_overloaded: Our servers are busy."."""
+    if kind == "response.failed":
+        response = raw.get("response")
+        error = response.get("error") if isinstance(response, Mapping) else None
+        error = error if isinstance(error, Mapping) else {}
+        code, message = error.get("code") or "server_error", error.get("message") or "no message"
+        return f"response.failed, {code}: {message}"
+    # subtle: the spec's ResponseErrorEvent has code and message at the top; streams relayed
+    # from the Codex backend nest them in "error" (zyycn/codex-proxy-rs#90,
+    # editor-code-assistant/eca#559). Both are read.
+    nested = raw.get("error")
+    said: Mapping[str, Any] = nested if isinstance(nested, Mapping) else raw
+    return f"{said.get('code') or said.get('type') or 'error'}: {said.get('message') or 'no message'}"
+
+
+def _named(item: Mapping[str, Any]) -> str:
+    """An item as a message names it: e.g. "function_call get_weather (call_01)"."""
+    if item.get("type") == "function_call":
+        return f"function_call {item.get('name')} ({item.get('call_id')})"
+    return str(item.get("type") or "an item with no type")
