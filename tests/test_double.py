@@ -230,9 +230,12 @@ BAD_REQUESTS = {
 def test_a_request_the_checker_rejects_gets_the_apis_400(api, double):
     wire = codec(api)
     (first, *_) = wire.check_request(BAD_REQUESTS[api])
-    status, body, _ = post(double.url + ENDPOINTS[api], BAD_REQUESTS[api])
+    status, body, headers = post(double.url + ENDPOINTS[api], BAD_REQUESTS[api])
     assert status == 400
-    assert body == wire.error_body(first.text, status=400, param=first.param, code=first.code)
+    expected = wire.error_body(first.text, status=400, param=first.param, code=first.code)
+    if "request_id" in expected:  # Anthropic's: this request's own, the one its header names
+        assert body.pop("request_id") == headers["request-id"] != expected.pop("request_id")
+    assert body == expected
 
 
 def test_the_chat_orphan_tool_message_in_openais_words(double):
@@ -359,6 +362,67 @@ def test_fail_next_refuses_a_value_it_cannot_use_at_the_call_and_the_double_keep
     status, _, _ = post(double.url + "/v1/chat/completions", {"model": "gpt-4o", "messages": [
         {"role": "user", "content": "What's the weather in Paris?"}]})
     assert status == 200  # nothing was queued, and the double still answers
+
+
+# -- ids unique per request, as the APIs' are ---------------------------------------------------------
+ASKED = {"anthropic": {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [
+             {"role": "user", "content": PARIS_QUESTION}]},
+         "responses": {"model": "gpt-4o-mini", "input": PARIS_QUESTION},
+         "chat": {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": PARIS_QUESTION}]},
+         "ollama": {"model": "qwen3:4b", "stream": False,
+                    "messages": [{"role": "user", "content": PARIS_QUESTION}]}}
+REQUEST_ID = {"anthropic": "request-id", "responses": "x-request-id", "chat": "x-request-id"}
+
+
+def _answers(double: ApiDouble, api: str, body: dict) -> tuple[int, dict, dict[str, str]]:
+    status, raw, headers = double.handle("POST", ENDPOINTS[api], json.dumps(body).encode())
+    return status, json.loads(bytes(raw)), headers
+
+
+@pytest.mark.parametrize("api", list(ASKED))
+def test_every_answer_has_a_request_id_of_its_own_and_each_response_its_own_id(api):
+    doubles = (ApiDouble(), ApiDouble())
+    answers = [_answers(double, api, ASKED[api]) for double in doubles for _ in range(2)]
+    assert all(status == 200 for status, _, _ in answers)
+    if api not in REQUEST_ID:  # Ollama sends no id at all
+        assert not any("request-id" in name for _, _, headers in answers for name in headers)
+        return
+    ids = [headers[REQUEST_ID[api]] for _, _, headers in answers]
+    assert len(set(ids)) == 4 and all(re.fullmatch(r"req_[0-9a-f]{24,32}", i) for i in ids)
+    first, second, again, twice = (body["id"] for _, body, _ in answers)
+    # each response of a double its own id; two doubles of one process play the same bytes
+    assert first != second and (again, twice) == (first, second)
+
+
+@pytest.mark.slow
+def test_a_response_id_is_not_the_same_in_another_process():
+    code = ("import json; from toolcall_lab.double import ApiDouble; "
+            "from toolcall_lab.wire import ENDPOINTS; body = {'model': 'gpt-4o-mini', 'input': 'Hi'}; "
+            "print(json.loads(bytes(ApiDouble().handle('POST', ENDPOINTS['responses'], "
+            "json.dumps(body).encode())[1]))['id'])")
+    ids = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+           for _ in range(2)}
+    assert len(ids) == 2 and all(i.startswith("resp_double_") for i in ids)
+
+
+def test_anthropics_error_body_carries_the_request_id_its_header_does():
+    first, second = (_answers(ApiDouble(), "anthropic", {"model": "claude-haiku-4-5", "messages": []})
+                     for _ in range(2))
+    for status, body, headers in (first, second):
+        assert status == 400 and body["request_id"] == headers["request-id"]
+    assert first[1]["request_id"] != second[1]["request_id"]
+
+
+def test_the_sdks_read_the_request_id_the_double_sends(double):
+    import anthropic
+    import openai
+
+    sent = anthropic.Anthropic(api_key=SECRET, base_url=double.base_url("anthropic")).messages.create(
+        **ASKED["anthropic"])
+    chat = openai.OpenAI(api_key=SECRET, base_url=double.base_url("chat")).chat.completions.create(
+        **ASKED["chat"])
+    assert sent._request_id.startswith("req_") and chat._request_id.startswith("req_")
+    assert sent._request_id != chat._request_id
 
 
 def test_retry_after_headers_whole_and_fractional(double):

@@ -17,7 +17,10 @@ request handler's (`handler.py`). The server is built for a classroom on one mac
   `x-should-retry: false`, which both SDKs obey, so it is sent once; the transient
   faults (`fail_next("rate_limit")`, ...) leave the SDKs to retry as they would;
 - `requests` keeps the last `keep` requests, and a body over `max_recorded` bytes is
-  kept as a one-line note, so a long `serve` does not grow without bound.
+  kept as a one-line note, so a long `serve` does not grow without bound;
+- every answer carries a request id of its own, as the APIs' do (Anthropic's `request-id`,
+  OpenAI's `x-request-id`: random, so unique across requests, doubles and runs), and each
+  response's id is numbered after a token of this process, so no other run repeats it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import collections
 import ipaddress
 import json
 import math
+import secrets
 import socket
 import sys
 import threading
@@ -340,6 +344,7 @@ class ApiDouble(BackgroundServer):
         shape_ = self._shape(path, sdk)
         status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model),
                                                  streamed)
+        payload, headers = self._identified(shape_, payload, headers)
         kept = body if len(raw) <= self.max_recorded else (
             f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
         self.requests.append(RecordedRequest(shape_, path, kept, status))
@@ -359,10 +364,24 @@ class ApiDouble(BackgroundServer):
         path = (path or "/").split("?")[0].rstrip("/")
         shape_ = self._shape(path, sdk)
         status, payload = error(shape_, kind, method=method, path=path, **fill)
+        payload, headers = self._identified(shape_, payload, {"connection": "close", **FINAL})
         self.requests.append(RecordedRequest(shape_, path, None, status))
         if self.log:
             self.log(f"{method} {path} -> {status} ({kind})")
-        return status, json.dumps(payload).encode(), {"connection": "close", **FINAL}
+        return status, json.dumps(payload).encode(), headers
+
+    def _identified(self, api: str, payload: Any, headers: dict[str, str]) -> tuple[Any, dict[str, str]]:
+        """The answer with a request id of its own, the API's way (`identify`: Anthropic's
+        `request-id`, OpenAI's `x-request-id`), unique per request as the APIs' are.
+
+        subtle: random, so no two requests (nor two doubles, nor two runs) share one; no lesson
+        shows one, so the pages stay the same. A tape answers as recorded, and a local server's
+        flavour as that server does: neither gets one.
+        """
+        if self.playback is not None or (self.flavour is not None and self.flavour.api == api):
+            return payload, headers
+        payload, more = API_SPECS[api].server.identify(payload, secrets.token_hex(16))
+        return payload, {**more, **headers}
 
     def _shape(self, path: str, sdk: str | None) -> str:
         """Whose error shape a path answers in: its API's; else the one API served under the

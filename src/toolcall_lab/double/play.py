@@ -36,6 +36,8 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import os
+import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -143,8 +145,23 @@ class Player:
             turn = turn if usage == turn.usage else replace(turn, usage=usage)
         if server.reasons(body, transcript, turn) and not turn.message.reasoning:
             turn = _with_reasoning(turn, spec.provider, transcript)
-        return server.reply(turn, response_id=f"{spec.response_id}{number:04d}", request=body, read=read,
+        response_id = f"{spec.response_id}{this_process()}_{number:04d}"
+        return server.reply(turn, response_id=response_id, request=body, read=read,
                             notes=notes, stored=stored)
+
+
+_PROCESSES: dict[int, str] = {}
+
+
+def this_process() -> str:
+    """A random token for this process (12 hex digits), the same for every call in it.
+
+    subtle: the APIs' response ids are unique. Numbered from 1 alone, every run of a lesson
+    would send msg_double_0001 again; with this token a response id is unique across runs and
+    processes, while two doubles in one process, playing one script, still send the very same
+    bytes (a test compares them). Keyed by the process id, so a forked child draws its own.
+    """
+    return _PROCESSES.setdefault(os.getpid(), secrets.token_hex(6))
 
 
 def held_to_format(turn: Turn, output_format: OutputFormat | None) -> Turn:

@@ -160,6 +160,8 @@ class ServerHalf(Protocol):
                                         hidden prompt it bills)
         reasons(body, transcript, turn) whether the model reasons before this turn
         reply(turn, ...)                the reply the double sends
+        identify(body, token)           an answer with its request id, the API's way (a header,
+                                        and the error body's field): `token` is unique per request
         encode_stream(reply, request=)  ... and the same reply as the API streams it: its
                                         raw events, one dict each (`<api>/streaming.py`)
         frame(event), STREAM_END,       how each event goes on the wire (an SSE event, an
@@ -214,6 +216,8 @@ class ServerHalf(Protocol):
 
     def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
               notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]: ...
+
+    def identify(self, body: Any, token: str) -> tuple[Any, dict[str, str]]: ...
 
     @property
     def STREAMS_BY_DEFAULT(self) -> bool: ...

@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from ..turn import Turn
     from ..usage import Usage
 
-__all__ = ["EFFORT", "FUNCTION", "JSON_SCHEMA", "PART_TEXT", "cache_usage", "choice", "fault", "openai_param",
-           "shape_problem"]
+__all__ = ["EFFORT", "FUNCTION", "JSON_SCHEMA", "PART_TEXT", "cache_usage", "choice", "fault", "identify",
+           "openai_param", "shape_problem"]
 
 # -- the parts both shapes share -----------------------------------------------------------------
 #: A text part: what both APIs' content parts of type text hold
@@ -168,6 +168,16 @@ def shape_problem(api: str, failure: Failure) -> Problem:
                            f"{_got(failure.value)} instead.", param=param, code="invalid_type")
         case _:
             return Problem(api, at, f"Invalid '{param}': {failure.message}.", param=param)
+
+
+def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
+    """An answer with its request id, `req_` and `token` (32 hex digits, unique per request), in
+    the `x-request-id` header, where both OpenAI APIs send it (the body does not repeat it).
+
+    >>> identify({"id": "chatcmpl-1"}, "0123456789abcdef" * 2)[1]
+    {'x-request-id': 'req_0123456789abcdef0123456789abcdef'}
+    """
+    return body, {"x-request-id": f"req_{token}"}
 
 
 # -- how the APIs fail: the faults the double injects, and what it refuses unread -----------------

@@ -47,8 +47,8 @@ from .thinking import thinks
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
            "cache_usage", "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
-           "shape_problem", "status_of", "stream_error"]
+           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
+           "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -214,7 +214,7 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
     """The API's error JSON. Anthropic has no `param` or `code`; they are accepted and unused.
 
     `request_id` is derived from the status and message, so the same error gives the
-    same body on every run.
+    same body on every run; the double puts each request's own in its place (`identify`).
 
     >>> error_body("Overloaded", status=529)["error"]
     {'type': 'overloaded_error', 'message': 'Overloaded'}
@@ -297,6 +297,20 @@ def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
 def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
     """Whether the model thinks before `turn` (`thinking.thinks`)."""
     return thinks(body, transcript, turn)
+
+
+def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
+    """An answer with its request id, `req_` and 24 characters of `token` (unique per request):
+    the `request-id` header on every answer, and the error body's `request_id` too.
+
+    >>> body, headers = identify(error_body("Overloaded", status=529), "0123456789abcdef" * 2)
+    >>> headers, body["request_id"]
+    ({'request-id': 'req_0123456789abcdef01234567'}, 'req_0123456789abcdef01234567')
+    """
+    request_id = f"req_{token[:24]}"
+    if isinstance(body, dict) and body.get("type") == "error":
+        body = {**body, "request_id": request_id}
+    return body, {"request-id": request_id}
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],

@@ -40,8 +40,8 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
            "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
-           "shape_problem", "status_of", "stream_error"]
+           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
+           "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: Ollama streams unless a request says `"stream": false`.
@@ -247,6 +247,15 @@ def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
 def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
     """Whether the model thinks before `turn`: when the request sets `think`."""
     return bool(body.get("think"))
+
+
+def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
+    """An answer as Ollama sends it: with no request id (`token` is not used).
+
+    >>> identify({"done": True}, "0123")
+    ({'done': True}, {})
+    """
+    return body, {}
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],

@@ -35,7 +35,7 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault, model_list
+from .._openai import call_ids, fault, identify, model_list
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..problem import Problem
@@ -48,8 +48,8 @@ from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
            "decode_output_format", "decode_request", "decode_tool_choice", "effort", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "model_list", "reasons", "refusal", "reply",
-           "shape_problem", "status_of", "stream_error"]
+           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
+           "reply", "shape_problem", "status_of", "stream_error"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
