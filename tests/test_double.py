@@ -425,6 +425,23 @@ def test_the_sdks_read_the_request_id_the_double_sends(double):
     assert sent._request_id != chat._request_id
 
 
+def test_a_responses_reply_is_stamped_in_unix_seconds_by_the_doubles_clock():
+    import time
+
+    from toolcall_lab.double.cache import EPOCH
+
+    double = ApiDouble()
+    _, first, _ = _answers(double, "responses", ASKED["responses"])
+    double.clock.advance(minutes=6)
+    _, later, _ = _answers(double, "responses", ASKED["responses"])
+    assert (first["created_at"], first["completed_at"]) == (EPOCH, EPOCH)  # 2026-01-01T00:00:00Z
+    assert (later["created_at"], later["completed_at"]) == (EPOCH + 360, EPOCH + 360)
+    assert _answers(ApiDouble(), "responses", ASKED["responses"])[1]["created_at"] == EPOCH  # every run
+    assert _answers(ApiDouble(), "chat", ASKED["chat"])[1]["created"] == EPOCH
+    real = _answers(ApiDouble(clock="real"), "responses", ASKED["responses"])[1]["created_at"]
+    assert abs(real - time.time()) < 60
+
+
 def test_retry_after_headers_whole_and_fractional(double):
     double.fail_next("rate_limit", retry_after=2)
     double.fail_next("rate_limit", retry_after=0.25)

@@ -35,7 +35,11 @@ if TYPE_CHECKING:
     from ..transcript import Transcript
     from ..usage import Usage
 
-__all__ = ["FakeClock", "PromptCache", "RealClock"]
+__all__ = ["EPOCH", "FakeClock", "PromptCache", "RealClock"]
+
+
+#: The Unix time a `FakeClock` starts at: 2026-01-01T00:00:00Z, the date Ollama's replies carry.
+EPOCH = 1_767_225_600
 
 
 class FakeClock:
@@ -44,8 +48,8 @@ class FakeClock:
     >>> clock = FakeClock()
     >>> clock.advance(minutes=6)
     360.0
-    >>> clock
-    FakeClock(at 6m 0s)
+    >>> clock, clock.unix() - EPOCH
+    (FakeClock(at 6m 0s), 360.0)
     """
 
     def __init__(self, start: float = 0.0) -> None:
@@ -54,6 +58,10 @@ class FakeClock:
     def now(self) -> float:
         """Seconds since the clock started."""
         return self._now
+
+    def unix(self) -> float:
+        """The clock's time as Unix seconds, what a reply's `created_at` says: `EPOCH` plus `now()`."""
+        return EPOCH + self._now
 
     def advance(self, *, seconds: float = 0, minutes: float = 0, hours: float = 0) -> float:
         """Move the clock forward; returns the new time in seconds."""
@@ -73,6 +81,10 @@ class RealClock:
 
     def now(self) -> float:
         return time.monotonic()
+
+    def unix(self) -> float:
+        """The machine's time, in Unix seconds."""
+        return time.time()
 
     def advance(self, *, seconds: float = 0, minutes: float = 0, hours: float = 0) -> float:
         raise UsageError("a real clock cannot be moved; start the double with the default FakeClock "

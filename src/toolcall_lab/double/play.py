@@ -55,7 +55,7 @@ from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..wire import API_SPECS
 from ..wire.problem import Problem
-from .cache import PromptCache
+from .cache import FakeClock, PromptCache, RealClock
 
 __all__ = ["PROVIDER_FOR", "Kept", "Player", "Unplayable", "held_to_format"]
 
@@ -97,8 +97,10 @@ class Player:
     """
 
     def __init__(self, play: Callable[[Transcript, tuple[Tool, ...]], Reply], *, keep: int = 1000,
-                 cache: PromptCache | None = None) -> None:
+                 cache: PromptCache | None = None, clock: FakeClock | RealClock | None = None) -> None:
         self.cache = cache
+        #: the time a reply is made at (`created_at`): the cache's clock, or a `FakeClock` of its own
+        self.clock = clock or (cache.clock if cache is not None else FakeClock())
         # subtle: one record each (the next request continues its message store); kept
         # whole, a double serving a class all day grew by every request
         self._providers = {api: ScriptedProvider(play, keep=1) for api in API_SPECS}
@@ -147,7 +149,7 @@ class Player:
             turn = _with_reasoning(turn, spec.provider, transcript)
         response_id = f"{spec.response_id}{this_process()}_{number:04d}"
         return server.reply(turn, response_id=response_id, request=body, read=read,
-                            notes=notes, stored=stored)
+                            notes=notes, stored=stored, created=int(self.clock.unix()))
 
 
 _PROCESSES: dict[int, str] = {}

@@ -159,7 +159,8 @@ class ServerHalf(Protocol):
         as_served(turn, tools)          the model's turn as the API serves it (its ids, the
                                         hidden prompt it bills)
         reasons(body, transcript, turn) whether the model reasons before this turn
-        reply(turn, ...)                the reply the double sends
+        reply(turn, ..., created=)      the reply the double sends, made at `created` (Unix
+                                        seconds, by the double's clock)
         identify(body, token)           an answer with its request id, the API's way (a header,
                                         and the error body's field): `token` is unique per request
         encode_stream(reply, request=)  ... and the same reply as the API streams it: its
@@ -215,7 +216,8 @@ class ServerHalf(Protocol):
     def reasons(self, body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool: ...
 
     def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]: ...
+              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+              created: int = 0) -> dict[str, Any]: ...
 
     def identify(self, body: Any, token: str) -> tuple[Any, dict[str, str]]: ...
 

@@ -314,9 +314,11 @@ def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+          created: int = 0) -> dict[str, Any]:
     """The reply the double sends: its thinking bound to the `request`'s prefix, its cache writes
-    said whenever the request has breakpoints, and the thinking the model did not read listed."""
+    said whenever the request has breakpoints, and the thinking the model did not read listed.
+    A message carries no time, so `created` is not used."""
     written = with_cache_creation(encode_response(turn, response_id=response_id, request=request), request)
     if notes:
         written["input_transformations"] = list(notes)

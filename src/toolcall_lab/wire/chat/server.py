@@ -249,6 +249,7 @@ def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
-    """The reply the double sends: `encode_response`'s body."""
-    return encode_response(turn, response_id=response_id)
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+          created: int = 0) -> dict[str, Any]:
+    """The reply the double sends: `encode_response`'s body, `created` at the double's clock."""
+    return encode_response(turn, response_id=response_id, created=created)

@@ -321,11 +321,14 @@ def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
 
 
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any]) -> dict[str, Any]:
-    """The reply the double sends, echoing the effort it ran at and the response it continued;
+          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+          created: int = 0) -> dict[str, Any]:
+    """The reply the double sends, echoing the effort it ran at and the response it continued,
+    `created` at the double's clock (it finishes at once: `completed_at` is the same second);
     kept for a later `previous_response_id` unless the request said `store: false`."""
     reasoning = {**(request.get("reasoning") or {}), "effort": effort(request)}
-    written = encode_response(turn, response_id=response_id, request={**request, "reasoning": reasoning})
+    written = encode_response(turn, response_id=response_id, created_at=created,
+                              request={**request, "reasoning": reasoning})
     # subtle: encode_response always says None; the double knows which response this one continues
     written["previous_response_id"] = request.get("previous_response_id")
     if request.get("store", True):
