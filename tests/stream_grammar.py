@@ -164,7 +164,8 @@ def _responses_item(index: int, item: Mapping[str, Any], cuts: Cuts) -> Iterator
 def chat_stream(body: Mapping[str, Any], cuts: Cuts) -> list[dict[str, Any]]:
     choice = body["choices"][0]
     message = choice["message"]
-    usage_null = cuts.flag()  # with stream_options.include_usage every chunk has "usage": null
+    # with stream_options.include_usage every chunk has "usage": null, and the usage chunk comes
+    usage_null = body.get("usage") is not None and cuts.flag()
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
         head = {k: body[k] for k in ("id", "created", "model") if k in body}

@@ -59,8 +59,9 @@ REPLIES: dict[str, dict[str, Any]] = {
                    {"id": "call_02", "function": {"name": "get_weather", "arguments": TOKYO}}]},
                "prompt_eval_count": 40, "eval_count": 30},
 }
-#: How many events may follow the end of reply (Chat's usage chunk comes after the finish, and
-#: "If the stream is interrupted, you may not receive the final usage chunk"); the others end last.
+#: How many events may follow the end of reply: Chat's usage chunk comes after the finish, and
+#: these chunks carry no `"usage": null`, so no usage was asked for and the finish ends the reply
+#: (asked for, the usage chunk is due: test_stream_hostile.py); the others end last.
 AFTER_THE_END = {"anthropic": 0, "responses": 0, "chat": 1, "ollama": 0}
 
 

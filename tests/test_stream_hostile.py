@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import same_turn
 from stream_grammar import STREAMS
 from test_stream_ends import REPLIES, SplitEvery
 from test_stream_property import BODIES, DrawnCuts
@@ -223,3 +224,130 @@ def test_a_responses_delta_for_a_part_never_added_is_the_kits_error_not_an_index
         events[at] = {"type": kind, "output_index": 0, "summary_index": 2, "delta": "Hm"}
     with pytest.raises(MalformedResponseError, match=re.escape(says)):
         list(codec("responses").decode_stream(events))
+
+
+# -- the end of reply is the end -------------------------------------------------------------------------
+def a_late_call(api: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A tool call (rm -rf, say) sent after the end of reply, as the API would have sent it before."""
+    call = {"id": "call_late", "name": "delete_everything"}
+    match api:
+        case "anthropic":
+            blocks = sum(e["type"] == "content_block_start" for e in events)
+            return {"type": "content_block_start", "index": blocks, "content_block": {
+                "type": "tool_use", **call, "input": {}}}
+        case "responses":
+            items = sum(e["type"] == "response.output_item.added" for e in events)
+            return {"type": "response.output_item.added", "output_index": items, "item": {
+                "type": "function_call", "id": "fc_late", "call_id": call["id"], "name": call["name"],
+                "arguments": "{}"}}
+        case "chat":
+            return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {
+                "tool_calls": [{"index": 9, **call, "type": "function", "function": {
+                    "name": call["name"], "arguments": "{}"}}]}, "finish_reason": None}]}
+        case _:
+            return {"model": "qwen3:4b", "message": {"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": call["name"], "arguments": {}}}]}, "done": False}
+
+
+def more_words(api: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Text sent after the end of reply (or, on the APIs with one, a second end)."""
+    match api:
+        case "anthropic":
+            return {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+                    "usage": {"output_tokens": 1}}
+        case "responses":
+            return copy.deepcopy(events[-1])  # a second response.completed
+        case "chat":
+            return {"id": "chatcmpl-1", "choices": [{"index": 0, "delta": {"content": " Or not."}}]}
+        case _:
+            return {**copy.deepcopy(events[-1]), "message": {"role": "assistant", "content": " Or not."}}
+
+
+def end_of_reply(api: str, events: list[dict[str, Any]]) -> int:
+    """The index of the event that ends the reply (Chat: the chunk with the finish_reason)."""
+    if api != "chat":
+        return len(events) - 1
+    return next(i for i, e in enumerate(events) if e["choices"] and e["choices"][0]["finish_reason"])
+
+
+@pytest.mark.parametrize("api", APIS)
+@settings(max_examples=100)
+@given(data=st.data())
+def test_nothing_after_the_end_of_reply_changes_the_turn_it_is_refused(api, data):
+    body = data.draw(BODIES[api], label="body")
+    events = STREAMS[api](copy.deepcopy(body), DrawnCuts(data))
+    late = data.draw(st.sampled_from([a_late_call, more_words]), label="late")(api, events)
+    at = data.draw(st.integers(end_of_reply(api, events) + 1, len(events)), label="where")
+    events.insert(at, late)
+    refused = (rf"^{codec(api).PROVIDER_NAME}'s stream is not the API's: event {at + 1}( \([a-z_.]+\))? came "
+               r"after .+, the end of the reply; check")
+    with pytest.raises(MalformedResponseError, match=refused):
+        list(codec(api).decode_stream(events))
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_a_keep_alive_or_an_error_after_the_end_is_no_new_content(api):
+    events = stream(api)
+    after = {"anthropic": {"type": "ping"}, "responses": None, "ollama": None,
+             "chat": {"id": "chatcmpl-1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}}
+    if after[api] is not None:
+        assert same_turn(finished(api, [*events, after[api]]), finished(api, events))
+    error = {"anthropic": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+             "responses": {"type": "error", "code": "server_error", "message": "Oops"},
+             "chat": {"error": {"message": "Oops", "type": "server_error"}}, "ollama": {"error": "Oops"}}[api]
+    with pytest.raises(IncompleteStreamError, match="sent an error after"):
+        list(codec(api).decode_stream([*events, error]))
+
+
+# -- Chat's usage: asked for, it is due --------------------------------------------------------------------
+def chat_chunks(*, include_usage: bool) -> list[dict[str, Any]]:
+    """The chunks the API's server half (what the double sends) makes of the Chat reply."""
+    from toolcall_lab.wire import API_SPECS
+
+    request = {"stream_options": {"include_usage": True}} if include_usage else {}
+    return list(API_SPECS["chat"].server.encode_stream(copy.deepcopy(REPLIES["chat"]), request=request))
+
+
+def test_a_chat_stream_that_asked_for_its_usage_and_stopped_before_it_is_cut_not_free():
+    chunks = chat_chunks(include_usage=True)
+    assert chunks[0]["usage"] is None and chunks[-1]["choices"] == []  # as the spec says, and the recording
+    assert finished("chat", chunks).usage.input_tokens == 40
+    with pytest.raises(IncompleteStreamError) as cut:
+        list(codec("chat").decode_stream(chunks[:-1]))
+    assert str(cut.value) == (
+        f"the stream ended after {len(chunks) - 1} events, before the usage chunk "
+        "(stream_options.include_usage): text 'It is 18°C…' and 2 whole get_weather calls had arrived; "
+        "nothing was added to the transcript and no tool ran: call again.")
+
+
+def test_a_chat_usage_that_rides_on_the_finish_chunk_is_the_usage():
+    chunks = chat_chunks(include_usage=True)
+    usage = chunks.pop()["usage"]
+    chunks[-1]["usage"] = usage  # older llama.cpp: the usage on the last chunk, beside the finish
+    assert finished("chat", chunks).usage.output_tokens == 30
+
+
+def test_a_chat_stream_that_asked_for_no_usage_has_none_and_ends_at_its_finish():
+    chunks = chat_chunks(include_usage=False)
+    assert "usage" not in chunks[0] and chunks[-1]["choices"][0]["finish_reason"] == "tool_calls"
+    assert finished("chat", chunks).usage.input_tokens == 0  # the API sent no count
+
+
+def test_the_openai_chat_provider_cut_before_the_usage_chunk_raises_and_runs_nothing(make_double):
+    from conftest import real_provider
+    from toolcall_lab import Message, Transcript, call, run_agent
+    from toolcall_lab.tools import get_weather
+
+    reply = ["Checking.", call("get_weather", city="Paris")]
+    double = make_double([reply, reply])
+    provider = real_provider("openai-chat", double)
+    asked = Transcript(messages=[Message.user("Weather in Paris?")])
+    whole = list(provider.stream(asked, tools=[get_weather]))
+    sent = whole[-1].turn.response["events"]
+    assert sent[-1]["choices"] == [] and sent[-1]["usage"]
+    double.fail_next("cut", after=len(sent) - 1)  # everything but the usage chunk
+    seen: list[Any] = []
+    cut = r"before the usage chunk \(stream_options.include_usage\)"
+    with pytest.raises(IncompleteStreamError, match=cut):
+        run_agent(provider, "Weather in Paris?", tools=[get_weather], stream=True, on_event=seen.append)
+    assert not [event for event in seen if event.kind == "tool_executed"]

@@ -8,7 +8,9 @@ written once (`decode`):
 - the order of the kit's events: each block's index given when it starts, deltas only
   for a block that is open, one `BlockFinished` per block, `StreamFinished` last;
 - the end: a stream that stops before the API's end of reply raises
-  `IncompleteStreamError`, saying what had arrived and what had not;
+  `IncompleteStreamError`, saying what had arrived and what had not; and nothing after
+  the end changes the reply: an event there that is not one the API sends after its end
+  (a keep-alive, an error, Chat's usage chunk: the reader's `trailing`) is refused;
 - the final `Turn`: the API's own `decode_response` of the rebuilt reply, so a streamed
   reply and the same reply unstreamed decode alike, by construction;
 - linear time: text and arguments that arrive in pieces are kept as `Pieces`, lists joined
@@ -23,6 +25,8 @@ A worked example, with a made-up reader whose wire events are ("text", "Hi") pai
 ...     END = "end"
 ...     def __init__(self):
 ...         self.finished, self.said = False, ""
+...     def trailing(self, raw):
+...         return False  # nothing comes after "end"
 ...     def read(self, raw, kit):
 ...         if raw["type"] == "end":
 ...             self.finished = True
@@ -41,6 +45,11 @@ Traceback (most recent call last):
 ...
 toolcall_lab.errors.IncompleteStreamError: the stream ended after 1 event, before end: text 'It is 18°C…' \
 had arrived; nothing was added to the transcript and no tool ran: call again.
+>>> list(decode([{"type": "end"}, {"type": "text", "text": "and"}], Pairs(), provider="toy"))
+Traceback (most recent call last):
+...
+toolcall_lab.errors.MalformedResponseError: toy's stream is not the API's: event 2 (text) came after end, \
+the end of the reply; check the server's URL, or report the server.
 """
 
 from __future__ import annotations
@@ -85,14 +94,18 @@ class Reader(Protocol):
 
     `END` names the API's end of reply, as its docs do ("message_stop"); `finished` is
     True once it arrived; `read` says, through `kit`, what one wire event carries (and
-    raises `kit.broke(...)` for an error event); `turn` is `decode_response` of the
-    rebuilt reply, asked once, after the last event.
+    raises `kit.broke(...)` for an error event); `trailing` says whether an event that
+    comes after the end is one the API sends there (a `ping`); `turn` is
+    `decode_response` of the rebuilt reply, asked once, after the last event.
     """
 
-    END: str
+    @property
+    def END(self) -> str: ...  # a constant on most readers; Chat's changes as its stream goes
 
     @property
     def finished(self) -> bool: ...
+
+    def trailing(self, raw: Mapping[str, Any]) -> bool: ...
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterable[StreamEvent]: ...
 
@@ -114,10 +127,13 @@ def decode(raw_events: Iterable[Mapping[str, Any]], reader: Reader, *,
         kit.events += 1
         kit.raw = _checked(raw, kit)
         try:
+            if reader.finished and not reader.trailing(kit.raw):
+                raise kit.late(reader.END)
             yield from reader.read(kit.raw, kit)
         except _UNREAD as exc:
             raise kit.malformed(f"{kit.where()} cannot be read ({_said(exc)})") from None
     if not reader.finished:
+        kit.end = reader.END  # subtle: what is due can change as the stream goes (Chat's usage chunk)
         raise kit.broke()
     try:
         turn = reader.turn()
@@ -348,6 +364,11 @@ class Assembly:
         return IncompleteStreamError(f"{how}: {self.arrived()}; nothing was added to the transcript "
                                      "and no tool ran: call again.", provider=self.provider,
                                      events=self.events)
+
+    def late(self, end: str) -> MalformedResponseError:
+        """The kit's error for an event after the end of reply `end`: whatever it says, the reply
+        was complete, so it cannot be added to (a call after message_stop would never run right)."""
+        return self.malformed(f"{self.where()} came after {end}, the end of the reply")
 
     def malformed(self, what: str) -> MalformedResponseError:
         return MalformedResponseError(f"{self.provider}'s stream is not the API's: {what}; check the "

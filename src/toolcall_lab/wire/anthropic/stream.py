@@ -92,6 +92,10 @@ class _Reader:
         self._json: set[int] = set()  # the blocks whose input arrives as JSON pieces
         self._stopped: set[int] = set()
 
+    def trailing(self, raw: Mapping[str, Any]) -> bool:
+        """After message_stop, only a ping (read past) or an error (which the SDK raises)."""
+        return raw.get("type") in ("ping", "error")
+
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         kind = kit.string(raw, "type")
         if kind == "error":

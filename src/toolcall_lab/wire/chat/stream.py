@@ -31,11 +31,19 @@ servers bend that, so the pieces are joined by what they mean:
   ggml-org/llama.cpp#13800), and a name sent again longer replaces the shorter
   (llama.cpp's `common_chat_msg_diff` resends a grown name whole).
 
-The reply is complete at the first choice's `finish_reason`; the usage chunk may follow,
-and a stream that ends without `[DONE]` after the finish is complete too (the SDK accepts
-it). Every block finishes then, since Chat never says when one ends. The final `Turn` is
-`decode_response` of the rebuilt completion, so `finish_reason: "length"` inside a call's
-arguments gives stop reason max_tokens and a malformed call, never run.
+The reply is complete at the first choice's `finish_reason`: nothing it carries may come
+after (a call there is refused). Its usage comes after it, only when the request asked
+with `stream_options: {"include_usage": true}` (the kit's provider always does): "an
+additional chunk will be streamed before the `data: [DONE]` message", with `choices: []`,
+and "all other chunks will also include a `usage` field, but with a null value", so a
+stream that carries `"usage": null` and stops before the usage chunk was cut off ("If the
+stream is interrupted, you may not receive the final usage chunk": the spec's
+`ChatCompletionStreamOptions`), an `IncompleteStreamError`, never a reply that cost 0
+tokens. A stream that asked for no usage has none: its `Turn`'s usage is 0, as the API
+sent nothing to count. A stream that ends without `[DONE]` after the end is complete (the
+SDK accepts it). Every block finishes then, since Chat never says when one ends. The
+final `Turn` is `decode_response` of the rebuilt completion, so `finish_reason: "length"`
+inside a call's arguments gives stop reason max_tokens and a malformed call, never run.
 
 >>> chunk = {"id": "c1", "object": "chat.completion.chunk", "model": "gpt-6-luna"}
 >>> events = [{**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"}}]},
@@ -69,15 +77,14 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEve
     """The kit's events for a streamed Chat Completions reply, ending in `StreamFinished(turn)`.
 
     Raises `IncompleteStreamError` when the stream stops before the first choice's
-    `finish_reason`, or sends an error object (vLLM sends `data: {"error": ...}`).
+    `finish_reason` (or, when its chunks say the usage was asked for, before the usage
+    chunk), or sends an error object (vLLM sends `data: {"error": ...}`).
     """
     return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
 
 
 class _Reader:
     """Rebuilds the completion's first choice from its chunks, and says each piece through the assembly."""
-
-    END = "a finish_reason"
 
     def __init__(self) -> None:
         self.completion: dict[str, Any] = {}
@@ -86,10 +93,25 @@ class _Reader:
         self.calls: list[dict[str, Any]] = []
         self.finish_reason: str | None = None
         self._by_index: dict[int | None, int] = {}  # the wire's index -> the call it names now
+        self._usage_asked = False  # a chunk said "usage": null: the usage chunk is due
+        self._usage_in = False     # a usage came with the finish or after it
+
+    @property
+    def END(self) -> str:
+        if self.finish_reason is not None and self._usage_asked and not self._usage_in:
+            return "the usage chunk (stream_options.include_usage)"
+        return "a finish_reason"
 
     @property
     def finished(self) -> bool:
-        return self.finish_reason is not None
+        return self.finish_reason is not None and (self._usage_in or not self._usage_asked)
+
+    def trailing(self, raw: Mapping[str, Any]) -> bool:
+        """After the end, only chunks that carry none of the reply: the usage, an empty delta."""
+        choices = raw.get("choices")
+        return not isinstance(choices, list) or not any(  # subtle: a wrong type is read's to name
+            _carries(choice) for choice in choices
+            if isinstance(choice, Mapping) and choice.get("index") in (0, None))
 
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         if raw.get("error") or raw.get("object") == "error":
@@ -99,16 +121,22 @@ class _Reader:
         for key in ("id", "created", "model", "system_fingerprint", "service_tier"):
             if key in raw and key not in self.completion:
                 self.completion[key] = raw[key]
-        if usage := kit.mapping(raw, "usage"):
-            self.completion["usage"] = usage  # the last one counts (vLLM can send one per chunk)
+        self._usage_asked = self._usage_asked or ("usage" in raw and raw["usage"] is None)
         for n, choice in enumerate(kit.listed(raw, "choices")):
             if not isinstance(choice, Mapping):
                 raise kit.wrong(f"choices[{n}]", choice, "an object")
             if kit.number(choice, f"choices[{n}].index") not in (0, None):
                 continue  # n > 1: the kit reads the first choice, as decode_response does
+            if self.finish_reason is not None and _carries(choice):
+                raise kit.late("a finish_reason")  # subtle: the usage chunk may still be due
             yield from self._delta(kit.mapping(choice, f"choices[{n}].delta"), f"choices[{n}].delta", kit)
             if (finish := kit.string(choice, f"choices[{n}].finish_reason")) and self.finish_reason is None:
                 self.finish_reason = finish
+                for slot in range(len(self.calls)):
+                    kit.whole(("call", slot))  # every call's arguments are in (what a cut then reports)
+        if usage := kit.mapping(raw, "usage"):
+            self.completion["usage"] = usage  # the last one counts (vLLM can send one per chunk)
+            self._usage_in = self.finish_reason is not None
 
     def _delta(self, delta: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         for field in ("reasoning_content", "reasoning"):
@@ -188,3 +216,13 @@ def _text(delta: Mapping[str, Any], path: str, kit: Assembly) -> str:
             part.get("text") or part.get("refusal") or "", str) for part in value):
         return text_of(value)
     raise kit.wrong(path, value, "a string or a list of text parts")
+
+
+def _carries(choice: Mapping[str, Any]) -> bool:
+    """Whether a choice's delta carries any of the reply: text, reasoning, a refusal, a call."""
+    delta = choice.get("delta")
+    return isinstance(delta, Mapping) and any(delta.get(field) for field in _CARRIED)
+
+
+#: The delta fields that are the reply itself (the role, and nulls, are not).
+_CARRIED = ("content", "refusal", "reasoning_content", "reasoning", "tool_calls")

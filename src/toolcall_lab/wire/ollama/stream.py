@@ -71,6 +71,10 @@ class _Reader:
         self.said = Pieces()  # the message's content and thinking so far
         self.finished = False
 
+    def trailing(self, raw: Mapping[str, Any]) -> bool:
+        """After the `done: true` line, only an error line (which the ollama client raises)."""
+        return bool(raw.get("error"))
+
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         if raw.get("error"):
             # subtle: after the first line the status stays 200, so the error can only be a line

@@ -92,6 +92,10 @@ class _Reader:
         # (index, "summary", part)
         self._said = Pieces()
 
+    def trailing(self, raw: Mapping[str, Any]) -> bool:
+        """After response.completed, only an error event (which the SDK raises)."""
+        return raw.get("type") == "error"
+
     def read(self, raw: Mapping[str, Any], kit: Assembly) -> Iterator[StreamEvent]:
         kind = kit.string(raw, "type")
         if kind in ("error", "response.failed"):
