@@ -351,3 +351,16 @@ def test_the_openai_chat_provider_cut_before_the_usage_chunk_raises_and_runs_not
     with pytest.raises(IncompleteStreamError, match=cut):
         run_agent(provider, "Weather in Paris?", tools=[get_weather], stream=True, on_event=seen.append)
     assert not [event for event in seen if event.kind == "tool_executed"]
+
+
+# -- one source for each block -------------------------------------------------------------------------------
+@pytest.mark.parametrize("field", ["content", "model", "usage"])
+def test_an_anthropic_message_delta_cannot_replace_what_the_stream_built(field):
+    events = stream("anthropic")
+    at = next(i for i, e in enumerate(events) if e["type"] == "message_delta")
+    forged = {"content": [{"type": "tool_use", "id": "toolu_9", "name": "rm", "input": {}}],
+              "model": "claude-other", "usage": {"input_tokens": 0}}
+    events[at]["delta"][field] = forged[field]
+    refused = rf"event {at + 1} \(message_delta\)'s delta carries {field}, which message_start and"
+    with pytest.raises(MalformedResponseError, match=refused):
+        list(codec("anthropic").decode_stream(events))

@@ -65,6 +65,9 @@ __all__ = ["decode_stream"]
 
 #: Blocks whose `input` arrives as `input_json_delta` pieces (the SDK's TRACKS_TOOL_INPUT).
 _TAKES_INPUT = ("tool_use", "server_tool_use", "mcp_tool_use")
+#: What message_start and the content blocks build, which a message_delta cannot replace (the
+#: SDK's accumulate_event takes only stop_reason, stop_sequence, container and the usage from one).
+_BUILT = ("content", "id", "type", "role", "model", "usage")
 #: Events the SDK's `messages.stream()` helper adds beside the wire's own: the same deltas again.
 _HELPER_EVENTS = ("text", "input_json", "thinking", "signature", "citation")
 
@@ -215,8 +218,17 @@ class _Reader:
                 block["input"] = pieces
 
     def _message_delta(self, raw: Mapping[str, Any], kit: Assembly) -> None:
+        """The reply's stop_reason, stop_sequence, container (...) and its usage so far.
+
+        What message_start and the content blocks built (the content, the id, the model, ...)
+        is not a message_delta's to replace: such a delta is refused, not obeyed.
+        """
         assert self.message is not None
         for key, value in kit.mapping(raw, "delta").items():
+            if key in _BUILT:
+                raise kit.malformed(f"{kit.where()}'s delta carries {key}, which message_start and "
+                                    "the content_block events build; a message_delta carries the stop "
+                                    "reason and the usage only")
             if value is not None or key != "container":
                 self.message[key] = value
         usage = self.message.setdefault("usage", {})
