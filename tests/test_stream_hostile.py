@@ -364,3 +364,40 @@ def test_an_anthropic_message_delta_cannot_replace_what_the_stream_built(field):
     refused = rf"event {at + 1} \(message_delta\)'s delta carries {field}, which message_start and"
     with pytest.raises(MalformedResponseError, match=refused):
         list(codec("anthropic").decode_stream(events))
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda output: output.append({"type": "function_call", "id": "fc_9", "call_id": "call_9", "name": "rm",
+                                   "arguments": "{}"}),
+     "block 3 streamed as nothing, and response.completed holds ToolCall('call_9', 'rm', {})"),
+    (lambda output: output[1].update(arguments='{"city": "Lyon"}'),
+     "block 1 streamed as ToolCall('call_01', 'get_weather', {'city': 'Paris'}), and response.completed "
+     "holds ToolCall('call_01', 'get_weather', {'city': 'Lyon'})"),
+    (lambda output: output.pop(0), "block 0 streamed as TextBlock('It is 18°C and sunny'), and"),
+])
+def test_a_responses_completed_output_that_disagrees_with_the_items_streamed_is_refused(change, says):
+    events = stream("responses")
+    assert events[-1]["type"] == "response.completed" and events[-1]["response"]["output"]
+    assert same_turn(finished("responses", events), codec("responses").decode_response(REPLIES["responses"]))
+    change(events[-1]["response"]["output"])
+    refused = re.escape(f"response.completed's output is not the items streamed: {says}")
+    with pytest.raises(MalformedResponseError, match=refused):
+        list(codec("responses").decode_stream(events))
+
+
+def test_a_responses_reply_sent_whole_in_its_terminal_event_is_the_reply():
+    events = stream("responses")
+    whole = [events[0], events[-1]]  # a proxy that streams no items
+    assert same_turn(finished("responses", whole), codec("responses").decode_response(REPLIES["responses"]))
+
+
+def test_a_responses_item_added_twice_at_one_output_index_is_refused_not_dropped():
+    events = stream("responses")
+    calls = [i for i, e in enumerate(events) if e.get("output_index") == 2]
+    for at in calls:
+        events[at]["output_index"] = 1  # the second call reuses the first's place
+    second = calls[0]
+    with pytest.raises(MalformedResponseError, match=re.escape(
+            "item 1 was added twice (function_call get_weather (call_01), then function_call get_weather "
+            "(call_02)): each item has an output_index of its own")):
+        list(codec("responses").decode_stream(events[:second + 1]))

@@ -56,6 +56,7 @@ import copy
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ..._text import shorten
 from ...blocks import Block
 from ...stream import StreamEvent
 from ...turn import Turn
@@ -112,6 +113,7 @@ class _Reader:
                 yield from self._done_item(raw, kit)
             case "response.completed" | "response.incomplete":
                 self.response = copy.deepcopy(dict(kit.mapping(raw, "response", required=True)))
+                self._agree(kind, kit)
                 self.finished = True
             case _:
                 yield from self._piece(kind, raw, kit)
@@ -236,14 +238,42 @@ class _Reader:
                 part["text"] = self._said[index, "summary", at]
         return item
 
+    def _streamed(self) -> list[dict[str, Any]]:
+        """The items as they streamed, in order: each as output_item.done sent it, or, if it never
+        got there (a reply cut short), as far as it grew."""
+        indexes = sorted({*self._added, *self._done})
+        return [self._done[i] if i in self._done else self._grown(i) for i in indexes]
+
+    def _agree(self, kind: str, kit: Assembly) -> None:
+        """Refuse a terminal Response whose `output` is not the items streamed.
+
+        The SDK's `get_final_response()` takes the terminal event's output; the kit's events
+        have already said each streamed block, so an output that holds other blocks (a call
+        no event announced, a call's other arguments) would make the `Turn` disagree with
+        them. An output with no items streamed at all (a proxy that sends the whole reply in
+        its terminal event) is the reply.
+        """
+        assert self.response is not None
+        output = self.response.get("output")
+        if output is None or not (self._added or self._done):
+            return
+        final = {**self.response, "model": self.response.get("model") or ""}
+        held = decode_response(final).message.blocks
+        said = decode_response({**final, "output": self._streamed()}).message.blocks
+        if held == said:
+            return
+        at = next((i for i, pair in enumerate(zip(held, said, strict=False)) if pair[0] != pair[1]),
+                  min(len(held), len(said)))
+        raise kit.malformed(f"{kind}'s output is not the items streamed: block {at} streamed as "
+                            f"{_shown(said, at)}, and {kind} holds {_shown(held, at)}")
+
     def turn(self) -> Turn:
         assert self.response is not None
         final = self.response
         if final.get("output") is None:
             # subtle: as the SDK does, the items are then the ones output_item.done sent;
             # one that never got there (a reply cut short) is kept as far as it grew.
-            indexes = sorted({*self._added, *self._done})
-            final["output"] = [self._done[i] if i in self._done else self._grown(i) for i in indexes]
+            final["output"] = self._streamed()
         final.setdefault("model", "")
         return decode_response(final)
 
@@ -269,3 +299,8 @@ def _named(item: Mapping[str, Any]) -> str:
     if item.get("type") == "function_call":
         return f"function_call {item.get('name')} ({item.get('call_id')})"
     return str(item.get("type") or "an item with no type")
+
+
+def _shown(blocks: tuple[Block, ...], at: int) -> str:
+    """Block `at` as a message shows it, or "nothing" past the end."""
+    return shorten(repr(blocks[at]), 60) if at < len(blocks) else "nothing"
