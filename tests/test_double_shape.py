@@ -192,7 +192,7 @@ def named(api: str, path: tuple[str, ...], answer: dict) -> bool:
 
 
 @pytest.mark.parametrize("api", list(SWITCHES))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(data=st.data())
 def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(api, data):
     from toolcall_lab.double import ApiDouble
