@@ -269,15 +269,15 @@ def read_reply(turn: Turn, schema: Mapping[str, Any]) -> Reading:
 
 def loads(text: str) -> Any:
     """`json.loads(text)`, held to JSON itself: NaN, Infinity and a number too large for a float
-    (1e999, which Python reads as infinity) raise a `ValueError` saying so, as text that does
-    not parse raises `json.JSONDecodeError` (a `ValueError` too).
+    (1e999, which Python reads as infinity) raise `UsageError` (a `ValueError`) saying so, as
+    text that does not parse raises `json.JSONDecodeError` (a `ValueError` too).
 
     >>> loads('{"temp_c": 18.5}')
     {'temp_c': 18.5}
     >>> loads('{"temp_c": NaN}')
     Traceback (most recent call last):
     ...
-    ValueError: it holds NaN, which JSON has no spelling for (nor Infinity); \
+    toolcall_lab.errors.UsageError: it holds NaN, which JSON has no spelling for (nor Infinity); \
 a number must be written in digits, or the value be null.
     """
     return json.loads(text, parse_constant=_constant, parse_float=_finite)
@@ -285,13 +285,13 @@ a number must be written in digits, or the value be null.
 
 def _constant(name: str) -> Any:
     # subtle: Python's json reads NaN, Infinity and -Infinity; JSON (RFC 8259 §6) has no such values
-    raise ValueError(f"it holds {name}, which JSON has no spelling for (nor Infinity); a number must be "
+    raise UsageError(f"it holds {name}, which JSON has no spelling for (nor Infinity); a number must be "
                   "written in digits, or the value be null.")
 
 
 def _finite(digits: str) -> float:
     number = float(digits)
     if math.isinf(number):
-        raise ValueError(f"it holds {digits}, a number too large for a float (Python would read it as "
+        raise UsageError(f"it holds {digits}, a number too large for a float (Python would read it as "
                       "infinity); a number must fit in a float, or the value be null.")
     return number
