@@ -49,6 +49,7 @@ MODULE_SOURCE = {
     "jupyter_core": "jupyterlab",  # the runtime folder a kernel's IPC sockets go in (solutions.kernel_config)
     "jupyter_client": "jupyterlab",
     "jsonschema": "jsonschema",
+    "referencing": "jsonschema",   # jsonschema's own $ref resolution (output_format.sample follows $refs)
     "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
     "mcp": "mcp",                  # lesson 12: the official MCP SDK, client and server in-process
     "anyio": "mcp",                # the SDK's async library: the client's own event loop thread
