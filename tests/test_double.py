@@ -402,7 +402,7 @@ def test_a_response_id_is_not_the_same_in_another_process():
             "json.dumps(body).encode())[1]))['id'])")
     ids = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
            for _ in range(2)}
-    assert len(ids) == 2 and all(i.startswith("resp_double_") for i in ids)
+    assert len(ids) == 2 and all(re.fullmatch(r"resp_[0-9a-z]{6}_0001\n", i) for i in ids)
 
 
 def test_anthropics_error_body_carries_the_request_id_its_header_does():

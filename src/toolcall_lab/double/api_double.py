@@ -20,7 +20,8 @@ request handler's (`handler.py`). The server is built for a classroom on one mac
   kept as a one-line note, so a long `serve` does not grow without bound;
 - every answer carries a request id of its own, as the APIs' do (Anthropic's `request-id`,
   OpenAI's `x-request-id`: random, so unique across requests, doubles and runs), and each
-  response's id is numbered after a token of this process, so no other run repeats it.
+  response's id is numbered after a token of this process (`msg_k3x9qz_0001`), so no other
+  run repeats it.
 """
 
 from __future__ import annotations

@@ -147,7 +147,10 @@ class Player:
             turn = turn if usage == turn.usage else replace(turn, usage=usage)
         if server.reasons(body, transcript, turn) and not turn.message.reasoning:
             turn = _with_reasoning(turn, spec.provider, transcript)
-        response_id = f"{spec.response_id}{this_process()}_{number:04d}"
+        # subtle: "double" in the prefix gives its place to this process's token, six characters
+        # for six, so an id is unique across runs yet as long as before: a Responses id goes back
+        # in the next request's input, whose tokens (4 characters each) a lesson counts
+        response_id = f"{spec.response_id.replace('double', this_process(), 1)}{number:04d}"
         return server.reply(turn, response_id=response_id, request=body, read=read,
                             notes=notes, stored=stored, created=int(self.clock.unix()))
 
@@ -156,14 +159,20 @@ _PROCESSES: dict[int, str] = {}
 
 
 def this_process() -> str:
-    """A random token for this process (12 hex digits), the same for every call in it.
+    """A random token for this process, six letters and digits (36⁶, about 2 billion), the same
+    for every call in it.
 
     subtle: the APIs' response ids are unique. Numbered from 1 alone, every run of a lesson
     would send msg_double_0001 again; with this token a response id is unique across runs and
     processes, while two doubles in one process, playing one script, still send the very same
     bytes (a test compares them). Keyed by the process id, so a forked child draws its own.
     """
-    return _PROCESSES.setdefault(os.getpid(), secrets.token_hex(6))
+    if os.getpid() not in _PROCESSES:
+        _PROCESSES[os.getpid()] = "".join(secrets.choice(_TOKEN) for _ in range(6))
+    return _PROCESSES[os.getpid()]
+
+
+_TOKEN = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def held_to_format(turn: Turn, output_format: OutputFormat | None) -> Turn:
