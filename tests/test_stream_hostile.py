@@ -139,9 +139,11 @@ def test_a_field_of_the_wrong_type_is_the_kits_error_naming_it_never_a_python_er
         message = str(error)
         assert message.count("; ") == 1 and message.endswith("check the server's URL, or report the server.")
         named = [step for step in path if isinstance(step, str)]
-        # the field by name; or a body field decode_response reads (a usage count), in the net's words
+        # the field by name; or a body field decode_response reads (a usage count), in the net's words;
+        # or, in a Responses terminal event's output, an output that is no longer the items streamed
         assert any(name in message for name in named[-2:]) or " rebuild is not " in message \
-            or " cannot be read (" in message, message
+            or " cannot be read (" in message or (path[:2] == ("response", "output")
+                                                  and "output is not the items streamed" in message), message
         return
     assert isinstance(said[-1], StreamFinished)  # a field the decoder reads past, or passes on as it is
 
@@ -403,3 +405,15 @@ def test_a_responses_item_added_twice_at_one_output_index_is_refused_not_dropped
             "item 1 was added twice (function_call get_weather (call_01), then function_call get_weather "
             "(call_02)): each item has an output_index of its own")):
         list(codec("responses").decode_stream(events[:second + 1]))
+
+
+def test_chat_reasoning_sent_under_both_names_is_said_once():
+    head = {"id": "c", "object": "chat.completion.chunk", "model": "Qwen/Qwen3-0.6B"}
+    chunks = [{**head, "choices": [{"index": 0, "delta": {"reasoning_content": piece, "reasoning": piece}}]}
+              for piece in ("The user ", "wants Paris.")]
+    chunks.append({**head, "choices": [{"index": 0, "delta": {"content": "Sunny."},
+                                        "finish_reason": "stop"}]})
+    said = list(codec("chat").decode_stream(chunks))
+    assert [str(event) for event in said[:3]] == [
+        "[0] reasoning += 'The user '", "[0] reasoning += 'wants Paris.'", "[1] text += 'Sunny.'"]
+    assert said[-1].turn.message.reasoning[0].text == "The user wants Paris."

@@ -139,10 +139,12 @@ class _Reader:
             self._usage_in = self.finish_reason is not None
 
     def _delta(self, delta: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
-        for field in ("reasoning_content", "reasoning"):
-            if said := kit.string(delta, f"{path}.{field}"):
-                self.said.add(field, said)
-                yield kit.reasoning("reasoning", said)
+        # subtle: a server may send the reasoning under both names, the same text twice; as
+        # decode_response does, reasoning_content is read first and the other only without it
+        reasoning = kit.string(delta, f"{path}.reasoning_content") or kit.string(delta, f"{path}.reasoning")
+        if reasoning:
+            self.said.add("reasoning_content", reasoning)
+            yield kit.reasoning("reasoning", reasoning)
         for field, key in (("content", "text"), ("refusal", "refusal")):
             if said := _text(delta, f"{path}.{field}", kit):
                 self.said.add(field, said)
@@ -196,7 +198,7 @@ class _Reader:
 
     def turn(self) -> Turn:
         message = dict(self.message)
-        for field in ("reasoning_content", "reasoning", "content", "refusal"):
+        for field in ("reasoning_content", "content", "refusal"):
             if field in self.said:
                 message[field] = self.said[field]
         if self.calls:
