@@ -31,7 +31,7 @@ from stream_grammar import STREAMS
 from test_stream_ends import REPLIES, SplitEvery
 from test_stream_property import BODIES, DrawnCuts
 from toolcall_lab.errors import IncompleteStreamError, MalformedResponseError
-from toolcall_lab.stream import StreamFinished
+from toolcall_lab.stream import StreamFinished, pieces
 from toolcall_lab.wire import APIS, codec
 
 
@@ -140,9 +140,9 @@ def test_a_field_of_the_wrong_type_is_the_kits_error_naming_it_never_a_python_er
         assert message.count("; ") == 1 and message.endswith("check the server's URL, or report the server.")
         named = [step for step in path if isinstance(step, str)]
         # the field by name; or a body field decode_response reads (a usage count), in the net's words;
-        # or, in a Responses terminal event's output, an output that is no longer the items streamed
+        # or, in a Responses item or terminal output, an output no longer the items streamed
         assert any(name in message for name in named[-2:]) or " rebuild is not " in message \
-            or " cannot be read (" in message or (path[:2] == ("response", "output")
+            or " cannot be read (" in message or (path[0] in ("item", "response")
                                                   and "output is not the items streamed" in message), message
         return
     assert isinstance(said[-1], StreamFinished)  # a field the decoder reads past, or passes on as it is
@@ -417,3 +417,36 @@ def test_chat_reasoning_sent_under_both_names_is_said_once():
     assert [str(event) for event in said[:3]] == [
         "[0] reasoning += 'The user '", "[0] reasoning += 'wants Paris.'", "[1] text += 'Sunny.'"]
     assert said[-1].turn.message.reasoning[0].text == "The user wants Paris."
+
+
+# -- streamed and unstreamed agree ---------------------------------------------------------------------------
+def test_a_qwen3_style_think_prefix_then_a_call_streams_as_it_decodes_unstreamed():
+    """vLLM and llama.cpp without a reasoning parser: the thinking in `content`, then the call."""
+    head = {"id": "c", "object": "chat.completion.chunk", "model": "Qwen/Qwen3-0.6B"}
+    thought = "<think>\nThe user wants the weather in Paris.\n</think>\n\n"
+    call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_weather",
+                                                                        "arguments": '{"city": "Paris"}'}}
+    chunks = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
+              *({**head, "choices": [{"index": 0, "delta": {"content": cut}}]} for cut in pieces(thought)),
+              {**head, "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]},
+              {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    said = list(codec("chat").decode_stream(chunks))
+    unstreamed = codec("chat").decode_response({**head, "object": "chat.completion", "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": thought, "tool_calls": [call]}}]})
+    assert same_turn(said[-1].turn, unstreamed)
+    assert [str(event) for event in said[:-1]] == [
+        "[0] reasoning += 'The user wants the weather in Paris.'",
+        "[1] call get_weather started, id call_1", "[1] arguments += '{\"city\": \"Paris\"}'",
+        "[0] finished: ReasoningBlock('The user wants the weather in Paris.', provider='openai-chat', "
+        "model='Qwen/Qwen3-0.6B')",
+        "[1] finished: ToolCall('call_1', 'get_weather', {'city': 'Paris'})"]
+
+
+@pytest.mark.parametrize("content", ["<think>cut at the limit", "  <thi", "<think", "\n\n", "<b>bold</b>"])
+def test_content_that_only_looks_like_a_think_prefix_is_text_as_unstreamed(content):
+    head = {"id": "c", "object": "chat.completion.chunk", "model": "m"}
+    chunks = [*({**head, "choices": [{"index": 0, "delta": {"content": cut}}]} for cut in pieces(content)),
+              {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}]
+    turn = finished("chat", chunks)
+    assert turn.text == content and not turn.message.reasoning

@@ -1,8 +1,9 @@
 """The property of every stream decoder: a reply streamed decodes to the same `Turn` as unstreamed.
 
 For replies Hypothesis makes on each of the four APIs (text, several and parallel tool
-calls, arguments that are not JSON, thinking with its signature, Responses reasoning with
-encrypted content, a provider's own tools, usage, every stop reason), written as the
+calls, arguments that are not JSON, thinking with its signature, a Qwen3-style `<think>`
+prefix in Chat content, Responses reasoning with encrypted content, a provider's own
+tools, usage, every stop reason), written as the
 API's *non-streaming* body, the stream the API's grammar gives for that body
 (`stream_grammar`, which uses nothing of the kit) is cut at points Hypothesis chooses and
 fed to `decode_stream`. The last event's `Turn` must equal `decode_response(body)`, and
@@ -48,6 +49,11 @@ arguments = st.dictionaries(texts, values, max_size=4)
 #: Arguments text a model may write that is not a JSON object: cut off, a list, a word.
 broken = st.sampled_from(['{"city": "Par', "[1, 2]", "Paris", '{"a": 1}}', '{"x": NaN}'])
 signatures = st.text(string.ascii_letters + string.digits + "+/=", min_size=1, max_size=40)
+#: Chat content a Qwen3-style model writes without a reasoning parser (vLLM, llama.cpp): its
+#: thinking first, in <think> tags, closed or (cut at the limit) not.
+thoughts = st.builds(lambda lead, thought, end, rest: f"{lead}<think>{thought}{end}{rest}",
+                     st.sampled_from(["", "\n", "  "]), texts,
+                     st.sampled_from(["</think>", "</think>\n\n", "</think> ", ""]), texts)
 
 
 def json_text(draw: Any, args: dict[str, Any]) -> str:
@@ -145,7 +151,7 @@ def chat_bodies(draw: Any) -> dict[str, Any]:
     calls = [{"id": f"call_{n}", "type": "function", "function": {"name": draw(names), "arguments": (
         draw(broken | st.just("")) if draw(st.integers(0, 5)) == 0 else json_text(draw, draw(arguments)))}}
         for n in range(draw(st.integers(0, 4)))]
-    message: dict[str, Any] = {"role": "assistant", "content": draw(st.none() | texts),
+    message: dict[str, Any] = {"role": "assistant", "content": draw(st.none() | texts | thoughts),
                                "refusal": draw(st.none() | words)}
     if calls:
         message["tool_calls"] = calls

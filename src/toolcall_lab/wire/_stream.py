@@ -285,23 +285,34 @@ class Assembly:
     def close(self, turn: Turn) -> Iterator[BlockFinished]:
         """A `BlockFinished` for each block still open, as `turn` holds it.
 
-        Block `index` of the turn, when it is of the open block's kind; else the turn's
-        next unclaimed block of that kind (a Qwen3-style `<think>` prefix streams as Chat
-        text, and the turn holds it as reasoning before the text).
+        Block `index` of the turn, when it is of the open block's kind; else the turn's next
+        unclaimed block of that kind (Chat and Ollama have no blocks on the wire, and their
+        `Turn` puts reasoning, then text, then calls). Among text or reasoning blocks, the one
+        whose text is what the deltas said comes first (Chat's content and refusal are two
+        text blocks, and either may start first).
         """
         blocks = turn.message.blocks
         claimed = {index for index, part in enumerate(self._parts) if part.done}
         for index, part in enumerate(self._parts):
             if part.done:
                 continue
-            fits = [at for at in (index, *range(len(blocks))) if at < len(blocks) and at not in claimed
-                    and isinstance(blocks[at], _KINDS[part.kind])]
+            fits = self._fits(index, part, blocks, claimed)
             if not fits:
                 raise self.malformed(f"block {index} ({part.kind}) started, but the finished reply "
                                      "has no such block")
             claimed.add(fits[0])
             part.done = True
             yield BlockFinished(index, blocks[fits[0]])
+
+    @staticmethod
+    def _fits(index: int, part: _Part, blocks: tuple[Block, ...], claimed: set[int]) -> list[int]:
+        """The turn's blocks open block `index` may be, best first (see `close`)."""
+        fits = [at for at in (index, *range(len(blocks))) if at < len(blocks) and at not in claimed
+                and isinstance(blocks[at], _KINDS[part.kind])]
+        if part.kind in ("text", "reasoning"):
+            said = part.text
+            fits = [at for at in fits if getattr(blocks[at], "text", None) == said] + fits
+        return fits
 
     # -- what a field holds: the type the API sends, or the kit's error naming it ---------------------
     def mapping(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> Mapping[str, Any]:

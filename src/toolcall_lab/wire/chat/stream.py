@@ -61,14 +61,14 @@ Left out: choices other than the first (`n > 1`), logprobs, and audio.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from ...stream import StreamEvent
 from ...turn import Turn
 from .._shared import json_text
 from .._stream import Assembly, Pieces, decode
 from ._blocks import PROVIDER_NAME, text_of
-from .client import decode_response
+from .client import _THINK, decode_response
 
 __all__ = ["decode_stream"]
 
@@ -95,6 +95,7 @@ class _Reader:
         self._by_index: dict[int | None, int] = {}  # the wire's index -> the call it names now
         self._usage_asked = False  # a chunk said "usage": null: the usage chunk is due
         self._usage_in = False     # a usage came with the finish or after it
+        self._think = _Think()     # a Qwen3-style <think> prefix of the content, told apart
 
     @property
     def END(self) -> str:
@@ -131,24 +132,32 @@ class _Reader:
                 raise kit.late("a finish_reason")  # subtle: the usage chunk may still be due
             yield from self._delta(kit.mapping(choice, f"choices[{n}].delta"), f"choices[{n}].delta", kit)
             if (finish := kit.string(choice, f"choices[{n}].finish_reason")) and self.finish_reason is None:
-                self.finish_reason = finish
-                for slot in range(len(self.calls)):
-                    kit.whole(("call", slot))  # every call's arguments are in (what a cut then reports)
+                yield from self._finish(finish, kit)
         if usage := kit.mapping(raw, "usage"):
             self.completion["usage"] = usage  # the last one counts (vLLM can send one per chunk)
             self._usage_in = self.finish_reason is not None
+
+    def _finish(self, finish_reason: str, kit: Assembly) -> Iterator[StreamEvent]:
+        """The reply is complete: a `<think>` still held is text, and every call's arguments are in."""
+        self.finish_reason = finish_reason
+        yield from _said(self._think.end(), kit)
+        for slot in range(len(self.calls)):
+            kit.whole(("call", slot))  # (what a cut before the usage chunk then reports)
 
     def _delta(self, delta: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         # subtle: a server may send the reasoning under both names, the same text twice; as
         # decode_response does, reasoning_content is read first and the other only without it
         reasoning = kit.string(delta, f"{path}.reasoning_content") or kit.string(delta, f"{path}.reasoning")
         if reasoning:
+            yield from _said(self._think.end(), kit)  # beside a reasoning field, no <think> is split out
             self.said.add("reasoning_content", reasoning)
             yield kit.reasoning("reasoning", reasoning)
-        for field, key in (("content", "text"), ("refusal", "refusal")):
-            if said := _text(delta, f"{path}.{field}", kit):
-                self.said.add(field, said)
-                yield kit.text(key, said)
+        if content := _text(delta, f"{path}.content", kit):
+            self.said.add("content", content)
+            yield from _said(self._think.feed(content), kit)
+        if refusal := _text(delta, f"{path}.refusal", kit):
+            self.said.add("refusal", refusal)
+            yield kit.text("refusal", refusal)
         for n, piece in enumerate(kit.listed(delta, f"{path}.tool_calls")):
             if not isinstance(piece, Mapping):
                 raise kit.wrong(f"{path}.tool_calls[{n}]", piece, "an object")
@@ -228,3 +237,74 @@ def _carries(choice: Mapping[str, Any]) -> bool:
 
 #: The delta fields that are the reply itself (the role, and nulls, are not).
 _CARRIED = ("content", "refusal", "reasoning_content", "reasoning", "tool_calls")
+
+
+class _Think:
+    """A Qwen3-style `<think>...</think>` at the start of the content, told apart as it streams.
+
+    Without a reasoning parser, vLLM and llama.cpp leave the model's thinking in `content`,
+    and `decode_response` takes it out as reasoning (`client._THINK`), unless the message has
+    a reasoning field. The stream must say the same, but cannot know the tag is closed before
+    `</think>` arrives: so what could still open one (whitespace, "<thi") is held, then the
+    whole thought until `</think>`, which is said then as one reasoning delta (stripped, as
+    `decode_response` strips it) and the rest as text; held content the reply ends inside
+    (or a reasoning field arrives beside) was text after all, and is said as text.
+
+    >>> think = _Think()
+    >>> think.feed("<thi"), think.feed("nk>Paris, so"), think.feed(" sunny.</think>\\n\\nIt is")
+    ([], [], [('reasoning', 'Paris, so sunny.'), ('text', 'It is')])
+    >>> think.feed(" 18°C")
+    [('text', ' 18°C')]
+    """
+
+    def __init__(self) -> None:
+        self.state: Literal["open", "think", "after", "text"] = "open"
+        self._held: list[str] = []
+        self._tail = ""  # the last characters held, where a "</think>" cut in two begins
+
+    def feed(self, piece: str) -> list[tuple[str, str]]:
+        """What to say now for one piece of content: ("reasoning" or "text", its text) pairs."""
+        if self.state == "text":
+            return [("text", piece)]
+        if self.state == "after":  # subtle: the whitespace after </think> is the tag's (_THINK's `\s*`)
+            piece = piece.lstrip()
+            self.state = "text" if piece else "after"
+            return [("text", piece)] if piece else []
+        self._held.append(piece)
+        if self.state == "open":
+            start = "".join(self._held).lstrip()  # subtle: short, whitespace and at most "<think"
+            if "<think>".startswith(start):
+                return []
+            if not start.startswith("<think>"):
+                return self.end()
+            self.state, self._tail = "think", ""
+            piece = "".join(self._held)
+        seen = self._tail + piece
+        if "</think>" not in seen:
+            self._tail = seen[-len("</think>"):]
+            return []
+        return self._split()
+
+    def _split(self) -> list[tuple[str, str]]:
+        held, self._held = "".join(self._held), []
+        found = _THINK.match(held)
+        if found is None:  # cannot be: the held text opens with <think> and holds </think>
+            self.state = "text"
+            return [("text", held)]
+        thought, rest = found.group(1).strip(), held[found.end():]
+        self.state = "text" if rest else "after"
+        return [(kind, text) for kind, text in (("reasoning", thought), ("text", rest)) if text]
+
+    def end(self) -> list[tuple[str, str]]:
+        """No `</think>` is coming (the reply ended, a reasoning field came, no tag opened): what
+        was held is text."""
+        held, self._held = "".join(self._held), []
+        if self.state in ("open", "think"):
+            self.state = "text"
+        return [("text", held)] if held else []
+
+
+def _said(pairs: list[tuple[str, str]], kit: Assembly) -> Iterator[StreamEvent]:
+    """The kit's events for what `_Think` says."""
+    for kind, text in pairs:
+        yield kit.reasoning("reasoning", text) if kind == "reasoning" else kit.text("text", text)
