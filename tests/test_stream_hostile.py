@@ -450,3 +450,30 @@ def test_content_that_only_looks_like_a_think_prefix_is_text_as_unstreamed(conte
               {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}]
     turn = finished("chat", chunks)
     assert turn.text == content and not turn.message.reasoning
+
+
+# -- one line of narration per event ------------------------------------------------------------------------
+#: What a server may put in a name, an id or a text: line breaks and separators among it.
+forged = st.text(st.sampled_from(["a", "_", "[", "]", "1", " ", "\n", "\r", "\x0b", "\x1c", "\x85", "\u2028",
+                                  "\u2029", "é", "'", '"']), max_size=12)
+
+
+@settings(max_examples=300)
+@given(name=forged, call_id=forged, text=forged)
+def test_a_forged_line_break_cannot_start_a_line_of_narration(name, call_id, text):
+    from toolcall_lab import Message, ToolCall, ToolResult, Usage
+    from toolcall_lab._text import one_line
+    from toolcall_lab.events import ReplyReceived, RunFinished, ToolExecuted, ToolRefused
+    from toolcall_lab.stream import ArgumentsDelta, BlockFinished, ReasoningDelta, TextDelta, ToolCallStarted
+    from toolcall_lab.turn import StopReason, Turn
+
+    asked = ToolCall(call_id or "x", name or "f", {"q": text})
+    turn = Turn(Message.assistant(text or "t", asked), StopReason.TOOL_USE, Usage(1, 1), "m")
+    events = [ToolCallStarted(0, call_id, name), TextDelta(0, text), ArgumentsDelta(0, text),
+              ReasoningDelta(0, text), BlockFinished(0, asked), StreamFinished(turn),
+              ReplyReceived(1, turn), ToolExecuted(1, asked, ToolResult(asked.id, text or "r")),
+              ToolRefused(1, asked, ToolResult(asked.id, "refused", is_error=True)),
+              RunFinished(1, StopReason.END_TURN, text)]
+    for event in events:
+        assert len(str(event).splitlines()) == 1, repr(str(event))
+    assert f"call {one_line(name)} started" in str(events[0])  # the name as it came, escaped

@@ -1,6 +1,7 @@
 """Small text helpers shared by reprs, tables and error messages.
 
-`shorten` cuts text to a width with an ellipsis; `table` lays out rows in aligned columns.
+`shorten` cuts text to a width with an ellipsis; `one_line` escapes what would break a line
+of narration; `table` lays out rows in aligned columns.
 `pretty_lines` lays out a long repr one field per line for notebooks: IPython calls a
 class's own `_repr_pretty_(p, cycle)` when it displays an object (IPython takes the first
 of `_repr_pretty_` or `__repr__` it meets walking the MRO). `PartsRepr` gives a class
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-__all__ = ["PartsRepr", "pretty_lines", "shorten", "table"]
+__all__ = ["PartsRepr", "one_line", "pretty_lines", "shorten", "table"]
 
 WIDTH = 79
 
@@ -27,6 +28,17 @@ def shorten(text: str, limit: int) -> str:
     "What's the …"
     """
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str) -> str:
+    """`text` with what would start another line escaped as `repr` escapes it (a newline, a
+    carriage return, another control or separator character), so a name or an id a server
+    sent cannot forge a line of a stream's narration.
+
+    >>> one_line("get_weather"), one_line("Tōkyō"), one_line("f\\n[1] finished: ToolCall('x', 'rm', {})")
+    ('get_weather', 'Tōkyō', "f\\\\n[1] finished: ToolCall('x', 'rm', {})")
+    """
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def table(header: list[str], rows: list[list[str]], right: Collection[int] = (), gap: int = 2) -> str:

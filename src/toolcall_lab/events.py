@@ -9,7 +9,8 @@
     RunFinished     the loop stopped, and why
 
 Each is a small frozen dataclass with a `kind` discriminator, and `str(event)` is one line
-of narration, so `on_event=print` tells a run as it happens:
+of narration (a name or an id the model sent is escaped there, so a line break in it cannot
+forge a line), so `on_event=print` tells a run as it happens:
 
 >>> from toolcall_lab import ScriptedProvider, run_agent
 >>> from toolcall_lab.examples import PARIS_QUESTION, weather_policy
@@ -63,6 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ._text import one_line
 from .blocks import ToolCall, ToolResult
 from .turn import StopReason, Turn
 
@@ -81,7 +83,7 @@ class CallSent:
     tool_choice: str | None = None
 
     def __str__(self) -> str:
-        offered = ", ".join(self.tools) or "no tools"
+        offered = ", ".join(map(one_line, self.tools)) or "no tools"
         plural = "" if self.messages == 1 else "s"
         choice = f" (tool_choice={self.tool_choice!r})" if self.tool_choice is not None else ""
         return f"[{self.step}] your code -> model: {self.messages} message{plural}, tools: {offered}{choice}"
@@ -96,7 +98,8 @@ class ReplyReceived:
     kind: Literal["reply_received"] = "reply_received"
 
     def __str__(self) -> str:
-        asked = ", ".join(f"{c.name}({dict(c.args)}) id={c.id}" for c in self.turn.tool_calls)
+        asked = ", ".join(f"{one_line(c.name)}({dict(c.args)}) id={one_line(c.id)}"
+                          for c in self.turn.tool_calls)
         said = repr(self.turn.text) if self.turn.text else ""
         content = " and ".join(part for part in (said, f"asks for {asked}" if asked else "") if part)
         return f"[{self.step}] model -> your code: {content or '(no content)'} [{self.turn.stop_reason}]"
@@ -113,8 +116,8 @@ class ToolExecuted:
 
     def __str__(self) -> str:
         outcome = "error" if self.result.is_error else "result"
-        return (f"[{self.step}] your code ran {self.call.name} -> {outcome} for "
-                f"{self.call.id}: {self.result.content!r}")
+        return (f"[{self.step}] your code ran {one_line(self.call.name)} -> {outcome} for "
+                f"{one_line(self.call.id)}: {self.result.content!r}")
 
 
 @dataclass(frozen=True)
@@ -127,8 +130,8 @@ class ToolRefused:
     kind: Literal["tool_refused"] = "tool_refused"
 
     def __str__(self) -> str:
-        return (f"[{self.step}] your code refused {self.call.name}({dict(self.call.args)}) "
-                f"id={self.call.id}: it did not run")
+        return (f"[{self.step}] your code refused {one_line(self.call.name)}({dict(self.call.args)}) "
+                f"id={one_line(self.call.id)}: it did not run")
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ class RunFinished:
     kind: Literal["run_finished"] = "run_finished"
 
     def __str__(self) -> str:
-        return f"[{self.step}] done ({self.stop_reason}): {self.note}"
+        return f"[{self.step}] done ({self.stop_reason}): {one_line(self.note)}"
 
 
 Event = CallSent | ReplyReceived | ToolExecuted | ToolRefused | RunFinished

@@ -20,7 +20,8 @@ whatever order the pieces came in. The texts of one block's deltas, joined, are 
 block's text; the `json` pieces of one call, joined, are its arguments as the wire sent
 them. `StreamFinished` comes last, once, after a `BlockFinished` for every block that
 started. Each event is a small frozen dataclass with a `kind`, and `str(event)` is one
-line, so `for event in decode_stream(...): print(event)` narrates a reply:
+line (what a server sent is escaped there, so a line break in a name cannot forge a line),
+so `for event in decode_stream(...): print(event)` narrates a reply:
 
 >>> from toolcall_lab import ToolCall
 >>> events = [ToolCallStarted(1, "toolu_01", "get_weather"), ArgumentsDelta(1, '{"ci'),
@@ -52,7 +53,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ._json import unicode_text
-from ._text import shorten
+from ._text import one_line, shorten
 from .blocks import Block, ReasoningBlock, TextBlock, ToolCall
 from .turn import Turn
 
@@ -88,7 +89,9 @@ class ToolCallStarted:
     kind: Literal["tool_call_started"] = "tool_call_started"
 
     def __str__(self) -> str:
-        return f"[{self.index}] call {self.name} started, id {self.id or '(none yet)'}"
+        # subtle: a server's name or id is shown as it came, but escaped: a forged "\n" in it
+        # could otherwise start a line that looks like the kit's own narration
+        return f"[{self.index}] call {one_line(self.name)} started, id {one_line(self.id) or '(none yet)'}"
 
 
 @dataclass(frozen=True)
