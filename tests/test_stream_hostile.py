@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -477,3 +478,71 @@ def test_a_forged_line_break_cannot_start_a_line_of_narration(name, call_id, tex
     for event in events:
         assert len(str(event).splitlines()) == 1, repr(str(event))
     assert f"call {one_line(name)} started" in str(events[0])  # the name as it came, escaped
+
+
+# -- hangs: keep-alives are no progress ------------------------------------------------------------------
+class KeepAlives:
+    """A loopback server whose stream begins, then sends only keep-alives, every 20 ms, for
+    `seconds` (then it ends the body): Anthropic's `ping` events, or SSE comments (`: ...`,
+    which OpenRouter sends while a model is queued; no SDK hands them over)."""
+
+    def __init__(self, api: str, *, seconds: float = 8.0) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from toolcall_lab.wire import API_SPECS
+
+        server = API_SPECS[api].server
+        first = next(iter(server.encode_stream(copy.deepcopy(REPLIES[api]),
+                                               request={"stream_options": {"include_usage": True}})))
+        opening = server.frame(first)
+        keep_alive = (b'event: ping\ndata: {"type": "ping"}\n\n' if api == "anthropic"
+                      else b": keep-alive\n\n")
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream; charset=utf-8")
+                self.end_headers()
+                try:
+                    self.wfile.write(opening)
+                    self.wfile.flush()
+                    for _ in range(int(seconds / 0.02)):
+                        time.sleep(0.02)
+                        self.wfile.write(keep_alive)
+                        self.wfile.flush()
+                except OSError:
+                    return  # the client closed the stream: what the kit should do
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> KeepAlives:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.mark.parametrize(("name", "api"), [("anthropic", "anthropic"), ("openai", "responses"),
+                                           ("openai-chat", "chat")])
+def test_a_stream_of_keep_alives_is_cut_at_the_timeout_not_left_to_run(name, api):
+    from toolcall_lab import Message, Transcript, get_provider
+
+    with KeepAlives(api) as server:
+        base_url = server.url if api == "anthropic" else f"{server.url}/v1"
+        provider = get_provider(name, base_url=base_url, api_key="sk-test", timeout=0.5, max_retries=0)
+        with pytest.raises(IncompleteStreamError) as cut:
+            list(provider.stream(Transcript(messages=[Message.user("hi")])))
+    assert str(cut.value) == (
+        f"{provider.name} sent only keep-alives for 0.5 s (timeout=0.5) after 1 event, so the stream was "
+        "closed: nothing had arrived; nothing was added to the transcript and no tool ran: call again, or "
+        "pass a larger timeout=.")
+    assert cut.value.events == 1 and not provider.requests

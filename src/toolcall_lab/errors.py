@@ -249,13 +249,15 @@ class IncompleteStreamError(TransientError):
     events, before message_stop: text 'It is 18°C…' had arrived and get_weather's
     arguments were cut at '{"ci'; nothing was added to the transcript and no tool ran:
     call again." Transient: the request was accepted, so the same one may well finish
-    next time. `events` counts the wire events that did arrive. A reply cut at the
-    *output limit* is not this error: it is a finished reply with stop reason max_tokens.
+    next time. `events` counts the wire events that did arrive, and `arrived` says in words
+    what they carried ("text 'It is 18°C…' had arrived"). A reply cut at the *output limit*
+    is not this error: it is a finished reply with stop reason max_tokens.
     """
 
-    def __init__(self, message: str, *, events: int = 0, **kwargs: Any) -> None:
+    def __init__(self, message: str, *, events: int = 0, arrived: str = "", **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.events = events
+        self.arrived = arrived
 
 
 class MalformedResponseError(ProviderError):

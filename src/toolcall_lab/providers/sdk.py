@@ -69,6 +69,7 @@ from ..output_format import OutputFormat
 from ..stream import StreamEvent, StreamFinished
 from ..wire import API_SPECS
 from ..wire._shared import sampling
+from ._progress import Progress
 from ._tls import sdk_http_client
 from .base import SentRequest
 
@@ -151,7 +152,10 @@ class WireProvider:
     - `api_key`, `base_url`: for the client the provider builds;
     - `max_tokens`: the output limit sent with every request;
     - `timeout` (seconds) and `max_retries`: passed to the SDK, whose own retries (with
-      backoff, honouring retry-after) are kept;
+      backoff, honouring retry-after) are kept; the SDK's HTTP client waits at most
+      `timeout` for the next bytes, and a stream (`stream`) at most `timeout` for its next
+      event: keep-alives (Anthropic's pings, SSE comments) are bytes, not progress
+      (`_progress.py`);
     - `check`: run the codec's `check_request` before sending and raise
       `InvalidRequestError` with the API's wording instead of spending a call (default on);
     - `temperature`: the sampling temperature sent with every request (0: always the
@@ -330,8 +334,9 @@ class WireProvider:
         `IncompleteStreamError`, whose one sentence says what had arrived and what had not;
         nothing is recorded in `requests`, and no `StreamFinished` (so no call to run) was
         yielded; a dropped connection is its `__cause__`. Its `events` counts the events the
-        SDK handed over (the anthropic SDK keeps `ping`s to itself). A failure before the
-        stream began is the same error `complete` raises.
+        SDK handed over (the anthropic SDK keeps `ping`s to itself). A stream that goes
+        `timeout` seconds with nothing but keep-alives is closed, and raises the same error,
+        saying so. A failure before the stream began is the same error `complete` raises.
 
             for event in provider.stream(transcript, tools=[get_weather]):
                 print(event)          # [0] text += 'Chec' ... done [tool_use]: 2 blocks, ...
@@ -341,10 +346,12 @@ class WireProvider:
         request, options = self._request(transcript, tools, tool_choice, parallel_tool_calls, stream=True)
         started = time.perf_counter()
         sdk_stream = self._through_sdk(self._open_stream, request)
+        clock = Progress(self.timeout)
+        clock.watch(sdk_stream)
         raw: list[dict[str, Any]] = []
         broken: list[BaseException] = []  # what the HTTP client raised when the stream stopped
         try:
-            for event in self.codec.decode_stream(self._raw_events(sdk_stream, raw, broken)):
+            for event in self.codec.decode_stream(self._raw_events(sdk_stream, raw, broken, clock)):
                 if isinstance(event, StreamFinished):
                     turn = replace(event.turn, latency_s=time.perf_counter() - started, request=request,
                                    response={"events": raw})
@@ -355,6 +362,8 @@ class WireProvider:
                 yield event
         except IncompleteStreamError as exc:
             self._raise_held()
+            if clock.stalled:
+                raise self._stalled(exc) from (broken[0] if broken else None)
             if broken:
                 raise exc from broken[0]  # subtle: the sentence is the kit's; the traceback keeps why
             raise
@@ -368,8 +377,17 @@ class WireProvider:
             if callable(close):
                 close()  # subtle: a stream left early (Ctrl-C, a raising on_event) frees its connection
 
+    def _stalled(self, cut: IncompleteStreamError) -> IncompleteStreamError:
+        """The kit's error for a stream closed after `timeout` seconds of keep-alives alone."""
+        events = f"{cut.events} event{'' if cut.events == 1 else 's'}"
+        return IncompleteStreamError(
+            f"{self.name} sent only keep-alives for {self.timeout:g} s (timeout={self.timeout:g}) after "
+            f"{events}, so the stream was closed: {cut.arrived}; nothing was added to the transcript and "
+            "no tool ran: call again, or pass a larger timeout=.", provider=self.name, events=cut.events,
+            arrived=cut.arrived)
+
     def _raw_events(self, sdk_stream: Iterable[Any], raw: list[dict[str, Any]],
-                    broken: list[BaseException]) -> Iterator[dict[str, Any]]:
+                    broken: list[BaseException], clock: Progress) -> Iterator[dict[str, Any]]:
         """Each event of the SDK's stream as the dict the wire carried, kept in `raw` too.
 
         The SDKs raise on an error event (anthropic: `APIStatusError` with status 200; openai:
@@ -377,7 +395,8 @@ class WireProvider:
         was, so the codec's decoder says the server's words and what had arrived. A
         connection that drops or goes silent ends the events, kept in `broken`; the decoder
         then says the stream stopped before the API's end of reply, in the same words
-        whatever the SDK raised (`_broke_off`).
+        whatever the SDK raised (`_broke_off`). So does a stream that goes `timeout` seconds
+        without an event but keep-alives (`clock`), which is then closed.
         """
         iterator = iter(sdk_stream)
         while True:
@@ -386,6 +405,9 @@ class WireProvider:
             except StopIteration:
                 return
             except Exception as exc:
+                if clock.stalled:  # subtle: whatever the SDK wrapped the clock's Stalled in
+                    broken.append(exc)
+                    return
                 error = self._error_event(exc)
                 if error is not None:
                     raw.append(error)
@@ -398,6 +420,8 @@ class WireProvider:
             as_dict = self._event_dict(event)
             raw.append(as_dict)
             yield as_dict
+            if as_dict.get("type") != "ping":
+                clock.moved()  # subtle: after the yield, so the caller's own time is not the server's
 
     def _request(self, transcript: Transcript, tools: tuple[Tool, ...], tool_choice: str | None,
                  parallel_tool_calls: bool | None, *, stream: bool = False) -> tuple[dict[str, Any],

@@ -372,9 +372,10 @@ class Assembly:
         events = f"{self.events} event{'' if self.events == 1 else 's'}"
         how = (f"{self.provider} sent an error after {events} ({error.rstrip('.')})" if error
                else f"the stream ended after {events}, before {self.end}")
-        return IncompleteStreamError(f"{how}: {self.arrived()}; nothing was added to the transcript "
+        arrived = self.arrived()
+        return IncompleteStreamError(f"{how}: {arrived}; nothing was added to the transcript "
                                      "and no tool ran: call again.", provider=self.provider,
-                                     events=self.events)
+                                     events=self.events, arrived=arrived)
 
     def late(self, end: str) -> MalformedResponseError:
         """The kit's error for an event after the end of reply `end`: whatever it says, the reply
