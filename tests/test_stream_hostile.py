@@ -546,3 +546,15 @@ def test_a_stream_of_keep_alives_is_cut_at_the_timeout_not_left_to_run(name, api
         "closed: nothing had arrived; nothing was added to the transcript and no tool ran: call again, or "
         "pass a larger timeout=.")
     assert cut.value.events == 1 and not provider.requests
+
+
+def test_a_delta_for_a_block_of_another_kind_is_refused():
+    events = stream("responses")
+    at = next(i for i, e in enumerate(events) if e.get("type") == "response.function_call_arguments.delta")
+    item = events[at]["output_index"]
+    events.insert(at, {"type": "response.reasoning_summary_part.added", "output_index": item,
+                       "summary_index": 0, "part": {"type": "summary_text", "text": "Hm"}})
+    with pytest.raises(MalformedResponseError, match=re.escape(
+            f"event {at + 1} (response.reasoning_summary_part.added) adds reasoning to block 1, which is a "
+            "tool call")):
+        list(codec("responses").decode_stream(events))

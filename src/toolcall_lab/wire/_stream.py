@@ -83,9 +83,10 @@ _QUOTED = 11  # characters of text or arguments an error message quotes
 #: The kit's blocks each kind of streamed block becomes.
 _KINDS: dict[str, type | UnionType] = {"text": TextBlock, "call": ToolCall, "reasoning": ReasoningBlock,
                                        "other": ReasoningBlock | ServerToolCall | ServerToolResult}
-#: The kind of block each delta belongs to, and how a message names a block of each kind.
-_KIND_OF: dict[type, str] = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallStarted: "call",
-                             ArgumentsDelta: "call"}
+#: The kind of block each delta belongs to, what it adds, and how a message names a block of each kind.
+_KIND_OF: dict[type, tuple[str, str]] = {
+    TextDelta: ("text", "text"), ReasoningDelta: ("reasoning", "reasoning"),
+    ToolCallStarted: ("call", "a tool call"), ArgumentsDelta: ("call", "a call's arguments")}
 _NAMED = {"text": "text", "call": "a tool call", "reasoning": "reasoning", "other": "a provider's own block"}
 
 
@@ -265,9 +266,9 @@ class Assembly:
         part = self._parts[event.index]
         if part.done:
             raise self.malformed(f"event {self.events} adds to block {event.index} after it finished")
-        kind = _KIND_OF.get(type(event), part.kind)
+        kind, adds = _KIND_OF.get(type(event), (part.kind, ""))
         if kind != part.kind:
-            raise self.malformed(f"{self.where()} adds {kind} to block {event.index}, which is "
+            raise self.malformed(f"{self.where()} adds {adds} to block {event.index}, which is "
                                  f"{_NAMED[part.kind]}")
         match event:
             case TextDelta() | ReasoningDelta():
