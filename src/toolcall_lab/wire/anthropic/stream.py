@@ -77,7 +77,8 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEve
 
     Raises `IncompleteStreamError` when the stream stops before `message_stop` or sends an
     `error` event, and `MalformedResponseError` when it breaks the grammar (a delta for a
-    block that never started).
+    block that never started, an event after `message_stop`, a `message_delta` that would
+    replace the content, a field of the wrong type).
     """
     return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
 

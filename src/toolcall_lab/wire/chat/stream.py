@@ -78,7 +78,9 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEve
 
     Raises `IncompleteStreamError` when the stream stops before the first choice's
     `finish_reason` (or, when its chunks say the usage was asked for, before the usage
-    chunk), or sends an error object (vLLM sends `data: {"error": ...}`).
+    chunk), or sends an error object (vLLM sends `data: {"error": ...}`), and
+    `MalformedResponseError` for a chunk that adds to the reply after its finish, or a field
+    of the wrong type.
     """
     return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
 

@@ -55,7 +55,8 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEve
     """The kit's events for a streamed `/api/chat` reply, ending in `StreamFinished(turn)`.
 
     Raises `IncompleteStreamError` when the lines stop before one with `done: true`, or
-    one carries an `error`.
+    one carries an `error`, and `MalformedResponseError` for a line after the `done: true`
+    one, or a field of the wrong type.
     """
     return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
 

@@ -74,7 +74,10 @@ def decode_stream(raw_events: Iterable[Mapping[str, Any]]) -> Iterator[StreamEve
     """The kit's events for a streamed `/v1/responses` reply, ending in `StreamFinished(turn)`.
 
     Raises `IncompleteStreamError` when the stream stops before `response.completed` (or
-    `response.incomplete`), or sends `response.failed` or an `error` event.
+    `response.incomplete`), or sends `response.failed` or an `error` event, and
+    `MalformedResponseError` when it breaks the grammar (an item added twice, a delta for a
+    part never added, an event after the end, a terminal output that is not the items
+    streamed, a field of the wrong type).
     """
     return decode(raw_events, _Reader(), provider=PROVIDER_NAME)
 
