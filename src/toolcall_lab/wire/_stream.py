@@ -77,6 +77,7 @@ from ._shared import json_text
 
 __all__ = ["Assembly", "Pieces", "Reader", "decode"]
 
+_Default = TypeVar("_Default")
 #: An event about one block (every kind but StreamFinished, which is about the reply).
 _Said = TypeVar("_Said", TextDelta, ToolCallStarted, ArgumentsDelta, ReasoningDelta, BlockFinished)
 _QUOTED = 11  # characters of text or arguments an error message quotes
@@ -316,41 +317,52 @@ class Assembly:
         return fits
 
     # -- what a field holds: the type the API sends, or the kit's error naming it ---------------------
-    def mapping(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> Mapping[str, Any]:
-        """The field `path` names in `holder` (its last name: "delta" of "choices[0].delta"), a
-        JSON object; {} when it is absent or null, unless `required`."""
-        value = self._field(holder, path, required)
-        if value is None or isinstance(value, Mapping):
-            return value or {}
-        raise self.wrong(path, value, "an object")
+    def mapping(self, holder: Mapping[str, Any], path: str, *, within: str = "",
+                required: bool = False) -> Mapping[str, Any]:
+        """The field `path` names in `holder` (its last name: "delta" of "choices[0].delta";
+        `within` is the path of `holder` itself, for a message), a JSON object; {} when it is
+        absent or null, unless `required`."""
+        value = holder.get(path.rpartition(".")[2])
+        if type(value) is dict or isinstance(value, Mapping):
+            return value
+        if value is None:
+            return self._absent(within, path, required, {})
+        raise self.wrong(_joined(within, path), value, "an object")
 
-    def listed(self, holder: Mapping[str, Any], path: str) -> list[Any]:
+    def listed(self, holder: Mapping[str, Any], path: str, *, within: str = "") -> list[Any]:
         """The field `path` names in `holder`, a JSON list; [] when it is absent or null."""
-        value = self._field(holder, path, False)
-        if value is None or isinstance(value, list | tuple):
-            return list(value or ())
-        raise self.wrong(path, value, "a list")
+        value = holder.get(path.rpartition(".")[2])
+        if type(value) is list or isinstance(value, tuple):
+            return list(value)
+        if value is None:
+            return []
+        raise self.wrong(_joined(within, path), value, "a list")
 
-    def string(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> str:
+    def string(self, holder: Mapping[str, Any], path: str, *, within: str = "",
+               required: bool = False) -> str:
         """The field `path` names in `holder`, a string; "" when it is absent or null, unless `required`."""
-        value = self._field(holder, path, required)
-        if value is None or isinstance(value, str):
-            return value or ""
-        raise self.wrong(path, value, "a string")
+        value = holder.get(path.rpartition(".")[2])
+        if isinstance(value, str):
+            return value
+        if value is None:
+            return self._absent(within, path, required, "")
+        raise self.wrong(_joined(within, path), value, "a string")
 
-    def number(self, holder: Mapping[str, Any], path: str, *, required: bool = False) -> int | None:
+    def number(self, holder: Mapping[str, Any], path: str, *, within: str = "",
+               required: bool = False) -> int | None:
         """The field `path` names in `holder`, a whole number; None when it is absent or null,
         unless `required`."""
-        value = self._field(holder, path, required)
-        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-            return value
-        raise self.wrong(path, value, "a whole number")
-
-    def _field(self, holder: Mapping[str, Any], path: str, required: bool) -> Any:
         value = holder.get(path.rpartition(".")[2])
-        if value is None and required:
-            raise self.malformed(f"{self.where()} has no {path}")
-        return value
+        if type(value) is int:
+            return value
+        if value is None:
+            return self._absent(within, path, required, None)
+        raise self.wrong(_joined(within, path), value, "a whole number")
+
+    def _absent(self, within: str, path: str, required: bool, default: _Default) -> _Default:
+        if required:
+            raise self.malformed(f"{self.where()} has no {_joined(within, path)}")
+        return default
 
     def wrong(self, path: str, value: object, expected: str) -> MalformedResponseError:
         """e.g. wrong("index", "0", "a whole number") -> "... event 3 (content_block_delta)'s
@@ -409,6 +421,11 @@ class Assembly:
                     whole.append("a provider's own block")
         said = [_listed(whole) + " had arrived"] if whole else []
         return " and ".join(said + cut) or "nothing had arrived"
+
+
+def _joined(within: str, path: str) -> str:
+    """e.g. ("choices[0].delta", "content") -> "choices[0].delta.content"."""
+    return f"{within}.{path}" if within else path
 
 
 def _described(value: object) -> str:

@@ -225,7 +225,10 @@ class _Reader:
         is not a message_delta's to replace: such a delta is refused, not obeyed.
         """
         assert self.message is not None
-        for key, value in kit.mapping(raw, "delta").items():
+        delta = kit.mapping(raw, "delta")
+        for named in ("delta.stop_reason", "delta.stop_sequence"):
+            kit.string(delta, named)  # a string, null, or the kit's error
+        for key, value in delta.items():
             if key in _BUILT:
                 raise kit.malformed(f"{kit.where()}'s delta carries {key}, which message_start and "
                                     "the content_block events build; a message_delta carries the stop "

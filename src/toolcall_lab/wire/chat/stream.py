@@ -126,14 +126,15 @@ class _Reader:
                 self.completion[key] = raw[key]
         self._usage_asked = self._usage_asked or ("usage" in raw and raw["usage"] is None)
         for n, choice in enumerate(kit.listed(raw, "choices")):
+            within = f"choices[{n}]"
             if not isinstance(choice, Mapping):
-                raise kit.wrong(f"choices[{n}]", choice, "an object")
-            if kit.number(choice, f"choices[{n}].index") not in (0, None):
+                raise kit.wrong(within, choice, "an object")
+            if kit.number(choice, "index", within=within) not in (0, None):
                 continue  # n > 1: the kit reads the first choice, as decode_response does
             if self.finish_reason is not None and _carries(choice):
                 raise kit.late("a finish_reason")  # subtle: the usage chunk may still be due
-            yield from self._delta(kit.mapping(choice, f"choices[{n}].delta"), f"choices[{n}].delta", kit)
-            if (finish := kit.string(choice, f"choices[{n}].finish_reason")) and self.finish_reason is None:
+            yield from self._delta(kit.mapping(choice, "delta", within=within), f"{within}.delta", kit)
+            if (finish := kit.string(choice, "finish_reason", within=within)) and self.finish_reason is None:
                 yield from self._finish(finish, kit)
         if usage := kit.mapping(raw, "usage"):
             self.completion["usage"] = usage  # the last one counts (vLLM can send one per chunk)
@@ -149,27 +150,29 @@ class _Reader:
     def _delta(self, delta: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         # subtle: a server may send the reasoning under both names, the same text twice; as
         # decode_response does, reasoning_content is read first and the other only without it
-        reasoning = kit.string(delta, f"{path}.reasoning_content") or kit.string(delta, f"{path}.reasoning")
+        reasoning = (kit.string(delta, "reasoning_content", within=path)
+                     or kit.string(delta, "reasoning", within=path))
         if reasoning:
             yield from _said(self._think.end(), kit)  # beside a reasoning field, no <think> is split out
             self.said.add("reasoning_content", reasoning)
             yield kit.reasoning("reasoning", reasoning)
-        if content := _text(delta, f"{path}.content", kit):
+        if content := _text(delta, path, "content", kit):
             self.said.add("content", content)
             yield from _said(self._think.feed(content), kit)
-        if refusal := _text(delta, f"{path}.refusal", kit):
+        if refusal := _text(delta, path, "refusal", kit):
             self.said.add("refusal", refusal)
             yield kit.text("refusal", refusal)
-        for n, piece in enumerate(kit.listed(delta, f"{path}.tool_calls")):
+        for n, piece in enumerate(kit.listed(delta, "tool_calls", within=path)):
             if not isinstance(piece, Mapping):
                 raise kit.wrong(f"{path}.tool_calls[{n}]", piece, "an object")
             yield from self._call_piece(piece, f"{path}.tool_calls[{n}]", kit)
 
     def _call_piece(self, piece: Mapping[str, Any], path: str, kit: Assembly) -> Iterator[StreamEvent]:
         """One tool_calls entry of a delta, joined to the call it belongs to (see the module docstring)."""
-        function = kit.mapping(piece, f"{path}.function")
-        call_id, name = kit.string(piece, f"{path}.id"), kit.string(function, f"{path}.function.name")
-        index = kit.number(piece, f"{path}.index")
+        function = kit.mapping(piece, "function", within=path)
+        call_id = kit.string(piece, "id", within=path)
+        name = kit.string(function, "name", within=f"{path}.function")
+        index = kit.number(piece, "index", within=path)
         slot = self._slot(index, call_id)
         if slot is None:
             slot = len(self.calls)
@@ -220,15 +223,15 @@ class _Reader:
         return decode_response({"object": "chat.completion", **self.completion, "choices": [choice]})
 
 
-def _text(delta: Mapping[str, Any], path: str, kit: Assembly) -> str:
+def _text(delta: Mapping[str, Any], within: str, field: str, kit: Assembly) -> str:
     """The text of a delta's content or refusal: a string, or text parts (a few servers send those)."""
-    value = delta.get(path.rpartition(".")[2])
+    value = delta.get(field)
     if value is None or isinstance(value, str):
         return value or ""
     if isinstance(value, list) and all(isinstance(part, Mapping) and isinstance(
             part.get("text") or part.get("refusal") or "", str) for part in value):
         return text_of(value)
-    raise kit.wrong(path, value, "a string or a list of text parts")
+    raise kit.wrong(f"{within}.{field}", value, "a string or a list of text parts")
 
 
 def _carries(choice: Mapping[str, Any]) -> bool:

@@ -108,8 +108,9 @@ class _Reader:
         calls = self.message.setdefault("tool_calls", [])
         key = ("call", len(calls))
         calls.append(call)
-        function = kit.mapping(call, f"{path}.function")
-        yield kit.call(key, kit.string(call, f"{path}.id"), kit.string(function, f"{path}.function.name"))
+        function = kit.mapping(call, "function", within=path)
+        name = kit.string(function, "name", within=f"{path}.function")
+        yield kit.call(key, kit.string(call, "id", within=path), name)
         arguments = function.get("arguments")
         if isinstance(arguments, Mapping):
             yield kit.arguments(key, json_text(arguments))

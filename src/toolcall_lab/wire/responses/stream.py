@@ -116,6 +116,7 @@ class _Reader:
                 yield from self._done_item(raw, kit)
             case "response.completed" | "response.incomplete":
                 self.response = copy.deepcopy(dict(kit.mapping(raw, "response", required=True)))
+                kit.listed(self.response, "response.output")  # a list, null, or the kit's error
                 self._agree(kind, kit)
                 self.finished = True
             case _:
@@ -129,6 +130,8 @@ class _Reader:
             raise kit.malformed(f"item {index} was added twice ({_named(self._added[index])}, then "
                                 f"{_named(item)}): each item has an output_index of its own")
         self._added[index] = item
+        for parts in ("item.content", "item.summary"):
+            kit.listed(item, parts)  # what its parts are added to: a list, or the kit's error
         match kit.string(item, "item.type"):
             case "function_call":
                 yield kit.call(index, kit.string(item, "item.call_id"), kit.string(item, "item.name"))
@@ -212,6 +215,7 @@ class _Reader:
         kind = kit.string(item, "item.type")
         if kind not in _BLOCK_ITEMS:
             return
+        kit.listed(item, "item.content" if kind == "message" else "item.summary")  # a list, or the error
         if kind == "reasoning" and (signature := kit.string(item, "item.encrypted_content")):
             yield kit.reasoning(index, signature=signature)
         blocks = self._blocks(item)
