@@ -264,7 +264,10 @@ class WireProvider:
         `warnings=False`: a field of the wrong type is the codec's to name, in the kit's words
         (`MalformedResponseError`), not pydantic's serializer warning about the SDK's model.
         """
-        return cast(dict[str, Any], event.to_dict(warnings=False))
+        try:
+            return cast(dict[str, Any], event.to_dict(warnings=False))
+        except TypeError:  # subtle: an event that takes no `warnings` (a stand-in's): its JSON all the same
+            return cast(dict[str, Any], event.to_dict())
 
     def _error_event(self, exc: Exception) -> dict[str, Any] | None:
         """The error event an SDK raised `exc` for, mid-stream, as the wire carried it; None if
