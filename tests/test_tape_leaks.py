@@ -325,3 +325,21 @@ def test_concurrent_calls_through_recording_keep_every_exchange_on_the_tape(make
     assert not failed and not any(thread.is_alive() for thread in threads)
     asked = sorted(exchange.request["messages"][-1]["content"] for exchange in Tape.load(path).exchanges)
     assert asked == sorted(question.format(number) for number in range(calls))
+
+
+def test_a_piece_sent_under_two_names_is_cut_from_both():
+    # Chat servers may send reasoning as reasoning_content and reasoning, the same text; the
+    # decoder says it once, so the tape must cut the secret from both names, not only one
+    from toolcall_lab.tape.redaction import scrubbed_events
+
+    key = "sk-proj-" + "Ab12Cd34Ef56Gh78Ij90Kl12"
+    pieces = ["my key is ", key[:6], key[6:14], key[14:], " ok"]
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+    chunks = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant", "reasoning_content": p,
+                                                          "reasoning": p}, "finish_reason": None}]}
+              for p in pieces]
+    chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    kept = scrubbed_events(chunks, "chat")
+    for name in ("reasoning_content", "reasoning"):
+        said = "".join(c["choices"][0]["delta"].get(name, "") for c in kept)
+        assert key not in said and said == "my key is [redacted] ok", name

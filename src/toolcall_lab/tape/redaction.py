@@ -94,7 +94,8 @@ def scrubbed_events(events: Sequence[Mapping[str, Any]], api: str, secrets: Secr
             continue
         for (number, path, text), new in zip(pieces, _cut_back(texts, spans), strict=True):
             if path is not None:
-                placed[number, path] = new
+                for twin in _twins(events[number], path, text):
+                    placed[number, twin] = new
             unplaced = unplaced or (path is None and new != text)
     cleaned = [_scrub(event, find, placed={path: new for (at, path), new in placed.items() if at == number})
                 for number, event in enumerate(events)]
@@ -163,6 +164,13 @@ def _place(event: Mapping[str, Any], text: str, claimed: set[_Path], before: _Pa
         return before
     deepest = max(enumerate(found), key=lambda numbered: (len(numbered[1]), numbered[0]), default=None)
     return None if deepest is None else deepest[1]
+
+
+def _twins(event: Mapping[str, Any], path: _Path, text: str) -> list[_Path]:
+    """`path` and each field beside it holding the same piece: a server may send one piece
+    under two names (Chat's reasoning as `reasoning_content` and `reasoning`), which the
+    decoder says once, and both must be cut alike or the other name keeps the secret."""
+    return [where for where, value in _strings(event) if where[:-1] == path[:-1] and value == text]
 
 
 def _strings(value: Any, path: _Path = ()) -> Iterator[tuple[_Path, str]]:
