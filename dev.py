@@ -701,16 +701,16 @@ def lock(args: list[str]) -> int:
     uv_exe = find_uv()
     if uv_exe is None:
         sys.exit("dev.py: lock needs uv, and pip could not install it (its message is above).")
-    before = locked_pins(LOCK)
+    before = versions_in_lock(LOCK)
     options = [] if args == ["--keep"] else (args or ["--upgrade"])
     if subprocess.call([str(uv_exe), "lock", "--quiet", "--python", sys.executable, *options],
                        cwd=ROOT, env=uv_env()):
         return 1
     write_lock_copies(uv_exe)
-    changes = changed_pins(before, locked_pins(LOCK))
+    changes = changed_pins(before, versions_in_lock(LOCK))
     for name, (old, new) in changes.items():
         print(f"  {name:<28} {old or '(new)':<12} -> {new or '(gone)'}")
-    print(f"dev.py: uv.lock holds {len(locked_pins(LOCK))} packages; {len(changes) or 'none'} changed. "
+    print(f"dev.py: uv.lock holds {len(versions_in_lock(LOCK))} packages; {len(changes) or 'none'} changed. "
           "Next: `python3 dev.py test`, then commit uv.lock and the files listed in LOCK_COPIES.")
     return 0
 
@@ -762,7 +762,7 @@ def _drift(uv_exe: Path, work: Path, *, lowest: bool) -> int:
     locked = work / "locked.txt"
     locked.write_text(exported(uv_exe, "dev", hashes=False))
     versions = {name: version for name, version, _ in pins_of(wanted.read_text())}
-    lock = locked_pins(LOCK)
+    lock = versions_in_lock(LOCK)
     changed = {name: version for name, version in versions.items() if version not in lock.get(name, ())}
     print(f"dev.py drift: {len(changed)} of {len(versions)} packages at their {which} allowed versions "
           "differ from uv.lock; testing them ...", flush=True)
@@ -913,7 +913,7 @@ dependencies:
 {lines}"""
 
 
-def locked_pins(path: Path) -> dict[str, set[str]]:
+def versions_in_lock(path: Path) -> dict[str, set[str]]:
     """name -> the versions a uv.lock holds of it (two where Pythons need different ones)."""
     import tomllib
 

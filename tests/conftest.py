@@ -226,6 +226,17 @@ def post_to(port: int, api: str, body: object, *, timeout: float = 60) -> tuple[
         connection.close()
 
 
+def json_paths(value, at=()):
+    """Every path into a JSON document (a key or a list index at each step), the root `()` first."""
+    yield at
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from json_paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from json_paths(item, (*at, index))
+
+
 def same_turn(got, expected) -> bool:
     """Two turns equal as replies: blocks, stop reason, usage, model (a Message's own id and
     creation time differ by design)."""

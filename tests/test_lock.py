@@ -25,6 +25,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.tags import compatible_tags, cpython_tags, mac_platforms
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
+from toolcall_lab.teacher.doctor import checkup
+from toolcall_lab.teacher.locked import Pin
+
 ROOT = Path(__file__).parents[1]
 _spec = importlib.util.spec_from_file_location("dev_for_lock", ROOT / "dev.py")
 dev = importlib.util.module_from_spec(_spec)
@@ -37,7 +40,7 @@ KIT = next(p for p in LOCK["package"] if p["name"] == "toolcall-lab")
 
 
 def locked() -> dict[str, set[str]]:
-    return dev.locked_pins(ROOT / "uv.lock")
+    return dev.versions_in_lock(ROOT / "uv.lock")
 
 
 def pins(path: str) -> list[tuple[str, str, str]]:
@@ -196,17 +199,9 @@ def test_this_environment_holds_the_locked_versions():
     # extra needs here is at its locked version (`python -m toolcall_lab doctor` says the same
     # to a learner). dev.py drift deselects this test (LOCK_HOLDERS): there it fails by design.
     assert "tests/test_lock.py::test_this_environment_holds_the_locked_versions" in dev.LOCK_HOLDERS
-    off = {}
-    for name, version, marker in pins("requirements/dev.txt"):
-        if marker and not Marker(marker).evaluate():
-            continue
-        try:
-            have = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            have = "(missing)"
-        if have != version:
-            off[name] = (have, version)
-    assert off == {}, "`python3 dev.py test` installs the lock; `python -m toolcall_lab doctor` says more"
+    # the doctor's own comparison, over the dev extra's pins instead of the lab extra's
+    found = checkup(pins=[Pin(*pin) for pin in pins("requirements/dev.txt")], hosted=False, clone=None)
+    assert found.ok, found.report()
 
 
 def test_drift_tries_each_changed_package_alone_when_the_whole_upgrade_fails(monkeypatch, tmp_path):
@@ -215,7 +210,7 @@ def test_drift_tries_each_changed_package_alone_when_the_whole_upgrade_fails(mon
     # which package broke which test (here anthropic breaks lesson 11; openai breaks nothing)
     wanted = "anthropic==9.0.0\nopenai==9.1.0\njsonschema==4.26.0\n"
     monkeypatch.setattr(dev, "exported", lambda uv, extra, hashes=True: "anthropic==2.17.0\n")
-    monkeypatch.setattr(dev, "locked_pins", lambda path: {"anthropic": {"2.17.0"}, "openai": {"3.63.0"},
+    monkeypatch.setattr(dev, "versions_in_lock", lambda path: {"anthropic": {"2.17.0"}, "openai": {"3.63.0"},
                                                           "jsonschema": {"4.26.0"}})
 
     def uv_pip_compile(command, **kw):

@@ -20,14 +20,13 @@ import copy
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import same_turn
+from conftest import json_paths, same_turn
 from stream_grammar import STREAMS
 from test_stream_ends import REPLIES, SplitEvery
 from test_stream_property import BODIES, DrawnCuts
@@ -100,16 +99,6 @@ def json_type(value: object) -> str:
     return "null" if value is None else type(value).__name__  # bool, int, float, str, list, dict
 
 
-def places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """The path to every value inside an event (a key or a list index at each step)."""
-    if path:
-        yield path
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from places(inner, (*path, key))
-    elif isinstance(value, list):
-        for at, inner in enumerate(value):
-            yield from places(inner, (*path, at))
 
 
 def swap(event: dict[str, Any], path: tuple[Any, ...], value: object) -> object:
@@ -128,7 +117,7 @@ def test_a_field_of_the_wrong_type_is_the_kits_error_naming_it_never_a_python_er
     body = data.draw(BODIES[api], label="body")
     events = json.loads(json.dumps(STREAMS[api](copy.deepcopy(body), DrawnCuts(data))))
     at = data.draw(st.integers(0, len(events) - 1), label="event")
-    path = data.draw(st.sampled_from(list(places(events[at]))), label="field")
+    path = data.draw(st.sampled_from([path for path in json_paths(events[at]) if path]), label="field")
     old = swap(events[at], path, None)
     wrong = data.draw(ANY_JSON.filter(lambda v: json_type(v) != json_type(old)), label="wrong value")
     swap(events[at], path, wrong)

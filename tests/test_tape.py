@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REAL_PROVIDERS, SECRET
+from conftest import REAL_PROVIDERS, SECRET, json_paths
 from stub_server import StubServer
 from tape_sources import BUILDERS, TAPES
 from toolcall_lab import (
@@ -480,15 +480,6 @@ VALUES = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3)
                       | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
 
 
-def _places(value, at=()):
-    """Every path into a JSON document, the root `()` first."""
-    yield at
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _places(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _places(item, (*at, index))
 
 
 @st.composite
@@ -496,7 +487,7 @@ def mutated(draw, name):
     """The document `name` with 1-3 mutations: a value replaced, deleted, nested deep, or a key added."""
     document = copy.deepcopy(DOCUMENTS[name])
     for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(list(_places(document))))
+        where = draw(st.sampled_from(list(json_paths(document))))
         how = draw(st.sampled_from(["replace", "delete", "nest", "add"]))
         value = draw(VALUES)
         if not where:

@@ -88,7 +88,7 @@ def test_the_wheelhouse_holds_the_kit_and_says_how_to_install():
     text = (house / "INSTALL.txt").read_text(encoding="utf-8")
     assert f"pip install --no-index --find-links {house.name} -r {house.name}/requirements.txt" in text
     # the lock's versions, nothing newer: each wheel is the version uv.lock holds
-    locked = dev.locked_pins(ROOT / "uv.lock")
+    locked = dev.versions_in_lock(ROOT / "uv.lock")
     versions = {canonicalize_name(name): str(version) for name, version, _, _ in
                 (parse_wheel_filename(w) for w in wheels if not w.startswith("toolcall_lab-"))}
     assert {n: v for n, v in versions.items() if v not in locked.get(n, ())} == {}
