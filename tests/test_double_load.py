@@ -98,12 +98,24 @@ def test_a_double_serving_all_day_keeps_no_more_than_it_says(make_double):
     """`serve` says it keeps the last `keep` requests; its players kept every one they played
     (1.3 MB more per 1,000 requests, measured), so a class's double grew all day."""
     import gc
+    import types
 
     from toolcall_lab.providers.base import SentRequest
 
     def alive() -> int:
+        """The SentRequests this double holds, however deep: what is reachable from it (through
+        anything but classes, modules and functions, which lead to every other test's objects;
+        a count over the whole process also counted what other threads of the suite made)."""
         gc.collect()
-        return sum(isinstance(o, SentRequest) for o in gc.get_objects())
+        seen, todo, held = {id(double)}, [double], 0
+        while todo:
+            for inner in gc.get_referents(todo.pop()):
+                if id(inner) in seen or isinstance(inner, (type, types.ModuleType, types.FunctionType)):
+                    continue
+                seen.add(id(inner))
+                held += isinstance(inner, SentRequest)
+                todo.append(inner)
+        return held
 
     double = make_double(keep=5)
     claude, gpt = clients(double)
