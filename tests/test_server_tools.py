@@ -293,3 +293,38 @@ def test_the_trace_shows_who_ran_it():
     turn = wire.decode_response(search_reply(), api="anthropic")
     table = trace_table(Transcript(messages=[Message.user("Weather in Paris?"), turn.message]), width=60)
     assert "(ran by the provider) web_search" in table and "(provider's result) Paris forecast" in table
+
+
+# -- issue 29 §2: the searching call itself reads its results as input ------------------------------
+def test_the_searching_call_bills_its_results_as_input_not_output():
+    # "Web search results retrieved throughout a conversation are counted as input tokens, in
+    # search iterations executed during a single turn and in subsequent conversation turns"
+    # (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, Pricing)
+    from toolcall_lab.tokens import blocks_text, estimate_tokens
+
+    pages = [("Paris forecast " * 40, "https://example.com/paris")]
+    searched = ScriptedProvider([[*web_search("weather Paris", pages), "Paris is 18°C."]])
+    plain = ScriptedProvider(["Paris is 18°C."])
+    asked = Transcript(messages=[Message.user("Weather in Paris?")])
+    turn, bare = searched.complete(asked), plain.complete(asked)
+    found = turn.message.blocks[1]
+    results = estimate_tokens(blocks_text([found]))
+    assert results > 150
+    assert turn.usage.input_tokens == bare.usage.input_tokens + results
+    assert turn.usage.output_tokens == estimate_tokens(blocks_text(turn.message.blocks[::2]))
+
+
+@pytest.mark.parametrize("version", ["web_search_20250305", "web_search_20260209", "web_search_20260318"])
+def test_the_double_takes_every_web_search_tool_version_and_bills_the_results_in_the_same_call(version):
+    # the page: "Three versions of the web search tool are available: web_search_20250305 ...
+    # web_search_20260209 ... web_search_20260318"
+    from toolcall_lab import AnthropicProvider
+
+    pages = [("Paris forecast " * 40, "https://example.com/paris")]
+    with ApiDouble([[*web_search("weather Paris", pages), "Paris is 18°C."], "Paris is 18°C."]) as double:
+        tool = {"type": version, "name": "web_search", "max_uses": 3}
+        provider = AnthropicProvider(MODEL, base_url=double.base_url("anthropic"), server_tools=[tool])
+        asked = Transcript(messages=[Message.user("Weather in Paris?")])
+        searching = provider.complete(asked)
+        answering = provider.complete(asked)  # the same question, answered without a search
+    assert searching.usage.input_tokens - answering.usage.input_tokens > 150

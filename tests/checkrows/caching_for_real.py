@@ -69,10 +69,12 @@ ROWS = [
     Row("10 q1", key.q1, (), lambda: "no",
         (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
     Row("10 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
-    Row("10 q3", key.q3, (), lambda: 0.06,
-        (lambda: 0.01,  # the fee alone
+    Row("10 q3", key.q3, (), lambda: 0.07,
+        (lambda: 0.06,  # the results on the later calls only, as if the searching call read none
+                        # (issue 29: the old key's undercount; also the total without the fee)
+         lambda: 0.01,  # the fee alone
          lambda: 0.02,  # the results paid once, as if never re-sent
-         lambda: 0.05,  # the results without the fee
-         lambda: 0.01 + 10_000 * 25 / 1e6,  # at the output price
-         lambda: "0.06")),
+         lambda: 0.05,  # the later calls' results without the fee
+         lambda: 0.01 + 12_000 * 25 / 1e6,  # at the output price
+         lambda: "0.07")),
 ]

@@ -4,7 +4,7 @@ Every key computes its answer from what the lesson's cell passes in (a run throu
 double, the model table, a compaction), so no answer is written here:
 
     >>> from toolcall_lab.checks.caching_for_real import q3
-    >>> q3(0.06)
+    >>> q3(0.07)
     Q3: correct.
 """
 
@@ -103,18 +103,27 @@ def q2(answer: Any) -> None:
                "ask the same of the question's loop")
 
 
-#: Q3's search: (tokens of results, calls after it that re-send them, model), on Anthropic.
+#: Q3's search: (tokens of results, calls after it in the same conversation, model), on Anthropic.
 Q3_SEARCH = (2_000, 5, "claude-opus-5")
 
 
 def q3(answer: Any) -> None:
-    """Dollars one web search costs in all: its fee, plus its results re-sent on the later calls."""
+    """Dollars one web search costs in all: its fee, its results read in the searching call itself,
+    and the same results re-sent on every later call.
+
+    "Web search results retrieved throughout a conversation are counted as input tokens, in search
+    iterations executed during a single turn and in subsequent conversation turns"
+    (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, Pricing): the call that
+    searched pays for them once, as the model reads them before answering, then each later call.
+    """
     tokens, later_calls, model = Q3_SEARCH
     fee = SERVER_TOOL_FEES[("anthropic", "web_search")].per_use
-    resent = tokens * later_calls / 1e6 * require_price(model).input  # dollars = tokens / 1e6 * price
-    check("Q3", answer, a_number(fee + resent, tolerance=1e-6),
-          hint="two parts: section 8 printed the fee's row (per 1,000 searches), and lesson 3's loop "
-               "says what re-sent input costs: every later call pays for the results again")
+    calls_reading = 1 + later_calls  # the searching call, then every call after it
+    read = tokens * calls_reading / 1e6 * require_price(model).input  # dollars = tokens / 1e6 * price
+    check("Q3", answer, a_number(fee + read, tolerance=1e-6),
+          hint="three parts: section 8 printed the fee's row (per 1,000 searches); the searching call "
+               "itself reads the results as input before it answers (section 8's usage); and every "
+               "later call pays for them again")
 
 
 SOLUTIONS: dict[str, str] = {
@@ -124,5 +133,5 @@ SOLUTIONS: dict[str, str] = {
     "exercise_1": '{"caching": "moving", "cache_ttl": "1h"}',
     "q1": '"no"',
     "q2": "4",
-    "q3": "10 / 1000 + 2_000 * 5 / 1e6 * 5",
+    "q3": "10 / 1000 + 2_000 * (1 + 5) / 1e6 * 5",
 }

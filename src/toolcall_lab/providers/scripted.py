@@ -221,7 +221,15 @@ class ScriptedProvider:
         blocks = _held_to(blocks, stop_reason, tool_choice, parallel_tool_calls)
         blocks = self._with_ids(blocks)
         searches = sum(isinstance(b, ServerToolCall) and b.name == "web_search" for b in blocks)
-        usage = Usage(input_tokens=input_tokens, output_tokens=estimate_tokens(blocks_text(blocks)),
+        # subtle: the model reads a provider-side search's results inside this same reply, before
+        # it writes the answer, so they are this call's input (not output) as well as the next
+        # call's: "Web search results retrieved throughout a conversation are counted as input
+        # tokens, in search iterations executed during a single turn and in subsequent
+        # conversation turns" (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool)
+        read = [b for b in blocks if isinstance(b, ServerToolResult)]
+        written = [b for b in blocks if not isinstance(b, ServerToolResult)]
+        usage = Usage(input_tokens=input_tokens + (estimate_tokens(blocks_text(read)) if read else 0),
+                      output_tokens=estimate_tokens(blocks_text(written)),
                       web_search_requests=searches, estimated=True)
         # subtle: the stated latency, not a stopwatch: outputs that show it stay stable
         return Turn(Message("assistant", blocks), stop_reason, usage, self.model, latency_s=self.latency_s)
