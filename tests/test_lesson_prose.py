@@ -860,3 +860,19 @@ def test_14_cents_on_the_smallest_model_dollars_on_the_largest():
     printed = _back_output(L14, "for 2 x {need} trials")
     rows = dict(re.findall(r"(claude-\w+-[\d-]+)\s+\$([\d.]+) for", printed))
     assert 0.01 <= float(rows["claude-haiku-5-5"]) < 0.10 and float(rows["claude-opus-5-5"]) >= 1
+
+
+def test_11_streaming_on_the_wire_does_not_promise_a_thinking_block():
+    # issue 29 §2: at low effort a simple question often gets no thinking block (Steering thinking)
+    text = (NOTEBOOKS / "11_streaming_on_the_wire.ipynb").read_text(encoding="utf-8")
+    assert "a Claude reply starts with a thinking block" not in text
+    said = _back_prose("11_streaming_on_the_wire", "## 5. Streaming with thinking")
+    assert "might get a direct response with no thinking block at all" in said
+    assert _back_output("11_streaming_on_the_wire", 'hello = take_turn(').strip() == "['text']"
+
+
+def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
+    said = _back_prose("11_streaming_on_the_wire", "The kit's version is `wire.decode_stream")
+    assert "ollama/ollama#15457" in said and "OLLAMA_OPENAI_INDEX_0" in said
+    assert "ollama/ollama#15457" in _back_prose("11_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
+

@@ -144,6 +144,22 @@ def test_a_call_with_no_index_breaks_the_helper_as_ollama_before_0_4_7_did():
         ask(staged("ollama-openai", index="omitted"), SCRIPTS["tool"], streamed=True)
 
 
+def test_ollama_v1_can_play_index_0_on_every_call_and_the_kits_decoder_still_finds_both_calls():
+    """ollama/ollama#15457: via /v1/chat/completions "all tool call chunks have `index: 0` instead
+    of incrementing indices (0, 1, 2...)" on some versions; the kit tells calls apart by their id."""
+    from toolcall_lab import wire
+    from toolcall_lab.wire.flavours import OLLAMA_OPENAI_INDEX_0
+
+    played = chunks(OLLAMA_OPENAI_INDEX_0, SCRIPTS["parallel"])
+    with_calls = [chunk for chunk in played if calls_in(chunk)]
+    assert [[made["index"] for made in calls_in(chunk)] for chunk in with_calls] == [[0], [0]]
+    assert len({calls_in(chunk)[0]["id"] for chunk in with_calls}) == 2
+    turn = list(wire.decode_stream(played, api="chat"))[-1].turn
+    assert [made.args for made in turn.tool_calls] == [{"city": "Paris"}, {"city": "Tōkyō"}]
+    assert OLLAMA_OPENAI_INDEX_0.name == "ollama-openai" and "ollama#15457" in " ".join(
+        FLAVOURS["ollama-openai"].notes)
+
+
 def test_a_name_resent_on_every_delta_is_doubled_by_the_helper_as_llamacpp_before_13800():
     """ggml-org/llama.cpp#13774: the full name in every delta; the SDK joins strings."""
     final = ask(staged("llamacpp", resent=("name",)), SCRIPTS["tool"], streamed=True)

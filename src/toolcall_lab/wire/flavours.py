@@ -67,7 +67,7 @@ from ..tool_choice import MODES
 from ..turn import StopReason, Turn
 from .problem import Problem
 
-__all__ = ["FLAVOURS", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit", "error_body", "finish",
+__all__ = ["FLAVOURS", "OLLAMA_OPENAI_INDEX_0", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit", "error_body", "finish",
            "flavour_of", "held_to", "ignored", "output_limit", "refusal", "restream", "spell_ids",
            "stream_error"]
 
@@ -129,7 +129,10 @@ class Streaming:
     ""}` and `"refusal": null`; "with the first piece": no chunk of its own, the role rides
     on the first chunk that carries something). `empty_arguments`: whether the delta that
     opens a call carries `"arguments": ""` (OpenAI) or only the name (vLLM). `index`:
-    "every delta", or "omitted" (Ollama /v1 before v0.4.7). `resent`: the call's fields
+    "every delta", "omitted" (Ollama /v1 before v0.4.7), or "0 on every call" (Ollama's own
+    /v1 on some versions: "all tool call chunks have `index: 0` instead of incrementing
+    indices", ollama/ollama#15457, seen on 0.20.2 and 0.20.4 by vercel/ai#14277; play it with
+    `OLLAMA_OPENAI_INDEX_0`). `resent`: the call's fields
     every later delta of it sends again ("id", "type", "name"; llama.cpp before PR #13800
     resent the name). `finish`: the finish reason on a chunk of its "own chunk" with
     `delta: {}`, or "with the last delta" (vLLM). `error`: what an error mid-stream is
@@ -270,7 +273,8 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
         notes=("the model's template must support tools (`ollama show <model>`)",
                "streams as v0.32.6 and later do: the role only on the first chunk, the finish reason on "
                "a chunk of its own; before v0.4.7 a streamed call had no `index`, which breaks the "
-               "openai SDK's stream helper (ollama#7881)",
+               "openai SDK's stream helper (ollama#7881); some later versions (0.20.2, 0.20.4) gave "
+               "every call of a reply `index` 0 (ollama#15457; `OLLAMA_OPENAI_INDEX_0` plays it)",
                "an error mid-stream on /v1 is not documented: the double sends the error object and "
                "stops [inference from middleware/openai.go; no report confirms it]"),
         sources={"limit_fields": _OLLAMA_7125, "tool_choice": _OLLAMA_OPENAI, "named_choice": _OLLAMA_8421,
@@ -358,6 +362,13 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
                  "stream.error": _LMS_CHANGELOG + " [what follows it: not documented]",
                  "base_url": _LMS_OPENAI, "start": _LMS_SERVE, "max_tokens_field": _LMS_CHAT}),
 )}
+
+
+#: Ollama's /v1 as some versions streamed a reply of several calls: every call at `index` 0,
+#: told apart only by its id (ollama/ollama#15457). Not in `FLAVOURS`: a version's bug, not the
+#: server's documented way; pass it where a flavour goes (`restream`, the double's flavours).
+OLLAMA_OPENAI_INDEX_0 = replace(FLAVOURS["ollama-openai"],
+                                stream=replace(FLAVOURS["ollama-openai"].stream, index="0 on every call"))
 
 
 def flavour_of(flavour: str | Flavour) -> Flavour:
@@ -696,6 +707,8 @@ def _bend_call(style: Streaming, call: dict[str, Any], opened: dict[int, dict[st
                 call[name] = first[name]
     if style.index == "omitted":
         del call["index"]
+    elif style.index == "0 on every call":  # subtle: only a new id says a new call began
+        call["index"] = 0
 
 
 def _whole_calls(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
