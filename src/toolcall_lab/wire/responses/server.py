@@ -9,7 +9,8 @@ when it comes back altered.
 
 The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI: the
 body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI APIs
-share (`wire._openai`), the responses it keeps for `previous_response_id` (`store.py`),
+share (`wire._openai`), the responses it keeps for `previous_response_id` and
+`item_reference` (`store.py`),
 tool-call ids spelled "call_...", reasoning where the real model reasons, at the
 effort the live API echoes (`reasoning.py`), and the reply as server-sent events when a
 request says `"stream": true` (`streaming.py`, `encode_stream`).
@@ -42,7 +43,7 @@ from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .reasoning import effort, reasoning_item, reasons
 from .shape import SHAPE, shape_problem
-from .store import keep, unknown_previous, with_history
+from .store import keep, unknown_previous, unknown_reference, with_history
 from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
@@ -305,8 +306,9 @@ def status_of(problem: Problem) -> int:
 
 # -- playing the model: what it reads, how its reply is written ----------------------------------
 def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """(status, problem) when `previous_response_id` names a response the double does not hold."""
-    return unknown_previous(body, stored)
+    """(status, problem) when `previous_response_id` names a response the double does not hold,
+    or an `item_reference` an item it does not hold."""
+    return unknown_previous(body, stored) or unknown_reference(body, stored)
 
 
 def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
