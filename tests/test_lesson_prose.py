@@ -874,5 +874,6 @@ def test_11_streaming_on_the_wire_does_not_promise_a_thinking_block():
 def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
     said = _back_prose("11_streaming_on_the_wire", "The kit's version is `wire.decode_stream")
     assert "ollama/ollama#15457" in said and "OLLAMA_OPENAI_INDEX_0" in said
-    assert "ollama/ollama#15457" in _back_prose("11_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
+    exercise = _back_prose("11_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
+    assert "ollama/ollama#15457" in exercise
 

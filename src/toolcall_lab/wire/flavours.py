@@ -67,9 +67,9 @@ from ..tool_choice import MODES
 from ..turn import StopReason, Turn
 from .problem import Problem
 
-__all__ = ["FLAVOURS", "OLLAMA_OPENAI_INDEX_0", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit", "error_body", "finish",
-           "flavour_of", "held_to", "ignored", "output_limit", "refusal", "restream", "spell_ids",
-           "stream_error"]
+__all__ = ["FLAVOURS", "OLLAMA_OPENAI_INDEX_0", "Flavour", "Refusal", "Streaming", "call_id", "cut_to_limit",
+           "error_body", "finish", "flavour_of", "held_to", "ignored", "output_limit", "refusal", "restream",
+           "spell_ids", "stream_error"]
 
 # The public pages every fact below comes from (one name each, so a table can cite them).
 _OLLAMA_OPENAI = "https://docs.ollama.com/api/openai-compatibility"
