@@ -877,3 +877,12 @@ def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
     exercise = _back_prose("11_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
     assert "ollama/ollama#15457" in exercise
 
+
+
+def test_14_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_tape():
+    said = _back_prose("14_measuring_a_model", "OpenAI's guide to evals opens with")
+    assert '"OpenAI is deprecating the Evals platform.' in said and "November 30, 2026" in said
+    assert "OpenAI is deprecating the Evals platform" in _back_prose("14_measuring_a_model",
+                                                                   "The vendors' guides to evals")
+    q3 = _back_prose("14_measuring_a_model", "**Q3.**")
+    assert "section 5's recorded tape" not in q3 and "`recorder.tape`" in q3
