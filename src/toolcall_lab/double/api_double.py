@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -189,6 +189,7 @@ class ApiDouble(BackgroundServer):
         self._player = Player(self._play, keep=keep, cache=self.cache)
         self._faults: collections.deque[Fault] = collections.deque()
         self._faults_lock = threading.Lock()
+        self._headers = threading.local()  # the headers of the request this thread answers
         self._connections: set[Any] = set()  # open client sockets, hung up by stop()
         self._connections_lock = threading.Lock()
         self._server: Any = None
@@ -318,14 +319,20 @@ class ApiDouble(BackgroundServer):
         return next((api for header, api in self._sdks.items() if header in sent), None)
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               sdk: str | None = None) -> tuple[int, bytes | Streamed, dict[str, str]]:
+               sdk: str | None = None, headers: Mapping[str, str] | None = None
+               ) -> tuple[int, bytes | Streamed, dict[str, str]]:
         """Everything the server does with one request but the socket: (status, body, headers).
 
         `sdk` is the API whose SDK sent it (`sdk_of`), which decides whose shape the shared
         paths (`/v1/models`, unknown `/v1/...`) answer in. A streamed request that succeeds
         gets a `Streamed` for its body, the reply played as the API's events (`bytes(it)`
-        is what the client reads); any other gets the JSON bytes.
+        is what the client reads); any other gets the JSON bytes. `headers` (lower-case names)
+        are the request's, for the server halves that read one (`with_headers`: Anthropic's
+        `anthropic-beta`).
         """
+        # subtle: never a key's header (x-api-key, authorization): no secret is kept, even for a request
+        self._headers.value = {name.lower(): value for name, value in (headers or {}).items()
+                               if not any(word in name.lower() for word in ("key", "auth", "cookie"))}
         path = path.split("?")[0].rstrip("/")
         try:
             # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them
@@ -424,6 +431,11 @@ class ApiDouble(BackgroundServer):
     def _answer(self, api: str, body: dict[str, Any], fault: Fault | None) -> tuple[int, Any, dict[str, str]]:
         """The API's answer to a request it can read: its shape and rules first, then the model."""
         server = API_SPECS[api].server
+        # subtle: what an API reads from a header (Anthropic's betas) its server half puts in the
+        # body its rules and model read; the body recorded and streamed stays the one sent
+        with_headers = getattr(server, "with_headers", None)
+        if with_headers is not None:
+            body = dict(with_headers(body, getattr(self._headers, "value", {})))
         try:
             found = shape.refusal(api, body) or _first(API_SPECS[api].codec.check_request(body))
             found = found or self._player.problem(api, body)

@@ -131,7 +131,8 @@ class _Handling(_HandlerBase):
             return self._send(*refused)
         raw = self.rfile.read(length)
         self._send(*self.double.handle(self.command, self.path, raw,
-                                       fault_header=self.headers.get("x-double-fault"), sdk=sdk))
+                                       fault_header=self.headers.get("x-double-fault"), sdk=sdk,
+                                       headers=dict(self.headers.items())))
 
     def _body_length(self, sdk: str | None) -> tuple[int, tuple[int, bytes, dict[str, str]] | None]:
         """(the body's length in bytes, None), or (0, the refusal) when its end cannot be known

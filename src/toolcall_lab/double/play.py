@@ -25,8 +25,9 @@ for structured output, the reply is held to the schema as the API's constrained 
 holds a model: a finished text reply that is not JSON matching it is replaced by
 `output_format.sample(schema)` (a call, a refusal and a cut reply stay as they are, which is
 how a script stages those). What each server half
-keeps between requests (Responses: the responses it stored, for `previous_response_id`)
-is one bounded mapping per API (`Player.stored`), the last `keep` entries.
+keeps between requests (Responses: the responses it stored, for `previous_response_id`;
+Anthropic: its message threads) is one bounded mapping per API (`Player.stored`), the last
+`keep` entries, with the double's clock they expire by.
 
 Left out: reasoning summaries worth reading.
 """
@@ -76,9 +77,11 @@ class Kept(collections.OrderedDict[str, Any]):
     """What one API's server half keeps between requests: the last `keep` entries, oldest
     dropped first, each stored under a lock (requests are answered on many threads)."""
 
-    def __init__(self, keep: int) -> None:
+    def __init__(self, keep: int, clock: FakeClock | RealClock | None = None) -> None:
         super().__init__()
         self.keep = keep
+        #: the double's clock, by which what is kept expires (Anthropic's threads: 5 minutes)
+        self.clock = clock
         self._lock = threading.Lock()
 
     def __setitem__(self, key: str, value: Any) -> None:
@@ -107,7 +110,7 @@ class Player:
         self._ids = {api: itertools.count(1) for api in API_SPECS}
         self._lock = threading.Lock()
         #: api -> what its server half keeps between requests (Responses: its stored responses)
-        self.stored = {api: Kept(keep) for api in API_SPECS}
+        self.stored = {api: Kept(keep, self.clock) for api in API_SPECS}
 
     def problem(self, api: str, body: dict[str, Any]) -> tuple[int, Problem] | None:
         """(status, problem) for what only the server can refuse (a response it does not hold)."""

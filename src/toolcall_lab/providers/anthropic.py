@@ -44,6 +44,18 @@ Options beyond the shared ones (`model`, `api_key`, `base_url`, `max_tokens`, `t
   `[{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]`. Anthropic runs
   them inside the reply; the loop never does (`toolcall_lab.server_tools`).
 
+- `thread`: True to keep the conversation on Anthropic's side between calls (message
+  threads, a beta: `wire.anthropic.threads`). The first call sends the whole conversation
+  with `"thread": {"type": "create"}`; each later call whose transcript extends the last
+  one sends only the new messages with `"thread": {"type": "continue", ...}` and no
+  `system` or `tools`; a thread the API no longer holds (`thread_not_found`, it lives 5
+  minutes after its last request) is replayed at once: the whole transcript again, with a
+  create. The transcript is never touched, so a call that fails leaves it as it was.
+  `stream()` sends the whole conversation without a thread (left out).
+
+    >>> AnthropicProvider(api_key="sk-ant-example", thread=True)
+    AnthropicProvider(model='claude-haiku-5-5', thread=True)
+
 `complete()` also takes `tool_choice=` and `parallel_tool_calls=` per call (the kit's
 vocabulary, `toolcall_lab.tool_choice`); a forced choice with thinking on is refused before
 sending, in the API's words.
@@ -60,13 +72,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import UsageTypeError
+from ..transcript import Transcript
 from ..wire import anthropic
+from ..wire.anthropic import threads
 from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..tool import Tool
+    from ..turn import Turn
     from ..wire import Codec
 
 __all__ = ["AnthropicProvider"]
@@ -89,7 +104,15 @@ class AnthropicProvider(WireProvider):
     def __init__(self, model: str | None = None, *, thinking: int | str | None = None,
                  effort: str | None = None, server_tools: Sequence[Mapping[str, Any]] = (),
                  caching: str | Sequence[str] | bool | None = None, cache_ttl: str = "5m",
-                 **kwargs: Any) -> None:
+                 thread: bool = False, **kwargs: Any) -> None:
+        if not isinstance(thread, bool):
+            raise UsageTypeError(f"thread is True or False, got {thread!r}; pass thread=True to keep "
+                                 "the conversation on Anthropic's side between calls.")
+        #: whether calls keep the conversation in a message thread (see the module docstring)
+        self.thread = thread
+        self._at: threads.ThreadAt | None = None  # where the thread stands, after the last reply
+        self._whole: dict[str, Any] | None = None  # this call's whole conversation, as a create
+        self._created_with: dict[str, Any] | None = None  # the system and tools the thread keeps
         caching = _strategy(caching)
         anthropic.place_breakpoints({}, caching, ttl=cache_ttl)  # a bad value fails now
         self.caching = caching
@@ -118,17 +141,77 @@ class AnthropicProvider(WireProvider):
             shown += f", caching={self.caching!r}"
         if self.cache_ttl != "5m":
             shown += f", cache_ttl={self.cache_ttl!r}"
+        if self.thread:
+            shown += ", thread=True"
         return shown + ")"
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"thinking": self.thinking, "effort": self.effort, "server_tools": self.server_tools,
                 "caching": self.caching, "cache_ttl": self.cache_ttl}
 
+    # -- message threads: create, continue, replay --------------------------------------------
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> Turn:
+        """`WireProvider.complete`; with `thread=True`, over a message thread (the module docstring)."""
+        turn = super().complete(transcript, tools=tools, tool_choice=tool_choice,
+                                parallel_tool_calls=parallel_tool_calls)
+        if self.thread and self._whole is not None and isinstance(turn.response, Mapping):
+            # subtle: the server holds what this call's whole conversation said, then its reply,
+            # which the next call sends as the kit encodes the turn's message
+            reply = anthropic.encode_request(Transcript(None, [turn.message]), model=self.model)["messages"]
+            self._at = threads.ThreadAt(str(turn.response.get("id")), [*self._whole["messages"], *reply])
+        return turn
+
+    def _request(self, transcript: Transcript, tools: tuple[Tool, ...], tool_choice: str | None,
+                 parallel_tool_calls: bool | None, *, stream: bool = False
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The whole conversation, checked; with `thread=True` (not streamed), a create, or a
+        continue from the last reply when this transcript extends the one it answered."""
+        request, options = super()._request(transcript, tools, tool_choice, parallel_tool_calls,
+                                            stream=stream)
+        self._whole = None
+        if not self.thread or stream:
+            return request, options
+        self._whole = threads.created(request)
+        held = self._at if self._same_thread(request) else None
+        request = threads.continued(self._whole, held) or self._whole
+        if self.check:
+            self._refuse_if_invalid(request)
+        return request, options
+
+    def _same_thread(self, request: Mapping[str, Any]) -> bool:
+        """Whether the thread was created with this request's system and tools (the thread keeps them)."""
+        if self._at is None or self._whole is None:
+            return False
+        created = self._created_with
+        return created == {field: request.get(field) for field in threads.CREATE_ONLY}
+
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
-        return send_via_sdk(self._client.messages, request)
+        if "thread" not in request:
+            return send_via_sdk(self._client.messages, request)
+        try:
+            body = send_via_sdk(self._client.beta.messages, request)
+        except Exception as exc:  # the SDK's APIStatusError: a thread the API cannot continue
+            if not (threads.is_continue(request) and _replay_code(exc) and self._whole is not None):
+                raise
+            self._at = None
+            body = send_via_sdk(self._client.beta.messages, self._whole)  # the whole transcript again
+            request = self._whole
+        if request.get("thread") == {"type": "create"}:
+            self._created_with = {field: request.get(field) for field in threads.CREATE_ONLY}
+        return body
 
     def _open_stream(self, request: dict[str, Any]) -> Any:
         return stream_via_sdk(self._client.messages, request)
+
+
+def _replay_code(exc: BaseException) -> str | None:
+    """The `error.details.error_code` of an API error a client answers with a replay, or None."""
+    body = getattr(exc, "body", None)
+    error = body.get("error") if isinstance(body, Mapping) else None
+    details = error.get("details") if isinstance(error, Mapping) else None
+    code = details.get("error_code") if isinstance(details, Mapping) else None
+    return code if isinstance(code, str) and code in threads.REPLAY_CODES else None
 
 
 def _strategy(caching: object) -> str | tuple[str, ...] | None:

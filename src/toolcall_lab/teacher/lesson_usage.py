@@ -99,12 +99,14 @@ class MeterDouble(ApiDouble):
         self._prompts: list[tuple[str, ...]] = []  # each request's fingerprints: tools, system, messages
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
-               sdk: str | None = None) -> tuple[int, bytes | Streamed, dict[str, str]]:
-        status, data, headers = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk)
+               sdk: str | None = None, headers: Mapping[str, str] | None = None
+               ) -> tuple[int, bytes | Streamed, dict[str, str]]:
+        status, data, answered = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk,
+                                                headers=headers)
         api = ROUTES.get(path.split("?")[0].rstrip("/"))
         if api is not None and method == "POST":
             self._meter(api, raw, status, data)
-        return status, data, headers
+        return status, data, answered
 
     def _meter(self, api: str, raw: bytes, status: int, data: bytes | Streamed) -> None:
         if status != 200:

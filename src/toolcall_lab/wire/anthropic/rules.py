@@ -21,6 +21,8 @@ https://platform.claude.com/docs/en/build-with-claude/extended-thinking):
     temperature with thinking
     tool name pattern                 modelcontextprotocol#1345
     more than four cache breakpoints  tghamm/Anthropic.SDK#50, Wei-Shaw/sub2api#176
+    a message thread's field          platform.claude.com/docs/en/build-with-claude/message-threads
+                                      (threads.py; its words for a continue are written here)
     a 1h breakpoint after a 5m one    cnighswonger/claude-code-cache-fix#44
 
 Texts from elsewhere carry their source beside them, and the few written here in the
@@ -54,6 +56,7 @@ from ..problem import Problem
 from ._blocks import API_NAME, Merged, merge
 from .caching import breakpoint_problems
 from .thinking import binding_problems, block_problems, budget_problems
+from .threads import is_continue, thread_problems
 
 __all__ = ["check_request"]
 
@@ -73,10 +76,16 @@ def check_request(body: Mapping[str, Any]) -> list[Problem]:
     ...         {"type": "tool_result", "tool_use_id": "toolu_9", "content": "18°C"}]}]}
     >>> [p.path for p in check_request(body)]
     ['messages.0.content.1']
+
+    A request that continues a message thread (`threads.py`) sends only the new messages:
+    its `thread` field is checked, and the conversation's rules wait for the conversation the
+    API rebuilds (the API double checks that one).
     """
+    if is_continue(body):
+        return thread_problems(body) + _check_output_format(body) + budget_problems(body)
     merged = merge(body.get("messages") or [])
-    problems = _check_tools(body) + _check_output_format(body) + breakpoint_problems(body)
-    problems += budget_problems(body)
+    problems = thread_problems(body) + _check_tools(body) + _check_output_format(body)
+    problems += breakpoint_problems(body) + budget_problems(body)
     problems += _check_model_rules(body, merged)
     problems += _check_content(merged)
     for index, message in enumerate(merged):

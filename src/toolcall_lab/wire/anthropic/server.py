@@ -9,9 +9,11 @@ rules can tell when it comes back edited.
 The rest is what the double asks of this half (`wire.ServerHalf`) to play Anthropic:
 the body's shape (`shape.py`), the API's words for each failure (`fault`), the prompt
 cache (`caching.py`), what the model reads of the thinking sent back and when it thinks
-(`thinking.py`), and the hidden tool-use system prompt Anthropic bills whenever tools are
-offered (`as_served`, `models.tool_prompt_tokens`), and the reply as server-sent events
-when a request says `"stream": true` (`streaming.py`, `encode_stream`).
+(`thinking.py`), the hidden tool-use system prompt Anthropic bills whenever tools are
+offered (`as_served`, `models.tool_prompt_tokens`), the message threads it keeps between
+requests (beta: `threads.py`; the `anthropic-beta` header read into the body's `betas` by
+`with_headers`), and the reply as server-sent events when a request says `"stream": true`
+(`streaming.py`, `encode_stream`).
 
 The block translators are this folder's (`_blocks.py`), shared with the client half;
 this module only adds what a server needs on top of them.
@@ -39,16 +41,20 @@ from ..problem import Problem
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
 from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
 from .caching import cache_usage, with_cache_creation
+from .rules import check_request
 from .shape import SHAPE, shape_problem
 from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 from .thinking import as_the_model_reads_it as thinking_as_read
 from .thinking import thinks
+from .threads import is_continue, with_betas, with_thread
+from .threads import keep as keep_thread
+from .threads import refusal as thread_refusal
 
 __all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
            "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
            "cache_usage", "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
            "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of", "stream_error"]
+           "reply", "shape_problem", "status_of", "stream_error", "with_headers"]
 
 # -- where the API answers, and how the double tells its requests apart --------------------------
 #: The API streams only when a request says `"stream": true`.
@@ -211,7 +217,9 @@ def cache_creation(usage: Usage) -> dict[str, int]:
 
 def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
                error_type: str | None = None) -> dict[str, Any]:
-    """The API's error JSON. Anthropic has no `param` or `code`; they are accepted and unused.
+    """The API's error JSON. Anthropic has no `param` (accepted and unused); a `code` goes in
+    `error.details.error_code`, where the SDK reads it (`anthropic/_exceptions.py`,
+    `extract_error_code`), as a thread's `thread_not_found`.
 
     `request_id` is derived from the status and message, so the same error gives the
     same body on every run; the double puts each request's own in its place (`identify`).
@@ -222,7 +230,10 @@ def error_body(message: str, *, status: int = 400, param: str | None = None, cod
     kind = error_type or _ERROR_TYPES.get(status) or ("api_error" if status >= 500
                                                       else "invalid_request_error")
     request_id = "req_" + hashlib.sha256(f"{status} {message}".encode()).hexdigest()[:24]
-    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": request_id}
+    error: dict[str, Any] = {"type": kind, "message": message}
+    if code is not None:
+        error["details"] = {"error_code": code}
+    return {"type": "error", "error": error, "request_id": request_id}
 
 
 # -- how the API fails: the faults the double injects, and what it refuses unread ----------------
@@ -273,16 +284,38 @@ def status_of(problem: Problem) -> int:
 
 
 # -- playing the model: what it reads, how its reply is billed and written -----------------------
+def with_headers(body: Mapping[str, Any], headers: Mapping[str, str]) -> Mapping[str, Any]:
+    """`body` as the rules read it: the betas of its `anthropic-beta` header as `betas`."""
+    return with_betas(body, headers.get("anthropic-beta"))
+
+
 def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """None: Anthropic keeps nothing between requests that a request could name and miss."""
-    return None
+    """(status, problem) for a thread continue the double cannot serve (`threads.refusal`: a 404
+    `thread_not_found` for one it does not hold or that expired), or whose rebuilt conversation
+    breaks a rule (the API "rebuilds the conversation before it calls the model"); else None."""
+    found = thread_refusal(body, stored, _now(stored))
+    if found is not None or not is_continue(body):
+        return found
+    rebuilt = {key: value for key, value in with_thread(body, stored).items() if key != "betas"}
+    problems = check_request(rebuilt)
+    if not problems:
+        return None
+    stored[str(body["thread"]["previous_message_id"])]["state"] = "open"  # not continued after all
+    return 400, problems[0]
+
+
+def _now(stored: Mapping[str, Any]) -> float:
+    """The double's clock, which the mapping it keeps for this API carries (`double.play.Kept`)."""
+    clock = getattr(stored, "clock", None)
+    return float(clock.now()) if clock is not None else 0.0
 
 
 def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
                           ) -> tuple[Mapping[str, Any], list[dict[str, str]]]:
-    """The request as the model reads it: thinking dropped or stripped as the model's rules say
+    """The request as the model reads it: a thread's conversation put back before a continue's
+    messages (`threads.with_thread`), thinking dropped or stripped as the model's rules say
     (`thinking.as_the_model_reads_it`), and the `input_transformations` the reply lists."""
-    return thinking_as_read(body)
+    return thinking_as_read(with_thread(body, stored))
 
 
 def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
@@ -317,9 +350,11 @@ def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Map
           notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
           created: int = 0) -> dict[str, Any]:
     """The reply the double sends: its thinking bound to the `request`'s prefix, its cache writes
-    said whenever the request has breakpoints, and the thinking the model did not read listed.
-    A message carries no time, so `created` is not used."""
+    said whenever the request has breakpoints, and the thinking the model did not read listed;
+    a thread's conversation kept under its id (`threads.keep`). A message carries no time, so
+    `created` is not used."""
     written = with_cache_creation(encode_response(turn, response_id=response_id, request=request), request)
     if notes:
         written["input_transformations"] = list(notes)
+    keep_thread(stored, response_id, request, written, _now(stored))
     return written

@@ -99,6 +99,9 @@ SHAPE: Schema = obj({
     "stop_sequences": array(STRING),
     "temperature": NUMBER, "top_p": NUMBER, "top_k": INTEGER,
     "cache_control": _CACHE_CONTROL,
+    # beta_message_thread_param.py: a thread's create, or its continue from a reply's id
+    "thread": null(tagged({"create": OBJECT, "continue": obj({"previous_message_id": STRING},
+                                                             required=("previous_message_id",))})),
 }, required=("model", "max_tokens", "messages"))
 
 
