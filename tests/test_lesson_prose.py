@@ -886,3 +886,12 @@ def test_14_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_ta
                                                                    "The vendors' guides to evals")
     q3 = _back_prose("14_measuring_a_model", "**Q3.**")
     assert "section 5's recorded tape" not in q3 and "`recorder.tape`" in q3
+
+
+def test_12_tools_from_another_process_says_both_unknown_tool_answers_and_discover_is_optional():
+    said = _back_prose("12_tools_from_another_process", "What the spec's text and a real server do")
+    assert "JSON-RPC error" in said and "`isError: true`" in said
+    printed = _back_output("12_tools_from_another_process", 'connection.call_tool("get_forecast"')
+    assert printed.splitlines()[0] == "a result | isError: True"
+    opening = _back_prose("12_tools_from_another_process", "Four messages before any tool runs")
+    assert "not a fixed opening step" in opening and "they are not required to do so" in opening
