@@ -14,7 +14,8 @@ tests/fixtures/SOURCES.md, "Streams"):
   `output_item.added` (skeleton), its parts and deltas and their `.done`s,
   `output_item.done` (the item whole); `response.completed` / `.incomplete` with the
   whole Response (or with `output` null, which the SDK then fills from the done items).
-- Chat: a first chunk with `role`; content, refusal and reasoning deltas; each call opened
+- Chat: a first chunk with `role`; content, refusal and reasoning deltas (the reasoning
+  under `reasoning_content`, or under both it and `reasoning`, the same text); each call opened
   by a piece with `index`, `id`, `type` and `name`, its arguments in later pieces carrying only
   `index`; `finish_reason` on its own chunk with `delta: {}` (or on the last delta, as vLLM
   sends it); the usage chunk with `choices: []`.
@@ -174,9 +175,12 @@ def chat_stream(body: Mapping[str, Any], cuts: Cuts) -> list[dict[str, Any]]:
             **({"usage": None} if usage_null else {})}
 
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": "" if cuts.flag() else None}]
+    both = cuts.flag()  # the reasoning under both of its names, the same text twice
     for field in ("reasoning_content", "content", "refusal"):
         if message.get(field):
-            deltas += [{field: piece} for piece in cuts.pieces(message[field])]
+            again = field == "reasoning_content" and both
+            deltas += [{field: piece, **({"reasoning": piece} if again else {})}
+                       for piece in cuts.pieces(message[field])]
     calls = message.get("tool_calls") or []
     opened = [[{"index": k, "id": c["id"], "type": "function",
                 "function": {"name": c["function"]["name"], "arguments": ""}}]
