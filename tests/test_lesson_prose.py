@@ -895,3 +895,11 @@ def test_12_tools_from_another_process_says_both_unknown_tool_answers_and_discov
     assert printed.splitlines()[0] == "a result | isError: True"
     opening = _back_prose("12_tools_from_another_process", "Four messages before any tool runs")
     assert "not a fixed opening step" in opening and "they are not required to do so" in opening
+
+
+def test_13_structured_output_teaches_that_anthropic_refuses_bounds():
+    printed = _back_output("13_structured_output", "bounded = dict(WEATHER")
+    assert printed.startswith("anthropic  output_config.format.schema: For 'integer' type, property")
+    assert "responses  accepted" in printed
+    said = _back_prose("13_structured_output", "Anthropic refuses it; paste `bounded`")
+    assert "`transform_schema`" in said and "a schema you pass as a dict goes as it is" in said

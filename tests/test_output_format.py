@@ -81,6 +81,46 @@ def test_the_refusals_in_the_apis_words():
                            "must be explicitly set to false")
 
 
+def _with(prop, **constraint):
+    """CLOSED with `constraint` added to its property `prop`."""
+    changed = {**CLOSED["properties"][prop], **constraint}
+    return {**CLOSED, "properties": {**CLOSED["properties"], prop: changed}}
+
+
+@pytest.mark.parametrize(("kind", "key", "value"), [
+    ("integer", "minimum", -90), ("integer", "maximum", 60), ("integer", "exclusiveMinimum", -91),
+    ("integer", "exclusiveMaximum", 61), ("integer", "multipleOf", 1), ("string", "minLength", 1),
+    ("string", "maxLength", 40), ("array", "minItems", 2), ("array", "maxItems", 3),
+    ("array", "uniqueItems", True)])
+def test_anthropic_refuses_numeric_string_and_array_bounds_in_its_words(kind, key, value):
+    # Anthropic's structured outputs page, JSON Schema limitations; the words: agentjido/req_llm#302
+    schema = {"type": "object", "additionalProperties": False, "required": ["x"],
+              "properties": {"x": {"type": kind, key: value,
+                                   **({"items": {"type": "string"}} if kind == "array" else {})}}}
+    [claude] = wire.check_request(body("anthropic", schema), api="anthropic")
+    said = f"output_config.format.schema: For '{kind}' type, property '{key}' is not supported"
+    assert claude.text == said
+    for api in ("chat", "responses", "ollama"):
+        assert wire.check_request(body(api, schema), api=api) == []
+
+
+def test_anthropic_takes_min_items_of_0_or_1_and_the_double_refuses_a_bound_with_a_400():
+    for count in (0, 1):
+        schema = {"type": "object", "additionalProperties": False, "required": ["x"], "properties": {
+            "x": {"type": "array", "items": {"type": "string"}, "minItems": count}}}
+        assert wire.check_request(body("anthropic", schema), api="anthropic") == []
+    import anthropic
+
+    bounded = _with("temp_c", minimum=-90)
+    with ApiDouble(['{"city": "Paris", "temp_c": 18}']) as double:
+        client = anthropic.Anthropic(api_key="sk-double", max_retries=0,
+                                     base_url=double.base_url("anthropic"))
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.messages.create(**body("anthropic", bounded))
+    assert caught.value.status_code == 400
+    assert "For 'integer' type, property 'minimum' is not supported" in str(caught.value)
+
+
 def test_without_strict_openai_takes_any_schema():
     for api in ("responses", "chat"):
         assert wire.check_request(body(api, OPEN, strict=False), api=api) == []

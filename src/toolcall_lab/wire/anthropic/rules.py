@@ -111,8 +111,15 @@ def _check_output_format(body: Mapping[str, Any]) -> list[Problem]:
     strict mode, properties may be optional: `required` may leave some out. The text is the
     one reported from live traffic (Claude through Amazon Bedrock, future-agi/future-agi#411):
     "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly
-    set to false". Other features the page lists as unsupported (numeric bounds, string
-    lengths, recursive schemas) are not checked: no refusal of them is on record.
+    set to false". The page's JSON Schema limitations also list numerical constraints
+    (minimum, maximum, multipleOf, ...), string constraints (minLength, maxLength) and array
+    constraints beyond minItems 0 or 1 as not supported, and the API refuses them in the words
+    of live traffic: "output_format.schema: For 'integer' type, property 'minimum' is not
+    supported" (agentjido/req_llm#302, a 400 `invalid_request_error`; the same words under
+    `output_config.format.schema` today), `_unsupported_constraint`; the words for the other
+    keys follow that one's pattern (written here). Recursive schemas are not checked. The `anthropic` SDK's
+    `transform_schema` (used by `messages.parse` with a Pydantic model) moves such keys into
+    the description instead; a schema sent as a dict goes as it is, and is refused.
 
     >>> spec = {"type": "json_schema", "schema": {"type": "object", "properties": {
     ...         "city": {"type": "object"}}, "additionalProperties": False}}
@@ -120,11 +127,53 @@ def _check_output_format(body: Mapping[str, Any]) -> list[Problem]:
     ['output_config.format.schema']
     """
     spec = (body.get("output_config") or {}).get("format")
-    if not isinstance(spec, Mapping) or not _has_open_object(spec.get("schema")):
+    if not isinstance(spec, Mapping):
         return []
     path = "output_config.format.schema"
-    return [_problem(path, f"{path}: For 'object' type, 'additionalProperties' must be explicitly set "
-                           "to false")]
+    if _has_open_object(spec.get("schema")):
+        return [_problem(path, f"{path}: For 'object' type, 'additionalProperties' must be explicitly set "
+                               "to false")]
+    found = _unsupported_constraint(spec.get("schema"))
+    if found is None:
+        return []
+    kind, key = found
+    return [_problem(path, f"{path}: For '{kind}' type, property '{key}' is not supported")]
+
+
+#: Per JSON type, the constraints Anthropic's structured outputs refuse (the page's "Not
+#: supported" list); `minItems` is refused only above 1 ("beyond minItems of 0 or 1").
+UNSUPPORTED_CONSTRAINTS = {
+    "integer": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    "number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+    "string": ("minLength", "maxLength"),
+    "array": ("minItems", "maxItems", "uniqueItems"),
+    "object": ("minProperties", "maxProperties"),
+}
+
+
+def _unsupported_constraint(schema: object) -> tuple[str, str] | None:
+    """(type, keyword) of the first constraint in `schema` Anthropic refuses, or None.
+
+    >>> _unsupported_constraint({"type": "object", "properties": {"room": {"type": "integer", "minimum": 1}}})
+    ('integer', 'minimum')
+    >>> _unsupported_constraint({"type": "array", "items": {"type": "string"}, "minItems": 1}) is None
+    True
+    """
+    if isinstance(schema, list):
+        return next((found for item in schema if (found := _unsupported_constraint(item))), None)
+    if not isinstance(schema, Mapping):
+        return None
+    kinds = schema.get("type")
+    for kind in kinds if isinstance(kinds, list) else [kinds]:
+        if not isinstance(kind, str):
+            continue
+        for key in UNSUPPORTED_CONSTRAINTS.get(kind, ()):
+            if key in schema and not (key == "minItems" and schema[key] in (0, 1)):
+                return kind, key
+    nested = [*(schema.get("properties") or {}).values(), schema.get("items"),
+              *(schema.get("anyOf") or []), *(schema.get("allOf") or []),
+              *(schema.get("$defs") or {}).values()]
+    return _unsupported_constraint(nested)
 
 
 def _has_open_object(schema: object) -> bool:
