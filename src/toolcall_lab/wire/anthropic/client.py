@@ -47,12 +47,13 @@ from ...tool_choice import check_tool_choice
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._fields import COUNT, LIST, OBJECT, STRING, Field, check_reply
 from .._shared import from_the_wire, plain_json, sampling
-from ._blocks import PROVIDER_NAME, STOP_IN, decode_blocks, encode_content
+from ._blocks import API_NAME, PROVIDER_NAME, STOP_IN, decode_blocks, encode_content
 from .caching import place_breakpoints
 from .thinking import check_effort, thinking_config
 
-__all__ = ["decode_response", "encode_request", "tool_choice_config"]
+__all__ = ["REPLY_FIELDS", "decode_response", "encode_request", "tool_choice_config"]
 
 
 # -- request out ---------------------------------------------------------------------------------
@@ -156,6 +157,21 @@ _CHOICE_TYPES: dict[str | None, str] = {None: "auto", "auto": "auto", "none": "n
 
 
 # -- reply in -----------------------------------------------------------------------------------
+#: The fields `decode_response` reads, with the types the API sends (`wire._fields`).
+REPLY_FIELDS = (
+    Field("model", STRING), Field("stop_reason", STRING), Field("content", LIST, required=True),
+    Field("content[]", OBJECT), Field("content[].type", STRING), Field("content[].text", STRING),
+    Field("content[].id", STRING), Field("content[].name", STRING), Field("content[].thinking", STRING),
+    Field("content[].signature", STRING), Field("content[].data", STRING),
+    Field("usage", OBJECT), Field("usage.input_tokens", COUNT), Field("usage.output_tokens", COUNT),
+    Field("usage.cache_read_input_tokens", COUNT), Field("usage.cache_creation_input_tokens", COUNT),
+    Field("usage.cache_creation", OBJECT), Field("usage.cache_creation.ephemeral_5m_input_tokens", COUNT),
+    Field("usage.cache_creation.ephemeral_1h_input_tokens", COUNT),
+    Field("usage.output_tokens_details", OBJECT), Field("usage.output_tokens_details.thinking_tokens", COUNT),
+    Field("usage.server_tool_use", OBJECT), Field("usage.server_tool_use.web_search_requests", COUNT),
+)
+
+
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a `/v1/messages` response body.
@@ -172,6 +188,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         # fields never break it); this is the one shape check that catches a wrong server.
         raise UsageError(f"expected a Messages API reply ({{\"type\": \"message\", \"content\": [...]}}), "
                          f"got keys {sorted(body)}")
+    check_reply(body, REPLY_FIELDS, api=API_NAME, provider=PROVIDER_NAME)
     model = str(body.get("model", ""))
     blocks = tuple(decode_blocks(body["content"], model=model, keep_others=True))
     extras = _programmatic_extras(body)

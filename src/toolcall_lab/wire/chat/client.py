@@ -26,6 +26,7 @@ from ...tool_choice import MODES, check_tool_choice
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._fields import COUNT, LIST, OBJECT, STRING, TEXT, Field, check_reply
 from .._shared import (
     arguments_json,
     from_the_wire,
@@ -34,9 +35,9 @@ from .._shared import (
     result_text,
     sampling,
 )
-from ._blocks import PROVIDER_NAME, read_call, text_of
+from ._blocks import API_NAME, PROVIDER_NAME, read_call, text_of
 
-__all__ = ["MAX_TOKENS_FIELDS", "decode_response", "encode_request", "why_dropped"]
+__all__ = ["MAX_TOKENS_FIELDS", "REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]
 
 #: The two spellings of the output limit: OpenAI's current one, and the older one that
 #: local servers read (Ollama ignores `max_completion_tokens` without a word).
@@ -156,6 +157,25 @@ def _content(texts: list[str]) -> str | list[dict[str, str]]:
 
 
 # -- reply in -----------------------------------------------------------------------------------
+#: The fields `decode_response` reads, with the types the API sends (`wire._fields`).
+REPLY_FIELDS = (
+    Field("model", STRING), Field("choices", LIST), Field("choices[]", OBJECT),
+    Field("choices[].finish_reason", STRING), Field("choices[].message", OBJECT),
+    Field("choices[].message.content", TEXT), Field("choices[].message.content[].text", STRING),
+    Field("choices[].message.content[].refusal", STRING),
+    Field("choices[].message.reasoning_content", STRING), Field("choices[].message.reasoning", STRING),
+    Field("choices[].message.refusal", STRING), Field("choices[].message.tool_calls", LIST),
+    Field("choices[].message.tool_calls[]", OBJECT), Field("choices[].message.tool_calls[].id", STRING),
+    Field("choices[].message.tool_calls[].function", OBJECT),
+    Field("choices[].message.tool_calls[].function.name", STRING),
+    Field("usage", OBJECT), Field("usage.prompt_tokens", COUNT), Field("usage.completion_tokens", COUNT),
+    Field("usage.prompt_tokens_details", OBJECT), Field("usage.prompt_tokens_details.cached_tokens", COUNT),
+    Field("usage.prompt_tokens_details.cache_write_tokens", COUNT),
+    Field("usage.completion_tokens_details", OBJECT),
+    Field("usage.completion_tokens_details.reasoning_tokens", COUNT),
+)
+
+
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Chat Completions response body (the first choice).
@@ -170,6 +190,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     >>> turn.message, turn.stop_reason
     (Message.assistant(ToolCall('call_1', 'get_weather', {'city': 'Paris'})), StopReason.TOOL_USE)
     """
+    check_reply(body, REPLY_FIELDS, api=API_NAME, provider=PROVIDER_NAME)
     choices = body.get("choices") or []
     if not choices:
         raise UsageError("the response has no choices")

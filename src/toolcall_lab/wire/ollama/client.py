@@ -24,10 +24,11 @@ from ...tool_choice import check_tool_choice, forces_a_call
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._fields import COUNT, LIST, OBJECT, STRING, Field, check_reply
 from .._shared import from_the_wire, made_elsewhere, result_text, sampling
-from ._blocks import PROVIDER_NAME, read_call, reasoning_and_text
+from ._blocks import API_NAME, PROVIDER_NAME, read_call, reasoning_and_text
 
-__all__ = ["decode_response", "encode_request", "why_dropped"]
+__all__ = ["REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]
 
 _DONE_REASONS: dict[str, StopReason] = {
     "stop": StopReason.END_TURN,      # also stop sequences, and replies that call tools
@@ -187,6 +188,17 @@ def _encode_assistant(message: Message) -> dict[str, Any]:
 
 
 # -- reply in -----------------------------------------------------------------------------------
+#: The fields `decode_response` reads, with the types the API sends (`wire._fields`).
+REPLY_FIELDS = (
+    Field("model", STRING), Field("done_reason", STRING), Field("message", OBJECT, required=True),
+    Field("message.content", STRING), Field("message.thinking", STRING), Field("message.tool_calls", LIST),
+    Field("message.tool_calls[]", OBJECT), Field("message.tool_calls[].id", STRING),
+    Field("message.tool_calls[].function", OBJECT, required=True),
+    Field("message.tool_calls[].function.name", STRING, required=True),
+    Field("prompt_eval_count", COUNT), Field("prompt_eval_cached_count", COUNT), Field("eval_count", COUNT),
+)
+
+
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` an `/api/chat` reply carries (`stream: false`).
@@ -203,6 +215,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
         raise UsageError("this is one chunk of a streamed reply (done: false), not a finished one; "
                          "decode_response reads whole replies only, so send the request with stream: "
                          "false (encode_request does), or read the chunks with decode_stream.")
+    check_reply(body, REPLY_FIELDS, api=API_NAME, provider=PROVIDER_NAME)
     model = str(body.get("model") or "")
     wire = body["message"]
     calls = [read_call(call, body, index) for index, call in enumerate(wire.get("tool_calls") or ())]

@@ -24,6 +24,7 @@ from ...tool_choice import MODES, check_tool_choice
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._fields import COUNT, LIST, OBJECT, STRING, Field, check_reply
 from .._shared import (
     arguments_json,
     from_the_wire,
@@ -33,9 +34,9 @@ from .._shared import (
     result_text,
     sampling,
 )
-from ._blocks import PROVIDER_NAME, part_text, read_call, summary, web_search_call
+from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 
-__all__ = ["decode_response", "encode_request", "why_dropped"]
+__all__ = ["REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]
 
 
 # -- request out ---------------------------------------------------------------------------------
@@ -158,6 +159,24 @@ def _tool_spec(tool: Tool) -> dict[str, Any]:
 
 
 # -- reply in -----------------------------------------------------------------------------------
+#: The fields `decode_response` reads, with the types the API sends (`wire._fields`).
+REPLY_FIELDS = (
+    Field("status", STRING), Field("model", STRING, required=True), Field("error", OBJECT),
+    Field("incomplete_details", OBJECT), Field("incomplete_details.reason", STRING),
+    Field("output", LIST, required=True), Field("output[]", OBJECT), Field("output[].type", STRING),
+    Field("output[].id", STRING), Field("output[].content", LIST), Field("output[].content[]", OBJECT),
+    Field("output[].content[].type", STRING), Field("output[].content[].text", STRING),
+    Field("output[].content[].refusal", STRING), Field("output[].summary", LIST),
+    Field("output[].summary[]", OBJECT), Field("output[].summary[].text", STRING),
+    Field("output[].call_id", STRING), Field("output[].name", STRING), Field("output[].arguments", STRING),
+    Field("usage", OBJECT), Field("usage.input_tokens", COUNT), Field("usage.output_tokens", COUNT),
+    Field("usage.input_tokens_details", OBJECT), Field("usage.input_tokens_details.cached_tokens", COUNT),
+    Field("usage.input_tokens_details.cache_write_tokens", COUNT),
+    Field("usage.output_tokens_details", OBJECT),
+    Field("usage.output_tokens_details.reasoning_tokens", COUNT),
+)
+
+
 @from_the_wire
 def decode_response(body: Mapping[str, Any]) -> Turn:
     """The `Turn` in a Responses body: output items become blocks, in order.
@@ -179,6 +198,7 @@ def decode_response(body: Mapping[str, Any]) -> Turn:
     >>> turn.usage
     Usage(input_tokens=50, output_tokens=12)
     """
+    check_reply(body, REPLY_FIELDS, api=API_NAME, provider=PROVIDER_NAME)
     status = body.get("status") or "completed"
     if status == "failed":
         raise _failure(body.get("error"))
