@@ -53,6 +53,7 @@ WRONG: dict[str, dict[str, str]] = {
     "the_bill": {
         "my_total": "12 * 3000",
         "predict_first_call": '"cheaper"',
+        "predict_thread_bill": '"fewer"',
         "q1": "20 * 286 / 1_000_000",
         "q2": '"lower"',
         "q3": '"yes"',

@@ -199,6 +199,11 @@ ROWS = [
          lambda: 12 * (3000 + 800 * 12))),
     Row("3 predict_first_call", the_bill.predict_first_call, (TEACHING_MODEL,), lambda: "dearer",
         (lambda: "cheaper", lambda: "not dearer", lambda: 1, lambda: "same")),
+    Row("3 predict_thread_bill", the_bill.predict_thread_bill, ([300, 420, 540], [300, 420, 540]),
+        lambda: "same",
+        (lambda: "fewer",  # what the upload does, not the bill
+         lambda: "the same",  # more than the one word
+         lambda: "not the same", lambda: "SAME!", lambda: 0, lambda: True)),
     Row("3 q1", the_bill.q1, (), lambda: 20 * 496 / 1e6,
         (lambda: 20 * 286 / 1e6,  # the page's model's hidden prompt, not this model's
          lambda: 496 / 1e6,  # once, not on every call

@@ -224,3 +224,20 @@ def test_a_previous_response_id_request_bills_the_whole_conversation():
             {"role": "assistant", "content": "The weather is fine."},
             {"role": "user", "content": "And tomorrow?"}])
     assert chained.usage.input_tokens == whole.usage.input_tokens > first.usage.input_tokens
+
+
+# -- lesson 3 says it with the numbers its cells print -------------------------------------------
+def test_lesson_3_prose_takes_its_numbers_from_the_thread_cells():
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "03_the_bill.ipynb").read_text())["cells"]
+    by_id = {cell["id"]: cell for cell in cells}
+    printed = "".join("".join(out.get("text", "")) for out in by_id["th06"]["outputs"])
+    rows = [line.split() for line in printed.splitlines()[1:7]]
+    whole = [int(row[2].replace(",", "")) for row in rows]
+    thread = [int(row[3]) for row in rows]
+    billed = [(int(row[5]), int(row[6])) for row in rows]
+    prose = "".join(by_id["th08"]["source"])
+    assert f"from {whole[0]:,} bytes to {whole[-1]:,}" in prose
+    assert f"stays at {thread[-1]:,}" in prose and len(set(thread[1:])) == 1
+    assert f"billed {billed[-1][0]:,} input tokens either way" in prose and billed[-1][0] == billed[-1][1]

@@ -7,6 +7,7 @@ that is the mistake the formula exercise is there to catch.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..models import require_price, tool_prompt_tokens
@@ -16,7 +17,8 @@ from ..usage import Usage
 from ..views.cost import cost_of, loop_bill
 
 __all__ = ["CACHE_LIFETIME_MINUTES", "EXERCISE_1", "Q1_LOOP", "Q4_QUESTION", "Q4_TIMES", "SOLUTIONS",
-           "exercise_1", "exercise_2", "loop_total", "predict_first_call", "q1", "q2", "q3", "q4"]
+           "exercise_1", "exercise_2", "loop_total", "predict_first_call", "predict_thread_bill", "q1",
+           "q2", "q3", "q4"]
 
 #: Anthropic's default cache lifetime, refreshed on every hit (prompt-caching page,
 #: platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-11-30).
@@ -36,6 +38,17 @@ def predict_first_call(answer: Any, model: str) -> None:
     expected = "dearer" if cached.total_dollars > plain.total_dollars else "cheaper"
     check("Prediction", answer, word(expected, choices=("cheaper", "dearer")),
                  hint="on call 1 nothing is in the cache yet: what must the provider do with the prefix?")
+
+
+def predict_thread_bill(answer: Any, whole: Sequence[int], threaded: Sequence[int]) -> None:
+    """With the conversation held on the server, is the last call billed "fewer", "same" or
+    "more" input tokens than the same call sending everything? `whole` and `threaded` are
+    the input tokens the two ways were billed, call by call, as measured on the page."""
+    last, held = whole[-1], threaded[-1]
+    expected = "same" if held == last else ("fewer" if held < last else "more")
+    check("Prediction", answer, word(expected, choices=("fewer", "same", "more")),
+          hint="the server rebuilds the conversation before the model reads it: what does "
+               "the model read on the last call, with or without a thread?")
 
 
 #: Q1's loop: (calls, model). Not the page's model, so its hidden prompt is looked up, not copied.
@@ -116,6 +129,7 @@ def q4(answer: Any) -> None:
 SOLUTIONS: dict[str, str] = {
     "my_total": "12 * 3000 + 800 * 12 * 11 // 2",
     "predict_first_call": '"dearer"',
+    "predict_thread_bill": '"same"',
     "q1": '20 * tool_prompt_tokens("claude-haiku-4-5") / 1e6 * price_of("claude-haiku-4-5").input',
     "q2": '"higher"',
     "q3": '"no"',

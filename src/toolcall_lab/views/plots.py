@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from ..tool import Tool
 
 __all__ = [
-    "CallTokens", "describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
-    "estimated_vs_billed", "plot_caching", "plot_estimated_vs_billed", "plot_loop_tokens",
+    "CallTokens", "Upload", "describe_caching", "describe_estimated_vs_billed", "describe_loop_tokens",
+    "describe_upload_vs_bill", "estimated_vs_billed", "plot_caching", "plot_estimated_vs_billed",
+    "plot_loop_tokens", "plot_upload_vs_bill",
 ]
 
 
@@ -323,4 +324,66 @@ def plot_estimated_vs_billed(run: Run, *, tools: Sequence[Tool] = ()) -> Figure:
         axes[0].legend(loc="upper left", frameon=False)
         fig.suptitle(f"Estimated vs {_source(run)[0]} tokens, {len(rows)}-call run on {model}\n"
                      f"({_verdict(run, rows)})")
+    return fig
+
+
+# -- a conversation the server holds: what is uploaded, what is billed -------------------
+class Upload(NamedTuple):
+    """One way of sending a conversation, measured call by call: `sent` the bytes of each
+    request's JSON body, `billed` the input tokens its reply reported."""
+
+    label: str
+    sent: Sequence[int]
+    billed: Sequence[int]
+
+
+def describe_upload_vs_bill(ways: Sequence[Upload]) -> str:
+    """The figure in words: each way's bytes on its first and last call, and the tokens billed.
+
+    >>> said = describe_upload_vs_bill([Upload("thread", [900, 300, 310], [100, 150, 200])])
+    >>> said.split(". ", 1)[1]
+    'thread: 900 bytes on call 1, 310 on call 3; 100 input tokens billed on call 1, 200 on call 3.'
+    """
+    if not ways or not all(way.sent and len(way.sent) == len(way.billed) for way in ways):
+        raise UsageError("describe_upload_vs_bill needs at least one way, each with as many "
+                         "sizes as bills (one per call)")
+    calls = len(ways[0].sent)
+    parts = [f"{way.label}: {way.sent[0]:,} bytes on call 1, {way.sent[-1]:,} on call {len(way.sent)}; "
+             f"{way.billed[0]:,} input tokens billed on call 1, {way.billed[-1]:,} on call {len(way.billed)}."
+             for way in ways]
+    return f"Bytes uploaded and input tokens billed on each of {calls} calls. " + " ".join(parts)
+
+
+def plot_upload_vs_bill(ways: Sequence[Upload]) -> Figure:
+    """Two panels over the calls: the bytes each request uploaded (left) and the input tokens
+    billed for it (right), one line per way of sending the conversation (a marker and a line
+    style each, labelled at its end).
+
+    >>> fig = plot_upload_vs_bill([Upload("whole", [100, 200], [10, 20]),
+    ...                            Upload("thread", [100, 50], [10, 20])])
+    >>> [ax.get_ylabel() for ax in fig.axes]
+    ['bytes uploaded', 'input tokens billed']
+    """
+    description = describe_upload_vs_bill(ways)
+    styles = [("vermillion", "o", "-"), ("blue", "s", "--"), ("orange", "^", "-."),
+              ("bluish green", "D", ":")]
+    with figure_style():
+        fig, (sent_ax, billed_ax) = _subplots(2, description=description)
+        for way, (colour, marker, line) in zip(ways, styles * len(ways), strict=False):
+            calls = list(range(1, len(way.sent) + 1))
+            for ax, values in ((sent_ax, way.sent), (billed_ax, way.billed)):
+                ax.plot(calls, list(values), color=OKABE_ITO[colour], marker=marker, linestyle=line,
+                        markersize=9, linewidth=2.5, label=way.label)
+        for ax, label, title in ((sent_ax, "bytes uploaded", "What each call uploads"),
+                                 (billed_ax, "input tokens billed", "What each call is billed")):
+            ax.set(xlabel="call", ylabel=label, title=title)
+            ax.set_ylim(bottom=0)
+            ax.set_xticks(list(range(1, len(ways[0].sent) + 1)))
+            _thousands(ax.yaxis)
+        sent_ax.legend(loc="upper left", frameon=False, fontsize=14)
+        if len(ways) > 1 and all(list(way.billed) == list(ways[0].billed) for way in ways):
+            # subtle: the lines lie on one another, which a reader could take for one line
+            billed_ax.text(0.04, 0.95, f"all {len(ways)} lines lie on one another:\nthe same tokens billed",
+                           transform=billed_ax.transAxes, va="top", fontsize=15, fontweight="bold")
+        fig.suptitle("A thread on the server shrinks the upload, not the bill")
     return fig
