@@ -180,6 +180,7 @@ def test_the_provider_replays_the_whole_transcript_when_the_thread_expired(doubl
     double.clock.advance(minutes=6)
     second = provider.complete(transcript, tools=[get_weather])
     assert "18" in second.text and list(transcript.messages) == before
+    assert second.request["thread"] == {"type": "create"} == provider.requests[-1].body["thread"]
     statuses = [(r.status, r.body["thread"]["type"], len(r.body["messages"])) for r in double.requests[-3:]]
     assert statuses == [(200, "create", 1), (404, "continue", 1), (200, "create", 3)]
 

@@ -69,6 +69,7 @@ call, `client.messages.create(..., stream=True)`, and yields the kit's stream ev
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import UsageTypeError
@@ -113,6 +114,7 @@ class AnthropicProvider(WireProvider):
         self._at: threads.ThreadAt | None = None  # where the thread stands, after the last reply
         self._whole: dict[str, Any] | None = None  # this call's whole conversation, as a create
         self._created_with: dict[str, Any] | None = None  # the system and tools the thread keeps
+        self._replayed: dict[str, Any] | None = None  # the create a lost thread's call was replayed as
         caching = _strategy(caching)
         anthropic.place_breakpoints({}, caching, ttl=cache_ttl)  # a bad value fails now
         self.caching = caching
@@ -155,6 +157,8 @@ class AnthropicProvider(WireProvider):
         """`WireProvider.complete`; with `thread=True`, over a message thread (the module docstring)."""
         turn = super().complete(transcript, tools=tools, tool_choice=tool_choice,
                                 parallel_tool_calls=parallel_tool_calls)
+        if self._replayed is not None:  # the turn keeps the request that was answered: the create
+            turn = replace(turn, request=self._replayed)
         if self.thread and self._whole is not None and isinstance(turn.response, Mapping):
             # subtle: the server holds what this call's whole conversation said, then its reply,
             # which the next call sends as the kit encodes the turn's message
@@ -169,7 +173,7 @@ class AnthropicProvider(WireProvider):
         continue from the last reply when this transcript extends the one it answered."""
         request, options = super()._request(transcript, tools, tool_choice, parallel_tool_calls,
                                             stream=stream)
-        self._whole = None
+        self._whole = self._replayed = None
         if not self.thread or stream:
             return request, options
         self._whole = threads.created(request)
@@ -178,6 +182,10 @@ class AnthropicProvider(WireProvider):
         if self.check:
             self._refuse_if_invalid(request)
         return request, options
+
+    def _record(self, transcript: Transcript, tools: tuple[Tool, ...], request: dict[str, Any],
+                tool_choice: str | None, options: Mapping[str, Any]) -> None:
+        super()._record(transcript, tools, self._replayed or request, tool_choice, options)
 
     def _same_thread(self, request: Mapping[str, Any]) -> bool:
         """Whether the thread was created with this request's system and tools (the thread keeps them)."""
@@ -196,7 +204,7 @@ class AnthropicProvider(WireProvider):
                 raise
             self._at = None
             body = send_via_sdk(self._client.beta.messages, self._whole)  # the whole transcript again
-            request = self._whole
+            request = self._replayed = self._whole
         if request.get("thread") == {"type": "create"}:
             self._created_with = {field: request.get(field) for field in threads.CREATE_ONLY}
         return body
