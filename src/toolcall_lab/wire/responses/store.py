@@ -6,7 +6,11 @@ double plays that: every reply to a request with `store: true` (the API's defaul
 kept (`keep`: the whole input it answered, its output appended), the last `keep` of them
 (the double's bound, in the mapping it hands the server half), and a later request reads
 as the stored items followed by its own (`with_history`). A request naming a response the
-double does not hold gets the live API's 400 (`unknown_previous`).
+double does not hold gets the live API's 400 (`unknown_previous`). The reply's usage counts
+the whole conversation read, stored items included, as OpenAI bills it: "Even when using
+`previous_response_id`, all previous input tokens for responses in the chain are billed as
+input tokens in the API." (Conversation state guide,
+https://developers.openai.com/api/docs/guides/conversation-state; tests/test_threads.py.)
 
 An input item may also name one stored item by its id instead of sending it again:
 `{"type": "item_reference", "id": "rs_..."}` (the API's `ItemReferenceParam`, "An internal
