@@ -56,7 +56,8 @@ The basis of each rate:
   checked (1.5 min); a structure asks for its shape from the page or the API's docs (3 min);
   code asks for a design, a run of its check, a wrong verdict read and a fix (8 min).
 
-Calibration evidence (`--no-run`, the committed lessons when the model was fitted):
+Calibration evidence (`--no-run`, the committed lessons when the model was fitted, numbered as
+they were then; 11 and 12 have since been split into 11-12 and 13-14):
 
     lesson                 tried by a learner   old model   this model
     10 caching for real        50-60 min          36 min       52 min

@@ -104,8 +104,6 @@ WRONG: dict[str, dict[str, str]] = {
     },
     "streaming_on_the_wire": {
         "predict_run": '"finished"',  # the call's block is complete, so it looks safe to run
-        "predict_cut": "3",  # the call was whole, so the reply and its result went in
-        "predict_signatures": "11",  # one per thinking piece
         # keyed by id: the pieces after a call's first carry none
         "accumulate": (
             "def accumulate(chunks):\n"
@@ -119,9 +117,14 @@ WRONG: dict[str, dict[str, str]] = {
             '                call[1] += piece.get("function", {}).get("arguments") or ""\n'
             "    return [(i, n, a) for i, (n, a) in calls.items() if i]\n"),
         "q1": '{"city": "Nairobi"}',  # the pieces read in arrival order
-        "q2": '"yes"',
-        "q3": '"chat"',  # the recorded call with the most pieces, read backwards
+        "q2": '"chat"',  # the recorded call with the most pieces, read backwards
         "exercise_1": "1",  # one index, so one call
+    },
+    "when_a_stream_breaks": {
+        "predict_cut": "3",  # the call was whole, so the reply and its result went in
+        "predict_signatures": "11",  # one per thinking piece
+        "q1": '"yes"',
+        "exercise_1": "(5, 2)",  # the cut turn counted as a whole one
     },
     "reasoning_on_the_wire": {
         "predict_first": '"tool_call"',  # the reply is "about" the tool call
@@ -202,6 +205,9 @@ WRONG: dict[str, dict[str, str]] = {
         "server_rows": "{2, 4, 8, 9}",  # the tool result, which carries the server's words
         "predict_handshake": "2",  # forgets the notification
         "predict_after_gone": "5",  # the question kept
+        "q1": "6",  # the stateless server's count: the handshake forgotten
+    },
+    "what_the_server_says": {
         # a name on the list is taken as enough
         "offer": (
             "def offer(tools, allowed):\n"

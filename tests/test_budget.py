@@ -111,7 +111,7 @@ def test_the_printed_budget_fits_80_columns_and_cites_its_sources(capsys):
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()) <= 80
     lines = out.splitlines()
-    assert lines[0] == "Class budget: 30 learners x 1 run of lessons 1-14"
+    assert lines[0] == "Class budget: 30 learners x 1 run of lessons 1-16"
     assert "no caching  with caching" in lines[3]
     assert any(line.startswith("class of 30") for line in lines)
     flat = " ".join(out.split())
@@ -124,7 +124,7 @@ def test_a_model_with_a_published_limit_is_compared_with_it(capsys):
     assert main(["budget", "--students", "30", "--provider", "openai", "--model", "gpt-4o"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert "Tier 1 limits per minute for gpt-4o (quoted;" in flat
-    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 14's 14 requests
+    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 16's 14 requests
     assert "over the limit on tokens" in flat
     assert "Measured on gpt-6-luna and priced on gpt-4o" in flat
 

@@ -629,8 +629,9 @@ def test_07_message_4_asks_and_message_5_refuses():
     assert "ERROR: Refused" in rows["5"] and "your code" in rows["5"]
 
 
-# -- lesson 11, streaming on the wire -----------------------------------------------------------
+# -- lessons 11 and 12, streaming on the wire and when a stream breaks --------------------------
 STREAMING = "11_streaming_on_the_wire"
+CUT = "12_when_a_stream_breaks"  # its sections 4 to 6 before the split (issue 29 §4)
 
 
 def test_11_streaming_the_arguments_parse_only_at_the_last_piece():
@@ -674,30 +675,31 @@ def test_11_streaming_both_chat_calls_finish_only_at_the_end():
     assert kinds == ["call", "call", "finished:", "finished:"]
 
 
-def test_11_streaming_a_cut_stream_adds_nothing_and_runs_nothing():
-    printed = _back_output(STREAMING, "finish(talk, cut)")
+def test_12_when_a_stream_breaks_a_cut_stream_adds_nothing_and_runs_nothing():
+    printed = _back_output(CUT, "finish(talk, cut)")
     assert "nothing was added to the transcript and no tool ran" in printed
     assert "a whole get_weather call had arrived" in printed
     assert "ran " not in printed and "1 message(s) in the transcript" in printed
-    whole = _back_output(STREAMING, "finish(talk, whole)")
+    whole = _back_output(CUT, "finish(talk, whole)")
     assert "ran 1 call(s)" in whole and "3 message(s) in the transcript" in whole
 
 
-def test_11_streaming_the_call_cut_at_the_output_limit_is_malformed():
-    assert _back_output(STREAMING, "cut_short = ").startswith("max_tokens | make_file malformed: True")
+def test_12_when_a_stream_breaks_the_call_cut_at_the_output_limit_is_malformed():
+    assert _back_output(CUT, "cut_short = ").startswith("max_tokens | make_file malformed: True")
 
 
-def test_11_streaming_the_signature_comes_in_one_delta_and_goes_back_unchanged():
-    assert "'signature_delta': 1," in _back_output(STREAMING, "thinking = take_turn")
-    assert "sent back unchanged: True" in _back_output(STREAMING, "sent back unchanged")
+def test_12_when_a_stream_breaks_the_signature_comes_in_one_delta_and_goes_back_unchanged():
+    assert "'signature_delta': 1," in _back_output(CUT, "thinking = take_turn")
+    assert "sent back unchanged: True" in _back_output(CUT, "sent back unchanged")
 
 
-def test_11_streaming_the_kits_loop_leaves_even_the_question_out_after_a_cut():
-    printed = _back_output(STREAMING, "kit_claude = get_provider")
+def test_12_when_a_stream_breaks_the_kits_loop_leaves_even_the_question_out_after_a_cut():
+    printed = _back_output(CUT, "kit_claude = get_provider")
     assert printed.startswith("IncompleteStreamError: ") and "0 message(s) in the transcript" in printed
-    assert "not even the question went in" in _back_prose(STREAMING, "The run stops with the same sentence")
-# -- lesson 12, tools from another process ----------------------------------------------------------------
-MCP = "12_tools_from_another_process"
+    assert "not even the question went in" in _back_prose(CUT, "The run stops with the same sentence")
+# -- lessons 13 and 14, tools from another process and what the server says --------------------
+MCP = "13_tools_from_another_process"
+SERVER_SAYS = "14_what_the_server_says"  # section 8 of lesson 12 until the split (issue 29 §4)
 
 
 def test_12_four_messages_cross_before_any_tool_runs():
@@ -731,18 +733,18 @@ def test_12_the_transcript_is_as_it_was_after_the_server_went_away():
     assert count and f"\n{count.group(1)} messages" in after and "went away" in after
 
 
-def test_12_the_gate_refused_the_call_the_model_still_tried():
-    said = _back_prose(MCP, "Nothing was sent")
+def test_14_the_gate_refused_the_call_the_model_still_tried():
+    said = _back_prose(SERVER_SAYS, "Nothing was sent")
     assert "Nothing was sent, but the model read the instruction and tried" in said
-    trace = _back_output(MCP, "approve=permission_gate)\nprint(trace_table")
+    trace = _back_output(SERVER_SAYS, "approve=permission_gate)\nprint(trace_table")
     assert "send_report" in trace and "ERROR: Refused" in trace
 
 
-def test_12_the_allow_list_kept_nothing_and_no_call_crossed_the_hop():
-    said = _back_prose(MCP, "The allow-list kept nothing")
+def test_14_the_allow_list_kept_nothing_and_no_call_crossed_the_hop():
+    said = _back_prose(SERVER_SAYS, "The allow-list kept nothing")
     assert "could not look the weather up" in said
-    assert _back_output(MCP, "kept, left_out = screen(").startswith("[]\n")
-    safe = _back_output(MCP, "safe = run_with_server(").splitlines()[2:]
+    assert _back_output(SERVER_SAYS, "kept, left_out = screen(").startswith("[]\n")
+    safe = _back_output(SERVER_SAYS, "safe = run_with_server(").splitlines()[2:]
     assert safe and not any(line.split()[1] == "MCP" for line in safe)
     assert "I have no way to look" in safe[-1]
 
@@ -752,47 +754,47 @@ def test_12_says_the_mcp_you_have_is_supported_in_the_same_words_for_every_relea
         "Written for the official MCP Python SDK; the mcp you have is a release this kit supports.\n")
 
 
-# -- lesson 13, structured output -------------------------------------------------------------
+# -- lesson 15, structured output -------------------------------------------------------------
 def test_13_the_forced_call_and_the_reply_carry_the_same_object_in_two_turns():
-    printed = _back_output("13_structured_output", "same data:")
-    prose = _back_prose("13_structured_output", "The same object both times")
+    printed = _back_output("15_structured_output", "same data:")
+    prose = _back_prose("15_structured_output", "The same object both times")
     assert "same data:   True" in printed
     assert printed.startswith("forced call: tool_use") and "reply:       end_turn" in printed
     assert "ends with `tool_use`" in prose and "ends with `end_turn`" in prose
 
 
 def test_13_the_refusals_are_the_ones_section_3_and_the_recap_name():
-    printed = _back_output("13_structured_output", "refuses {refused}")
+    printed = _back_output("15_structured_output", "refuses {refused}")
     assert "anthropic  refuses ['C', 'D']" in printed
     assert "responses  refuses ['B', 'C', 'D']" in printed and "chat       refuses ['B', 'C', 'D']" in printed
     assert "ollama     refuses []" in printed
-    recap = _back_prose("13_structured_output", "## Recap")
+    recap = _back_prose("15_structured_output", "## Recap")
     assert "an open object or an optional property; Anthropic's refuses only the open object; Ollama " \
            "refuses neither" in recap
 
 
 def test_13_three_wires_force_the_call_and_ollama_cannot():
-    printed = _back_output("13_structured_output", 'tool_choice="record_weather")\n        said')
+    printed = _back_output("15_structured_output", 'tool_choice="record_weather")\n        said')
     lines = [line for line in printed.splitlines() if not line.startswith(" ")]
     assert [line.split()[:2] for line in lines[:3]] == [["anthropic", "tool_use"], ["responses", "tool_use"],
                                                          ["chat", "tool_use"]]
     assert lines[3].startswith("ollama     Ollama's /api/chat has no tool_choice")
-    assert "Three wires give the same object as a call" in _back_prose("13_structured_output", "Three wires")
+    assert "Three wires give the same object as a call" in _back_prose("15_structured_output", "Three wires")
 
 
 def test_13_chat_says_stop_for_a_refusal_and_ollama_has_no_word_for_it():
-    printed = _back_output("13_structured_output", "def declines_or_runs_out")
+    printed = _back_output("15_structured_output", "def declines_or_runs_out")
     refusal, cut = printed.split("\n\n")[:2]
     rows = {line.split()[0]: line.split() for line in refusal.splitlines()}
     assert rows["chat"][1:] == ["stop", "refused"] and rows["ollama"][1:] == ["stop", "not_json"]
     assert all(line.split()[-1] == "cut" for line in cut.splitlines())
-    prose = _back_prose("13_structured_output", "`read_reply` looks at the stop reason")
+    prose = _back_prose("15_structured_output", "`read_reply` looks at the stop reason")
     assert "`finish_reason` `stop`" in prose and "it stops inside a number" in prose
     assert printed.rstrip().endswith("'{\"city\": \"Paris\", \"temp_c\": 1'")
 
 
-# -- 14_measuring_a_model -----------------------------------------------------------------------
-L14 = "14_measuring_a_model"
+# -- 16_measuring_a_model -----------------------------------------------------------------------
+L14 = "16_measuring_a_model"
 
 
 def _shown_percent(text: str) -> list[float]:
@@ -862,13 +864,14 @@ def test_14_cents_on_the_smallest_model_dollars_on_the_largest():
     assert 0.01 <= float(rows["claude-haiku-5-5"]) < 0.10 and float(rows["claude-opus-5-5"]) >= 1
 
 
-def test_11_streaming_on_the_wire_does_not_promise_a_thinking_block():
+def test_12_when_a_stream_breaks_does_not_promise_a_thinking_block():
     # issue 29 §2: at low effort a simple question often gets no thinking block (Steering thinking)
-    text = (NOTEBOOKS / "11_streaming_on_the_wire.ipynb").read_text(encoding="utf-8")
-    assert "a Claude reply starts with a thinking block" not in text
-    said = _back_prose("11_streaming_on_the_wire", "## 5. Streaming with thinking")
+    for stem in (STREAMING, CUT):
+        text = (NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8")
+        assert "a Claude reply starts with a thinking block" not in text
+    said = _back_prose(CUT, "## 2. Streaming with thinking")
     assert "might get a direct response with no thinking block at all" in said
-    assert _back_output("11_streaming_on_the_wire", 'hello = take_turn(').strip() == "['text']"
+    assert _back_output(CUT, 'hello = take_turn(').strip() == "['text']"
 
 
 def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
@@ -879,27 +882,27 @@ def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
 
 
 
-def test_14_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_tape():
-    said = _back_prose("14_measuring_a_model", "OpenAI's guide to evals opens with")
+def test_16_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_tape():
+    said = _back_prose("16_measuring_a_model", "OpenAI's guide to evals opens with")
     assert '"OpenAI is deprecating the Evals platform.' in said and "November 30, 2026" in said
-    assert "OpenAI is deprecating the Evals platform" in _back_prose("14_measuring_a_model",
+    assert "OpenAI is deprecating the Evals platform" in _back_prose("16_measuring_a_model",
                                                                    "The vendors' guides to evals")
-    q3 = _back_prose("14_measuring_a_model", "**Q3.**")
+    q3 = _back_prose("16_measuring_a_model", "**Q3.**")
     assert "section 5's recorded tape" not in q3 and "`recorder.tape`" in q3
 
 
-def test_12_tools_from_another_process_says_both_unknown_tool_answers_and_discover_is_optional():
-    said = _back_prose("12_tools_from_another_process", "What the spec's text and a real server do")
+def test_13_tools_from_another_process_says_both_unknown_tool_answers_and_discover_is_optional():
+    said = _back_prose("13_tools_from_another_process", "What the spec's text and a real server do")
     assert "JSON-RPC error" in said and "`isError: true`" in said
-    printed = _back_output("12_tools_from_another_process", 'connection.call_tool("get_forecast"')
+    printed = _back_output("13_tools_from_another_process", 'connection.call_tool("get_forecast"')
     assert printed.splitlines()[0] == "a result | isError: True"
-    opening = _back_prose("12_tools_from_another_process", "Four messages before any tool runs")
+    opening = _back_prose("13_tools_from_another_process", "Four messages before any tool runs")
     assert "not a fixed opening step" in opening and "they are not required to do so" in opening
 
 
-def test_13_structured_output_teaches_that_anthropic_refuses_bounds():
-    printed = _back_output("13_structured_output", "bounded = dict(WEATHER")
+def test_15_structured_output_teaches_that_anthropic_refuses_bounds():
+    printed = _back_output("15_structured_output", "bounded = dict(WEATHER")
     assert printed.startswith("anthropic  output_config.format.schema: For 'integer' type, property")
     assert "responses  accepted" in printed
-    said = _back_prose("13_structured_output", "Anthropic refuses it; paste `bounded`")
+    said = _back_prose("15_structured_output", "Anthropic refuses it; paste `bounded`")
     assert "`transform_schema`" in said and "a schema you pass as a dict goes as it is" in said

@@ -1,4 +1,4 @@
-"""The MCP hop (lesson 12), traced through the real `mcp` client and server, in this process.
+"""The MCP hop (lesson 13), traced through the real `mcp` client and server, in this process.
 
 Every test here connects the SDK's `Client` to an `MCPServer` over the SDK's own in-memory
 transport (`toolcall_lab.mcp_tools.connect`): nothing is spawned, and what the log shows is
@@ -13,6 +13,7 @@ import pytest
 
 from toolcall_lab import Message, ScriptedProvider, Transcript, wire
 from toolcall_lab.checks import tools_from_another_process as key
+from toolcall_lab.checks import what_the_server_says
 from toolcall_lab.errors import McpServerGoneError, McpToolError, UsageError
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.mcp_loop import McpRun, run_with_server
@@ -313,11 +314,11 @@ def test_12_an_adapter_that_is_the_kits_own_is_refused_with_write_it_yourself(an
 
 def test_12_an_allow_list_that_is_the_kits_screen_is_refused_with_write_it_yourself():
     with pytest.raises(WrongAnswer, match="write it yourself"):
-        key.your_allow_list(lambda tools, allowed: screen(tools, allowed)[0])
+        what_the_server_says.your_allow_list(lambda tools, allowed: screen(tools, allowed)[0])
 
 
 def test_the_version_line_names_no_version_for_a_supported_mcp_and_both_for_another():
-    """The next release of the SDK must not change lesson 12's page: every supported release
+    """The next release of the SDK must not change lesson 13's page: every supported release
     gives the one line; a release outside the pin names what it was written for and yours."""
     from toolcall_lab.mcp_tools import WRITTEN_FOR
     from toolcall_lab.mcp_tools.connection import _version_sentence

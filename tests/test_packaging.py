@@ -51,7 +51,7 @@ MODULE_SOURCE = {
     "jsonschema": "jsonschema",
     "referencing": "jsonschema",   # jsonschema's own $ref resolution (output_format.sample follows $refs)
     "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
-    "mcp": "mcp",                  # lesson 12: the official MCP SDK, client and server in-process
+    "mcp": "mcp",                  # lesson 13: the official MCP SDK, client and server in-process
     "anyio": "mcp",                # the SDK's async library: the client's own event loop thread
     "packaging": "matplotlib",     # the lock's markers, read by the doctor (JupyterLab needs it too)
 }

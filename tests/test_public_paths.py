@@ -32,21 +32,21 @@ PUBLIC: dict[str, set[str]] = {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
         "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
         "structured_output",
-        "the_bill", "transcript_as_data", "tools_from_another_process", "when_the_model_misbehaves",
-        "your_own_provider"},
+        "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
+        "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
                           "run_cost"},
     "toolcall_lab.display": {"sequence_diagram"},
     "toolcall_lab.double": {"flavour_table"},
-    "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lesson 12
-    "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 14
+    "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 13 and 14
+    "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 16
                            "difference", "plot_intervals", "run_eval", "runs_to_tell_apart", "simulate",
                            "wilson"},
     "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"},
     "toolcall_lab.loop": {"decide"},
-    "toolcall_lab.mcp_loop": {"run_with_server"},  # lesson 12
+    "toolcall_lab.mcp_loop": {"run_with_server"},  # lessons 13 and 14
     "toolcall_lab.mcp_tools": {"connect", "screen", "version_line"},
     "toolcall_lab.mcp_tools.servers": {"poisoned_weather_server", "weather_server"},
     "toolcall_lab.messages": {"Block"},

@@ -1,4 +1,4 @@
-"""Lesson 12's wrong answers: ids, row sets, counts, adapters and allow-lists that each get one thing wrong.
+"""Lesson 13's wrong answers: ids, row sets, counts and adapters that each get one thing wrong.
 
 The data are the lesson's own, made here through the real `mcp` client and server, in this
 process: a run on the honest server, a connection by the older handshake, a transcript a
@@ -12,11 +12,11 @@ from dataclasses import replace
 from checkrows import Row
 from toolcall_lab import ScriptedProvider, Tool, Transcript
 from toolcall_lab.checks import tools_from_another_process as key
-from toolcall_lab.checks.tools_from_another_process import offer, to_kit_tool
+from toolcall_lab.checks.tools_from_another_process import to_kit_tool
 from toolcall_lab.errors import McpServerGoneError
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.mcp_loop import run_with_server
-from toolcall_lab.mcp_tools import connect, screen, tool_from_mcp
+from toolcall_lab.mcp_tools import connect, tool_from_mcp
 from toolcall_lab.mcp_tools.servers import weather_server
 from toolcall_lab.tools.weather import get_weather as kit_weather
 
@@ -104,74 +104,22 @@ def always_the_weather(server_tool, connection):
     return Tool(server_tool.name, server_tool.description or "", server_tool.input_schema, on_the_server)
 
 
-# -- allow-lists, wrong one way each -------------------------------------------------------------
-def names_only(tools, allowed):
-    return [t for t in tools if t.name in allowed]
-
-
-def starts_with_the_words(tools, allowed):
-    return [t for t in tools if t.name in allowed and t.description.startswith(allowed[t.name])]
-
-
-def any_case(tools, allowed):
-    return [t for t in tools if t.name in allowed and t.description.lower() == allowed[t.name].lower()]
-
-
-def words_anywhere(tools, allowed):
-    return [t for t in tools if t.name in allowed and allowed[t.name][:29] in t.description]
-
-
-def names_not_tools(tools, allowed):
-    return [t.name for t in tools if t.name in allowed and t.description == allowed[t.name]]
-
-
-def the_kits_screen(tools, allowed):
-    return screen(tools, allowed)[0]
-
-
-def renamed(prefix, connection, using=None):
-    return [replace(t, name=f"{prefix}_{t.name}") for t in (using or connection).tools]
-
-
-def asks_by_the_new_name(prefix, connection):
-    """Renamed before the adapter: its function asks the server for a name the server never listed."""
-    return [to_kit_tool(t.model_copy(update={"name": f"{prefix}_{t.name}"}), connection)
-            for t in connection.server_tools]
-
-
-def blanked(prefix, connection):
-    """Renamed, and the server's words dropped: the model is told nothing of what the tool does."""
-    return [replace(t, name=f"{prefix}_{t.name}", description="") for t in connection.tools]
-
-
 ROWS = [
-    Row("12 to_kit_tool", key.your_adapter, (), lambda: to_kit_tool,
+    Row("13 to_kit_tool", key.your_adapter, (), lambda: to_kit_tool,
         (lambda: "to_kit_tool", lambda: forgets_errors, lambda: keeps_none, lambda: runs_it_here,
          lambda: own_words, lambda: loses_the_schema, lambda: hands_it_to_the_kit,
          lambda: the_connections_own, lambda: a_copy_of_the_connections_own,
          lambda: wraps_the_connections_function, lambda: always_the_weather)),
-    Row("12 predict_result_id", key.predict_result_id, (RUN,), lambda: CALL_HOP.call_id,
+    Row("13 predict_result_id", key.predict_result_id, (RUN,), lambda: CALL_HOP.call_id,
         (lambda: str(CALL_HOP.request.id), lambda: CALL_HOP.request.id, lambda: CALL_HOP.call_id.upper(),
          lambda: f"id {CALL_HOP.call_id}", lambda: "toolu_02")),
-    Row("12 server_rows", key.server_rows, (RUN,), lambda: {2, 4, 8},
+    Row("13 server_rows", key.server_rows, (RUN,), lambda: {2, 4, 8},
         (lambda: {2, 4, 8, 9}, lambda: {2, 4}, lambda: [2, 4, 8], lambda: "2, 4, 8", lambda: {1, 3, 7},
          lambda: {"2", "4", "8"})),
-    Row("12 predict_handshake", key.predict_handshake, (LEGACY,), lambda: 3,
+    Row("13 predict_handshake", key.predict_handshake, (LEGACY,), lambda: 3,
         (lambda: 2, lambda: "3", lambda: 4, lambda: 5)),
-    Row("12 predict_after_gone", key.predict_after_gone, (ASKED,), lambda: 4,
+    Row("13 predict_after_gone", key.predict_after_gone, (ASKED,), lambda: 4,
         (lambda: 5, lambda: 6, lambda: "4", lambda: 0)),
-    Row("12 offer", key.your_allow_list, (), lambda: offer,
-        (lambda: "offer", lambda: names_only, lambda: starts_with_the_words, lambda: any_case,
-         lambda: words_anywhere, lambda: names_not_tools, lambda: the_kits_screen)),
-    Row("12 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
-    Row("12 exercise_1", key.exercise_1, (HOME, SECOND),
-        lambda: renamed("home", HOME) + renamed("second", SECOND),
-        (lambda: [*HOME.tools, *SECOND.tools],
-         lambda: list(HOME.tools),
-         lambda: renamed("home", HOME) + renamed("second", HOME),
-         lambda: renamed("home", HOME) + renamed("home", SECOND),
-         lambda: ["home_get_weather", "second_get_weather"],
-         lambda: asks_by_the_new_name("home", HOME) + asks_by_the_new_name("second", SECOND),
-         lambda: blanked("home", HOME) + blanked("second", SECOND),
-         lambda: renamed("home", HOME) + blanked("second", SECOND))),
+    Row("13 q1", key.q1, (), lambda: 7,
+        (lambda: 6, lambda: 5, lambda: "7", lambda: 3, lambda: 2)),
 ]

@@ -18,9 +18,11 @@ that a cell never shows its own answer.
     local_models                lesson 9, local models; what the model reads, parsing its tool calls
     caching_for_real            lesson 10, real cache breakpoints, compaction, tools you don't run
     streaming_on_the_wire       lesson 11, a tool call arriving event by event
-    tools_from_another_process  lesson 12, tools on an MCP server
-    structured_output           lesson 13, a reply held to a JSON Schema
-    measuring_a_model           lesson 14, pass rates, not verdicts
+    when_a_stream_breaks        lesson 12, a cut stream, streamed thinking, your provider streaming
+    tools_from_another_process  lesson 13, tools on an MCP server
+    what_the_server_says        lesson 14, a poisoned description, the gate, the allow-list
+    structured_output           lesson 15, a reply held to a JSON Schema
+    measuring_a_model           lesson 16, pass rates, not verdicts
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the

@@ -40,7 +40,7 @@ from ._runs import run_watching as _run_watching
 from ._runs import template as _template
 
 __all__ = ["EXERCISE_1_CHUNKS", "Q1_CHUNKS", "QUIRKS", "SOLUTIONS", "STREAMS", "accumulate", "exercise_1",
-           "predict_cut", "predict_run", "predict_signatures", "q1", "q2", "q3", "your_accumulator"]
+           "predict_run", "q1", "q2", "your_accumulator"]
 
 _HEAD = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "local-model"}
 
@@ -262,21 +262,7 @@ def predict_run(answer: Any) -> None:
     check("Prediction", answer, word("done", _WHEN),
           hint="a stream can still break off after a call's block is finished; what does the "
                "transcript hold then?",
-          why="Until the reply's end event, the stream may still break off (section 4).")
-
-
-def predict_cut(answer: Any, transcript: Any) -> None:
-    """How many messages the transcript holds after a stream cut after the call's block."""
-    check("Prediction", answer, number(len(transcript)),
-          hint="the loop above appends the reply only at StreamFinished; did it come?")
-
-
-def predict_signatures(answer: Any, events: Sequence[Mapping[str, Any]]) -> None:
-    """How many signature_delta events the thinking block got."""
-    count = sum(1 for e in events if e.get("type") == "content_block_delta"
-                and (e.get("delta") or {}).get("type") == "signature_delta")
-    check("Prediction", answer, number(count),
-          hint="the signature is not text the model writes token by token")
+          why="Until the reply's end event, the stream may still break off (lesson 12).")
 
 
 # -- check yourself -------------------------------------------------------------------------------
@@ -298,16 +284,10 @@ def q1(answer: Any) -> None:
 
 
 def q2(answer: Any) -> None:
-    """Whether a call whose arguments parse, in a stream that then breaks off, runs: no."""
-    check("Q2", answer, word("no", ("yes", "no")),
-          hint="section 4: what did the transcript hold after the cut?")
-
-
-def q3(answer: Any) -> None:
     """The wire whose recorded call arrives whole, so a UI has no partial arguments to show."""
     whole = [name for name in _WIRES
              if sum(1 for e in _events_of(name) if e.kind == "arguments_delta") == 1]
-    check("Q3", answer, word(whole[0], _WIRES),
+    check("Q2", answer, word(whole[0], _WIRES),
           hint="play each wire in the player and count the argument pieces")
 
 
@@ -335,10 +315,7 @@ def exercise_1(answer: Any) -> None:
 SOLUTIONS: dict[str, str] = {
     "accumulate": inspect.getsource(accumulate),
     "predict_run": '"done"',
-    "predict_cut": "1",
-    "predict_signatures": "1",
     "q1": '{"city": "Rome"}',
-    "q2": '"no"',
-    "q3": '"ollama"',
+    "q2": '"ollama"',
     "exercise_1": "2",
 }

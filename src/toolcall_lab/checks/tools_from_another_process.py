@@ -1,9 +1,9 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked definitions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 12, "Tools from another process".
+"""Answer keys and worked solutions of lesson 13, "Tools from another process".
 
 Most answers are values, each computed from the lesson's own data (its run, its
-connections), so a real provider's ids work as well as the scripted ones. Two are code the
+connections), so a real provider's ids work as well as the scripted ones. One is code the
 learner writes in a `your-code` cell, judged by what it does on a server the page does not
 show (`mcp_tools.servers.checker_server`), one clause at a time; a definition whose body is
 still the template's `...` counts as not answered yet, and one that hands the work to the
@@ -13,13 +13,10 @@ kit's own function is refused ("write it yourself"):
                   description (or "") and schema as the server gave them, each tool run on
                   the server by its own name (a tools/call for it goes out, and the model
                   reads what the server answered), an isError reply an error result
-    offer         the description allow-list: only a tool whose name is allowed *and* whose
-                  description is, character for character, the one allowed
 
-The worked definitions are real code below (linted, and run by the tests); `SOLUTIONS`
-holds their source, which tests/test_lessons.py puts in place of the templates. Exercise 1's
-tools are run too: each must reach its own server, ask for a tool that server lists, and
-bring back what the server answers, under the server's words.
+The worked definition is real code below (linted, and run by the tests); `SOLUTIONS` holds
+its source, which tests/test_lessons.py puts in place of the template. The allow-list and
+the two servers of one name are lesson 14's (`what_the_server_says`).
 """
 
 from __future__ import annotations
@@ -27,15 +24,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..blocks import ToolCall, ToolResult
-from ..examples import PARIS_QUESTION
-from ..mcp_loop import McpRun, run_with_server
-from ..mcp_tools.adapter import result_text, screen, tool_from_mcp
+from ..blocks import ToolCall
+from ..mcp_loop import McpRun
+from ..mcp_tools.adapter import result_text, tool_from_mcp
 from ..mcp_tools.connection import McpConnection, connect
-from ..mcp_tools.servers import INJECTED, WEATHER_DESCRIPTION, checker_server, poisoned_weather_server
-from ..misbehaving import obeys_tool_descriptions
-from ..providers.scripted import ScriptedProvider
-from ..selfcheck import check, equal, exact, number
+from ..mcp_tools.servers import checker_server
+from ..selfcheck import check, exact, number
 from ..tool import Tool, execute
 from ..transcript import Transcript
 from ..views.report import hop_rows
@@ -43,11 +37,11 @@ from ._runs import raised as _raised
 from ._runs import run_watching
 from ._runs import template as _template
 
-__all__ = ["SOLUTIONS", "exercise_1", "offer", "predict_after_gone", "predict_handshake",
-           "predict_result_id", "q1", "server_rows", "to_kit_tool", "your_adapter", "your_allow_list"]
+__all__ = ["SOLUTIONS", "predict_after_gone", "predict_handshake", "predict_result_id", "q1",
+           "server_rows", "to_kit_tool", "your_adapter"]
 
 
-# -- the worked definitions ------------------------------------------------------------------------
+# -- the worked definition -------------------------------------------------------------------------
 def to_kit_tool(server_tool, connection):
     """The kit's Tool for one tool the server listed, run on the server."""
     def on_the_server(**arguments):
@@ -59,12 +53,6 @@ def to_kit_tool(server_tool, connection):
 
     return Tool(server_tool.name, server_tool.description or "",
                 server_tool.input_schema, on_the_server)
-
-
-def offer(tools, allowed):
-    """Tools whose name is allowed and whose description is the allowed one."""
-    return [tool for tool in tools
-            if tool.name in allowed and tool.description == allowed[tool.name]]
 
 
 # -- section 2: your adapter -------------------------------------------------------------------------
@@ -225,145 +213,20 @@ def predict_after_gone(answer: Any, asked: Any) -> None:
           hint="what does run_with_server promise about the transcript when it stops a run?")
 
 
-# -- section 8: your allow-list --------------------------------------------------------------------------
-def _tool(name: str, description: str) -> Tool:
-    return Tool(name, description, {"type": "object"}, lambda **args: "")
-
-
-#: (a tool list, what an allow-list of get_weather's honest words must keep, what the case shows)
-_CASES: list[tuple[list[Tool], list[str], str]] = [
-    ([_tool("get_weather", WEATHER_DESCRIPTION)], ["get_weather"], "get_weather with the words allowed"),
-    ([_tool("get_weather", f"{WEATHER_DESCRIPTION}\n\n{INJECTED}")], [],
-     "get_weather whose description has an instruction added after the allowed words"),
-    ([_tool("get_weather", WEATHER_DESCRIPTION.upper())], [], "get_weather with the words in capitals"),
-    ([_tool("get_weather", WEATHER_DESCRIPTION[:29])], [], "get_weather with only the first sentence"),
-    ([_tool("send_report", WEATHER_DESCRIPTION)], [],
-     "send_report (a name not on the list) using allowed words"),
-    ([_tool("get_weather", WEATHER_DESCRIPTION), _tool("send_report", "Send a report.")], ["get_weather"],
-     "get_weather with the words allowed, and send_report"),
-]
-
-
-def _wrong_offer(function: Any) -> str | None:
-    if not callable(function) or isinstance(function, type):
-        return f"expected the function itself (offer, without brackets), got {type(function).__name__}"
-    allowed = {"get_weather": WEATHER_DESCRIPTION}
-    for tools, keep, what in _CASES:
-        try:
-            kept, handed = run_watching(screen, function, list(tools), dict(allowed))
-        except Exception as exc:
-            return f"it raised {_raised(exc)} for {what}"
-        if handed:
-            return "it hands the work to the kit's screen; write it yourself"
-        if not isinstance(kept, list | tuple) or not all(isinstance(t, Tool) for t in kept):
-            return f"for {what} it returned {type(kept).__name__} {kept!r:.40}; return the Tools to offer"
-        names = [t.name for t in kept]
-        if names != keep:
-            return f"for {what} it offers {names or 'nothing'}; it should offer {keep or 'nothing'}"
-    return None
-
-
-def _reached(function: Any) -> str | None:
-    """Whether the poisoned server's instruction reaches a gullible model through `function`."""
-    with connect(poisoned_weather_server()) as poisoned:
-        gullible = ScriptedProvider(obeys_tool_descriptions)
-        try:
-            run_with_server(poisoned, gullible, PARIS_QUESTION,
-                            tools=function(poisoned.tools, {"get_weather": WEATHER_DESCRIPTION}))
-        except Exception as exc:
-            return f"it raised {_raised(exc)} on the poisoned server's tools"
-        shown = any(INJECTED in t.description for r in gullible.requests for t in r.tools)
-        reported = any((m.body.get("params") or {}).get("name") == "send_report"
-                       for m in poisoned.log if m.method == "tools/call")
-    return "the instruction still reached the model" if shown or reported else None
-
-
-def your_allow_list(answer: Any) -> None:
-    """Your offer(tools, allowed): the poisoned description never reaches the model."""
-    check("offer", ... if _template(answer) else answer, lambda given: _wrong_offer(given) or _reached(given),
-          why="on the poisoned server, nothing of its instruction reached the model",
-          hint="a name on the list is not enough: compare the whole description with the allowed one, "
-               "character for character")
-
-
 # -- check yourself -----------------------------------------------------------------------------------
+def _legacy_log_after_one_call() -> int:
+    """How many messages an older server's log holds once it has answered one tools/call."""
+    from ..mcp_tools.servers import weather_server
+
+    with connect(weather_server(), mode="legacy") as legacy:
+        legacy.call_tool("get_weather", {"city": "Paris"})
+        return len(legacy.log)
+
+
 def q1(answer: Any) -> None:
-    """Whether screen still offers get_weather after its description changes by one character."""
-    fixed = _tool("get_weather", WEATHER_DESCRIPTION.replace("today's", "todays"))
-    kept, _ = screen([fixed], {"get_weather": WEATHER_DESCRIPTION})
-    check("Q1", answer, equal(bool(kept)),
-          hint="section 8: what does the allow-list compare, and how much of it?")
-
-
-def _wrong_names(tools: Any, first: McpConnection, second: McpConnection) -> str | None:
-    if not isinstance(tools, list | tuple) or not all(isinstance(t, Tool) for t in tools):
-        return f"expected a list of the kit's Tools, got {type(tools).__name__}"
-    names = [t.name for t in tools]
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        return (f"two tools are named {twice[0]!r}; the model could not tell them apart, and the kit "
-                "refuses two tools of one name")
-    reached = {id(first): 0, id(second): 0}
-    for candidate in tools:
-        connections, problem = _ran(candidate, (first, second))
-        if problem is not None:
-            return problem
-        for connection in connections:
-            reached[id(connection)] += 1
-    for connection in (first, second):
-        if reached[id(connection)] != len(connection.tools):
-            return (f"{reached[id(connection)]} of the tools reach the server {connection.server_name!r}, "
-                    f"which lists {len(connection.tools)}; offer each server's tools once, each running on "
-                    "its own server")
-    return None
-
-
-#: What Exercise 1 sends each tool when it runs it (both servers list only get_weather).
-_EXERCISE_ARGUMENTS = {"city": "Paris"}
-
-
-def _ran(candidate: Tool, connections: tuple[McpConnection, ...]) -> tuple[list[McpConnection], str | None]:
-    """Run `candidate`: (the connections it sent a tools/call to, what is wrong with what came back)."""
-    sent = [len(c.log) for c in connections]
-    ran = execute(ToolCall("toolu_01", candidate.name, _EXERCISE_ARGUMENTS), {candidate.name: candidate})
-    asked = [(c, m.body.get("params", {}).get("name")) for c, before in zip(connections, sent, strict=True)
-             for m in c.log[before:] if m.method == "tools/call"]
-    reached = [c for c in connections if any(c is each for each, _ in asked)]
-    if not asked:
-        return reached, None  # the count of tools per server says it
-    connection, name = asked[-1]
-    return reached, _wrong_result(candidate, ran, connection, name)
-
-
-def _wrong_result(candidate: Tool, ran: ToolResult, connection: McpConnection, name: Any) -> str | None:
-    """Whether the tool `name` that `candidate` asked `connection` for ran, and its answer came back
-    under the server's words."""
-    listed = {t.name: t for t in connection.server_tools}
-    if name not in listed:
-        return (f"running {candidate.name!r} asks the server {connection.server_name!r} for {name!r}, a "
-                "tool it does not list: the server knows its tools by their own names")
-    answered = result_text(connection.call_tool(name, _EXERCISE_ARGUMENTS))
-    if ran.is_error or ran.content != answered:
-        return (f"running {candidate.name!r}, the model would read {ran.content[:40]!r}, not what the "
-                f"server answered, {answered[:30]!r}")
-    said = listed[name].description or ""
-    if said not in candidate.description:
-        return (f"{candidate.name!r} is described as {candidate.description[:30]!r}: the model must still "
-                f"read the server's words, {said[:30]!r}")
-    if dict(candidate.input_schema) != dict(listed[name].input_schema):
-        return f"{candidate.name!r}'s input_schema is not the one the server lists for {name!r}"
-    return None
-
-
-def exercise_1(answer: Any, first: Any, second: Any) -> None:
-    """The tools of two servers that both list get_weather, offered together under distinct names."""
-    if not isinstance(first, McpConnection) or not isinstance(second, McpConnection):
-        check("Exercise 1", answer, lambda _: "the two connections are missing; run the cells above first",
-              hint="the cell above the exercise connects to the second server")
-        return
-    check("Exercise 1", answer, lambda given: _wrong_names(given, first, second),
-          hint="a Tool is a frozen dataclass, and lesson 7 (section 5) made a changed copy of one; its "
-               "function still asks its own server for the tool by the server's name")
+    """The messages in an older server's log after one tools/call, its handshake included."""
+    check("Q1", answer, number(_legacy_log_after_one_call()),
+          hint="section 6's handshake, then the listing, then one request and its reply")
 
 
 SOLUTIONS: dict[str, str] = {
@@ -372,8 +235,5 @@ SOLUTIONS: dict[str, str] = {
     "server_rows": "{2, 4, 8}",
     "predict_handshake": "3",
     "predict_after_gone": "4",
-    "offer": inspect.getsource(offer),
-    "q1": "False",
-    "exercise_1": ('[replace(t, name=f"{prefix}_{t.name}") for prefix, c in '
-                   '(("home", connection), ("second", second)) for t in c.tools]'),
+    "q1": "7",
 }

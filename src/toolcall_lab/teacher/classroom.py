@@ -53,9 +53,11 @@ LESSONS = (
     "09_local_models.ipynb",
     "10_caching_for_real.ipynb",
     "11_streaming_on_the_wire.ipynb",
-    "12_tools_from_another_process.ipynb",
-    "13_structured_output.ipynb",
-    "14_measuring_a_model.ipynb",
+    "12_when_a_stream_breaks.ipynb",
+    "13_tools_from_another_process.ipynb",
+    "14_what_the_server_says.ipynb",
+    "15_structured_output.ipynb",
+    "16_measuring_a_model.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 
