@@ -191,6 +191,19 @@ def _results(turn):
     return Message.results([execute(call, tool_map([get_weather])) for call in turn.tool_calls])
 
 
+def test_a_changed_system_prompt_or_tool_list_starts_a_new_thread():
+    """The thread keeps its create's system and tools: a conversation that changed either cannot
+    continue it (the API would read the old ones), so it is sent whole, with a create."""
+    first = threads.created({"model": MODEL, "max_tokens": 64, "system": SYSTEM, "tools": [TOOL],
+                             "messages": [{"role": "user", "content": "Hi"}]})
+    at = threads.after(first, "msg_01", [{"role": "assistant", "content": "Hello!"}])
+    more = {**first, "messages": [*at.messages, {"role": "user", "content": "Bye"}]}
+    assert threads.continued(more, at)["messages"] == [{"role": "user", "content": "Bye"}]
+    assert threads.continued({**more, "system": "Be terse."}, at) is None
+    assert threads.continued({**more, "tools": []}, at) is None
+    assert threads.continued({key: value for key, value in more.items() if key != "tools"}, at) is None
+
+
 def test_the_provider_without_the_option_sends_no_thread(double):
     run_agent(_provider(double), PARIS_QUESTION, tools=[get_weather])
     assert all("thread" not in r.body for r in double.requests)

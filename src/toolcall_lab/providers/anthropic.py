@@ -113,7 +113,6 @@ class AnthropicProvider(WireProvider):
         self.thread = thread
         self._at: threads.ThreadAt | None = None  # where the thread stands, after the last reply
         self._whole: dict[str, Any] | None = None  # this call's whole conversation, as a create
-        self._created_with: dict[str, Any] | None = None  # the system and tools the thread keeps
         self._replayed: dict[str, Any] | None = None  # the create a lost thread's call was replayed as
         caching = _strategy(caching)
         anthropic.place_breakpoints({}, caching, ttl=cache_ttl)  # a bad value fails now
@@ -163,7 +162,7 @@ class AnthropicProvider(WireProvider):
             # subtle: the server holds what this call's whole conversation said, then its reply,
             # which the next call sends as the kit encodes the turn's message
             reply = anthropic.encode_request(Transcript(None, [turn.message]), model=self.model)["messages"]
-            self._at = threads.ThreadAt(str(turn.response.get("id")), [*self._whole["messages"], *reply])
+            self._at = threads.after(self._whole, str(turn.response.get("id")), reply)
         return turn
 
     def _request(self, transcript: Transcript, tools: tuple[Tool, ...], tool_choice: str | None,
@@ -177,8 +176,7 @@ class AnthropicProvider(WireProvider):
         if not self.thread or stream:
             return request, options
         self._whole = threads.created(request)
-        held = self._at if self._same_thread(request) else None
-        request = threads.continued(self._whole, held) or self._whole
+        request = threads.continued(self._whole, self._at) or self._whole
         if self.check:
             self._refuse_if_invalid(request)
         return request, options
@@ -186,13 +184,6 @@ class AnthropicProvider(WireProvider):
     def _record(self, transcript: Transcript, tools: tuple[Tool, ...], request: dict[str, Any],
                 tool_choice: str | None, options: Mapping[str, Any]) -> None:
         super()._record(transcript, tools, self._replayed or request, tool_choice, options)
-
-    def _same_thread(self, request: Mapping[str, Any]) -> bool:
-        """Whether the thread was created with this request's system and tools (the thread keeps them)."""
-        if self._at is None or self._whole is None:
-            return False
-        created = self._created_with
-        return created == {field: request.get(field) for field in threads.CREATE_ONLY}
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         if "thread" not in request:
@@ -204,9 +195,7 @@ class AnthropicProvider(WireProvider):
                 raise
             self._at = None
             body = send_via_sdk(self._client.beta.messages, self._whole)  # the whole transcript again
-            request = self._replayed = self._whole
-        if request.get("thread") == {"type": "create"}:
-            self._created_with = {field: request.get(field) for field in threads.CREATE_ONLY}
+            self._replayed = self._whole
         return body
 
     def _open_stream(self, request: dict[str, Any]) -> Any:

@@ -29,9 +29,9 @@ The kit's side, pure like the rest of the folder:
   the kit's request carries the beta as the SDK's `beta.messages.create` takes it, and the
   SDK sends it as the `anthropic-beta` header; the API double reads that header back into
   `betas`, `with_betas`);
-- `continued(body, at)`: the same request as a continue from `at` (a `ThreadAt`: the reply's
-  id and how many messages the server holds), or None when the request does not extend what
-  the server holds;
+- `continued(body, at)`: the same request as a continue from `at` (a `ThreadAt`, made by
+  `after`: the reply's id, the messages the server holds and the system and tools it keeps),
+  or None when the request does not extend what the server holds;
 - `thread_problems(body)`: the rules of a request's `thread` field (`check_request` runs them);
 - the double's half: `refusal` (no such thread, or one already continued), `with_thread` (the
   conversation the model reads: the thread's, then the new messages) and `keep`.
@@ -42,7 +42,7 @@ The kit's side, pure like the rest of the folder:
     ({'type': 'create'}, ['message-threads-2026-08-12'])
     >>> more = {**full, "messages": [*full["messages"], {"role": "assistant", "content": "Hello!"},
     ...                              {"role": "user", "content": "Bye"}]}
-    >>> sent = continued(more, ThreadAt("msg_01", full["messages"] + [more["messages"][1]]))
+    >>> sent = continued(more, after(full, "msg_01", [more["messages"][1]]))
     >>> sent["thread"], sent["messages"], "system" in sent
     ({'type': 'continue', 'previous_message_id': 'msg_01'}, [{'role': 'user', 'content': 'Bye'}], False)
 
@@ -64,7 +64,7 @@ from typing import Any
 from ..problem import Problem
 from ._blocks import API_NAME
 
-__all__ = ["BETA", "CREATE_ONLY", "LIFETIME", "REPLAY_CODES", "ThreadAt", "continued", "created",
+__all__ = ["BETA", "CREATE_ONLY", "LIFETIME", "REPLAY_CODES", "ThreadAt", "after", "continued", "created",
            "is_continue", "keep", "refusal", "thread_problems", "with_betas", "with_thread"]
 
 #: The beta every request of a thread names (the page's `betaHeader`).
@@ -92,11 +92,13 @@ _LOCK = threading.Lock()  # a continue claims its thread under it (requests come
 
 @dataclass(frozen=True)
 class ThreadAt:
-    """Where a thread stands on the server: the reply it continues from (`message_id`), and the
-    messages the server holds up to that reply, as they were sent (`messages`)."""
+    """Where a thread stands on the server: the reply it continues from (`message_id`), the
+    messages the server holds up to that reply, as they were sent (`messages`), and the create
+    request's `system` and `tools`, which the thread keeps (`kept`)."""
 
     message_id: str
     messages: Sequence[Any]
+    kept: Mapping[str, Any]
 
 
 # -- the client's half ------------------------------------------------------------------------
@@ -105,11 +107,22 @@ def created(body: Mapping[str, Any]) -> dict[str, Any]:
     return {**body, "thread": {"type": "create"}, "betas": _betas(body)}
 
 
+def after(body: Mapping[str, Any], message_id: str, reply: Sequence[Any]) -> ThreadAt:
+    """Where the thread stands once the request `body` (a whole conversation) was answered by
+    the reply `message_id`, whose messages as the next request sends them are `reply`."""
+    return ThreadAt(message_id, [*(body.get("messages") or []), *reply], _kept(body))
+
+
+def _kept(body: Mapping[str, Any]) -> dict[str, Any]:
+    return {field: body[field] for field in CREATE_ONLY if field in body}
+
+
 def continued(body: Mapping[str, Any], at: ThreadAt | None) -> dict[str, Any] | None:
     """`body` (a whole conversation) as a continue from `at`: only the messages after those the
-    server holds, without `system` and `tools`; None when there is no thread or the body does
-    not start with what the server holds (an edited history needs a create)."""
-    if at is None:
+    server holds, without `system` and `tools`; None when there is no thread, the body does not
+    start with what the server holds (an edited history needs a create), or its system or tools
+    are not the ones the thread keeps."""
+    if at is None or _kept(body) != dict(at.kept):
         return None
     messages = list(body.get("messages") or [])
     held = len(at.messages)
