@@ -189,7 +189,6 @@ class ApiDouble(BackgroundServer):
         self._player = Player(self._play, keep=keep, cache=self.cache)
         self._faults: collections.deque[Fault] = collections.deque()
         self._faults_lock = threading.Lock()
-        self._headers = threading.local()  # the headers of the request this thread answers
         self._connections: set[Any] = set()  # open client sockets, hung up by stop()
         self._connections_lock = threading.Lock()
         self._server: Any = None
@@ -330,9 +329,7 @@ class ApiDouble(BackgroundServer):
         are the request's, for the server halves that read one (`with_headers`: Anthropic's
         `anthropic-beta`).
         """
-        # subtle: never a key's header (x-api-key, authorization): no secret is kept, even for a request
-        self._headers.value = {name.lower(): value for name, value in (headers or {}).items()
-                               if not any(word in name.lower() for word in ("key", "auth", "cookie"))}
+        sent = {name.lower(): value for name, value in (headers or {}).items()}
         path = path.split("?")[0].rstrip("/")
         try:
             # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them
@@ -351,7 +348,7 @@ class ApiDouble(BackgroundServer):
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
         shape_ = self._shape(path, sdk)
         status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model),
-                                                 streamed)
+                                                 streamed, sent)
         payload, headers = self._identified(shape_, payload, headers)
         kept = body if len(raw) <= self.max_recorded else (
             f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
@@ -404,7 +401,8 @@ class ApiDouble(BackgroundServer):
         return sdk or self._compatible
 
     def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
-                 fault: Fault | None, model: str, streamed: bool) -> tuple[int, Any, dict[str, str]]:
+                 fault: Fault | None, model: str, streamed: bool, sent: Mapping[str, str]
+                 ) -> tuple[int, Any, dict[str, str]]:
         """What a request gets: a fault, a model list, a refusal of its method, path or JSON,
         the tape's answer, a flavour's, or the API's (`_answer`); a streamed request's reply is
         played as a stream afterwards (`handle`), a reply finished first either way."""
@@ -426,16 +424,18 @@ class ApiDouble(BackgroundServer):
             return self.playback.answer(api, path, body) + ({},)
         if self.flavour is not None and api == self.flavour.api:
             return self._flavoured(self.flavour, api, body)
-        return self._answer(api, body, None if streamed else fault)
+        return self._answer(api, body, None if streamed else fault, sent)
 
-    def _answer(self, api: str, body: dict[str, Any], fault: Fault | None) -> tuple[int, Any, dict[str, str]]:
-        """The API's answer to a request it can read: its shape and rules first, then the model."""
+    def _answer(self, api: str, body: dict[str, Any], fault: Fault | None, sent: Mapping[str, str]
+                ) -> tuple[int, Any, dict[str, str]]:
+        """The API's answer to a request it can read: its shape and rules first, then the model;
+        `sent` is the request's headers (lower-case names), for a server half that reads one."""
         server = API_SPECS[api].server
         # subtle: what an API reads from a header (Anthropic's betas) its server half puts in the
         # body its rules and model read; the body recorded and streamed stays the one sent
         with_headers = getattr(server, "with_headers", None)
         if with_headers is not None:
-            body = dict(with_headers(body, getattr(self._headers, "value", {})))
+            body = dict(with_headers(body, sent))
         try:
             found = shape.refusal(api, body) or _first(API_SPECS[api].codec.check_request(body))
             found = found or self._player.problem(api, body)
