@@ -86,7 +86,7 @@ def scrubbed_events(events: Sequence[Mapping[str, Any]], api: str, secrets: Secr
     than stay on the tape.
     """
     find = find or _finder(secrets)
-    placed: dict[tuple[int, _Path], str] = {}
+    placed: dict[int, dict[_Path, str]] = {}  # event number -> its fields' scrubbed pieces
     unplaced = False
     for pieces in _pieces(events, api).values():
         texts = [text for _, _, text in pieces]
@@ -95,10 +95,9 @@ def scrubbed_events(events: Sequence[Mapping[str, Any]], api: str, secrets: Secr
         for (number, path, text), new in zip(pieces, _cut_back(texts, spans), strict=True):
             if path is not None:
                 for twin in _twins(events[number], path, text):
-                    placed[number, twin] = new
+                    placed.setdefault(number, {})[twin] = new
             unplaced = unplaced or (path is None and new != text)
-    cleaned = [_scrub(event, find, placed={path: new for (at, path), new in placed.items() if at == number})
-                for number, event in enumerate(events)]
+    cleaned = [_scrub(event, find, placed=placed.get(number)) for number, event in enumerate(events)]
     if unplaced:
         _check(cleaned, api, find)
     return cleaned
