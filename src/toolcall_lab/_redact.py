@@ -81,7 +81,7 @@ TOKEN_SHAPES = (
 #: "\u0001AIza...": `\b` sees the "n" or the "1" as a letter of the word, and the key would stay).
 _STARTS = r"(?:(?<!\w)|(?<=\\[nrtbf])|(?<=\\u[0-9A-Fa-f]{4}))"
 #: Any one of `TOKEN_SHAPES`, where a token may start.
-TOKENLIKE = re.compile("|".join(rf"{_STARTS}(?:{shape.pattern})" for shape in TOKEN_SHAPES))
+TOKENLIKE = re.compile(_STARTS + "(?:" + "|".join(f"(?:{shape.pattern})" for shape in TOKEN_SHAPES) + ")")
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
