@@ -94,7 +94,6 @@ PER_CODE_LINE_S = 3600 / 500  # Humphrey's 500 lines an hour
 PER_TOKEN_S = 1.35  # the keystroke-level model's M, one per token written
 PER_CHARACTER_S = 0.5  # its K for random letters
 ALLOWANCE_MIN = {"prediction": 1.5, "value": 1.5, "structure": 3, "code": 8}
-KINDS = tuple(ALLOWANCE_MIN)
 
 
 @dataclass

@@ -21,7 +21,6 @@ from toolcall_lab.mcp_tools.servers import weather_server
 from toolcall_lab.tools.weather import get_weather as kit_weather
 
 HOME = connect(weather_server())
-SECOND = connect(weather_server("weather-eu"))
 RUN = run_with_server(HOME, ScriptedProvider(weather_policy), PARIS_QUESTION)
 CALL_HOP = RUN.hops[-1]
 LEGACY = connect(weather_server(), mode="legacy")
