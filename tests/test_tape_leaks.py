@@ -343,3 +343,20 @@ def test_a_piece_sent_under_two_names_is_cut_from_both():
     for name in ("reasoning_content", "reasoning"):
         said = "".join(c["choices"][0]["delta"].get(name, "") for c in kept)
         assert key not in said and said == "my key is [redacted] ok", name
+
+
+def test_a_deeply_nested_body_is_redacted_without_overflowing_the_stack():
+    """Each string is scrubbed by a loop, not a recursion: a request nested 700 containers deep
+    (JSON writes and reads it; the kit's earlier text-level redaction took it) is recorded with
+    its secret cut."""
+    from toolcall_lab.tape.redaction import scrubbed
+
+    deep: Any = {"note": f"my key is {SECRET}", "keys": [SECRET]}
+    for _ in range(350):  # an object and a list each time
+        deep = {"inner": [deep]}
+    clean = scrubbed({"api": "chat", "request": deep, "events": None})
+    assert SECRET not in json.dumps(clean) and clean["events"] is None
+    clean = clean["request"]
+    for _ in range(350):
+        clean = clean["inner"][0]
+    assert clean == {"note": "my key is [redacted]", "keys": ["[redacted]"]}

@@ -209,16 +209,34 @@ def _cut_back(texts: list[str], spans: list[tuple[int, int]]) -> list[str]:
     return cut
 
 
-def _scrub(value: Any, find: _Finder, path: _Path = (), placed: Mapping[_Path, str] | None = None) -> Any:
-    """`value` with each string (each object key too) scrubbed, those in `placed` set as given."""
+def _scrub(value: Any, find: _Finder, placed: Mapping[_Path, str] | None = None) -> Any:
+    """`value` with each string (each object key too) scrubbed, those in `placed` (by their path
+    in `value`) set as given.
+
+    subtle: a loop, not a recursion: a body nested some 700 deep (which JSON reads) would
+    otherwise overflow Python's stack while it is recorded.
+    """
     placed = placed or {}
-    if isinstance(value, str):
-        return placed[path] if path in placed else _cut(value, find)
-    if isinstance(value, dict):
-        return {_cut(key, find): _scrub(item, find, (*path, key), placed) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_scrub(item, find, (*path, index), placed) for index, item in enumerate(value)]
-    return value
+
+    def copied(item: Any, path: _Path) -> Any:
+        if isinstance(item, str):
+            return placed[path] if path in placed else _cut(item, find)
+        if isinstance(item, dict | list):
+            empty: dict[str, Any] | list[Any] = {} if isinstance(item, dict) else []
+            todo.append((item, empty, path))
+            return empty
+        return item
+
+    todo: list[tuple[Any, Any, _Path]] = []
+    top = copied(value, ())
+    while todo:
+        given, made, path = todo.pop()
+        if isinstance(given, dict):
+            for key, item in given.items():
+                made[_cut(key, find)] = copied(item, (*path, key))
+        else:
+            made.extend(copied(item, (*path, index)) for index, item in enumerate(given))
+    return top
 
 
 def _cut(text: str, find: _Finder) -> str:
