@@ -57,7 +57,7 @@ The basis of each rate:
   code asks for a design, a run of its check, a wrong verdict read and a fix (8 min).
 
 Calibration evidence (`--no-run`, the committed lessons when the model was fitted, numbered as
-they were then; 11 and 12 have since been split into 11-12 and 13-14):
+they were then: 10 is now 19-20, 11 is 21-22, 12 is 23-24, 13 is 25, 14 is 26-27):
 
     lesson                 tried by a learner   old model   this model
     10 caching for real        50-60 min          36 min       52 min

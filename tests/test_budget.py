@@ -49,7 +49,7 @@ def test_one_case_by_hand_lesson_1_on_claude_opus_5():
 
 
 def test_caching_by_hand_lesson_4_on_claude_opus_5():
-    """Lesson 4's last three requests are long enough to cache on Opus 5 (512 tokens or more).
+    """Lesson 7's last three requests are long enough to cache on Opus 5 (512 tokens or more).
 
     Request 8 (550 tokens) starts with request 7 (493, too short to have been cached), so it
     writes all 550; request 9 (589) starts with request 8 and reads its 550, writing 39;
@@ -61,7 +61,7 @@ def test_caching_by_hand_lesson_4_on_claude_opus_5():
                        + 589 * 0.50 + 57 * 6.25          = 294.5 + 356.25   -> 4,607
         saving per learner: 8,925 - 4,607 = 4,318 -> $0.004318
     """
-    assert [i for i, _ in tokens("anthropic", "04_transcript_as_data")][6:] == [493, 550, 589, 646], REFRESH
+    assert [i for i, _ in tokens("anthropic", "07_transcript_as_data")][6:] == [493, 550, 589, 646], REFRESH
     lesson = class_budget(students=1, lessons="4", provider="anthropic", model="claude-opus-5").lessons[0]
     cached = lesson.cached_usages
     assert [(u.cache_read_tokens, u.cache_write_tokens) for u in cached[6:]] == [
@@ -111,7 +111,7 @@ def test_the_printed_budget_fits_80_columns_and_cites_its_sources(capsys):
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()) <= 80
     lines = out.splitlines()
-    assert lines[0] == "Class budget: 30 learners x 1 run of lessons 1-16"
+    assert lines[0] == "Class budget: 30 learners x 1 run of lessons 1-27"
     assert "no caching  with caching" in lines[3]
     assert any(line.startswith("class of 30") for line in lines)
     flat = " ".join(out.split())
@@ -124,7 +124,7 @@ def test_a_model_with_a_published_limit_is_compared_with_it(capsys):
     assert main(["budget", "--students", "30", "--provider", "openai", "--model", "gpt-4o"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert "Tier 1 limits per minute for gpt-4o (quoted;" in flat
-    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 16's 14 requests
+    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 26's 14 requests
     assert "over the limit on tokens" in flat
     assert "Measured on gpt-6-luna and priced on gpt-4o" in flat
 

@@ -1,6 +1,6 @@
 """Every answer key rejects wrong answers: at least three per check, with one line and a hint.
 
-The table below (lessons 1–3; later lessons add theirs in tests/checkrows/) is the contract
+The table below (lessons 1–6; later lessons add theirs in tests/checkrows/) is the contract
 of `toolcall_lab.checks`: for each check, the data it is
 given, one right answer, and the wrong answers it must refuse (a string that merely
 contains the right one, another case for an id, the right value of the wrong type, and
@@ -99,11 +99,11 @@ def results_message(*pairs):
 #: A model that only writes text: it says it looked, and no tool ran (lesson 1, section 9).
 TEXT_ONLY = run_agent(ScriptedProvider(["I checked: it's 18°C and sunny in Paris."]), PARIS_QUESTION,
                       tools=[get_weather])
-#: Mistake 3 of lesson 2's section 9, as the page holds it (`invented`).
+#: Mistake 3 of lesson 3's section 9, as the page holds it (`invented`).
 INVENTED = Transcript(messages=[QUESTION, CALLS, Message.results(
     [ToolResult("toolu_99", "20°C"), *RESULTS.tool_results])])
 ANTHROPIC_BODY = encode_request(SECOND_CALL, [get_weather], api="anthropic", model="claude-haiku-5-5")
-#: Bodies the kit's codec wrote, which the hand-written body of lesson 2 must refuse.
+#: Bodies the kit's codec wrote, which the hand-written body of lesson 3 must refuse.
 SHORTCUT_CHAT_BODIES = (
     lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna"),
     lambda: encode_request(SECOND_CALL, [get_weather], api="chat", model="gpt-6-luna",
@@ -154,7 +154,7 @@ ROWS = [
          lambda: calculator_run(call("calculator", expression="17 * 23 - 100"), "It is −291."))),
     Row("1 predict_tool_runs", one_tool_call.predict_tool_runs, (TEXT_ONLY,), lambda: 0,
         (lambda: 1, lambda: "0", lambda: False, lambda: 2)),
-    # lesson 2
+    # lesson 3
     Row("2 chat_body", on_the_wire.chat_body, (SECOND_CALL, [get_weather]), chat_body,
         (lambda: encode_request(SECOND_CALL, [get_weather], api="anthropic", model="m"),
          lambda: with_path(chat_body(), ["messages", 3, "role"], "user"),
@@ -193,7 +193,7 @@ ROWS = [
          lambda: (overload_error()[0], []))),
     Row("2 predict_user_words", on_the_wire.predict_user_words, (ANTHROPIC_BODY,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 3, lambda: 2.5)),
-    # lesson 3
+    # lesson 5
     Row("3 loop_total", the_bill.loop_total, (12, 3000, 800), lambda: 88_800,
         (lambda: 12 * 3000 + 800 * 12 * 12 // 2, lambda: "88800", lambda: 3000 + 800 * 12,
          lambda: 12 * (3000 + 800 * 12))),
@@ -225,7 +225,7 @@ ROWS = [
          lambda: 2 * 1.2 + 0.5,  # one call per city and the answer forgotten
          lambda: "4.6", lambda: 4)),
 ]
-ROWS += more_rows()  # lessons 4 on keep their rows in tests/checkrows/<topic>.py
+ROWS += more_rows()  # lessons 7 on keep their rows in tests/checkrows/<topic>.py
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
@@ -258,7 +258,7 @@ def test_a_shortcut_is_refused_with_write_it_yourself(key, args, answer):
 
 @pytest.mark.parametrize(("label", "chunks"), streaming_rows.key.QUIRKS, ids=lambda v: str(v)[:20])
 def test_the_openai_sdks_accumulator_gets_each_quirk_wrong(label, chunks):
-    # why lesson 11's QUIRKS stand apart from STREAMS, which tests/test_recorded.py holds the SDK to
+    # why lesson 21's QUIRKS stand apart from STREAMS, which tests/test_recorded.py holds the SDK to
     try:
         rebuilt = streaming_rows.the_sdks_accumulator(chunks)
     except (IndexError, KeyError, TypeError):

@@ -62,7 +62,7 @@ def test_the_hub_link_is_nbgitpullers_and_opens_the_lesson_in_the_clone():
     query = urllib.parse.parse_qs(url.query, strict_parsing=True)
     # nbgitpuller clones into a folder named after the URL's last part, ".git" and all
     assert query == {"repo": [REPO + ".git"], "branch": ["spring"],
-                     "urlpath": ["lab/tree/toolcall-lab.git/notebooks/02_on_the_wire.ipynb"]}
+                     "urlpath": ["lab/tree/toolcall-lab.git/notebooks/03_on_the_wire.ipynb"]}
     assert "/" not in url.query.split("repo=")[1].split("&")[0]  # the repository URL is encoded
 
 
@@ -74,7 +74,7 @@ def test_the_binder_link_builds_the_branch_and_opens_the_lesson_in_jupyterlab():
 
 def test_the_colab_link_opens_the_notebook_from_github():
     assert colab_link("git@github.com:toolcall-lab/toolcall-lab.git", branch="spring", lesson=3) == (
-        "https://colab.research.google.com/github/toolcall-lab/toolcall-lab/blob/spring/notebooks/03_the_bill.ipynb")
+        "https://colab.research.google.com/github/toolcall-lab/toolcall-lab/blob/spring/notebooks/05_the_bill.ipynb")
 
 
 def test_binder_and_colab_say_why_there_is_no_link_for_a_repository_off_github():

@@ -317,7 +317,7 @@ SRC = Path(errors.__file__).parent
 ALLOWED = {
     "tools/arithmetic.py": "a tool's own check: `execute` turns what a tool raises into an error result",
     "tools/weather.py": "a tool's own error: `execute` turns what a tool raises into an error result",
-    "checks/tools_from_another_process.py": "lesson 13's worked adapter, as a learner writes it: `execute` "
+    "checks/tools_from_another_process.py": "lesson 23's worked adapter, as a learner writes it: `execute` "
                                             "turns what its tool raises into an error result",
 }
 

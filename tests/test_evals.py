@@ -38,7 +38,7 @@ from toolcall_lab.tools import EXAMPLE_TOOLS, get_weather
 
 # -- the interval, by hand -------------------------------------------------------------------------
 def test_the_wilson_interval_of_the_lessons_eval_worked_by_hand():
-    """Lesson 16's eval: 78 of 100 trials passed. At 95%, z = 1.959964 and z² = 3.841459, so
+    """Lesson 26's eval: 78 of 100 trials passed. At 95%, z = 1.959964 and z² = 3.841459, so
 
         p        = 78 / 100                                  = 0.78
         1 + z²/n = 1 + 3.841459 / 100                        = 1.0384146

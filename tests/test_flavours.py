@@ -390,7 +390,7 @@ def test_without_a_flavour_nothing_changes(make_double):
 
 
 # -- the lesson's tables ---------------------------------------------------------------------------------
-#: What `flavour_table()` prints (also what lesson 9 shows): pinned, since it must not change by itself.
+#: What `flavour_table()` prints (also what lesson 17 shows): pinned, since it must not change by itself.
 FLAVOUR_TABLE = Path(__file__).parent / "fixtures" / "flavour_table.txt"
 
 

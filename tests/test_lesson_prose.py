@@ -42,9 +42,9 @@ def _back_prose(stem: str, words: str) -> str:
     return text
 
 
-# -- lesson 3, the bill ------------------------------------------------------------------------
+# -- lesson 5, the bill ------------------------------------------------------------------------
 def test_03_the_bill_the_rows_without_a_write_price_are_the_ones_the_prose_names():
-    table = _back_output("03_the_bill", "print(price_table())")
+    table = _back_output("05_the_bill", "print(price_table())")
     rows = {}
     for line in table.splitlines():
         cols = line.split()
@@ -52,7 +52,7 @@ def test_03_the_bill_the_rows_without_a_write_price_are_the_ones_the_prose_names
             rows[cols[0]] = cols[1:6]  # input, write 5m, write 1h, read, output
     assert len(rows) >= 8
     free = {model for model, (_, write, *_) in rows.items() if write == "-"}
-    said = _back_prose("03_the_bill", "have no write price")
+    said = _back_prose("05_the_bill", "have no write price")
     named = re.search(r"older OpenAI rows, `([\w.-]+)` and `([\w.-]+)`, have no write price", said)
     assert named and free == set(named.groups())
     dearer = re.search(r"OpenAI's from its GPT-5.6 family on \(`([\w.-]+)`, `([\w.-]+)`\)", said)
@@ -62,68 +62,68 @@ def test_03_the_bill_the_rows_without_a_write_price_are_the_ones_the_prose_names
 
 
 def test_03_the_bill_every_call_is_billed_the_same_extra_amount_the_hidden_prompt():
-    compared = _back_output("03_the_bill", 'print("billed:             "')
+    compared = _back_output("05_the_bill", 'print("billed:             "')
     estimated, billed = (json.loads(line.split(":", 1)[1]) for line in compared.splitlines()[:2])
     gaps = {b - e for b, e in zip(billed, estimated, strict=True)}
-    hidden = re.search(r": (\d+) hidden input tokens per request", _back_output("03_the_bill", "hidden = "))
-    assert "every call is billed the same extra amount" in _back_prose("03_the_bill", "Output matches")
+    hidden = re.search(r": (\d+) hidden input tokens per request", _back_output("05_the_bill", "hidden = "))
+    assert "every call is billed the same extra amount" in _back_prose("05_the_bill", "Output matches")
     assert hidden and gaps == {int(hidden[1])}
 
 
 def test_03_the_bill_the_loop_ratio_in_the_prose_is_the_printed_one():
-    printed = re.search(r"the loop costs ([\d.]+) times that", _back_output("03_the_bill", "bill.ratio"))
-    said = re.search(r"The loop pays ([\d.]+) times", _back_prose("03_the_bill", "The loop pays"))
-    recap = re.search(r"10-call loop costs ([\d.]+) times", _back_prose("03_the_bill", "## Recap"))
+    printed = re.search(r"the loop costs ([\d.]+) times that", _back_output("05_the_bill", "bill.ratio"))
+    said = re.search(r"The loop pays ([\d.]+) times", _back_prose("05_the_bill", "The loop pays"))
+    recap = re.search(r"10-call loop costs ([\d.]+) times", _back_prose("05_the_bill", "## Recap"))
     assert printed and said and recap and printed[1] == said[1] == recap[1]
 
 
 def test_03_the_bill_caching_takes_more_than_two_thirds_off_the_loop():
-    printed = _back_output("03_the_bill", "total with caching")
+    printed = _back_output("05_the_bill", "total with caching")
     totals = re.search(r"with caching: \$([\d.]+) \(without: \$([\d.]+)\)", printed)
     cached, plain = map(float, totals.groups())
-    assert "the total falls by more than two thirds" in _back_prose("03_the_bill", "Call 1 costs *more*")
+    assert "the total falls by more than two thirds" in _back_prose("05_the_bill", "Call 1 costs *more*")
     assert 1 - cached / plain > 2 / 3
     first = re.search(r"call 1: Cost\(\$([\d.]+)", printed)
     assert first and float(first[1]) > 2000 * 5 / 1e6  # call 1 is dearer: a write costs more on Opus 5
 
 
 def test_03_the_bill_the_call_after_a_compaction_costs_what_the_prose_says():
-    printed = re.search(r"costs ([\d.]+)\s+times as much", _back_output("03_the_bill", "compaction_effect("))
-    said = re.search(r"\(([\d.]+) times\)", _back_prose("03_the_bill", "The call right after a compaction"))
+    printed = re.search(r"costs ([\d.]+)\s+times as much", _back_output("05_the_bill", "compaction_effect("))
+    said = re.search(r"\(([\d.]+) times\)", _back_prose("05_the_bill", "The call right after a compaction"))
     assert printed and said and printed[1] == said[1]
 
 
 def test_03_the_bill_a_tool_call_waits_for_two_model_calls():
-    printed = _back_output("03_the_bill", "timed_run = run_agent(")
+    printed = _back_output("05_the_bill", "timed_run = run_agent(")
     assert re.findall(r"call \d: 1\.2 s", printed) == ["call 1: 1.2 s", "call 2: 1.2 s"]
     assert "waiting for the model: 2.4 s over 2 calls" in printed
-    assert _back_prose("03_the_bill", "Q4 below times a run").startswith("Two calls, so twice")
-    assert "a stated 1.2 s a call" in _back_prose("03_the_bill", "## 7. Time is a cost too")
+    assert _back_prose("05_the_bill", "Q4 below times a run").startswith("Two calls, so twice")
+    assert "a stated 1.2 s a call" in _back_prose("05_the_bill", "## 7. Time is a cost too")
 
 
 def test_03_the_bill_points_to_lesson_10_for_real_breakpoints():
-    section = _back_prose("03_the_bill", "## 5. Prompt caching")
+    section = _back_prose("05_the_bill", "## 5. Prompt caching")
     assert "does not send cache breakpoints" not in section
-    assert "[Lesson 10](10_caching_for_real.ipynb) sends real breakpoints" in section
+    assert "[Lesson 19](19_caching_for_real.ipynb) sends real breakpoints" in section
 
 
 def test_03_the_bill_the_questions_state_the_numbers_their_keys_use():
     from toolcall_lab.checks import the_bill as key
 
     calls, model = key.Q1_LOOP
-    assert f"A {calls}-call loop on `{model}`" in _back_prose("03_the_bill", "**Q1.**")
+    assert f"A {calls}-call loop on `{model}`" in _back_prose("05_the_bill", "**Q1.**")
     per_call, per_tool = key.Q4_TIMES
-    q4 = _back_prose("03_the_bill", "**Q4.**")
+    q4 = _back_prose("05_the_bill", "**Q4.**")
     assert f"every model call takes {per_call} s and every tool run {per_tool} s" in q4
     assert "London and Cairo" in q4 and "London and Cairo" in key.Q4_QUESTION
     budget, h0, t = key.EXERCISE_1
-    exercise = _back_prose("03_the_bill", "Exercise 1 (a loop on a budget)")
+    exercise = _back_prose("05_the_bill", "Exercise 1 (a loop on a budget)")
     assert f"starts at {h0:,} tokens and every step adds {t}" in exercise and f"{budget:,} tokens" in exercise
 
 
-# -- lesson 9, local models ----------------------------------------------------------------------
+# -- lesson 17, local models ----------------------------------------------------------------------
 def _back_spectrum_row(label: str) -> list[str]:
-    table = _back_output("09_local_models", "print(flavour_table())")
+    table = _back_output("17_local_models", "print(flavour_table())")
     [row] = [line for line in table.splitlines() if line.startswith(label)]
     return row[len(label):].split()
 
@@ -132,57 +132,57 @@ def test_09_local_models_two_servers_ignore_max_completion_tokens():
     row = _back_spectrum_row("max_completion_tokens: 5")
     assert row.count("stop") == 2  # the reply ran on: the field was ignored
     assert "Two servers ignore `max_completion_tokens` without a word" in _back_prose(
-        "09_local_models", "Read the table a row at a time")
+        "17_local_models", "Read the table a row at a time")
 
 
 def test_09_local_models_each_server_spells_its_ids_as_the_prose_says():
-    printed = _back_output("09_local_models", "for name, flavour in FLAVOURS.items():")
+    printed = _back_output("17_local_models", "for name, flavour in FLAVOURS.items():")
     ids = dict(re.findall(r"^(\S+) .*\n\s+call id (\S+)$", printed, re.M))
     shapes = {"ollama-openai": r"call_[a-z0-9]{8}", "vllm": r"chatcmpl-tool-[0-9a-f]{32}",
               "llamacpp": r"[A-Za-z0-9]{32}", "lmstudio": r"\d{9}"}
     for server, shape in shapes.items():
         assert re.fullmatch(shape, ids[server]), (server, ids[server])
-    said = _back_prose("09_local_models", "Five servers, one answer")
+    said = _back_prose("17_local_models", "Five servers, one answer")
     assert "`chatcmpl-tool-` and 32 hex digits for vLLM" in said and "nine digits for LM Studio" in said
 
 
 def test_09_local_models_the_result_rides_in_a_user_turn():
-    prompt = _back_output("09_local_models", "print(template.render(")
+    prompt = _back_output("17_local_models", "print(template.render(")
     before = prompt[: prompt.index("<tool_response>")]
     role = before[before.rindex("<|im_start|>") + len("<|im_start|>"):].split("\n", 1)[0]
     assert role == "user"
-    assert "inside a **user** turn" in _back_prose("09_local_models", "Notice the `<tools>` block")
+    assert "inside a **user** turn" in _back_prose("17_local_models", "Notice the `<tools>` block")
 
 
 def test_09_local_models_the_template_markup_is_the_largest_part():
-    characters = _back_output("09_local_models", "shown.characters()")
+    characters = _back_output("17_local_models", "shown.characters()")
     sizes = {k: int(v) for k, v in re.findall(r"'(\w+)': (\d+)", characters)}
     ranked = sorted(sizes, key=sizes.get, reverse=True)
     assert ranked[:2] == ["template", "tools"]
     assert "The template's own markup and instructions are the largest part, then the tool's schema" in (
-        _back_prose("09_local_models", "The template's own markup"))
+        _back_prose("17_local_models", "The template's own markup"))
 
 
 def test_09_local_models_exercise_2_names_the_cities_of_its_key_and_none_on_the_page():
     from toolcall_lab.checks import local_models as key
 
     first, second = key.EXERCISE_2_CITIES
-    assert f"for {first} and for {second}" in _back_prose("09_local_models", "**★★ Exercise 2")
-    shown = _back_output("09_local_models", "checks.RAW_OUTPUTS, start=1")
+    assert f"for {first} and for {second}" in _back_prose("17_local_models", "**★★ Exercise 2")
+    shown = _back_output("17_local_models", "checks.RAW_OUTPUTS, start=1")
     assert first not in shown and second not in shown  # a copy of section 5's output cannot pass
 
 
 def test_09_local_models_q1_states_the_options_its_key_checks():
     from toolcall_lab.checks import local_models as key
 
-    q1 = _back_prose("09_local_models", "**Q1.**")
+    q1 = _back_prose("17_local_models", "**Q1.**")
     for name, value in key.Q1_OPTIONS.items():
         assert f"`{name}: {json.dumps(value)}`" in q1
 
 
-# -- lesson 10, caching for real -----------------------------------------------------------------
+# -- lesson 19, caching for real -----------------------------------------------------------------
 def _back_cache_rows() -> list[list[int]]:
-    printed = _back_output("10_caching_for_real", "cache_creation_input_tokens']:>8,}")
+    printed = _back_output("19_caching_for_real", "cache_creation_input_tokens']:>8,}")
     return [[int(v.replace(",", "")) for v in re.findall(r"[\d,]+", line)]
             for line in printed.splitlines()[1:] if line.strip()]
 
@@ -193,37 +193,37 @@ def test_10_caching_for_real_each_call_reads_the_previous_calls_prompt():
         assert row[4] == previous[3] + previous[4]  # read now = all the previous call's prompt
         assert row[2] == 0  # Anthropic: input_tokens counts only what follows the breakpoint
     assert "Each call reads the previous call's whole prompt (what that call read plus what it wrote)" in (
-        _back_prose("10_caching_for_real", "Notice Anthropic's convention"))
+        _back_prose("19_caching_for_real", "Notice Anthropic's convention"))
 
 
 def test_10_caching_for_real_the_input_bill_falls_by_about_two_thirds():
-    printed = _back_output("10_caching_for_real", 'print("no cache:", run_cost(plain))')
+    printed = _back_output("19_caching_for_real", 'print("no cache:", run_cost(plain))')
     plain = float(re.search(r"no cache: Cost\(\$[\d.]+: input \$([\d.]+)", printed)[1])
     read, write = map(float, re.search(r"cache read \$([\d.]+), cache write \$([\d.]+)", printed).groups())
     assert 0.6 < 1 - (read + write) / plain < 0.73
-    assert "falls by about two thirds" in _back_prose("10_caching_for_real", "The first call costs *more*")
+    assert "falls by about two thirds" in _back_prose("19_caching_for_real", "The first call costs *more*")
 
 
 def test_10_caching_for_real_the_simulation_agrees_with_the_real_run():
-    printed = _back_output("10_caching_for_real", "def paid_in(cost):")
+    printed = _back_output("19_caching_for_real", "def paid_in(cost):")
     simulated, real = re.search(r"simulated input \$([\d.]+), real \$([\d.]+)", printed).groups()
     assert simulated == real
-    assert _back_prose("10_caching_for_real", "the simulation's fixed step").startswith("They agree")
+    assert _back_prose("19_caching_for_real", "the simulation's fixed step").startswith("They agree")
 
 
 def test_10_caching_for_real_openai_breakpoints_and_write_prices_come_with_the_gpt_6_models():
-    printed = _back_output("10_caching_for_real", "rules.cache_breakpoints")
+    printed = _back_output("19_caching_for_real", "rules.cache_breakpoints")
     lines = [line.split() for line in printed.splitlines() if line.strip()]
     assert all(line[1:3] == ["from", "1,024"] for line in lines)  # "Every one caches from 1,024"
     marked = {line[0] for line in lines if line[-1] == "yes"}
     billed = {line[0] for line in lines if "no" not in line[-4:-2]}
     assert marked == billed == {line[0] for line in lines if line[0].startswith("gpt-6")}
-    said = _back_prose("10_caching_for_real", "Every one caches from 1,024 tokens")
+    said = _back_prose("19_caching_for_real", "Every one caches from 1,024 tokens")
     assert "(here the GPT-6 models), also bill a cache write" in said and "prompt_cache_breakpoint" in said
 
 
 def test_10_caching_for_real_gpt_4o_reads_in_steps_of_128_and_gpt_6_luna_exactly():
-    printed = _back_output("10_caching_for_real", 'prompt_cache_key="weather-desk"')
+    printed = _back_output("19_caching_for_real", 'prompt_cache_key="weather-desk"')
     runs = {line.split()[0]: [tuple(map(int, pair)) for pair in re.findall(r"\((\d+), (\d+)\)", line)]
             for line in printed.splitlines() if line.strip()}
     luna, old = runs["gpt-6-luna"], runs["gpt-4o"]
@@ -231,20 +231,20 @@ def test_10_caching_for_real_gpt_4o_reads_in_steps_of_128_and_gpt_6_luna_exactly
     steps = zip(old, old[1:], strict=False)
     assert all(read % 128 == 0 and read <= before for (before, _), (_, read) in steps)
     assert luna[0][1] == old[0][1] == 0  # "the first call reads nothing"
-    said = _back_prose("10_caching_for_real", "Each pair is (input, of which read from the cache)")
+    said = _back_prose("19_caching_for_real", "Each pair is (input, of which read from the cache)")
     assert "rounded down to a multiple of 128 tokens" in said
 
 
 def test_10_caching_for_real_warns_where_compaction_is_taught_about_thinking_blocks():
-    said = _back_prose("10_caching_for_real", "No problems on any wire")
+    said = _back_prose("19_caching_for_real", "No problems on any wire")
     assert "this transcript holds no thinking blocks" in said
-    assert "[lesson 8](08_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
+    assert "[lesson 15](15_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
 
 
 def test_10_caching_for_real_the_dearest_model_costs_more_than_thirty_times_the_cheapest():
-    printed = re.search(r"the dearest costs (\d+) times", _back_output("10_caching_for_real", "ratio = max("))
+    printed = re.search(r"the dearest costs (\d+) times", _back_output("19_caching_for_real", "ratio = max("))
     assert printed and int(printed[1]) > 30
-    assert _back_prose("10_caching_for_real", "for the same loop from the cheapest").startswith(
+    assert _back_prose("19_caching_for_real", "for the same loop from the cheapest").startswith(
         "More than thirty times")
 
 
@@ -252,26 +252,26 @@ def test_10_caching_for_real_q3_states_the_search_its_key_prices():
     from toolcall_lab.checks import caching_for_real as key
 
     tokens, later, model = key.Q3_SEARCH
-    q3 = _back_prose("10_caching_for_real", "**Q3.**")
+    q3 = _back_prose("19_caching_for_real", "**Q3.**")
     assert f"`{model}`" in q3 and f"come to {tokens:,} tokens" in q3 and f"{later} more calls follow" in q3
     # issue 29 §2: the question no longer says the results are billed only on the later calls
     assert "re-sent as input on each of" not in q3
 
 
 def test_10_caching_for_real_says_the_searching_call_reads_its_results_as_input():
-    said = _back_prose("10_caching_for_real", "Each search costs a fee per use")
+    said = _back_prose("19_caching_for_real", "Each search costs a fee per use")
     assert "in search iterations executed during a single turn and in subsequent conversation turns" in said
     assert "come back as input tokens on the next call" not in said
     printed = re.search(r"input tokens: (\d+) with the search, (\d+) without",
-                        _back_output("10_caching_for_real", "unsearched = run_agent("))
+                        _back_output("19_caching_for_real", "unsearched = run_agent("))
     assert printed and int(printed[1]) > int(printed[2])
 
 
 def test_10_caching_for_real_uses_the_current_search_tool_and_docs_domain():
-    text = (NOTEBOOKS / "10_caching_for_real.ipynb").read_text(encoding="utf-8")
+    text = (NOTEBOOKS / "19_caching_for_real.ipynb").read_text(encoding="utf-8")
     assert "web_search_20260318" in text and "web_search_20250305" not in text
     assert "docs.anthropic.com" not in text and "platform.openai.com" not in text
-    said = _back_prose("10_caching_for_real", "Every one caches from 1,024 tokens")
+    said = _back_prose("19_caching_for_real", "Every one caches from 1,024 tokens")
     assert '"prompt_cache_breakpoint": {"mode": "explicit"}' in said
     assert "not on a tool definition, and not on `instructions`" in said
 
@@ -291,7 +291,7 @@ def _output(stem: str, source_contains: str) -> str:
     return "".join("".join(o.get("text", "")) for o in found[0]["outputs"] if o["output_type"] == "stream")
 
 
-LESSON_8 = "08_reasoning_on_the_wire"
+LESSON_8 = "15_reasoning_on_the_wire"
 
 
 def test_reasoning_on_the_wire_a_greeting_at_low_effort_has_no_thinking():
@@ -397,7 +397,7 @@ def test_one_tool_call_says_nothing_ran_for_a_model_that_only_wrote_text():
     assert "no call: nothing ran" in prose("01_one_tool_call", "c53f")
 
 
-# lesson 2 ------------------------------------------------------------------------------------
+# lesson 3 ------------------------------------------------------------------------------------
 
 API_TITLES = {"anthropic": "Anthropic", "responses": "Responses", "chat": "Chat"}
 
@@ -405,53 +405,53 @@ API_TITLES = {"anthropic": "Anthropic", "responses": "Responses", "chat": "Chat"
 def test_on_the_wire_says_which_ids_each_api_names_for_unanswered_calls():
     """Issue 18 §2: the text said Chat names one id; its output named both."""
     named = {api: (int(count), int(total)) for api, count, total in re.findall(
-        r"^(\w+): .*\n  names (\d) of the (\d) ids", output("02_on_the_wire", "c46"), re.M)}
+        r"^(\w+): .*\n  names (\d) of the (\d) ids", output("03_on_the_wire", "c46"), re.M)}
     assert set(named) == set(API_TITLES)
     every = [API_TITLES[api] for api, (count, total) in named.items() if count == total]
     first = [API_TITLES[api] for api, (count, _) in named.items() if count == 1]
-    said = prose("02_on_the_wire", "c47")
+    said = prose("03_on_the_wire", "c47")
     assert f"{' and '.join(every)} name both unanswered calls" in said
     assert f"{' and '.join(first)} only the first" in said
 
 
 def test_on_the_wire_says_where_anthropic_points_and_that_chat_accepts():
-    shown = output("02_on_the_wire", "c49")
+    shown = output("03_on_the_wire", "c49")
     path = shown.split(" | ", 1)[0]
-    assert f"Anthropic points at `{path}`" in prose("02_on_the_wire", "c50")
-    assert "chat: accepted" in shown and "Chat accepts" in prose("02_on_the_wire", "c50")
+    assert f"Anthropic points at `{path}`" in prose("03_on_the_wire", "c50")
+    assert "chat: accepted" in shown and "Chat accepts" in prose("03_on_the_wire", "c50")
 
 
 def test_on_the_wire_names_the_id_spellings_its_sdk_runs_show():
-    ids = dict(re.findall(r"^(\S+)\s+(\S+)\s", output("02_on_the_wire", "c28"), re.M))
-    said = prose("02_on_the_wire", "c29")
+    ids = dict(re.findall(r"^(\S+)\s+(\S+)\s", output("03_on_the_wire", "c28"), re.M))
+    said = prose("03_on_the_wire", "c29")
     assert ids["anthropic"].startswith("toolu_") and "Anthropic's `toolu_…`" in said
     assert ids["openai"].startswith("call_") and "OpenAI's `call_…`" in said
 
 
 def test_on_the_wire_states_the_stop_reasons_of_its_sdk_loop():
-    shown = dict(re.findall(r"^call (\d+): stop_reason=(\w+)", output("02_on_the_wire", "c57a"), re.M))
-    said = prose("02_on_the_wire", "c57b")
+    shown = dict(re.findall(r"^call (\d+): stop_reason=(\w+)", output("03_on_the_wire", "c57a"), re.M))
+    said = prose("03_on_the_wire", "c57b")
     assert shown == {"1": "tool_use", "2": "end_turn"}
     for call, reason in shown.items():
         assert f"`{reason}` on call {call}" in said
 
 
 def test_on_the_wire_says_the_chat_helper_finds_nothing_in_anthropic_s_body():
-    shown = output("02_on_the_wire", "c72b")
+    shown = output("03_on_the_wire", "c72b")
     assert "anthropic: []" in shown and "chat:      ['get_weather']" in shown
-    assert "the helper finds nothing" in prose("02_on_the_wire", "c72c")
+    assert "the helper finds nothing" in prose("03_on_the_wire", "c72c")
 
 
 def test_on_the_wire_says_anthropic_s_second_user_entry_is_a_tool_result():
-    entries = [line for line in output("02_on_the_wire", "c72g").splitlines() if line.startswith("anthropic")]
+    entries = [line for line in output("03_on_the_wire", "c72g").splitlines() if line.startswith("anthropic")]
     assert len(entries) == 2 and "'tool_result'" in entries[1] and "'tool_result'" not in entries[0]
     assert "its second entry is not the user's at all: it is your code's tool result" in prose(
-        "02_on_the_wire", "c72h")
+        "03_on_the_wire", "c72h")
 
 
 def test_on_the_wire_no_longer_teaches_thinking():
     """Issue 18 §4: lesson 2's section on reasoning moved to lesson 8, which has what it needs."""
-    text = " ".join(prose("02_on_the_wire", cid) for cid, cell in _cells_by_id("02_on_the_wire").items()
+    text = " ".join(prose("03_on_the_wire", cid) for cid, cell in _cells_by_id("03_on_the_wire").items()
                     if cell["cell_type"] == "markdown")
     assert "Reasoning goes back only to its maker" not in text
     assert not re.search(r"\bsections? 10 and 11\b", text)
@@ -470,14 +470,14 @@ def test_start_here_names_the_reset_command_dev_py_has():
     assert f"`notebooks/{dev.MY_COPIES}/`" in said
 
 
-# -- lessons 4 and 5: the sentence and the output it describes, by cell id --------------------------
+# -- lessons 7 and 9: the sentence and the output it describes, by cell id --------------------------
 def _four_cells(lesson: str) -> dict[str, dict]:
     nb = json.loads((NOTEBOOKS / f"{lesson}.ipynb").read_text(encoding="utf-8"))
-    return {cell["id"]: cell for cell in nb["cells"]}  # lessons 4 and 5 name their cells
+    return {cell["id"]: cell for cell in nb["cells"]}  # lessons 7 and 9 name their cells
 
 
 def _prose_of(lesson: str, cell_id: str) -> str:
-    """The markdown of lesson 4 or 5's cell `cell_id`."""
+    """The markdown of lesson 7 or 9's cell `cell_id`."""
     return "".join(_four_cells(lesson)[cell_id]["source"])
 
 
@@ -488,10 +488,10 @@ def _printed_by(lesson: str, cell_id: str) -> str:
                    for o in outputs)
 
 
-# -- lesson 4 ---------------------------------------------------------------------------------------
+# -- lesson 7 ---------------------------------------------------------------------------------------
 def test_04_the_first_search_result_went_out_six_times_and_the_last_once():
-    said = _prose_of("04_transcript_as_data", "c39")
-    shown = _printed_by("04_transcript_as_data", "c38")
+    said = _prose_of("07_transcript_as_data", "c39")
+    shown = _printed_by("07_transcript_as_data", "c38")
     words = {"one": 1, "six": 6}
     first, last = (words[w] for w in re.search(r"billed with (\w+) calls, the last one's with (\w+)",
                                                 said).groups())
@@ -501,47 +501,47 @@ def test_04_the_first_search_result_went_out_six_times_and_the_last_once():
 
 def test_04_tool_results_cost_the_most_in_the_search_loop():
     assert "tool results, re-sent on every later call, cost more than any other kind" in _prose_of(
-        "04_transcript_as_data", "c95")
-    rows = [line.split()[0] for line in _printed_by("04_transcript_as_data", "c38").splitlines()[:4]]
+        "07_transcript_as_data", "c95")
+    rows = [line.split()[0] for line in _printed_by("07_transcript_as_data", "c38").splitlines()[:4]]
     assert rows[0] == "tool_result"
 
 
 def test_04_the_tool_definitions_outweigh_the_paris_blocks():
     assert "the tool's definition, sent with both calls, outweighs them all" in _prose_of(
-        "04_transcript_as_data", "c34")
-    assert _printed_by("04_transcript_as_data", "c33").startswith("[('(tool definitions)'")
+        "07_transcript_as_data", "c34")
+    assert _printed_by("07_transcript_as_data", "c33").startswith("[('(tool definitions)'")
 
 
 def test_04_anthropic_puts_its_cached_tokens_beside_12_input_tokens():
     assert "Anthropic reports 12 input tokens and puts the 2,000 cached ones *beside* them" in _prose_of(
-        "04_transcript_as_data", "c67")
-    anthropic = _printed_by("04_transcript_as_data", "c66").split("responses:")[0]
+        "07_transcript_as_data", "c67")
+    anthropic = _printed_by("07_transcript_as_data", "c66").split("responses:")[0]
     assert '"input_tokens": 12,' in anthropic and '"cache_read_input_tokens": 2000' in anthropic
 
 
-# -- lesson 5 ---------------------------------------------------------------------------------------
+# -- lesson 9 ---------------------------------------------------------------------------------------
 def test_05_the_server_refused_call_2_and_not_call_1():
-    said = _prose_of("05_your_own_provider", "p24")
+    said = _prose_of("09_your_own_provider", "p24")
     assert said.startswith("Call 1 carried no tool call yet")
     assert "Call 2 carried the model's call back" in said
-    assert "status of each request: [200, 400]" in _printed_by("05_your_own_provider", "p23")
+    assert "status of each request: [200, 400]" in _printed_by("09_your_own_provider", "p23")
 
 
 def test_05_every_clause_fails_for_the_forgetful_translator():
-    assert _prose_of("05_your_own_provider", "p26").startswith("Every clause fails")
-    count = re.search(r"(\d+) of (\d+) clauses fail", _printed_by("05_your_own_provider", "p25"))
+    assert _prose_of("09_your_own_provider", "p26").startswith("Every clause fails")
+    count = re.search(r"(\d+) of (\d+) clauses fail", _printed_by("09_your_own_provider", "p25"))
     assert count and count[1] == count[2]
 
 
 def test_05_keyed_by_model_alone_the_ollama_and_vllm_runs_share_a_row():
-    assert "the Ollama and vLLM runs would share a row" in _prose_of("05_your_own_provider", "p28")
-    shown = _printed_by("05_your_own_provider", "p27").splitlines()
+    assert "the Ollama and vLLM runs would share a row" in _prose_of("09_your_own_provider", "p28")
+    shown = _printed_by("09_your_own_provider", "p27").splitlines()
     rows = [line.split()[:2] for line in shown if line.startswith(("ollama", "vllm"))]
     assert [name for name, _ in rows] == ["ollama", "vllm"] and rows[0][1] == rows[1][1]
     assert len({line.split()[1] for line in shown[:-1]}) == int(shown[-1].rsplit(" ", 1)[1])
 
 
-# -- lessons 6 and 7 (their own helpers) ------------------------------------------------------
+# -- lessons 11 and 13 (their own helpers) ------------------------------------------------------
 def _mis_cells(lesson: str) -> list[dict]:
     return json.loads((NOTEBOOKS / f"{lesson}.ipynb").read_text(encoding="utf-8"))["cells"]
 
@@ -557,8 +557,8 @@ def _mis_output(lesson: str, code: str) -> str:
     return "".join("".join(o.get("text", "")) for o in found[0]["outputs"])
 
 
-# -- 06_when_the_model_misbehaves ----------------------------------------------------------------
-L06 = "06_when_the_model_misbehaves"
+# -- 11_when_the_model_misbehaves ----------------------------------------------------------------
+L06 = "11_when_the_model_misbehaves"
 
 
 def test_06_ollama_alone_takes_the_dropped_reply_and_three_apis_name_the_unanswered_call():
@@ -597,8 +597,8 @@ def test_06_telling_the_looping_model_takes_one_more_call():
     assert "(1 more model call)" in _mis_output(L06, "You have the weather already")
 
 
-# -- 07_steering_and_guarding ------------------------------------------------------------------
-L07 = "07_steering_and_guarding"
+# -- 13_steering_and_guarding ------------------------------------------------------------------
+L07 = "13_steering_and_guarding"
 
 
 def test_07_one_call_per_reply_takes_three_model_calls():
@@ -629,9 +629,9 @@ def test_07_message_4_asks_and_message_5_refuses():
     assert "ERROR: Refused" in rows["5"] and "your code" in rows["5"]
 
 
-# -- lessons 11 and 12, streaming on the wire and when a stream breaks --------------------------
-STREAMING = "11_streaming_on_the_wire"
-CUT = "12_when_a_stream_breaks"  # its sections 4 to 6 before the split (issue 29 §4)
+# -- lessons 21 and 22, streaming on the wire and when a stream breaks --------------------------
+STREAMING = "21_streaming_on_the_wire"
+CUT = "22_when_a_stream_breaks"  # its sections 4 to 6 before the split (issue 29 §4)
 
 
 def test_11_streaming_the_arguments_parse_only_at_the_last_piece():
@@ -697,9 +697,9 @@ def test_12_when_a_stream_breaks_the_kits_loop_leaves_even_the_question_out_afte
     printed = _back_output(CUT, "kit_claude = get_provider")
     assert printed.startswith("IncompleteStreamError: ") and "0 message(s) in the transcript" in printed
     assert "not even the question went in" in _back_prose(CUT, "The run stops with the same sentence")
-# -- lessons 13 and 14, tools from another process and what the server says --------------------
-MCP = "13_tools_from_another_process"
-SERVER_SAYS = "14_what_the_server_says"  # section 8 of lesson 12 until the split (issue 29 §4)
+# -- lessons 23 and 24, tools from another process and what the server says --------------------
+MCP = "23_tools_from_another_process"
+SERVER_SAYS = "24_what_the_server_says"  # section 8 of lesson 12 until the split (issue 29 §4)
 
 
 def test_12_four_messages_cross_before_any_tool_runs():
@@ -754,47 +754,47 @@ def test_12_says_the_mcp_you_have_is_supported_in_the_same_words_for_every_relea
         "Written for the official MCP Python SDK; the mcp you have is a release this kit supports.\n")
 
 
-# -- lesson 15, structured output -------------------------------------------------------------
+# -- lesson 25, structured output -------------------------------------------------------------
 def test_13_the_forced_call_and_the_reply_carry_the_same_object_in_two_turns():
-    printed = _back_output("15_structured_output", "same data:")
-    prose = _back_prose("15_structured_output", "The same object both times")
+    printed = _back_output("25_structured_output", "same data:")
+    prose = _back_prose("25_structured_output", "The same object both times")
     assert "same data:   True" in printed
     assert printed.startswith("forced call: tool_use") and "reply:       end_turn" in printed
     assert "ends with `tool_use`" in prose and "ends with `end_turn`" in prose
 
 
 def test_13_the_refusals_are_the_ones_section_3_and_the_recap_name():
-    printed = _back_output("15_structured_output", "refuses {refused}")
+    printed = _back_output("25_structured_output", "refuses {refused}")
     assert "anthropic  refuses ['C', 'D']" in printed
     assert "responses  refuses ['B', 'C', 'D']" in printed and "chat       refuses ['B', 'C', 'D']" in printed
     assert "ollama     refuses []" in printed
-    recap = _back_prose("15_structured_output", "## Recap")
+    recap = _back_prose("25_structured_output", "## Recap")
     assert "an open object or an optional property; Anthropic's refuses only the open object; Ollama " \
            "refuses neither" in recap
 
 
 def test_13_three_wires_force_the_call_and_ollama_cannot():
-    printed = _back_output("15_structured_output", 'tool_choice="record_weather")\n        said')
+    printed = _back_output("25_structured_output", 'tool_choice="record_weather")\n        said')
     lines = [line for line in printed.splitlines() if not line.startswith(" ")]
     assert [line.split()[:2] for line in lines[:3]] == [["anthropic", "tool_use"], ["responses", "tool_use"],
                                                          ["chat", "tool_use"]]
     assert lines[3].startswith("ollama     Ollama's /api/chat has no tool_choice")
-    assert "Three wires give the same object as a call" in _back_prose("15_structured_output", "Three wires")
+    assert "Three wires give the same object as a call" in _back_prose("25_structured_output", "Three wires")
 
 
 def test_13_chat_says_stop_for_a_refusal_and_ollama_has_no_word_for_it():
-    printed = _back_output("15_structured_output", "def declines_or_runs_out")
+    printed = _back_output("25_structured_output", "def declines_or_runs_out")
     refusal, cut = printed.split("\n\n")[:2]
     rows = {line.split()[0]: line.split() for line in refusal.splitlines()}
     assert rows["chat"][1:] == ["stop", "refused"] and rows["ollama"][1:] == ["stop", "not_json"]
     assert all(line.split()[-1] == "cut" for line in cut.splitlines())
-    prose = _back_prose("15_structured_output", "`read_reply` looks at the stop reason")
+    prose = _back_prose("25_structured_output", "`read_reply` looks at the stop reason")
     assert "`finish_reason` `stop`" in prose and "it stops inside a number" in prose
     assert printed.rstrip().endswith("'{\"city\": \"Paris\", \"temp_c\": 1'")
 
 
-# -- 16_measuring_a_model -----------------------------------------------------------------------
-L14 = "16_measuring_a_model"
+# -- 26_measuring_a_model -----------------------------------------------------------------------
+L14 = "26_measuring_a_model"
 
 
 def _shown_percent(text: str) -> list[float]:
@@ -875,34 +875,34 @@ def test_12_when_a_stream_breaks_does_not_promise_a_thinking_block():
 
 
 def test_11_streaming_on_the_wire_names_ollamas_own_index_reuse():
-    said = _back_prose("11_streaming_on_the_wire", "The kit's version is `wire.decode_stream")
+    said = _back_prose("21_streaming_on_the_wire", "The kit's version is `wire.decode_stream")
     assert "ollama/ollama#15457" in said and "OLLAMA_OPENAI_INDEX_0" in said
-    exercise = _back_prose("11_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
+    exercise = _back_prose("21_streaming_on_the_wire", "**★★ Exercise 1 (an index reused).**")
     assert "ollama/ollama#15457" in exercise
 
 
 
 def test_16_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_tape():
-    said = _back_prose("16_measuring_a_model", "OpenAI's guide to evals opens with")
+    said = _back_prose("26_measuring_a_model", "OpenAI's guide to evals opens with")
     assert '"OpenAI is deprecating the Evals platform.' in said and "November 30, 2026" in said
-    assert "OpenAI is deprecating the Evals platform" in _back_prose("16_measuring_a_model",
+    assert "OpenAI is deprecating the Evals platform" in _back_prose("26_measuring_a_model",
                                                                    "The vendors' guides to evals")
-    q3 = _back_prose("16_measuring_a_model", "**Q3.**")
+    q3 = _back_prose("26_measuring_a_model", "**Q3.**")
     assert "section 5's recorded tape" not in q3 and "`recorder.tape`" in q3
 
 
 def test_13_tools_from_another_process_says_both_unknown_tool_answers_and_discover_is_optional():
-    said = _back_prose("13_tools_from_another_process", "What the spec's text and a real server do")
+    said = _back_prose("23_tools_from_another_process", "What the spec's text and a real server do")
     assert "JSON-RPC error" in said and "`isError: true`" in said
-    printed = _back_output("13_tools_from_another_process", 'connection.call_tool("get_forecast"')
+    printed = _back_output("23_tools_from_another_process", 'connection.call_tool("get_forecast"')
     assert printed.splitlines()[0] == "a result | isError: True"
-    opening = _back_prose("13_tools_from_another_process", "Four messages before any tool runs")
+    opening = _back_prose("23_tools_from_another_process", "Four messages before any tool runs")
     assert "not a fixed opening step" in opening and "they are not required to do so" in opening
 
 
 def test_15_structured_output_teaches_that_anthropic_refuses_bounds():
-    printed = _back_output("15_structured_output", "bounded = dict(WEATHER")
+    printed = _back_output("25_structured_output", "bounded = dict(WEATHER")
     assert printed.startswith("anthropic  output_config.format.schema: For 'integer' type, property")
     assert "responses  accepted" in printed
-    said = _back_prose("15_structured_output", "Anthropic refuses it; paste `bounded`")
+    said = _back_prose("25_structured_output", "Anthropic refuses it; paste `bounded`")
     assert "`transform_schema`" in said and "a schema you pass as a dict goes as it is" in said

@@ -207,7 +207,7 @@ def test_this_environment_holds_the_locked_versions():
 def test_drift_tries_each_changed_package_alone_when_the_whole_upgrade_fails(monkeypatch, tmp_path):
     # dev.py drift: the newest versions fail somewhere; each package that differs from the lock is
     # then installed alone over the lock and the failing tests run again, so the table names
-    # which package broke which test (here anthropic breaks lesson 11; openai breaks nothing)
+    # which package broke which test (here anthropic breaks lesson 21; openai breaks nothing)
     wanted = "anthropic==9.0.0\nopenai==9.1.0\njsonschema==4.26.0\n"
     monkeypatch.setattr(dev, "exported", lambda uv, extra, hashes=True: "anthropic==2.17.0\n")
     monkeypatch.setattr(dev, "versions_in_lock", lambda path: {"anthropic": {"2.17.0"}, "openai": {"3.63.0"},
@@ -220,7 +220,7 @@ def test_drift_tries_each_changed_package_alone_when_the_whole_upgrade_fails(mon
     monkeypatch.setattr(dev.subprocess, "run", uv_pip_compile)
     built = []
     monkeypatch.setattr(dev, "_drift_env", lambda uv, folder, req, also=(): built.append([*also]) or folder)
-    lesson = "notebooks/11_streaming_on_the_wire.ipynb::Cell 14"
+    lesson = "notebooks/21_streaming_on_the_wire.ipynb::Cell 14"
     broken_by = {"anthropic==9.0.0": [lesson]}
     monkeypatch.setattr(dev, "_failures", lambda python, log, only=None: (
         [lesson] if only is None else broken_by.get((built[-1] or [""])[0], [])))

@@ -577,7 +577,7 @@ def test_the_events_live_in_events_py_only():
 
 
 def test_each_step_records_the_tools_its_call_offered():
-    # what lesson 7's forced-call exercise reads: which tools the forced call had to choose from
+    # what lesson 13's forced-call exercise reads: which tools the forced call had to choose from
     from toolcall_lab.tools import calculator
 
     run = run_agent(ScriptedProvider([call("calculator", expression="1 + 1"), "2."]), "1 + 1?",

@@ -1,4 +1,4 @@
-"""The MCP hop (lesson 13), traced through the real `mcp` client and server, in this process.
+"""The MCP hop (lesson 23), traced through the real `mcp` client and server, in this process.
 
 Every test here connects the SDK's `Client` to an `MCPServer` over the SDK's own in-memory
 transport (`toolcall_lab.mcp_tools.connect`): nothing is spawned, and what the log shows is
@@ -318,7 +318,7 @@ def test_12_an_allow_list_that_is_the_kits_screen_is_refused_with_write_it_yours
 
 
 def test_the_version_line_names_no_version_for_a_supported_mcp_and_both_for_another():
-    """The next release of the SDK must not change lesson 13's page: every supported release
+    """The next release of the SDK must not change lesson 23's page: every supported release
     gives the one line; a release outside the pin names what it was written for and yours."""
     from toolcall_lab.mcp_tools import WRITTEN_FOR
     from toolcall_lab.mcp_tools.connection import _version_sentence

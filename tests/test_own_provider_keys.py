@@ -1,4 +1,4 @@
-"""The strict checks of lessons 4 and 5 accept the right answer in the shapes learners write it.
+"""The strict checks of lessons 7 and 9 accept the right answer in the shapes learners write it.
 
 The wrong-answer table (tests/checkrows/) proves each check refuses the mistakes; these prove
 that being strict did not make a check fussy: a summary may put a temperature before or after

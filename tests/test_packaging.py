@@ -51,7 +51,7 @@ MODULE_SOURCE = {
     "jsonschema": "jsonschema",
     "referencing": "jsonschema",   # jsonschema's own $ref resolution (output_format.sample follows $refs)
     "jinja2": "jinja2",            # toolcall_lab.template renders chat templates
-    "mcp": "mcp",                  # lesson 13: the official MCP SDK, client and server in-process
+    "mcp": "mcp",                  # lesson 23: the official MCP SDK, client and server in-process
     "anyio": "mcp",                # the SDK's async library: the client's own event loop thread
     "packaging": "matplotlib",     # the lock's markers, read by the doctor (JupyterLab needs it too)
 }
@@ -98,7 +98,7 @@ def test_the_lab_extra_brings_every_module_the_lessons_and_the_kit_import():
 
 
 def test_the_lab_extra_runs_every_lesson_offline():
-    # lesson 2 runs all three SDKs against the API double; the lessons need a JupyterLab
+    # lesson 3 runs all three SDKs against the API double; the lessons need a JupyterLab
     assert {"anthropic", "openai", "ollama", "jupyterlab", "ipykernel", "ipywidgets",
             "matplotlib"} <= pyproject_requirements("lab")
 

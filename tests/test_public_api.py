@@ -45,7 +45,7 @@ def test_required_names_are_exported_and_resolve():
 
 
 def test_example_tools_are_tools():
-    # lesson 7: a pretend folder for the prompt injection (`tools.files`), not among EXAMPLE_TOOLS
+    # lesson 13: a pretend folder for the prompt injection (`tools.files`), not among EXAMPLE_TOOLS
     assert set(toolcall_lab.tools.__all__) == {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather",
                                                "read_file", "search_kb"}
     for t in toolcall_lab.tools.EXAMPLE_TOOLS:

@@ -40,13 +40,13 @@ PUBLIC: dict[str, set[str]] = {
                           "run_cost"},
     "toolcall_lab.display": {"sequence_diagram"},
     "toolcall_lab.double": {"flavour_table"},
-    "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 13 and 14
-    "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 16
+    "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 23 and 24
+    "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 26
                            "difference", "plot_intervals", "run_eval", "runs_to_tell_apart", "simulate",
                            "wilson"},
     "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"},
     "toolcall_lab.loop": {"decide"},
-    "toolcall_lab.mcp_loop": {"run_with_server"},  # lessons 13 and 14
+    "toolcall_lab.mcp_loop": {"run_with_server"},  # lessons 23 and 24
     "toolcall_lab.mcp_tools": {"connect", "screen", "version_line"},
     "toolcall_lab.mcp_tools.servers": {"poisoned_weather_server", "weather_server"},
     "toolcall_lab.messages": {"Block"},
@@ -79,7 +79,7 @@ PUBLIC: dict[str, set[str]] = {
                              "step_through", "stream_player", "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
-    "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 9; the flavours live in wire.flavours
+    "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 17; the flavours live in wire.flavours
 }
 
 
@@ -121,8 +121,8 @@ def test_every_pinned_path_imports(module):
 
 
 def test_each_api_is_still_its_codec_at_wire_dot_its_name():
-    """`from toolcall_lab.wire import chat` (lesson 5) is the codec the registry names, now a package,
-    and `codec(api)` still offers the server half's `encode_response` (lessons 4 and 8)."""
+    """`from toolcall_lab.wire import chat` (lesson 9) is the codec the registry names, now a package,
+    and `codec(api)` still offers the server half's `encode_response` (lessons 7 and 15)."""
     from toolcall_lab.wire import API_SPECS, codec
 
     for name, spec in API_SPECS.items():

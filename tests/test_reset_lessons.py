@@ -19,7 +19,7 @@ _spec.loader.exec_module(dev)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-LESSON_1, LESSON_2 = '{"cells": ["lesson 1"]}\n', '{"cells": ["lesson 2"]}\n'
+LESSON_1, LESSON_2 = '{"cells": ["lesson 1"]}\n', '{"cells": ["lesson 3"]}\n'
 
 
 def git(root, *args):
@@ -32,7 +32,7 @@ def clone(tmp_path):
     """A git clone of a small kit: two lessons, this .gitignore and dev.py, committed."""
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "notebooks" / "01_one_tool_call.ipynb").write_text(LESSON_1)
-    (tmp_path / "notebooks" / "02_on_the_wire.ipynb").write_text(LESSON_2)
+    (tmp_path / "notebooks" / "03_on_the_wire.ipynb").write_text(LESSON_2)
     shutil.copy(ROOT / ".gitignore", tmp_path / ".gitignore")
     shutil.copy(ROOT / "dev.py", tmp_path / "dev.py")
     git(tmp_path, "init", "-q")
@@ -50,18 +50,18 @@ def reset(clone, *names):
 def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
     lesson = clone / "notebooks" / "01_one_tool_call.ipynb"
     lesson.write_text('{"cells": ["my answers"]}\n')
-    (clone / "notebooks" / "02_on_the_wire.ipynb").unlink()  # deleted by mistake
+    (clone / "notebooks" / "03_on_the_wire.ipynb").unlink()  # deleted by mistake
     (clone / "notebooks" / "my_notes.ipynb").write_text("mine")  # the learner's own file
     result = reset(clone)
     assert result.returncode == 0, result.stdout + result.stderr
     assert lesson.read_text() == LESSON_1
-    assert (clone / "notebooks" / "02_on_the_wire.ipynb").read_text() == LESSON_2
+    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_2
     kept = list((clone / "notebooks" / "my-copies").iterdir())
     assert [p.read_text() for p in kept] == ['{"cells": ["my answers"]}\n']
     assert kept[0].name.startswith("01_one_tool_call-") and kept[0].suffix == ".ipynb"
     kept_line = f"kept your version of 01_one_tool_call.ipynb as notebooks/my-copies/{kept[0].name}"
     assert kept_line in result.stdout
-    assert "restored 02_on_the_wire.ipynb" in result.stdout
+    assert "restored 03_on_the_wire.ipynb" in result.stdout
     assert (clone / "notebooks" / "my_notes.ipynb").read_text() == "mine"
     # the kept copy is git-ignored: only the learner's own new file shows as untracked
     assert git(clone, "status", "--porcelain").splitlines() == ["?? notebooks/my_notes.ipynb"]
@@ -70,10 +70,10 @@ def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
 
 @pytest.mark.slow
 def test_only_the_named_lesson_is_restored(clone):
-    for name in ("01_one_tool_call.ipynb", "02_on_the_wire.ipynb"):
+    for name in ("01_one_tool_call.ipynb", "03_on_the_wire.ipynb"):
         (clone / "notebooks" / name).write_text("changed")
     assert reset(clone, "2").returncode == 0
-    assert (clone / "notebooks" / "02_on_the_wire.ipynb").read_text() == LESSON_2
+    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_2
     assert (clone / "notebooks" / "01_one_tool_call.ipynb").read_text() == "changed"
 
 
@@ -97,10 +97,10 @@ def test_outside_a_git_clone_it_says_what_to_do(tmp_path):
 
 
 @pytest.mark.parametrize("names, picked", [
-    ([], ["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"]),
+    ([], ["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"]),
     (["1"], ["01_one_tool_call.ipynb"]),
     (["01_one_tool_call"], ["01_one_tool_call.ipynb"]),
-    (["notebooks/02_on_the_wire.ipynb", "2"], ["02_on_the_wire.ipynb"]),
+    (["notebooks/03_on_the_wire.ipynb", "2"], ["03_on_the_wire.ipynb"]),
 ])
 def test_lessons_are_named_by_number_stem_or_path(names, picked):
-    assert dev.pick_lessons(names, ["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"]) == (picked, [])
+    assert dev.pick_lessons(names, ["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"]) == (picked, [])

@@ -1,4 +1,4 @@
-"""The schema lab widget (lesson 15): every control updates the verdicts, nothing prints."""
+"""The schema lab widget (lesson 25): every control updates the verdicts, nothing prints."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ words, or the cell is marked ignored with a reason. Two halves:
   names of the SDKs and libraries below (found by walking their installed modules, so a new
   release's new names are found too), memory addresses, default reprs, jsonschema's and
   pydantic's wording, the installed versions of those dependencies, absolute paths, timings
-  and timestamps; the scan is shown to catch what lesson 11 used to
+  and timestamps; the scan is shown to catch what lesson 21 used to
   print ("after 9 events the SDK raised RemoteProtocolError"), and to pass the kit's own
   error names, which are the kit's vocabulary;
 - a stream cut mid-reply gives one `IncompleteStreamError` sentence whatever the SDK raised
@@ -217,7 +217,7 @@ def test_every_cell_left_uncompared_says_why(path):
     assert not silent, f"{path.name}: cells {silent} are not compared and no comment in them says why"
 
 
-#: What lesson 11 printed before: the SDK's class for a dropped connection (each release its own).
+#: What lesson 21 printed before: the SDK's class for a dropped connection (each release its own).
 OLD_LESSON_11 = ["after 9 events the SDK raised RemoteProtocolError\n",
                  "after 9 events the SDK raised APIConnectionError\n"]
 

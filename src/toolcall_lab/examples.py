@@ -27,7 +27,7 @@ __all__ = ["PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"]
 
 PARIS_QUESTION = "What's the weather in Paris?"
 
-#: The system prompt of the lessons' Paris run (lesson 1's loop, lesson 3's bill, the figures
+#: The system prompt of the lessons' Paris run (lesson 1's loop, lesson 5's bill, the figures
 #: and the demo), so that "the same run" has the same token counts everywhere.
 SYSTEM_PROMPT = "You are a helpful assistant."
 

@@ -1,4 +1,4 @@
-"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 6, 7, 12, 14.
+"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 11-14, 22, 24.
 
 Real models rarely misbehave when you are watching. Each policy here plays one mistake,
 reproducibly, around the lessons' weather question, and then (where a real model would)
@@ -23,7 +23,7 @@ reads the error it gets back and recovers:
                           words with the question, or none; a stand-in for how a model chooses
     slips_at(rate, seed)  a model that varies: on a stated share of its questions, drawn at random
                           but reproducibly from `seed`, it calls the wrong tool or sends the wrong
-                          arguments, and answers from what came back (lesson 16's eval)
+                          arguments, and answers from what came back (lesson 26's eval)
 
 Each is a policy function for `ScriptedProvider` (or `ApiDouble`), so it sees the
 transcript and the tools on offer and decides its next reply. The model that behaves is

@@ -274,7 +274,7 @@ def tool_prompt_tokens(model: str) -> int:
 #: The model the lessons price loops on: Claude Opus 5, a *legacy* model since Opus 5.5
 #: (2026-09-22), kept because its round prices ($5 input, $25 output, reads at 0.1x,
 #: writes at 1.25x) make the lessons' arithmetic easy to follow by hand and its dollars
-#: big enough to read; lesson 3's committed numbers are priced on it. It is not the
+#: big enough to read; lesson 5's committed numbers are priced on it. It is not the
 #: newest or the largest model (the defaults above are the cheapest, for learners' runs).
 TEACHING_MODEL = "claude-opus-5"
 

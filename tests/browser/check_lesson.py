@@ -1,7 +1,7 @@
 """Open a lesson in a real browser, run every cell, and check what a learner would see.
 
     .venv/bin/python tests/browser/check_lesson.py                        # every lesson
-    .venv/bin/python tests/browser/check_lesson.py 02_on_the_wire.ipynb   # another lesson
+    .venv/bin/python tests/browser/check_lesson.py 03_on_the_wire.ipynb   # another lesson
     .venv/bin/python tests/browser/check_lesson.py /tmp/scratch.ipynb     # any notebook file
     .venv/bin/python tests/browser/check_lesson.py --theme dark --screenshots build/browser/dark
 

@@ -1,4 +1,4 @@
-"""The wrong-answer table's rows, one module per lesson from lesson 4 on.
+"""The wrong-answer table's rows, one module per lesson from lesson 7 on.
 
 Each module here (named for its lesson's topic, like its key in `toolcall_lab.checks`) has
 `ROWS`, a list of `Row`; tests/test_checks.py runs every row through the same tests: the

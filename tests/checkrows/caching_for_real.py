@@ -1,4 +1,4 @@
-"""Lesson 10's wrong answers: each check is fed the runs the lesson makes, through the API double."""
+"""Lesson 19's wrong answers: each check is fed the runs the lesson makes, through the API double."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 9's wrong answers: parsers that each break on one way a model drifts from the format."""
+"""Lesson 17's wrong answers: parsers that each break on one way a model drifts from the format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 16's wrong answers: graders that each miss one step, and the lesson's own evals to judge by."""
+"""Lesson 26's wrong answers: graders that each miss one step, and the lesson's own evals to judge by."""
 
 from __future__ import annotations
 

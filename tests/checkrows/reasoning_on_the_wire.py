@@ -1,4 +1,4 @@
-"""Lesson 8's wrong answers: values, replay rules that get one case wrong, histories edited
+"""Lesson 15's wrong answers: values, replay rules that get one case wrong, histories edited
 the wrong way, and a repaired call 2 built from anything but the saved reply."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lesson 7's wrong answers: values, runs and gates that each get one thing wrong."""
+"""Lesson 13's wrong answers: values, runs and gates that each get one thing wrong."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 11's wrong answers: Chat accumulators that each break on one thing real streams do,
+"""Lesson 21's wrong answers: Chat accumulators that each break on one thing real streams do,
 the shortcuts, and the predictions' and questions' plausible slips."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lesson 15's wrong answers: each check is fed the schemas the lesson shows."""
+"""Lesson 25's wrong answers: each check is fed the schemas the lesson shows."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 13's wrong answers: ids, row sets, counts and adapters that each get one thing wrong.
+"""Lesson 23's wrong answers: ids, row sets, counts and adapters that each get one thing wrong.
 
 The data are the lesson's own, made here through the real `mcp` client and server, in this
 process: a run on the honest server, a connection by the older handshake, a transcript a

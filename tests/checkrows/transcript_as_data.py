@@ -1,4 +1,4 @@
-"""Lesson 4's wrong answers: values, and transcripts built from another one in the ways learners get wrong."""
+"""Lesson 7's wrong answers: values, and transcripts built from another one in the ways learners get wrong."""
 
 from __future__ import annotations
 

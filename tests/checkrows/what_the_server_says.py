@@ -1,4 +1,4 @@
-"""Lesson 14's wrong answers: allow-lists and renamed tool lists that each get one thing wrong.
+"""Lesson 24's wrong answers: allow-lists and renamed tool lists that each get one thing wrong.
 
 The data are the lesson's own, made here through the real `mcp` client and server, in this
 process: two servers that both list get_weather.

@@ -1,4 +1,4 @@
-"""Lesson 12's wrong answers: the predictions' and questions' plausible slips, and a retry after
+"""Lesson 22's wrong answers: the predictions' and questions' plausible slips, and a retry after
 a cut counted as if the cut turn had added something."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lesson 6's wrong answers: values, and functions and classes that each get one thing wrong."""
+"""Lesson 11's wrong answers: values, and functions and classes that each get one thing wrong."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lesson 5's wrong answers: providers that each break one promise, and the shortcuts.
+"""Lesson 9's wrong answers: providers that each break one promise, and the shortcuts.
 
 The right answers are the key's worked classes defined the way a learner's cell defines them
 (the `your-code` cell of the lesson with the worked definition filled in, run outside the
@@ -24,7 +24,7 @@ from toolcall_lab.providers.openai_chat import OpenAIChatProvider
 from toolcall_lab.teacher.solutions import fill_definition
 from toolcall_lab.wire import chat
 
-LESSON = NOTEBOOKS / "05_your_own_provider.ipynb"
+LESSON = NOTEBOOKS / "09_your_own_provider.ipynb"
 SETUP = ("from toolcall_lab import Message, Provider, ScriptedProvider, StopReason\n"
          "from toolcall_lab import Turn, Usage, get_provider, provider_from_env, run_agent\n")
 
@@ -224,7 +224,7 @@ class DelegatesToTheKit(ScriptedProvider):
 
 
 def forgetful():
-    """Lesson 5's ForgetfulChat: every call's arguments re-sent as an object."""
+    """Lesson 9's ForgetfulChat: every call's arguments re-sent as an object."""
     def encode(transcript, tools=(), **options):
         body = chat.encode_request(transcript, tools, **options)
         for message in body["messages"]:

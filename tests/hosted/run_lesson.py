@@ -11,7 +11,7 @@ build the kit's wheel, and run lessons with the environment's Python:
     python -m pip wheel --no-deps -w /tmp/kitwheel .
     /tmp/hosted/bin/python tests/hosted/run_lesson.py \\
         --kit /tmp/kitwheel/toolcall_lab-0.1.0-py3-none-any.whl \\
-        notebooks/00_start_here.ipynb notebooks/03_the_bill.ipynb
+        notebooks/00_start_here.ipynb notebooks/05_the_bill.ipynb
 
 For each lesson it copies the .ipynb alone into an empty folder (what Colab has: one notebook,
 no clone beside it), starts a kernel there whose startup imports a stand-in `google.colab` (as

@@ -8,21 +8,21 @@ that a cell never shows its own answer.
 
     start_here                  the start page, one warm-up question
     one_tool_call               lesson 1, the four messages of a tool call
-    on_the_wire                 lesson 2, one conversation on four wires
-    the_bill                    lesson 3, what a loop costs
-    transcript_as_data          lesson 4, typed blocks, frozen messages, usage
-    your_own_provider           lesson 5, a pretend model, an adapter of your own, a tracer
-    when_the_model_misbehaves   lesson 6, broken loops, what a loop does with each stop reason
-    steering_and_guarding       lesson 7, tool choice, calls at once, the permission gate
-    reasoning_on_the_wire       lesson 8, reasoning in replies, bills and replays
-    local_models                lesson 9, local models; what the model reads, parsing its tool calls
-    caching_for_real            lesson 10, real cache breakpoints, compaction, tools you don't run
-    streaming_on_the_wire       lesson 11, a tool call arriving event by event
-    when_a_stream_breaks        lesson 12, a cut stream, streamed thinking, your provider streaming
-    tools_from_another_process  lesson 13, tools on an MCP server
-    what_the_server_says        lesson 14, a poisoned description, the gate, the allow-list
-    structured_output           lesson 15, a reply held to a JSON Schema
-    measuring_a_model           lesson 16, pass rates, not verdicts
+    on_the_wire                 lesson 3, one conversation on four wires
+    the_bill                    lesson 5, what a loop costs
+    transcript_as_data          lesson 7, typed blocks, frozen messages, usage
+    your_own_provider           lesson 9, a pretend model, an adapter of your own, a tracer
+    when_the_model_misbehaves   lesson 11, broken loops, what a loop does with each stop reason
+    steering_and_guarding       lesson 13, tool choice, calls at once, the permission gate
+    reasoning_on_the_wire       lesson 15, reasoning in replies, bills and replays
+    local_models                lesson 17, local models; what the model reads, parsing its tool calls
+    caching_for_real            lesson 19, real cache breakpoints, compaction, tools you don't run
+    streaming_on_the_wire       lesson 21, a tool call arriving event by event
+    when_a_stream_breaks        lesson 22, a cut stream, streamed thinking, your provider streaming
+    tools_from_another_process  lesson 23, tools on an MCP server
+    what_the_server_says        lesson 24, a poisoned description, the gate, the allow-list
+    structured_output           lesson 25, a reply held to a JSON Schema
+    measuring_a_model           lesson 26, pass rates, not verdicts
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the

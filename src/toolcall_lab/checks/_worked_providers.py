@@ -1,7 +1,7 @@
 # mypy: disable-error-code="no-untyped-def, no-untyped-call, type-arg"
 # (written as a learner writes them in the lesson's `your-code` cells: unannotated, but for a
 # bare `dict` and `list` where mypy could not tell a body's or a reply's mixed values apart)
-"""The worked classes of lesson 5, "Your own provider": the teacher's answers, as real code.
+"""The worked classes of lesson 9, "Your own provider": the teacher's answers, as real code.
 
 They live here, as code, so that ruff and mypy read them and the tests run them; the key
 (`toolcall_lab.checks.your_own_provider`) hands out their *source text* as `SOLUTIONS`,

@@ -1,4 +1,4 @@
-"""Answer keys and worked solutions of lesson 10, "Caching for real, compaction, and tools you don't run".
+"""Answer keys and worked solutions of lesson 19, "Caching for real, compaction, and tools you don't run".
 
 Every key computes its answer from what the lesson's cell passes in (a run through the API
 double, the model table, a compaction), so no answer is written here:

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked parser of the lesson's Your-turn cell is written as a learner writes it: unannotated)
-"""Answer keys and worked solutions of lesson 9, "Local models and the OpenAI-compatible spectrum".
+"""Answer keys and worked solutions of lesson 17, "Local models and the OpenAI-compatible spectrum".
 
 This module holds the keys of the lesson's section on what the model actually reads
 (`toolcall_lab.template`): the prompt a chat template renders, and a parser for the tool

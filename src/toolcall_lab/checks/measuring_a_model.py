@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked grader of the lesson's Your-turn cell is written as a learner writes it: unannotated)
-"""Answer keys and worked solutions of lesson 16, "Measuring a model".
+"""Answer keys and worked solutions of lesson 26, "Measuring a model".
 
 Every key computes its answer from what the lesson passes in (an eval it ran, a comparison,
 a recorded eval) or from `evals`' own statistics, so no answer is written here.

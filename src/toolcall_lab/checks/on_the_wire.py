@@ -1,4 +1,4 @@
-"""Answer keys of lesson 2, "One conversation, four wires".
+"""Answer keys of lesson 3, "One conversation, four wires".
 
 The request body a learner writes by hand is compared with the kit's codec field by
 field, and the first difference is named by its path (`messages.2.tool_call_id`), the
@@ -30,7 +30,7 @@ from ..wire import check as api_check
 __all__ = ["SOLUTIONS", "chat_body", "exercise_1", "exercise_2", "predict_accepted", "predict_user_words",
            "q1", "q2", "q3"]
 
-#: The keys the rules of lesson 2, section 4, give a Chat Completions body: no more.
+#: The keys the rules of lesson 3, section 4, give a Chat Completions body: no more.
 CHAT_KEYS = ("model", "messages", "tools")
 #: What the kit's Chat codec adds beyond them (an output limit always, reasoning when asked).
 _CODEC_EXTRAS = ("max_completion_tokens", "max_tokens", "reasoning_effort")

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked functions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 8, "Reasoning on the wire".
+"""Answer keys and worked solutions of lesson 15, "Reasoning on the wire".
 
 Most answers are values, checked as in every lesson, and each expected value is worked out
 from the lesson's own data: the replies the API double gave, the versions of call 2 the
@@ -200,7 +200,7 @@ def q1(answer: Any) -> None:
     """To which API can no reasoning go back, not even the reasoning its own models wrote?"""
     keeps_nothing = [api for api in APIS if codec(api).why_dropped(_own_block(api), model="m") is not None]
     check("Q1", answer, word(keeps_nothing[0], choices=APIS),
-          hint="look for the API whose assistant messages have no field for reasoning (lesson 2 showed "
+          hint="look for the API whose assistant messages have no field for reasoning (lesson 3 showed "
                "each one's request body)")
 
 

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked definitions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 7, "Steering and guarding".
+"""Answer keys and worked solutions of lesson 13, "Steering and guarding".
 
 Most answers are values, checked as in every lesson, each computed from the lesson's own
 data. Two are code the learner writes in a `your-code` cell, judged by what it does, one

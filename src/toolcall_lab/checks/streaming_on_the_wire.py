@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def, var-annotated"
 # (the worked accumulator of the lesson's Your-turn cell is written as a learner writes it: unannotated)
-"""Answer keys and worked solutions of lesson 11, "Streaming on the wire".
+"""Answer keys and worked solutions of lesson 21, "Streaming on the wire".
 
 **The learner's accumulator.** The lesson asks for `accumulate(chunks)`: the tool calls of
 a streamed Chat Completions reply, rebuilt from its chunks (each chunk the `data` JSON of
@@ -262,7 +262,7 @@ def predict_run(answer: Any) -> None:
     check("Prediction", answer, word("done", _WHEN),
           hint="a stream can still break off after a call's block is finished; what does the "
                "transcript hold then?",
-          why="Until the reply's end event, the stream may still break off (lesson 12).")
+          why="Until the reply's end event, the stream may still break off (lesson 22).")
 
 
 # -- check yourself -------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Answer keys and worked solutions of lesson 15, "Structured output: a tool call with no return trip".
+"""Answer keys and worked solutions of lesson 25, "Structured output: a tool call with no return trip".
 
 Every key works its answer out from what the lesson's cell passes in (the schemas it
 shows, the wire's own rules) or from the task below, so no answer is written on the page:

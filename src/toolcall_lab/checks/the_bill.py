@@ -1,4 +1,4 @@
-"""Answer keys of lesson 3, "The bill of a loop".
+"""Answer keys of lesson 5, "The bill of a loop".
 
 Money is compared to the cent's hundredth; token counts exactly. A total worked out
 with an off-by-one in the formula (n² instead of n(n−1)) is a wrong answer, on purpose:

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked definitions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
-"""Answer keys and worked solutions of lesson 13, "Tools from another process".
+"""Answer keys and worked solutions of lesson 23, "Tools from another process".
 
 Most answers are values, each computed from the lesson's own data (its run, its
 connections), so a real provider's ids work as well as the scripted ones. One is code the
@@ -16,7 +16,7 @@ kit's own function is refused ("write it yourself"):
 
 The worked definition is real code below (linted, and run by the tests); `SOLUTIONS` holds
 its source, which tests/test_lessons.py puts in place of the template. The allow-list and
-the two servers of one name are lesson 14's (`what_the_server_says`).
+the two servers of one name are lesson 24's (`what_the_server_says`).
 """
 
 from __future__ import annotations

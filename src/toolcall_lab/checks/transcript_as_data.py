@@ -1,4 +1,4 @@
-"""Answer keys of lesson 4, "The transcript is data": blocks, what a loop re-sends, frozen
+"""Answer keys of lesson 7, "The transcript is data": blocks, what a loop re-sends, frozen
 messages, ids and synthetic messages, usage.
 
 Every answer but one is a value, checked as in every lesson; `made_by` is a function the
@@ -18,7 +18,7 @@ replaced, the trap of section 3).
 leave the original as it is. Hint: section 3 made a redacted ToolResult; read what it says \
 about a message made with replace()
 
-Left out: lesson 5's provider, adapter and tracer, whose keys are in `your_own_provider`.
+Left out: lesson 9's provider, adapter and tracer, whose keys are in `your_own_provider`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ._runs import quietly, raised, template
 __all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "input_by_kind", "made_by", "predict_biggest", "q1",
            "q2", "q3", "temperature_pairs", "tokens_in"]
 
-_quietly = quietly  # lesson 6's key reads it from here
+_quietly = quietly  # lesson 11's key reads it from here
 KINDS = ("text", "tool_call", "tool_result", "reasoning")
 REDACTED = "[redacted]"
 

@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-def"
 # (the worked definition of the lesson's Your-turn cell is written as a learner writes it: unannotated)
-"""Answer keys and worked solutions of lesson 14, "What the server says".
+"""Answer keys and worked solutions of lesson 24, "What the server says".
 
 The learner writes `offer(tools, allowed)` in a `your-code` cell, the description
 allow-list: only a tool whose name is allowed *and* whose description is, character for
@@ -178,7 +178,7 @@ def exercise_1(answer: Any, first: Any, second: Any) -> None:
               hint="the cell above the exercise connects to the second server")
         return
     check("Exercise 1", answer, lambda given: _wrong_names(given, first, second),
-          hint="a Tool is a frozen dataclass, and lesson 7 (section 5) made a changed copy of one; its "
+          hint="a Tool is a frozen dataclass, and lesson 13 (section 5) made a changed copy of one; its "
                "function still asks its own server for the tool by the server's name")
 
 

@@ -1,4 +1,4 @@
-"""Answer keys and worked solutions of lesson 12, "When a stream breaks".
+"""Answer keys and worked solutions of lesson 22, "When a stream breaks".
 
 The lesson streams from the API double through the real `anthropic` SDK: a whole reply, the
 same reply cut after the call's block, a thinking block's signature, and the kit's loop on a

@@ -1,4 +1,4 @@
-"""Answer keys of lesson 5, "Your own provider": a pretend model, an adapter for the made-up
+"""Answer keys of lesson 9, "Your own provider": a pretend model, an adapter for the made-up
 Parts API, a broken translator, and a tracer whose log lines are keyed by provider and model.
 
 Three answers are classes the learner writes in a `your-code` cell; their checks judge them

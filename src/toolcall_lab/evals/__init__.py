@@ -20,7 +20,7 @@ on the transcript, and reports a pass rate with how sure it is:
     >>> run_eval(CASES, model, runs=10, tools=EXAMPLE_TOOLS).interval()
     Interval(73.9% to 94.5%)
 
-Lesson 16 ("Measuring a model") teaches it. Left out: graders that are models, graded
+Lesson 26 ("Measuring a model") teaches it. Left out: graders that are models, graded
 scores, paired and sequential designs, and running trials in parallel.
 """
 

@@ -63,7 +63,7 @@ TIMEOUT_S = 30.0
 MAX_PAGES = 100
 #: The name and version your code gives the server (clientInfo): the kit's, so outputs stay stable.
 CLIENT_NAME = "toolcall-lab"
-#: The release of the `mcp` SDK lessons 13 and 14 and this package were written for.
+#: The release of the `mcp` SDK lessons 23 and 24 and this package were written for.
 WRITTEN_FOR = "2.3.0"
 #: The releases the kit supports, [from, up to): the pin in pyproject.toml, mcp>=2.3,<3.
 SUPPORTED = ((2, 3), (3, 0))

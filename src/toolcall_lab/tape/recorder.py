@@ -228,7 +228,7 @@ def recording(provider: Provider, path: str | Path, *, label: str | None = None,
     """`provider`, recording every exchange from now on onto the tape at `path`, saved after each.
 
     What `TOOLCALL_LAB_RECORD=PATH` does to the lessons' `provider_from_env` cell: a teacher
-    runs lessons 1 to 8 once against a real model, each adding its exchanges to the one tape
+    runs lessons 1 to 16 once against a real model, each adding its exchanges to the one tape
     (a tape already at `path` is added to, when it was made by the same provider and model),
     and the class replays them all with `TOOLCALL_LAB_TAPE=PATH`, since a replay answers any
     request the tape holds. Calls made at once from several threads each land on the tape, in

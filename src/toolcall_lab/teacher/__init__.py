@@ -1,5 +1,5 @@
 """The teacher's side: what runs a class rather than a lesson, and what sets a learner's machine up.
-No lesson imports it at run time except `budget.class_budget` (lesson 8), which keeps its old
+No lesson imports it at run time except `budget.class_budget` (lesson 15), which keeps its old
 path `toolcall_lab.budget`; `doctor.check_environment` (the start page); and, only where the kit
 was missing, `hosted.install_lessons_packages` (every lesson's first cell).
 

@@ -43,21 +43,21 @@ __all__ = ["HUB_PLACEHOLDER", "LESSONS", "binder_link", "colab_link", "github_re
 LESSONS = (
     "00_start_here.ipynb",
     "01_one_tool_call.ipynb",
-    "02_on_the_wire.ipynb",
-    "03_the_bill.ipynb",
-    "04_transcript_as_data.ipynb",
-    "05_your_own_provider.ipynb",
-    "06_when_the_model_misbehaves.ipynb",
-    "07_steering_and_guarding.ipynb",
-    "08_reasoning_on_the_wire.ipynb",
-    "09_local_models.ipynb",
-    "10_caching_for_real.ipynb",
-    "11_streaming_on_the_wire.ipynb",
-    "12_when_a_stream_breaks.ipynb",
-    "13_tools_from_another_process.ipynb",
-    "14_what_the_server_says.ipynb",
-    "15_structured_output.ipynb",
-    "16_measuring_a_model.ipynb",
+    "03_on_the_wire.ipynb",
+    "05_the_bill.ipynb",
+    "07_transcript_as_data.ipynb",
+    "09_your_own_provider.ipynb",
+    "11_when_the_model_misbehaves.ipynb",
+    "13_steering_and_guarding.ipynb",
+    "15_reasoning_on_the_wire.ipynb",
+    "17_local_models.ipynb",
+    "19_caching_for_real.ipynb",
+    "21_streaming_on_the_wire.ipynb",
+    "22_when_a_stream_breaks.ipynb",
+    "23_tools_from_another_process.ipynb",
+    "24_what_the_server_says.ipynb",
+    "25_structured_output.ipynb",
+    "26_measuring_a_model.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 
@@ -65,8 +65,8 @@ HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when n
 def lesson_file(lesson: int | str) -> str:
     """A lesson's file name, from its number, its file name, or its name without `.ipynb`.
 
-    >>> {lesson_file(name) for name in (3, "3", "03_the_bill", "notebooks/03_the_bill.ipynb")}
-    {'03_the_bill.ipynb'}
+    >>> {lesson_file(name) for name in (5, "5", "05_the_bill", "notebooks/05_the_bill.ipynb")}
+    {'05_the_bill.ipynb'}
     """
     text = str(lesson).strip().removeprefix("notebooks/")
     # subtle: str.isdigit() takes "²" and "٣" too, which int() refuses; a lesson number is ASCII digits
@@ -160,8 +160,8 @@ def binder_link(repo: str, *, branch: str = "main", lesson: int | str = 0) -> st
 def colab_link(repo: str, *, branch: str = "main", lesson: int | str = 0) -> str:
     """The Colab link that opens `lesson` straight from GitHub (GitHub only).
 
-    >>> print(colab_link("https://github.com/me/toolcall-lab", lesson="02_on_the_wire"))
-    https://colab.research.google.com/github/me/toolcall-lab/blob/main/notebooks/02_on_the_wire.ipynb
+    >>> print(colab_link("https://github.com/me/toolcall-lab", lesson="03_on_the_wire"))
+    https://colab.research.google.com/github/me/toolcall-lab/blob/main/notebooks/03_on_the_wire.ipynb
     """
     _plain_text(repo=repo, branch=branch)
     owner, name = _github_or_raise(repo, "Colab")

@@ -14,7 +14,7 @@
                                     # a one-page printable handout per lesson (default: docs/handouts)
     python -m toolcall_lab links --repo URL [--hub URL] [--branch main] [--lesson 0]
                                     # a lesson's nbgitpuller (JupyterHub), Binder and Colab links
-    python -m toolcall_lab budget --students N [--lessons 1-4] [--provider P] [--model M]
+    python -m toolcall_lab budget --students N [--lessons 1-8] [--provider P] [--model M]
                                   [--reruns K] [--caching]
                                     # tokens, dollars and requests per minute for a class,
                                     # from the price table and the lessons' measured requests

@@ -57,7 +57,7 @@ KIT_VARIABLE = "TOOLCALL_LAB_KIT"
 #: module docstring for why exactly these): uv.lock's `lab` packages that the lessons' own code
 #: runs on, without the notebook server, the kernel and what it runs on, numpy, pillow and cryptography.
 HOSTED = frozenset({
-    # the kit's core, and the provider SDKs of lessons 2 to 14 with what they are built on
+    # the kit's core, and the provider SDKs of lessons 3 to 24 with what they are built on
     "jsonschema", "jsonschema-specifications", "referencing", "rpds-py", "attrs",
     "anthropic", "openai", "ollama", "mcp", "mcp-types",
     "annotated-types", "anyio", "certifi", "click", "docstring-parser", "h11", "httpcore", "httpcore2",

@@ -202,7 +202,7 @@ def measure(notebooks: Path, *, providers: Iterable[str] = PROVIDERS, lessons: I
             workers: int | None = None) -> dict[str, Any]:
     """Run each lesson under each provider against a `MeterDouble`; the data `usage_text` writes.
 
-    `lessons` are notebook stems ("03_the_bill"), default every `*.ipynb` in `notebooks`.
+    `lessons` are notebook stems ("05_the_bill"), default every `*.ipynb` in `notebooks`.
     Raises `UsageError` naming the cells that failed: a lesson that stops half way would be
     under-counted.
     """

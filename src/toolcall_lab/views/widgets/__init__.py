@@ -20,7 +20,7 @@ test (or a curious learner) can drive it without a browser:
                            verdict on it in that API's words
     interval_explorer()    sliders for the runs of an eval and a model's true pass rate, and a
                            button for new draws: forty evals' Wilson intervals, how many hold
-                           the true rate, and their figure (lesson 16)
+                           the true rate, and their figure (lesson 26)
 
 Every callback only sets the `.value` of other widgets (HTML, Image, Label, button
 states). Nothing prints, there is no `Output` widget, no `interact`, no `clear_output`,

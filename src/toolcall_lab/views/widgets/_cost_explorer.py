@@ -188,7 +188,7 @@ def cost_explorer(*, n: int = 10, h0: int = 2000, t: int = 500, model: str | Non
     Sliders set the number of model calls (`n`), the first request's tokens (`h0`:
     system prompt, tools, question) and the tokens each step adds (`t`: a call and its
     result); a dropdown picks the model from `models.PRICES` (by default
-    `models.TEACHING_MODEL`, lesson 3's; a dated snapshot id is priced by its family, as
+    `models.TEACHING_MODEL`, lesson 5's; a dated snapshot id is priced by its family, as
     `cost.cost_of` prices it), a checkbox turns prompt caching on. Every change recomputes
     `cost.loop_bill` and redraws the figure.
 

@@ -1,4 +1,4 @@
-"""The local-server flavours at their old address (lesson 9 imports them from here).
+"""The local-server flavours at their old address (lesson 17 imports them from here).
 
 Everything is `toolcall_lab.wire.flavours`, re-exported: the same objects, so
 `FLAVOURS is toolcall_lab.wire.flavours.FLAVOURS`.
