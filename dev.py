@@ -482,8 +482,8 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess:
 def pick_lessons(names: list[str], lessons: list[str]) -> tuple[list[str], list[str]]:
     """(the lessons `names` point at, the names that match none), e.g.
 
-    pick_lessons(["1", "02_on_the_wire"], ["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"])
-    -> (["01_one_tool_call.ipynb", "02_on_the_wire.ipynb"], [])
+    pick_lessons(["1", "03_on_the_wire"], ["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"])
+    -> (["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"], [])
     """
     if not names:
         return list(lessons), []
