@@ -32,13 +32,16 @@ WRONG: dict[str, dict[str, str]] = {
     "one_tool_call": {
         "my_result": 'ToolResult(request.id.upper(), get_weather(**request.args))',
         "predict_call_2": "2",
-        "predict_tool_runs": "1",  # the model's words taken for a tool call
         "q1": "3",
         "q2": "two_cities.transcript[1].tool_calls[0].id",
-        "q3": "4",
         "exercise_1": "[ToolResult(c.id, get_weather(**c.args)) "
                       "for c in two_cities.transcript[1].tool_calls]",
-        "exercise_2": '"17 * 23 - 100 = 291."',  # the sentence, not the run
+    },
+    "why_tool_calling": {
+        "predict_doubling": "2",  # twice the calls taken for twice the bill
+        "predict_tool_runs": "1",  # the model's words taken for a tool call
+        "q1": "4",
+        "exercise_1": '"17 * 23 - 100 = 291."',  # the sentence, not the run
     },
     "on_the_wire": {
         "my_chat_body": '{"model": "gpt-6-luna", "messages": []}',
@@ -52,14 +55,16 @@ WRONG: dict[str, dict[str, str]] = {
     },
     "the_bill": {
         "my_total": "12 * 3000",
-        "predict_first_call": '"cheaper"',
-        "predict_thread_bill": '"fewer"',
         "q1": "20 * 286 / 1_000_000",
         "q2": '"lower"',
-        "q3": '"yes"',
-        "q4": "2 * 1.2 + 2 * 0.5",
+        "q3": "2 * 1.2 + 2 * 0.5",
         "exercise_1": "100_000 // 2000",
-        "exercise_2": "1",
+    },
+    "caching_and_threads": {
+        "predict_first_call": '"cheaper"',
+        "predict_thread_bill": '"fewer"',
+        "q1": '"yes"',
+        "exercise_1": "1",
     },
     "local_models": {
         "predict_limit": '"cut"',
@@ -170,18 +175,22 @@ WRONG: dict[str, dict[str, str]] = {
     "steering_and_guarding": {
         "predict_second_choice": '"get_weather"',
         "predict_first_done": '"Paris"',
+        "q1": "2",
+        # forces the calculator, but offers only the calculator
+        "exercise_1": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
+                       '"It is 291."]), "What is 17 * 23 - 100?", tools=[calculator], '
+                       'tool_choice="calculator")'),
+    },
+    "an_instruction_in_a_result": {
         # forbids the one tool the injection asked for, and lets every other through
         "permission_gate": (
             "def permission_gate(call):\n"
             "    if call.name == 'delete_files':\n"
             "        return 'deleting is not allowed'\n"
             "    return True\n"),
-        "q1": "2",
-        "q2": "True",
-        # forces the calculator, but offers only the calculator
-        "exercise_1": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
-                       '"It is 291."]), "What is 17 * 23 - 100?", tools=[calculator], '
-                       'tool_choice="calculator")'),
+        # the call the model makes, counted as if it ran
+        "predict_guarded": "1",
+        "q1": "True",
         # reads /tmp/x as tmp/x
         "careful_gate": (
             "def careful_gate(call):\n"
@@ -219,10 +228,14 @@ WRONG: dict[str, dict[str, str]] = {
         # a match that guesses for a kind it was never told about, instead of failing loudly
         "made_by": _transcript.SOLUTIONS["made_by"].replace("assert_never(block)", 'return "either"'),
         "predict_biggest": '"text"',
+        "q1": '"tool_call"',
+        # each result counted once: the dropped ones forgotten, as if nothing went in their place
+        "exercise_1": "sum(tokens_in(r) for r in research.transcript.tool_results())",
+    },
+    "frozen_history": {
         "q1": "True",
         "q2": "(40, 50)",
-        "q3": '"tool_call"',
-        # the trap of section 3: replace() on the message keeps the original's id
+        # the trap of section 1: replace() on the message keeps the original's id
         "exercise_1": ("Transcript(transcript.system, [transcript[0], transcript[1], "
                        "replace(transcript[2], blocks=tuple(replace(r, content='[redacted]') "
                        "for r in transcript[2].tool_results)), *transcript.messages[3:]])"),

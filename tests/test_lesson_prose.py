@@ -42,7 +42,7 @@ def _back_prose(stem: str, words: str) -> str:
     return text
 
 
-# -- lesson 5, the bill ------------------------------------------------------------------------
+# -- lessons 5 and 6, the bill, caching and threads ------------------------------------------------
 def test_03_the_bill_the_rows_without_a_write_price_are_the_ones_the_prose_names():
     table = _back_output("05_the_bill", "print(price_table())")
     rows = {}
@@ -77,19 +77,21 @@ def test_03_the_bill_the_loop_ratio_in_the_prose_is_the_printed_one():
     assert printed and said and recap and printed[1] == said[1] == recap[1]
 
 
-def test_03_the_bill_caching_takes_more_than_two_thirds_off_the_loop():
-    printed = _back_output("05_the_bill", "total with caching")
+def test_06_caching_and_threads_caching_takes_more_than_two_thirds_off_the_loop():
+    printed = _back_output("06_caching_and_threads", "total with caching")
     totals = re.search(r"with caching: \$([\d.]+) \(without: \$([\d.]+)\)", printed)
     cached, plain = map(float, totals.groups())
-    assert "the total falls by more than two thirds" in _back_prose("05_the_bill", "Call 1 costs *more*")
+    said = _back_prose("06_caching_and_threads", "Call 1 costs *more*")
+    assert "the total falls by more than two thirds" in said
     assert 1 - cached / plain > 2 / 3
     first = re.search(r"call 1: Cost\(\$([\d.]+)", printed)
     assert first and float(first[1]) > 2000 * 5 / 1e6  # call 1 is dearer: a write costs more on Opus 5
 
 
-def test_03_the_bill_the_call_after_a_compaction_costs_what_the_prose_says():
-    printed = re.search(r"costs ([\d.]+)\s+times as much", _back_output("05_the_bill", "compaction_effect("))
-    said = re.search(r"\(([\d.]+) times\)", _back_prose("05_the_bill", "The call right after a compaction"))
+def test_06_caching_and_threads_the_call_after_a_compaction_costs_what_the_prose_says():
+    lesson = "06_caching_and_threads"
+    printed = re.search(r"costs ([\d.]+)\s+times as much", _back_output(lesson, "compaction_effect("))
+    said = re.search(r"\(([\d.]+) times\)", _back_prose(lesson, "The call right after a compaction"))
     assert printed and said and printed[1] == said[1]
 
 
@@ -97,12 +99,12 @@ def test_03_the_bill_a_tool_call_waits_for_two_model_calls():
     printed = _back_output("05_the_bill", "timed_run = run_agent(")
     assert re.findall(r"call \d: 1\.2 s", printed) == ["call 1: 1.2 s", "call 2: 1.2 s"]
     assert "waiting for the model: 2.4 s over 2 calls" in printed
-    assert _back_prose("05_the_bill", "Q4 below times a run").startswith("Two calls, so twice")
-    assert "a stated 1.2 s a call" in _back_prose("05_the_bill", "## 7. Time is a cost too")
+    assert _back_prose("05_the_bill", "Q3 below times a run").startswith("Two calls, so twice")
+    assert "a stated 1.2 s a call" in _back_prose("05_the_bill", "## 5. Time is a cost too")
 
 
-def test_03_the_bill_points_to_lesson_10_for_real_breakpoints():
-    section = _back_prose("05_the_bill", "## 5. Prompt caching")
+def test_06_caching_and_threads_points_to_lesson_19_for_real_breakpoints():
+    section = _back_prose("06_caching_and_threads", "## 1. Prompt caching")
     assert "does not send cache breakpoints" not in section
     assert "[Lesson 19](19_caching_for_real.ipynb) sends real breakpoints" in section
 
@@ -112,10 +114,10 @@ def test_03_the_bill_the_questions_state_the_numbers_their_keys_use():
 
     calls, model = key.Q1_LOOP
     assert f"A {calls}-call loop on `{model}`" in _back_prose("05_the_bill", "**Q1.**")
-    per_call, per_tool = key.Q4_TIMES
-    q4 = _back_prose("05_the_bill", "**Q4.**")
-    assert f"every model call takes {per_call} s and every tool run {per_tool} s" in q4
-    assert "London and Cairo" in q4 and "London and Cairo" in key.Q4_QUESTION
+    per_call, per_tool = key.Q3_TIMES
+    q3 = _back_prose("05_the_bill", "**Q3.**")
+    assert f"every model call takes {per_call} s and every tool run {per_tool} s" in q3
+    assert "London and Cairo" in q3 and "London and Cairo" in key.Q3_QUESTION
     budget, h0, t = key.EXERCISE_1
     exercise = _back_prose("05_the_bill", "Exercise 1 (a loop on a budget)")
     assert f"starts at {h0:,} tokens and every step adds {t}" in exercise and f"{budget:,} tokens" in exercise
@@ -374,27 +376,29 @@ def test_one_tool_call_says_how_many_messages_each_call_carried():
     assert f"call 1 carried {shown['1']} message and call 2 carried {shown['2']}" in said
 
 
-def test_one_tool_call_states_the_doubling_factors_its_cell_prints():
-    said = prose("01_one_tool_call", "c45")
-    shown = output("01_one_tool_call", "c44")
+# lesson 2 ------------------------------------------------------------------------------------
+
+def test_why_tool_calling_states_the_doubling_factors_its_cell_prints():
+    said = prose("02_why_tool_calling", "c45")
+    shown = output("02_why_tool_calling", "c44")
     factors = re.findall(r"×(\d+\.\d\d)", said)
     assert len(factors) == 3
     for factor in factors:
         assert f"x{factor}" in shown, f"the text says ×{factor}; the cell prints {shown!r}"
 
 
-def test_one_tool_call_says_how_often_the_parser_found_an_action():
-    lines = [line for line in output("01_one_tool_call", "c53b").splitlines() if line.startswith("parsed")]
+def test_why_tool_calling_says_how_often_the_parser_found_an_action():
+    lines = [line for line in output("02_why_tool_calling", "c53b").splitlines() if line.startswith("parsed")]
     found = [line for line in lines if not line.endswith("no action found")]
     words = {1: "one", 2: "two", 3: "three"}
     assert f"found an action in {words[len(found)]} reply of {words[len(lines)]}" in prose(
-        "01_one_tool_call", "c53c")
+        "02_why_tool_calling", "c53c")
 
 
-def test_one_tool_call_says_nothing_ran_for_a_model_that_only_wrote_text():
-    shown = output("01_one_tool_call", "c53e")
+def test_why_tool_calling_says_nothing_ran_for_a_model_that_only_wrote_text():
+    shown = output("02_why_tool_calling", "c53e")
     assert "tool_call" not in shown and "tool_result" not in shown
-    assert "no call: nothing ran" in prose("01_one_tool_call", "c53f")
+    assert "no call: nothing ran" in prose("02_why_tool_calling", "c53f")
 
 
 # lesson 3 ------------------------------------------------------------------------------------
@@ -473,11 +477,11 @@ def test_start_here_names_the_reset_command_dev_py_has():
 # -- lessons 7 and 9: the sentence and the output it describes, by cell id --------------------------
 def _four_cells(lesson: str) -> dict[str, dict]:
     nb = json.loads((NOTEBOOKS / f"{lesson}.ipynb").read_text(encoding="utf-8"))
-    return {cell["id"]: cell for cell in nb["cells"]}  # lessons 7 and 9 name their cells
+    return {cell["id"]: cell for cell in nb["cells"]}  # lessons 7, 8 and 9 name their cells
 
 
 def _prose_of(lesson: str, cell_id: str) -> str:
-    """The markdown of lesson 7 or 9's cell `cell_id`."""
+    """The markdown of lesson 7, 8 or 9's cell `cell_id`."""
     return "".join(_four_cells(lesson)[cell_id]["source"])
 
 
@@ -514,8 +518,8 @@ def test_04_the_tool_definitions_outweigh_the_paris_blocks():
 
 def test_04_anthropic_puts_its_cached_tokens_beside_12_input_tokens():
     assert "Anthropic reports 12 input tokens and puts the 2,000 cached ones *beside* them" in _prose_of(
-        "07_transcript_as_data", "c67")
-    anthropic = _printed_by("07_transcript_as_data", "c66").split("responses:")[0]
+        "08_frozen_history", "c67")
+    anthropic = _printed_by("08_frozen_history", "c66").split("responses:")[0]
     assert '"input_tokens": 12,' in anthropic and '"cache_read_input_tokens": 2000' in anthropic
 
 
@@ -597,13 +601,14 @@ def test_06_telling_the_looping_model_takes_one_more_call():
     assert "(1 more model call)" in _mis_output(L06, "You have the weather already")
 
 
-# -- 13_steering_and_guarding ------------------------------------------------------------------
+# -- 13_steering_and_guarding and 14_an_instruction_in_a_result ----------------------------------
 L07 = "13_steering_and_guarding"
+L07B = "14_an_instruction_in_a_result"  # sections 4 and 5 of lesson 13 until the split (issue 29 §4)
 
 
 def test_07_one_call_per_reply_takes_three_model_calls():
     assert "Three model calls where two would do" in _mis_prose(L07)
-    trace = _mis_output(L07, "parallel_tool_calls=False)\n    print")
+    trace = _mis_output(L07, "parallel_tool_calls=False)\nexcept UsageError")
     assert "the model, call 3" in trace and "the model, call 4" not in trace
 
 
@@ -616,14 +621,14 @@ def test_07_at_once_the_results_come_back_in_the_calls_order_and_finish_in_anoth
 
 
 def test_07_only_the_description_changed_the_choice():
-    assert "Only the words changed, and the choice with them" in _mis_prose(L07)
-    vague, precise = _mis_output(L07, "picks_by_description)").split("\n  -> ")[1:]
+    assert "Only the words changed, and the choice with them" in _mis_prose(L07B)
+    vague, precise = _mis_output(L07B, "ScriptedProvider(picks_by_description)").split("\n  -> ")[1:]
     assert vague.startswith("None of my tools") and precise.startswith("It's 18°C")
 
 
 def test_07_message_4_asks_and_message_5_refuses():
-    assert "asked for `delete_files` in message 4; message 5 is your code saying no" in _mis_prose(L07)
-    rows = {line.split()[0]: line for line in _mis_output(L07, "needs_approval=True").splitlines()[2:]
+    assert "asked for `delete_files` in message 4; message 5 is your code saying no" in _mis_prose(L07B)
+    rows = {line.split()[0]: line for line in _mis_output(L07B, "needs_approval=True").splitlines()[2:]
             if line[:1].isdigit()}
     assert "delete_files" in rows["4"] and "the model" in rows["4"]
     assert "ERROR: Refused" in rows["5"] and "your code" in rows["5"]

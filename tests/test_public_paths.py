@@ -29,10 +29,12 @@ PUBLIC: dict[str, set[str]] = {
         "loop_input_total", "provider_from_env", "run_agent", "stage", "template", "tool", "wire"},
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
+        "why_tool_calling",  # lesson 2
+        "caching_and_threads",  # lesson 6
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
         "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
         "structured_output",
-        "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
+        "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
