@@ -13,10 +13,11 @@ lesson changes nothing here.
 
 from __future__ import annotations
 
+from toolcall_lab.checks import an_adapter_of_your_own as _adapter
 from toolcall_lab.checks import transcript_as_data as _transcript
 from toolcall_lab.checks import your_own_provider as _own
 
-_WORKED = _own.SOLUTIONS
+_WORKED = {**_own.SOLUTIONS, **_adapter.SOLUTIONS}
 
 
 def _broken(name: str, right: str, wrong: str) -> str:
@@ -47,11 +48,13 @@ WRONG: dict[str, dict[str, str]] = {
         "my_chat_body": '{"model": "gpt-6-luna", "messages": []}',
         "predict_accepted": '{"anthropic", "responses", "chat", "ollama"}',
         "q1": "1",
-        "q2": "100",
-        "q3": '"yes"',
-        "predict_user_words": "1",  # only the question, forgetting where results travel
+        "q2": '"yes"',
         "exercise_1": "invented",  # mistake 3, already on the page
-        "exercise_2": '"overloaded"',
+    },
+    "through_the_sdks": {
+        "predict_user_words": "1",  # only the question, forgetting where results travel
+        "q1": "5000",  # OpenAI's count, as if Anthropic's input_tokens held the cached part too
+        "exercise_1": '"overloaded"',
     },
     "the_bill": {
         "my_total": "12 * 3000",
@@ -156,10 +159,13 @@ WRONG: dict[str, dict[str, str]] = {
             "    except Exception as error:\n"
             "        return ToolResult(request.id, str(error), is_error=True)\n"),
         "predict_runs": "2",
+        "q1": '{"a", "c", "d"}',
+        "exercise_1": '{"anthropic"}',  # the one API that refused section 3's empty message
+    },
+    "reading_the_stop_reason": {
         "predict_last_role": '"user"',
         "predict_messages": "8",
-        "q1": '{"a", "c", "d"}',
-        "q2": '{"a", "b"}',
+        "q1": '{"a", "b"}',
         # counts by the arguments alone, so another tool with the same arguments is "a repeat"
         "RepeatGuard": (
             "class RepeatGuard:\n"
@@ -247,13 +253,17 @@ WRONG: dict[str, dict[str, str]] = {
         # a constant usage: above zero, and an estimate of nothing
         "EchoProvider": _broken("EchoProvider", "usage = Usage(input_tokens=sent, output_tokens="
                                 "estimate_tokens(words),", "usage = Usage(input_tokens=1, output_tokens=1,"),
-        # the model's turns called "assistant", as the other APIs call them
-        "MyPartsProvider": _broken("MyPartsProvider", 'role = "model" if', 'role = "assistant" if'),
         "predict_refused_call": "1",
         "q1": "2",
         # input printed as "out" and output as "in"
         "Traced": _broken("Traced", "{used.input_tokens} in, {used.output_tokens} out",
                           "{used.output_tokens} in, {used.input_tokens} out"),
+    },
+    "an_adapter_of_your_own": {
+        # the model's turns called "assistant", as the other APIs call them
+        "MyPartsProvider": _broken("MyPartsProvider", 'role = "model" if', 'role = "assistant" if'),
+        "q1": "(2, 2)",  # a content per result, as Chat sends a tool message per result
+        "exercise_1": "1",  # only the first clause that sends a result back
     },
     "measuring_a_model": {
         # trusts the answer: the right call and the fact in the answer, never looking at the result

@@ -132,8 +132,9 @@ def test_each_lesson_is_held_to_what_its_committed_outputs_show():
     assert all("widget" in kinds for name, kinds in expected.items() if not name.startswith("00_"))
     assert expected["00_start_here.ipynb"] == ()
     figures = {path.name: checker.figure_cells(path) for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
-    assert len(figures["01_one_tool_call.ipynb"]) >= 1  # the loop-tokens figure
-    assert len(figures["05_the_bill.ipynb"]) >= 2  # estimated vs billed, caching
+    assert len(figures["02_why_tool_calling.ipynb"]) >= 1  # the loop-tokens figure
+    assert len(figures["05_the_bill.ipynb"]) >= 1  # estimated vs billed
+    assert len(figures["06_caching_and_threads.ipynb"]) >= 2  # caching, upload vs bill
 
 
 @pytest.mark.slow

@@ -401,7 +401,7 @@ def test_why_tool_calling_says_nothing_ran_for_a_model_that_only_wrote_text():
     assert "no call: nothing ran" in prose("02_why_tool_calling", "c53f")
 
 
-# lesson 3 ------------------------------------------------------------------------------------
+# lessons 3 and 4 -----------------------------------------------------------------------------
 
 API_TITLES = {"anthropic": "Anthropic", "responses": "Responses", "chat": "Chat"}
 
@@ -426,37 +426,38 @@ def test_on_the_wire_says_where_anthropic_points_and_that_chat_accepts():
 
 
 def test_on_the_wire_names_the_id_spellings_its_sdk_runs_show():
-    ids = dict(re.findall(r"^(\S+)\s+(\S+)\s", output("03_on_the_wire", "c28"), re.M))
-    said = prose("03_on_the_wire", "c29")
+    ids = dict(re.findall(r"^(\S+)\s+(\S+)\s", output("04_through_the_sdks", "c28"), re.M))
+    said = prose("04_through_the_sdks", "c29")
     assert ids["anthropic"].startswith("toolu_") and "Anthropic's `toolu_…`" in said
     assert ids["openai"].startswith("call_") and "OpenAI's `call_…`" in said
 
 
 def test_on_the_wire_states_the_stop_reasons_of_its_sdk_loop():
-    shown = dict(re.findall(r"^call (\d+): stop_reason=(\w+)", output("03_on_the_wire", "c57a"), re.M))
-    said = prose("03_on_the_wire", "c57b")
+    shown = dict(re.findall(r"^call (\d+): stop_reason=(\w+)", output("04_through_the_sdks", "c57a"), re.M))
+    said = prose("04_through_the_sdks", "c57b")
     assert shown == {"1": "tool_use", "2": "end_turn"}
     for call, reason in shown.items():
         assert f"`{reason}` on call {call}" in said
 
 
 def test_on_the_wire_says_the_chat_helper_finds_nothing_in_anthropic_s_body():
-    shown = output("03_on_the_wire", "c72b")
+    shown = output("04_through_the_sdks", "c72b")
     assert "anthropic: []" in shown and "chat:      ['get_weather']" in shown
-    assert "the helper finds nothing" in prose("03_on_the_wire", "c72c")
+    assert "the helper finds nothing" in prose("04_through_the_sdks", "c72c")
 
 
 def test_on_the_wire_says_anthropic_s_second_user_entry_is_a_tool_result():
-    entries = [line for line in output("03_on_the_wire", "c72g").splitlines() if line.startswith("anthropic")]
+    entries = [line for line in output("04_through_the_sdks", "c72g").splitlines() if line.startswith("anthropic")]
     assert len(entries) == 2 and "'tool_result'" in entries[1] and "'tool_result'" not in entries[0]
     assert "its second entry is not the user's at all: it is your code's tool result" in prose(
-        "03_on_the_wire", "c72h")
+        "04_through_the_sdks", "c72h")
 
 
 def test_on_the_wire_no_longer_teaches_thinking():
-    """Issue 18 §4: lesson 2's section on reasoning moved to lesson 8, which has what it needs."""
-    text = " ".join(prose("03_on_the_wire", cid) for cid, cell in _cells_by_id("03_on_the_wire").items()
-                    if cell["cell_type"] == "markdown")
+    """Issue 18 §4: lesson 2's section on reasoning moved to lesson 8, which has what it needs
+    (that lesson is now split in two, 03 and 04)."""
+    text = " ".join(prose(stem, cid) for stem in ("03_on_the_wire", "04_through_the_sdks")
+                    for cid, cell in _cells_by_id(stem).items() if cell["cell_type"] == "markdown")
     assert "Reasoning goes back only to its maker" not in text
     assert not re.search(r"\bsections? 10 and 11\b", text)
 
@@ -582,23 +583,46 @@ def test_06_the_first_call_goes_through_and_the_second_is_refused():
     assert "status of each request: [200, 400]" in _mis_output(L06, "hand_loop(inventive")
 
 
-def test_06_the_paused_reply_goes_back_with_no_user_message():
-    assert "The second request is the first plus the paused reply" in _mis_prose(L06)
-    printed = _mis_output(L06, "pauses_a_search")
+def test_06_exercise_1s_hint_points_at_section_2s_unanswered_call():
+    # the hint says section 2 asked the APIs about a call left as the exercise leaves one: the
+    # APIs that refused there are the ones the key expects to refuse the skipped failure
+    from toolcall_lab.checks import when_the_model_misbehaves as key
+    from toolcall_lab.selfcheck import strict
+    assert "Section 2 asked the four APIs about a call left like that" in _mis_prose(L06)
+    printed = _mis_output(L06, "what_the_apis_say(wrong_ids)")
+    said = dict(line.split(None, 1) for line in printed.splitlines())
+    refused = {api for api, words in said.items() if words != "accepted"}
+    with strict():
+        key.exercise_1(refused)
+
+
+# -- 12_reading_the_stop_reason (sections 4 to 8 of lesson 11 before the split, issue 29 §4) ------
+L06B = "12_reading_the_stop_reason"
+
+
+def test_06b_a_loop_that_takes_words_for_the_answer_gets_the_next_question_refused():
+    assert "its call unanswered, which breaks the *next* question" in _mis_prose(L06B)
+    printed = _mis_output(L06B, 'early.append(Message.user("And in Tokyo?"))')
+    assert "400: messages.1: `tool_use` ids were found without `tool_result` blocks" in printed
+
+
+def test_06b_the_paused_reply_goes_back_with_no_user_message():
+    assert "The second request is the first plus the paused reply" in _mis_prose(L06B)
+    printed = _mis_output(L06B, "pauses_a_search")
     assert "[pause_turn]" in printed
     assert "roles sent: [['user'], ['user', 'assistant']]" in printed
 
 
-def test_06_only_anthropic_tells_the_two_cuts_apart():
-    assert "Only Anthropic tells the two cuts apart" in _mis_prose(L06)
-    rows = [line.split() for line in _mis_output(L06, "stop_table(").splitlines()[2:]]
+def test_06b_only_anthropic_tells_the_two_cuts_apart():
+    assert "Only Anthropic tells the two cuts apart" in _mis_prose(L06B)
+    rows = [line.split() for line in _mis_output(L06B, "stop_table(").splitlines()[2:]]
     apart = [api for api, cut, full in rows if cut != full]
     assert apart == ["anthropic"]
     assert {api for api, *_ in rows} == {"anthropic", "responses", "chat", "ollama"}
 
 
-def test_06_telling_the_looping_model_takes_one_more_call():
-    assert "(1 more model call)" in _mis_output(L06, "You have the weather already")
+def test_06b_telling_the_looping_model_takes_one_more_call():
+    assert "(1 more model call)" in _mis_output(L06B, "You have the weather already")
 
 
 # -- 13_steering_and_guarding and 14_an_instruction_in_a_result ----------------------------------

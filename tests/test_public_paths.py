@@ -31,9 +31,10 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.checks": {
         "why_tool_calling",  # lesson 2
         "caching_and_threads",  # lesson 6
+        "reading_the_stop_reason",  # lesson 12
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
         "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
-        "structured_output",
+        "structured_output", "through_the_sdks",
         "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider"},
     "toolcall_lab.compaction": {"cache_effect", "compact"},

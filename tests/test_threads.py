@@ -240,11 +240,12 @@ def test_a_previous_response_id_request_bills_the_whole_conversation():
     assert chained.usage.input_tokens == whole.usage.input_tokens > first.usage.input_tokens
 
 
-# -- lesson 5 says it with the numbers its cells print -------------------------------------------
-def test_lesson_3_prose_takes_its_numbers_from_the_thread_cells():
+# -- lesson 6 says it with the numbers its cells print -------------------------------------------
+def test_lesson_6_prose_takes_its_numbers_from_the_thread_cells():
     from pathlib import Path
 
-    cells = json.loads((Path(__file__).parents[1] / "notebooks" / "05_the_bill.ipynb").read_text())["cells"]
+    lesson = Path(__file__).parents[1] / "notebooks" / "06_caching_and_threads.ipynb"
+    cells = json.loads(lesson.read_text())["cells"]
     by_id = {cell["id"]: cell for cell in cells}
     printed = "".join("".join(out.get("text", "")) for out in by_id["th06"]["outputs"])
     rows = [line.split() for line in printed.splitlines()[1:7]]

@@ -9,13 +9,15 @@ that a cell never shows its own answer.
     start_here                  the start page, one warm-up question
     one_tool_call               lesson 1, the four messages of a tool call
     why_tool_calling            lesson 2, what a loop re-sends, a wrong call, five ways to act
-    on_the_wire                 lesson 3, one conversation on four wires
+    on_the_wire                 lesson 3, one conversation on four wires, what each API rejects
+    through_the_sdks            lesson 4, the official SDKs offline, usage, the loop by hand, own shape
     the_bill                    lesson 5, what a loop costs
     caching_and_threads         lesson 6, prompt caching, compaction, a thread on the server
     transcript_as_data          lesson 7, typed blocks, one complete match, what a loop re-sends
     frozen_history              lesson 8, frozen messages, ids and synthetic messages, usage
     your_own_provider           lesson 9, a pretend model, an adapter of your own, a tracer
-    when_the_model_misbehaves   lesson 11, broken loops, what a loop does with each stop reason
+    when_the_model_misbehaves   lesson 11, broken pairings, your run_call, error results
+    reading_the_stop_reason     lesson 12, each stop reason, a loop that never stops, RepeatGuard
     steering_and_guarding       lesson 13, tool choice, calls at once, strict schemas
     an_instruction_in_a_result  lesson 14, tool descriptions, an injected instruction, the permission gate
     reasoning_on_the_wire       lesson 15, reasoning in replies, bills and replays

@@ -2,27 +2,22 @@
 
 Money is compared to the cent's hundredth; token counts exactly. A total worked out
 with an off-by-one in the formula (n² instead of n(n−1)) is a wrong answer, on purpose:
-that is the mistake the formula exercise is there to catch.
+that is the mistake the formula exercise is there to catch. Prompt caching, compaction and
+server-held threads are lesson 6's (`caching_and_threads`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..models import require_price, tool_prompt_tokens
 from ..selfcheck import check, number, word
 from ..tokens import loop_input_total
 from ..usage import Usage
-from ..views.cost import cost_of, loop_bill
+from ..views.cost import cost_of
 
-__all__ = ["CACHE_LIFETIME_MINUTES", "EXERCISE_1", "Q1_LOOP", "Q4_QUESTION", "Q4_TIMES", "SOLUTIONS",
-           "exercise_1", "exercise_2", "loop_total", "predict_first_call", "predict_thread_bill", "q1",
-           "q2", "q3", "q4"]
-
-#: Anthropic's default cache lifetime, refreshed on every hit (prompt-caching page,
-#: platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-11-30).
-CACHE_LIFETIME_MINUTES = 5
+__all__ = ["EXERCISE_1", "Q1_LOOP", "Q3_QUESTION", "Q3_TIMES", "SOLUTIONS", "exercise_1", "loop_total",
+           "q1", "q2", "q3"]
 
 
 def loop_total(answer: Any, n: int, h0: int, t: int) -> None:
@@ -30,25 +25,6 @@ def loop_total(answer: Any, n: int, h0: int, t: int) -> None:
     check("Your total", answer, number(loop_input_total(n, h0, t)),
                  hint="call i re-sends h0 + (i − 1)·t; add those up for i = 1 … n, or use "
                       "n·h0 + t·n(n−1)/2 (mind the n − 1)")
-
-
-def predict_first_call(answer: Any, model: str) -> None:
-    """With caching on, is call 1 cheaper or dearer than without?"""
-    plain, cached = loop_bill(1, 2000, 500, model=model), loop_bill(1, 2000, 500, model=model, caching=True)
-    expected = "dearer" if cached.total_dollars > plain.total_dollars else "cheaper"
-    check("Prediction", answer, word(expected, choices=("cheaper", "dearer")),
-                 hint="on call 1 nothing is in the cache yet: what must the provider do with the prefix?")
-
-
-def predict_thread_bill(answer: Any, whole: Sequence[int], threaded: Sequence[int]) -> None:
-    """With the conversation held on the server, is the last call billed "fewer", "same" or
-    "more" input tokens than the same call sending everything? `whole` and `threaded` are
-    the input tokens the two ways were billed, call by call, as measured on the page."""
-    last, held = whole[-1], threaded[-1]
-    expected = "same" if held == last else ("fewer" if held < last else "more")
-    check("Prediction", answer, word(expected, choices=("fewer", "same", "more")),
-          hint="the server rebuilds the conversation before the model reads it: what does "
-               "the model read on the last call, with or without a thread?")
 
 
 #: Q1's loop: (calls, model). Not the page's model, so its hidden prompt is looked up, not copied.
@@ -74,13 +50,6 @@ def q2(answer: Any, model: str = "claude-haiku-5-5") -> None:
                  hint="look at the price table of section 1: does any row have two tiers?")
 
 
-def q3(answer: Any, minutes: float = 7) -> None:
-    """A tool runs `minutes` between two calls: does call 2 read the 5-minute cache?"""
-    expected = "yes" if minutes <= CACHE_LIFETIME_MINUTES else "no"
-    check("Q3", answer, word(expected, choices=("yes", "no")),
-                 hint="a 5-minute cache is refreshed when it is read, but only if it is still alive")
-
-
 #: Exercise 1's loop: (a budget of input tokens, h0, t).
 EXERCISE_1 = (100_000, 2_000, 500)
 
@@ -94,47 +63,32 @@ def exercise_1(answer: Any) -> None:
                "is still within the budget (the bill, not the size of the last request)")
 
 
-def exercise_2(answer: Any, model: str) -> None:
-    """The smallest number of calls for which caching makes the whole loop cheaper."""
-    expected = next(n for n in range(1, 100)
-                    if loop_bill(n, 2000, 500, model=model, caching=True).total_dollars
-                    < loop_bill(n, 2000, 500, model=model).total_dollars)
-    check("Exercise 2", answer, number(expected),
-          hint="section 5 priced a 10-call loop with caching on and off: price shorter loops the "
-               "same way, from one call up, and compare the totals")
+#: Q3's timings, in seconds: (one model call, one tool run), and the question's two cities.
+Q3_TIMES = (1.2, 0.5)
+Q3_QUESTION = "What's the weather in London and Cairo?"
 
 
-#: Q4's timings, in seconds: (one model call, one tool run), and the question's two cities.
-Q4_TIMES = (1.2, 0.5)
-Q4_QUESTION = "What's the weather in London and Cairo?"
-
-
-def q4(answer: Any) -> None:
-    """Seconds, at least, before the answer to Q4_QUESTION with one call per reply (Q4_TIMES)."""
+def q3(answer: Any) -> None:
+    """Seconds, at least, before the answer to Q3_QUESTION with one call per reply (Q3_TIMES)."""
     from ..examples import weather_policy
     from ..loop import run_agent
     from ..providers.scripted import ScriptedProvider
     from ..tools.weather import get_weather
 
-    per_call, per_tool = Q4_TIMES
-    run = run_agent(ScriptedProvider(weather_policy, latency_s=per_call), Q4_QUESTION,
+    per_call, per_tool = Q3_TIMES
+    run = run_agent(ScriptedProvider(weather_policy, latency_s=per_call), Q3_QUESTION,
                     tools=[get_weather], parallel_tool_calls=False)
     tools_run = sum(len(step.results) for step in run.steps)
     expected = run.latency_s + tools_run * per_tool  # the calls wait in turn, and so do the tools
-    check("Q4", answer, number(expected, tolerance=1e-6),
+    check("Q3", answer, number(expected, tolerance=1e-6),
           hint="count the model calls first: with one call per reply, how many replies ask for a "
                "tool before one can answer? Then add each tool's run")
 
 
 SOLUTIONS: dict[str, str] = {
     "my_total": "12 * 3000 + 800 * 12 * 11 // 2",
-    "predict_first_call": '"dearer"',
-    "predict_thread_bill": '"same"',
     "q1": '20 * tool_prompt_tokens("claude-haiku-4-5") / 1e6 * price_of("claude-haiku-4-5").input',
     "q2": '"higher"',
-    "q3": '"no"',
+    "q3": "3 * 1.2 + 2 * 0.5",
     "exercise_1": "max(n for n in range(1, 100) if n * 2000 + 500 * n * (n - 1) // 2 <= 100_000)",
-    "exercise_2": ("next(n for n in range(1, 50) if loop_bill(n, 2000, 500, model=MODEL, caching=True)"
-                   ".total_dollars < loop_bill(n, 2000, 500, model=MODEL).total_dollars)"),
-    "q4": "3 * 1.2 + 2 * 0.5",
 }
