@@ -1,4 +1,4 @@
-"""The strict checks of lessons 7 and 9 accept the right answer in the shapes learners write it.
+"""The strict checks of lessons 8 and 9 accept the right answer in the shapes learners write it.
 
 The wrong-answer table (tests/checkrows/) proves each check refuses the mistakes; these prove
 that being strict did not make a check fussy: a summary may put a temperature before or after
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from checkrows.transcript_as_data import LONG_TALK, summarised
+from checkrows.frozen_history import LONG_TALK, summarised
 from checkrows.your_own_provider import TRACED, _printing
-from toolcall_lab.checks import transcript_as_data, your_own_provider
-from toolcall_lab.checks.transcript_as_data import temperature_pairs
+from toolcall_lab.checks import frozen_history, your_own_provider
+from toolcall_lab.checks.frozen_history import temperature_pairs
 from toolcall_lab.checks.your_own_provider import _labelled
 from toolcall_lab.selfcheck import WrongAnswer, strict
 
@@ -25,7 +25,7 @@ from toolcall_lab.selfcheck import WrongAnswer, strict
     "Paris (18°C, sunny) and Tokyo (22°C, cloudy).",
 ])
 def test_a_summary_may_put_each_temperature_before_or_after_its_city(text, capsys):
-    transcript_as_data.exercise_2(summarised(text), LONG_TALK)
+    frozen_history.exercise_2(summarised(text), LONG_TALK)
     assert capsys.readouterr().out == "Exercise 2: correct.\n"
 
 
@@ -35,7 +35,7 @@ def test_temperatures_listed_apart_from_their_cities_are_refused():
         ("Tokyo", "18°C"), ("Tokyo", "22°C")]
     with pytest.raises(WrongAnswer, match="beside Tokyo"):
         with strict():
-            transcript_as_data.exercise_2(summarised("Paris and Tokyo: 18°C and 22°C."), LONG_TALK)
+            frozen_history.exercise_2(summarised("Paris and Tokyo: 18°C and 22°C."), LONG_TALK)
 
 
 @pytest.mark.parametrize("line", ["x: 183 in, 12 out", "x: in: 183, out: 12", "x: in=183 out=12",

@@ -1,27 +1,12 @@
-"""Lesson 7's wrong answers: values, and transcripts built from another one in the ways learners get wrong."""
+"""Lesson 7's wrong answers: a made_by with one mistake, the loop's words, and the trimmed
+loop's bill counted the ways learners get it wrong."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from checkrows import Row
-from toolcall_lab import (
-    Message,
-    ReasoningBlock,
-    ScriptedProvider,
-    TextBlock,
-    ToolCall,
-    ToolResult,
-    Transcript,
-    call,
-    run_agent,
-)
+from toolcall_lab import ReasoningBlock, ScriptedProvider, TextBlock, ToolCall, ToolResult, call, run_agent
 from toolcall_lab.checks import transcript_as_data as key
-from toolcall_lab.examples import PARIS_QUESTION, SYSTEM_PROMPT, weather_policy
-from toolcall_lab.tools import get_weather, search_kb
-
-TRANSCRIPT = run_agent(ScriptedProvider(weather_policy), PARIS_QUESTION, tools=[get_weather],
-                       system=SYSTEM_PROMPT).transcript
+from toolcall_lab.tools import search_kb
 
 
 def researcher():
@@ -32,31 +17,13 @@ def researcher():
     return provider
 
 
-def long_talk():
-    talk = Transcript(SYSTEM_PROMPT)
-    provider = ScriptedProvider(weather_policy)
-    for question in [PARIS_QUESTION, "And in Tokyo?", "And in Cairo?"]:
-        run_agent(provider, question, tools=[get_weather], transcript=talk)
-    return talk
-
-
-LONG_TALK = long_talk()
-SUMMARY = "Earlier: Paris was 18°C and sunny, Tokyo 22°C and cloudy."
-
-
-def redacted(transcript=TRANSCRIPT, *, call_id=None, content="[redacted]", is_error=False, keep_id=False):
-    results = [replace(r, call_id=call_id or r.call_id, content=content, is_error=is_error)
-               for r in transcript[2].tool_results]
-    # subtle: replace() on the message keeps its id, the trap of section 3
-    message = replace(transcript[2], blocks=tuple(results)) if keep_id else Message.results(results)
-    return Transcript(transcript.system, [transcript[0], transcript[1], message, *transcript.messages[3:]])
-
-
-def summarised(text=SUMMARY, *, synthetic=True, kept=4, same_objects=True):
-    tail = LONG_TALK.messages[-kept:]
-    if not same_objects:
-        tail = [Message.from_dict(m.to_dict()) for m in tail]
-    return Transcript(LONG_TALK.system, [Message.user(text, synthetic=synthetic), *tail])
+RESEARCHER = researcher()
+RESULTS = RESEARCHER.requests[-1].messages
+TRIMMED = key.trimmed_results(RESEARCHER.requests)
+UNTRIMMED = key.input_by_kind(RESEARCHER.requests)["tool_result"]
+EACH_ONCE = sum(key.tokens_in(b) for m in RESULTS for b in m.blocks if isinstance(b, ToolResult))
+#: each dropped result counted once too often: the call it was first sent with as well
+ONE_TOO_MANY = TRIMMED + 6 * key.tokens_in(ToolResult("toolu_00", key.DROPPED))
 
 
 def made_by_that(*, reasoning="the model", text="either", unknown=None, model="the model"):
@@ -79,27 +46,15 @@ def made_by_that(*, reasoning="the model", text="either", unknown=None, model="t
 
 
 ROWS = [
-    Row("4 made_by", key.made_by, (), made_by_that,
+    Row("07 made_by", key.made_by, (), made_by_that,
         (lambda: "made_by", lambda: made_by_that(unknown="either"), lambda: made_by_that(reasoning="either"),
          lambda: made_by_that(model="model"), lambda: made_by_that(text="the user"),
          lambda: lambda block: "the model", lambda: TextBlock)),
-    Row("4 predict_biggest", key.predict_biggest, (researcher(),), lambda: "tool_result",
+    Row("07 predict_biggest", key.predict_biggest, (RESEARCHER,), lambda: "tool_result",
         (lambda: "text", lambda: "tool_results", lambda: "a tool_result", lambda: 1528, lambda: "tool_call")),
-    Row("4 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
-    Row("4 q2", key.q2, (), lambda: (3040, 50),
-        (lambda: [3040, 50], lambda: (40, 50), lambda: (3040, 200), lambda: "(3040, 50)", lambda: 3090)),
-    Row("4 q3", key.q3, (), lambda: "tool_result",
+    Row("07 q1", key.q1, (), lambda: "tool_result",
         (lambda: "tool_call", lambda: "a tool_result", lambda: "reasoning", lambda: ["tool_result"])),
-    Row("4 exercise_1", key.exercise_1, (TRANSCRIPT,), redacted,
-        (lambda: TRANSCRIPT, lambda: "[redacted]", lambda: redacted(content="[REDACTED]"),
-         lambda: redacted(call_id=TRANSCRIPT[1].tool_calls[0].id.upper()),
-         lambda: redacted(is_error=True), lambda: list(redacted().messages),
-         lambda: redacted(keep_id=True))),
-    Row("4 exercise_2", key.exercise_2, (LONG_TALK,), summarised,
-        (lambda: SUMMARY, lambda: summarised(synthetic=False),
-         lambda: summarised("Paris and Tokyo were nice."),
-         lambda: summarised("Earlier: Paris was sunny, Tokyo 22°C and cloudy."),
-         lambda: summarised(kept=5), lambda: summarised(same_objects=False), lambda: LONG_TALK,
-         lambda: summarised("Earlier: Paris was 22°C and sunny, Tokyo 18°C and cloudy."),
-         lambda: summarised("It was 22°C in Paris and 18°C in Tokyo."))),
+    Row("07 exercise_1", key.exercise_1, (RESEARCHER,), lambda: TRIMMED,
+        (lambda: UNTRIMMED, lambda: EACH_ONCE, lambda: ONE_TOO_MANY, lambda: str(TRIMMED),
+         lambda: f"{TRIMMED} tokens", lambda: [TRIMMED], lambda: None)),
 ]
