@@ -107,8 +107,18 @@ WRONG: dict[str, dict[str, str]] = {
         "predict_slow": "766",
         "exercise_1": '{"caching": "moving"}',
         "q1": '"yes"',
-        "q2": "1",
-        "q3": "10 / 1000",
+    },
+    "compaction_and_server_tools": {
+        "predict_search_billed": '"no"',  # the results taken to count from the next call on
+        "q1": "1",
+        "q2": "10 / 1000",
+        # moves back past tool results only, so the tail may start at the model's call
+        "tail_start": (
+            "def tail_start(messages, keep_last):\n"
+            "    start = max(len(messages) - keep_last, 1)\n"
+            "    while 1 < start < len(messages) and messages[start].tool_results:\n"
+            "        start -= 1\n"
+            "    return start\n"),
     },
     "streaming_on_the_wire": {
         "predict_run": '"finished"',  # the call's block is complete, so it looks safe to run
@@ -138,14 +148,18 @@ WRONG: dict[str, dict[str, str]] = {
         "predict_first": '"tool_call"',  # the reply is "about" the tool call
         "predict_hello": '["reasoning", "text"]',  # thinking on, so every reply starts with it
         "predict_refused": '{"c"}',  # only an edit is refused, a missing block is fine
+        "q1": "1600",  # the reasoning counted beside the output, not inside it
+        "exercise_1": '{"thinking": 2048}',  # forgets that the budget is part of max_tokens
+        "exercise_2": 'versions["a"]',  # section 4's good call 2, of another conversation
+    },
+    "reasoning_across_turns": {
         "predict_invalid": "{1, 5}",  # an edit voids all the thinking, before it too
         "goes_back": 'def goes_back(block, api, model):\n'
                      '    return block.provider == {"anthropic": "anthropic", '
                      '"responses": "openai"}[api]\n',  # forgets the model and encrypted_content
         "q1": '"responses"',
         "q2": "5",  # forgets that reply 2 and its result go back too
-        "exercise_1": '{"thinking": 2048}',  # forgets that the budget is part of max_tokens
-        "exercise_2": 'versions["a"]',  # section 4's good call 2, of another conversation
+        "exercise_1": "without_thinking(edited)",  # drops the thinking made before the edit too
     },
     "when_the_model_misbehaves": {
         # checks the tool's name, then trusts whatever arguments arrive
@@ -274,10 +288,13 @@ WRONG: dict[str, dict[str, str]] = {
             "                for c in calls)\n"
             "    return right and case.says in run.answer\n"),
         "predict_rate": "0.25",  # the slip rate, not the pass rate
-        "predict_apart": '"yes"',  # ten points looks like a lot
         "q1": "10",  # ten in a row feels like proof
-        "q2": "2",  # half the gap, twice the runs
-        "q3": "200",  # five replays counted as five samples
+        "exercise_1": "250",  # at 80%, the rate section 3 printed
+    },
+    "telling_versions_apart": {
+        "predict_apart": '"yes"',  # ten points looks like a lot
+        "q1": "2",  # half the gap, twice the runs
+        "q2": "200",  # five replays counted as five samples
         "exercise_1": "recorded.cost(model='claude-opus-5-5').total / recorded.total * 25",  # one case
     },
 }

@@ -237,12 +237,6 @@ def test_10_caching_for_real_gpt_4o_reads_in_steps_of_128_and_gpt_6_luna_exactly
     assert "rounded down to a multiple of 128 tokens" in said
 
 
-def test_10_caching_for_real_warns_where_compaction_is_taught_about_thinking_blocks():
-    said = _back_prose("19_caching_for_real", "No problems on any wire")
-    assert "this transcript holds no thinking blocks" in said
-    assert "[lesson 15](15_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
-
-
 def test_10_caching_for_real_the_dearest_model_costs_more_than_thirty_times_the_cheapest():
     printed = re.search(r"the dearest costs (\d+) times", _back_output("19_caching_for_real", "ratio = max("))
     assert printed and int(printed[1]) > 30
@@ -250,32 +244,47 @@ def test_10_caching_for_real_the_dearest_model_costs_more_than_thirty_times_the_
         "More than thirty times")
 
 
-def test_10_caching_for_real_q3_states_the_search_its_key_prices():
-    from toolcall_lab.checks import caching_for_real as key
-
-    tokens, later, model = key.Q3_SEARCH
-    q3 = _back_prose("19_caching_for_real", "**Q3.**")
-    assert f"`{model}`" in q3 and f"come to {tokens:,} tokens" in q3 and f"{later} more calls follow" in q3
-    # issue 29 §2: the question no longer says the results are billed only on the later calls
-    assert "re-sent as input on each of" not in q3
-
-
-def test_10_caching_for_real_says_the_searching_call_reads_its_results_as_input():
-    said = _back_prose("19_caching_for_real", "Each search costs a fee per use")
-    assert "in search iterations executed during a single turn and in subsequent conversation turns" in said
-    assert "come back as input tokens on the next call" not in said
-    printed = re.search(r"input tokens: (\d+) with the search, (\d+) without",
-                        _back_output("19_caching_for_real", "unsearched = run_agent("))
-    assert printed and int(printed[1]) > int(printed[2])
-
-
-def test_10_caching_for_real_uses_the_current_search_tool_and_docs_domain():
-    text = (NOTEBOOKS / "19_caching_for_real.ipynb").read_text(encoding="utf-8")
-    assert "web_search_20260318" in text and "web_search_20250305" not in text
-    assert "docs.anthropic.com" not in text and "platform.openai.com" not in text
+def test_10_caching_for_real_uses_the_current_docs_domain_and_openai_breakpoints():
+    for stem in ("19_caching_for_real", COMPACTION):
+        text = (NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8")
+        assert "docs.anthropic.com" not in text and "platform.openai.com" not in text
     said = _back_prose("19_caching_for_real", "Every one caches from 1,024 tokens")
     assert '"prompt_cache_breakpoint": {"mode": "explicit"}' in said
     assert "not on a tool definition, and not on `instructions`" in said
+
+
+# -- lesson 20, compaction and tools you don't run (sections 7 and 8 of lesson 19 until the split) --
+COMPACTION = "20_compaction_and_server_tools"
+
+
+def test_20_warns_where_compaction_is_taught_about_thinking_blocks():
+    said = _back_prose(COMPACTION, "No problems on any wire")
+    assert "this transcript holds no thinking blocks" in said
+    assert "[lesson 15](15_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
+
+
+def test_20_q2_states_the_search_its_key_prices():
+    from toolcall_lab.checks import compaction_and_server_tools as key
+
+    tokens, later, model = key.Q2_SEARCH
+    q2 = _back_prose(COMPACTION, "**Q2.**")
+    assert f"`{model}`" in q2 and f"come to {tokens:,} tokens" in q2 and f"{later} more calls follow" in q2
+    # issue 29 §2: the question no longer says the results are billed only on the later calls
+    assert "re-sent as input on each of" not in q2
+
+
+def test_20_says_the_searching_call_reads_its_results_as_input():
+    said = _back_prose(COMPACTION, "The difference is the search's results")
+    assert "in search iterations executed during a single turn and in subsequent conversation turns" in said
+    assert "come back as input tokens on the next call" not in said
+    printed = re.search(r"input tokens: (\d+) with the search, (\d+) without",
+                        _back_output(COMPACTION, "unsearched = run_agent("))
+    assert printed and int(printed[1]) > int(printed[2])
+
+
+def test_20_uses_the_current_search_tool():
+    text = (NOTEBOOKS / f"{COMPACTION}.ipynb").read_text(encoding="utf-8")
+    assert "web_search_20260318" in text and "web_search_20250305" not in text
 
 
 def _cells(stem: str) -> list[dict]:
@@ -294,6 +303,7 @@ def _output(stem: str, source_contains: str) -> str:
 
 
 LESSON_8 = "15_reasoning_on_the_wire"
+ACROSS = "16_reasoning_across_turns"  # its sections 6-8 before the split (issue 29 §4)
 
 
 def test_reasoning_on_the_wire_a_greeting_at_low_effort_has_no_thinking():
@@ -313,33 +323,59 @@ def test_reasoning_on_the_wire_the_thinking_costs_more_than_the_rest_of_the_call
     assert thinking > total - thinking
 
 
+def test_reasoning_on_the_wire_q1_quotes_the_usage_its_key_reads():
+    from toolcall_lab.checks import reasoning_on_the_wire as key
+
+    q1 = _back_prose(LESSON_8, "**Q1.**")
+    assert f'`"usage": {json.dumps(key.Q1_USAGE)}`' in q1
+    assert "billed at the output price" in q1
+
+
 def test_reasoning_on_the_wire_only_haiku_5_5_thinking_went_back_to_it():
     assert "Its own thinking went back (message 5); Opus 5's did not" in _prose(LESSON_8)
     printed = _output(LESSON_8, "last = claude.requests[-1].body").splitlines()
     assert "1 ['tool_use']" in printed and "5 ['thinking', 'tool_use']" in printed
 
 
-def test_reasoning_on_the_wire_earlier_thinking_is_billed_on_haiku_5_5_only():
-    assert "billed as input\"; older models' APIs strip earlier turns' thinking" in _prose(LESSON_8)
-    printed = _output(LESSON_8, "def without_thinking(")
+def test_reasoning_across_turns_rebuilds_lesson_15s_conversation_of_two_claude_models():
+    assert "Paris on Claude Opus 5 and Tokyo on Claude Haiku 5.5" in _prose(ACROSS)
+    printed = _output(ACROSS, "talk = run_agent(opus, PARIS_QUESTION")
+    assert printed.strip() == "[(1, 'claude-opus-5'), (5, 'claude-haiku-5-5')]"
+
+
+def test_reasoning_across_turns_earlier_thinking_is_billed_on_haiku_5_5_only():
+    assert "billed as input\"; older models' APIs strip earlier turns' thinking" in _prose(ACROSS)
+    printed = _output(ACROSS, "def without_thinking(")
     added = dict(re.findall(r"^(claude-[\w-]+): the earlier thinking adds (\d+)", printed, re.M))
     assert added["claude-haiku-4-5"] == "0" and int(added["claude-haiku-5-5"]) > 0
 
 
-def test_reasoning_on_the_wire_an_edit_voids_the_thinking_after_it_only():
-    prose = _prose(LESSON_8)
+def test_reasoning_across_turns_an_edit_voids_the_thinking_after_it_only():
+    prose = _prose(ACROSS)
     assert "(thinking in messages 1 and 5)" in prose
     assert "Message 1's thinking came before the edit and stays valid; message 5's" in prose
-    printed = _output(LESSON_8, "edits = {")
+    printed = _output(ACROSS, "edits = {")
     redacted, compacted = printed.split("compacted, wire.check:")
     assert "messages.5.content.0: Invalid `signature`" in redacted and "messages.1." not in redacted
     assert "bound to a different" in compacted and redacted.count("the double: 400") == 1
-    assert "accepted" in _output(LESSON_8, "safe = without_thinking(")
+    assert "accepted" in _output(ACROSS, "safe = without_thinking(")
 
 
-def test_reasoning_on_the_wire_a_stateful_request_sends_only_the_result():
-    assert "Only the result went." in _prose(LESSON_8)
-    assert "sent: ['function_call_output']" in _output(LESSON_8, "previous_response_id=first.id")
+def test_reasoning_across_turns_a_stateful_request_sends_only_the_result():
+    assert "Only the result went." in _prose(ACROSS)
+    assert "sent: ['function_call_output']" in _output(ACROSS, "previous_response_id=first.id")
+
+
+def test_reasoning_across_turns_exercise_1_redacts_the_second_city_of_three():
+    from checkrows.reasoning_across_turns import EDITED, TRIP
+    from toolcall_lab.checks import reasoning_across_turns as key
+
+    said = _back_prose(ACROSS, "Exercise 1 (a secret in the second city)")
+    assert "redact the Tokyo result" in said and "Anthropic refuses the edit" in said
+    printed = _output(ACROSS, "trip = run_agent(claude, PARIS_QUESTION").splitlines()
+    assert printed == ["thinking in messages [1, 5, 9]", "wire.check: refused (1 problem)"]
+    assert TRIP[6].tool_results[0].content == "22°C, cloudy"  # the Tokyo result, as the page says
+    assert key._invalid_after(EDITED, "claude-haiku-5-5") == {9}  # one block voided, as printed
 
 
 ROOT = Path(__file__).parents[1]
@@ -822,8 +858,9 @@ def test_13_chat_says_stop_for_a_refusal_and_ollama_has_no_word_for_it():
     assert printed.rstrip().endswith("'{\"city\": \"Paris\", \"temp_c\": 1'")
 
 
-# -- 26_measuring_a_model -----------------------------------------------------------------------
+# -- 26_measuring_a_model and 27_telling_versions_apart ---------------------------------------------
 L14 = "26_measuring_a_model"
+L27 = "27_telling_versions_apart"
 
 
 def _shown_percent(text: str) -> list[float]:
@@ -862,33 +899,42 @@ def test_14_four_times_the_trials_halve_the_width():
     assert len(widths) == 4 and all(abs(a / b - 2) < 0.2 for a, b in zip(widths, widths[1:], strict=False))
 
 
-def test_14_twenty_trials_cannot_tell_the_versions_apart_and_about_200_can():
-    assert "Here it holds 0" in _back_prose(L14, "Here it holds 0")
-    assert _back_output(L14, "small = compare(a, b)").rstrip().endswith(": not told apart")
-    printed = _back_output(L14, "need = runs_to_tell_apart(0.8, 0.9)")
+def test_26_the_exercise_states_the_rate_and_width_its_key_uses():
+    from toolcall_lab.checks import measuring_a_model as key
+
+    exercise = _back_prose(L14, "Exercise 1 (trials for a narrower interval)")
+    assert f"a model measured at {key.EXERCISE_1_RATE:.0%}" in exercise
+    assert f"at most {key.EXERCISE_1_WIDTH * 100:.0f} points wide, high minus low" in exercise
+    assert "80%" in _back_output(L14, "for n in (10, 40, 160, 640)")  # the page works another rate
+
+
+def test_27_twenty_trials_cannot_tell_the_versions_apart_and_about_200_can():
+    assert "Here it holds 0" in _back_prose(L27, "Here it holds 0")
+    assert _back_output(L27, "small = compare(a, b)").rstrip().endswith(": not told apart")
+    printed = _back_output(L27, "need = runs_to_tell_apart(0.8, 0.9)")
     assert printed.startswith("199 trials of each") and printed.rstrip().endswith(": told apart")
-    assert "Telling 80% from 90% takes about 200 trials" in _back_prose(L14, "## Recap")
-    assert "about 200 trials of each version" in _back_prose(L14, "**Q2.**")
+    assert "Telling 80% from 90% takes about 200 trials" in _back_prose(L27, "## Recap")
+    assert "about 200 trials of each version" in _back_prose(L27, "**Q1.**")
 
 
-def test_14_about_four_in_five_simulated_comparisons_tell_them_apart():
-    assert "About four in five" in _back_prose(L14, "About four in five")
-    apart = int(_back_output(L14, "simulated comparisons told them apart").split()[0])
+def test_27_about_four_in_five_simulated_comparisons_tell_them_apart():
+    assert "About four in five" in _back_prose(L27, "About four in five")
+    apart = int(_back_output(L27, "simulated comparisons told them apart").split()[0])
     assert 750 <= apart <= 850
 
 
-def test_14_three_real_runs_leave_an_interval_reaching_below_50_percent_and_a_replay_is_one_draw():
-    assert "the interval still reaches below 50%" in _back_prose(L14, "still reaches below 50%")
-    last = _back_output(L14, "graded.append(behaviour(case, run))").splitlines()[-1]
+def test_27_three_real_runs_leave_an_interval_reaching_below_50_percent_and_a_replay_is_one_draw():
+    assert "the interval still reaches below 50%" in _back_prose(L27, "still reaches below 50%")
+    last = _back_output(L27, "graded.append(behaviour(case, run))").splitlines()[-1]
     assert last.startswith("3 of 3, 95%:") and _shown_percent(last)[1] < 50
-    assert "Five passes and one answer" in _back_prose(L14, "Five passes and one answer")
-    assert "5 of 5 passed, 1 distinct answer" in _back_output(L14, "distinct answer")
-    assert "same verdicts: True" in _back_output(L14, "replayed = run_eval(")
+    assert "Five passes and one answer" in _back_prose(L27, "Five passes and one answer")
+    assert "5 of 5 passed, 1 distinct answer" in _back_output(L27, "distinct answer")
+    assert "same verdicts: True" in _back_output(L27, "replayed = run_eval(")
 
 
-def test_14_cents_on_the_smallest_model_dollars_on_the_largest():
-    assert "Cents on the smallest model, dollars on the largest" in _back_prose(L14, "Cents on the smallest")
-    printed = _back_output(L14, "for 2 x {need} trials")
+def test_27_cents_on_the_smallest_model_dollars_on_the_largest():
+    assert "Cents on the smallest model, dollars on the largest" in _back_prose(L27, "Cents on the smallest")
+    printed = _back_output(L27, "for 2 x {need} trials")
     rows = dict(re.findall(r"(claude-\w+-[\d-]+)\s+\$([\d.]+) for", printed))
     assert 0.01 <= float(rows["claude-haiku-5-5"]) < 0.10 and float(rows["claude-opus-5-5"]) >= 1
 
@@ -916,8 +962,8 @@ def test_16_measuring_a_model_labels_openais_evals_guide_legacy_and_names_q3s_ta
     assert '"OpenAI is deprecating the Evals platform.' in said and "November 30, 2026" in said
     assert "OpenAI is deprecating the Evals platform" in _back_prose("26_measuring_a_model",
                                                                    "The vendors' guides to evals")
-    q3 = _back_prose("26_measuring_a_model", "**Q3.**")
-    assert "section 5's recorded tape" not in q3 and "`recorder.tape`" in q3
+    q2 = _back_prose("27_telling_versions_apart", "**Q2.**")  # lesson 26's Q3 before the split
+    assert "section 2's recorded tape" not in q2 and "`recorder.tape`" in q2
 
 
 def test_13_tools_from_another_process_says_both_unknown_tool_answers_and_discover_is_optional():

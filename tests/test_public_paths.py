@@ -31,12 +31,17 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.checks": {
         "why_tool_calling",  # lesson 2
         "caching_and_threads",  # lesson 6
+        "telling_versions_apart",  # lesson 27
         "reading_the_stop_reason",  # lesson 12
+        "reasoning_across_turns",  # lesson 16
+        "an_instruction_in_a_result",  # lesson 14
+        "compaction_and_server_tools",  # lesson 20
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
         "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
         "structured_output", "through_the_sdks",
         "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
-        "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider"},
+        "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider",
+        "an_adapter_of_your_own"},  # lesson 10
     "toolcall_lab.compaction": {"cache_effect", "compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",

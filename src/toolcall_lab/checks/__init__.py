@@ -15,20 +15,24 @@ that a cell never shows its own answer.
     caching_and_threads         lesson 6, prompt caching, compaction, a thread on the server
     transcript_as_data          lesson 7, typed blocks, one complete match, what a loop re-sends
     frozen_history              lesson 8, frozen messages, ids and synthetic messages, usage
-    your_own_provider           lesson 9, a pretend model, an adapter of your own, a tracer
+    your_own_provider           lesson 9, a pretend model, a broken translator, a tracer
+    an_adapter_of_your_own      lesson 10, an adapter for the made-up Parts API, held to the contract
     when_the_model_misbehaves   lesson 11, broken pairings, your run_call, error results
     reading_the_stop_reason     lesson 12, each stop reason, a loop that never stops, RepeatGuard
     steering_and_guarding       lesson 13, tool choice, calls at once, strict schemas
     an_instruction_in_a_result  lesson 14, tool descriptions, an injected instruction, the permission gate
-    reasoning_on_the_wire       lesson 15, reasoning in replies, bills and replays
+    reasoning_on_the_wire       lesson 15, reasoning in a reply and on the bill, sent back unchanged
+    reasoning_across_turns      lesson 16, edited histories, OpenAI's reasoning, a change of provider
     local_models                lesson 17, local models; what the model reads, parsing its tool calls
-    caching_for_real            lesson 19, real cache breakpoints, compaction, tools you don't run
+    caching_for_real            lesson 19, real cache breakpoints, a cache that does nothing, OpenAI's
+    compaction_and_server_tools lesson 20, compaction and the cache, tools the provider runs
     streaming_on_the_wire       lesson 21, a tool call arriving event by event
     when_a_stream_breaks        lesson 22, a cut stream, streamed thinking, your provider streaming
     tools_from_another_process  lesson 23, tools on an MCP server
     what_the_server_says        lesson 24, a poisoned description, the gate, the allow-list
     structured_output           lesson 25, a reply held to a JSON Schema
     measuring_a_model           lesson 26, pass rates, not verdicts
+    telling_versions_apart      lesson 27, two versions told apart, tapes, what an eval costs
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the

@@ -13,14 +13,12 @@ from ..loop import Run
 from ..messages import Message
 from ..selfcheck import check, exact, number
 from ..tool import Tool, execute, tool_map
-from ._runs import mentions_number, tool_exchanges
 
 if TYPE_CHECKING:
     from ..providers.scripted import ScriptedProvider
     from ..providers.sdk import WireProvider
 
-__all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "predict_call_2", "predict_tool_runs", "q1", "q2", "q3",
-           "tool_result"]
+__all__ = ["SOLUTIONS", "exercise_1", "predict_call_2", "q1", "q2", "tool_result"]
 
 
 def _wrong_result(answer: Any, request: ToolCall, tool: Tool) -> str | None:
@@ -52,15 +50,6 @@ def predict_call_2(answer: Any, provider: ScriptedProvider | WireProvider) -> No
                  why="The model keeps nothing between calls, so call 2 re-sends the question too.")
 
 
-def predict_tool_runs(answer: Any, run: Run) -> None:
-    """How many times a tool ran in `run`, whose model only wrote that it had looked."""
-    ran = len(tool_exchanges(run))
-    check("Prediction", answer, number(ran),
-          hint="a tool runs only when a reply carries a tool call and your code answers it: is "
-               "there a call in this reply, or only words about one?",
-          why="Words that say a tool ran are not a tool call: only your code runs tools.")
-
-
 def q1(answer: Any) -> None:
     """If the loop forgot to append the model's reply, which message of the four goes missing?"""
     check("Q1", answer, number(2),
@@ -74,13 +63,6 @@ def q2(answer: Any, run: Run) -> None:
     expected = cairo[0].id if cairo else "(the run asked for no Cairo call)"
     check("Q2", answer, exact(expected),
                  hint="find the call whose arguments name Cairo; a result carries its call's id")
-
-
-def q3(answer: Any, run: Run) -> None:
-    """Messages call 3 would send if the model asked for another tool after the weather."""
-    expected = run.steps[1].messages_sent + 2  # call 2's messages + its reply + the new result
-    check("Q3", answer, number(expected),
-                 hint="call 3 re-sends everything call 2 sent, plus what came after it")
 
 
 def _wrong_results_message(answer: Any, run: Run, tool: Tool) -> str | None:
@@ -110,40 +92,13 @@ def exercise_1(answer: Any, run: Run, tool: Tool) -> None:
                       "reply travel in, and which call each result takes its id and its arguments from")
 
 
-def _wrong_calculator_run(answer: Any, expression: str, value: str) -> str | None:
-    if not isinstance(answer, Run):
-        return f"expected the Run that run_agent returned, got {type(answer).__name__}"
-    used = [(c, r) for c, r in tool_exchanges(answer) if c.name == "calculator"]
-    if not used:
-        return "the run never called the calculator tool"
-    if not any(r.content == value and not r.is_error for _, r in used):
-        return f"no calculator call returned {value}: did it compute {expression!r}?"
-    if not mentions_number(answer.answer, value):
-        return "the final answer does not state the number the calculator returned"
-    return None
-
-
-def exercise_2(answer: Any, *, expression: str = "17 * 23 - 100") -> None:
-    """Your run: the calculator tool works out `expression`, and the answer states the result."""
-    from ..tools import calculator
-
-    value = calculator(expression)
-    check("Exercise 2", answer, lambda a: _wrong_calculator_run(a, expression, value),
-                 hint="section 8 scripts a model that calls a tool and then answers; read message 3 "
-                      "of your run's trace before you write the model's sentence")
-
-
 #: A worked answer per question, as the source a learner would type (tests run them
 #: through the lesson; a teacher's solutions are generated from these).
 SOLUTIONS: dict[str, str] = {
     "my_result": "ToolResult(request.id, get_weather(**request.args))",
     "predict_call_2": "3",
-    "predict_tool_runs": "0",
     "q1": "2",
     "q2": 'next(c.id for c in two_cities.transcript[1].tool_calls if c.args["city"] == "Cairo")',
-    "q3": "5",
     "exercise_1": ("Message.results([ToolResult(c.id, get_weather(**c.args)) "
                    "for c in two_cities.transcript[1].tool_calls])"),
-    "exercise_2": ('run_agent(ScriptedProvider([call("calculator", expression="17 * 23 - 100"), '
-                   '"17 * 23 - 100 = 291."]), "What is 17 * 23 - 100?", tools=[calculator])'),
 }
