@@ -1,4 +1,4 @@
-"""The worked solution of lesson 9: a Parts API adapter, written as a learner writes it, that keeps
+"""The worked solution of lesson 10: a Parts API adapter, written as a learner writes it, that keeps
 the provider contract; `parts_api.post`, which sends its bodies; and broken Parts adapters the
 contract names."""
 

@@ -1,4 +1,5 @@
-"""Lesson 9's wrong answers: providers that each break one promise, and the shortcuts.
+"""Lesson 9's wrong answers: providers that each break one promise, and the shortcuts (the
+Parts API adapter's are lesson 10's, in an_adapter_of_your_own.py).
 
 The right answers are the key's worked classes defined the way a learner's cell defines them
 (the `your-code` cell of the lesson with the worked definition filled in, run outside the
@@ -8,7 +9,6 @@ yourself". Each broken variant builds on that learner-made class and breaks one 
 
 from __future__ import annotations
 
-import atexit
 import json
 from dataclasses import replace
 from types import SimpleNamespace
@@ -19,7 +19,6 @@ from toolcall_lab import Message, ScriptedProvider, StopReason, Turn, Usage
 from toolcall_lab.checks import _worked_providers as worked
 from toolcall_lab.checks import your_own_provider as key
 from toolcall_lab.examples import weather_policy
-from toolcall_lab.parts_api import PartsServer
 from toolcall_lab.providers.openai_chat import OpenAIChatProvider
 from toolcall_lab.teacher.solutions import fill_definition
 from toolcall_lab.wire import chat
@@ -37,7 +36,7 @@ def written(name):
     return namespace[name]
 
 
-ECHO, PARTS, TRACED = written("EchoProvider"), written("MyPartsProvider"), written("Traced")
+ECHO, TRACED = written("EchoProvider"), written("Traced")
 
 
 # -- EchoProviders that each break one promise ------------------------------------------------------
@@ -145,84 +144,6 @@ class NamedTraced(TRACED):
         self.name = "traced"
 
 
-# -- Parts API adapters that each break one clause ---------------------------------------------
-PARTS_SERVER = PartsServer().start()  # the weather model; stopped when the tests end
-atexit.register(PARTS_SERVER.stop)
-
-
-def _each_part(request, kind):
-    """Every `kind` part (functionCall, functionResponse) of a Parts API request, to change it."""
-    return [part[kind] for content in request["contents"] for part in content["parts"] if kind in part]
-
-
-class CallsEndTheTurn(PARTS):
-    """Trusts finishReason: STOP for a reply of calls too, so it reads them as an answer."""
-
-    def decode(self, body):
-        return replace(super().decode(body), stop_reason=StopReason.END_TURN)
-
-
-class ArgumentsAsText(PARTS):
-    """Sends the call's arguments as a string of JSON, as Chat wants them."""
-
-    def encode(self, transcript, tools):
-        body = super().encode(transcript, tools)
-        for call_part in _each_part(body, "functionCall"):
-            call_part["args"] = json.dumps(call_part["args"])
-        return body
-
-
-class LosesTheErrorFlag(PARTS):
-    """Sends a failed tool's text as its output."""
-
-    def encode(self, transcript, tools):
-        body = super().encode(transcript, tools)
-        for response in _each_part(body, "functionResponse"):
-            response["response"] = {"output": next(iter(response["response"].values()))}
-        return body
-
-
-class AssistantRole(PARTS):
-    """Calls the model's turns "assistant", as two other APIs do."""
-
-    def encode(self, transcript, tools):
-        body = super().encode(transcript, tools)
-        for content in body["contents"]:
-            content["role"] = "user" if content["role"] == "user" else "assistant"
-        return body
-
-
-class AppendsTheReply(PARTS):
-    """Appends its reply to the caller's transcript, which is the loop's job."""
-
-    def complete(self, transcript, *, tools=()):
-        turn = super().complete(transcript, tools=tools)
-        transcript.append(turn.message)
-        return turn
-
-
-class NeverSends(PARTS):
-    """The shortcut around the wire: the kit's scripted model answers, the server hears nothing."""
-
-    def complete(self, transcript, *, tools=()):
-        return self._model.complete(transcript, tools=tools)
-
-    def __init__(self, url):
-        super().__init__(url)
-        self._model = ScriptedProvider(weather_policy)
-
-
-class WorkedAdapter(worked.MyPartsProvider):
-    """The shortcut: the teacher's adapter, imported from inside the kit."""
-
-
-class DelegatesToTheKit(ScriptedProvider):
-    """The shortcut: a kit provider that plays the weather model, dressed as an adapter."""
-
-    def __init__(self, url):
-        super().__init__(weather_policy)
-
-
 def forgetful():
     """Lesson 9's ForgetfulChat: every call's arguments re-sent as an object."""
     def encode(transcript, tools=(), **options):
@@ -244,11 +165,6 @@ ROWS = [
          lambda: AppendsItsReply, lambda: ClaimsItsUsageWasMeasured, lambda: ReturnsText,
          lambda: UsageOfOne, lambda: CountsOnlyTheQuestion, lambda: LeavesOutTheTools,
          lambda: ScriptedEcho, lambda: worked.EchoProvider)),
-    Row("5 parts_provider", key.parts_provider, (PARTS_SERVER,), lambda: PARTS,
-        (lambda: PARTS(PARTS_SERVER.url), lambda: "MyPartsProvider", lambda: CallsEndTheTurn,
-         lambda: ArgumentsAsText, lambda: LosesTheErrorFlag, lambda: AssistantRole,
-         lambda: AppendsTheReply, lambda: NeverSends, lambda: WorkedAdapter,
-         lambda: worked.MyPartsProvider, lambda: DelegatesToTheKit)),
     Row("5 predict_refused_call", key.predict_refused_call, (REFUSED_ON_CALL_2,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 0, lambda: "call 2")),
     Row("5 q1", key.q1, (forgetful(),), lambda: 0,

@@ -1,11 +1,12 @@
 # mypy: disable-error-code="no-untyped-def, no-untyped-call, type-arg"
 # (written as a learner writes them in the lesson's `your-code` cells: unannotated, but for a
 # bare `dict` and `list` where mypy could not tell a body's or a reply's mixed values apart)
-"""The worked classes of lesson 9, "Your own provider": the teacher's answers, as real code.
+"""The worked classes of lessons 9 and 10, "Your own provider" and "An adapter of your own":
+the teacher's answers, as real code.
 
-They live here, as code, so that ruff and mypy read them and the tests run them; the key
-(`toolcall_lab.checks.your_own_provider`) hands out their *source text* as `SOLUTIONS`,
-which a teacher's solved copy puts in place of each template. A lesson never imports this
+They live here, as code, so that ruff and mypy read them and the tests run them; the keys
+(`checks.your_own_provider`, `checks.an_adapter_of_your_own`) hand out their *source text*
+as `SOLUTIONS`, which a teacher's solved copy puts in place of each template. A lesson never imports this
 module, and the checks refuse any class built on the kit's own (this module's included),
 so the answer to "write it yourself" cannot be one import.
 
@@ -23,7 +24,11 @@ Each one uses only the names its template cell imports, since its source is past
     ...     check_provider(MyPartsProvider(server.url))
     []
 
-Left out, as in the lesson: retries, streaming, and reasoning (the Parts API has none).
+It reads a reply as the documentation promises it (every field present, a part is text or a
+functionCall), without `.get` defaults the API never needs.
+
+Left out, as in the lesson: retries, streaming, and reasoning blocks (the Parts API has none,
+and a transcript of another provider's thinking is not sent to it).
 """
 
 from __future__ import annotations
@@ -69,11 +74,9 @@ class MyPartsProvider:
         names = {call.id: call.name for call in transcript.tool_calls()}
         contents = []
         for message in transcript:
+            role = "model" if message.role == "assistant" else "user"
             parts = [self.part(block, names) for block in message.blocks]
-            parts = [part for part in parts if part is not None]
-            if parts:  # a content needs a part (reasoning alone has none)
-                role = "model" if message.role == "assistant" else "user"
-                contents.append({"role": role, "parts": parts})
+            contents.append({"role": role, "parts": parts})
         body: dict = {"contents": contents}
         if transcript.system:
             body["systemInstruction"] = {"parts": [{"text": transcript.system}]}
@@ -84,34 +87,30 @@ class MyPartsProvider:
         return body
 
     def part(self, block, names):
-        """One block as a part; None for one the Parts API cannot carry."""
+        """One block as a part."""
         match block:
             case TextBlock(text=text):
                 return {"text": text}
             case ToolCall(id=call_id, name=name, args=args):
-                call = {"id": call_id, "name": name, "args": dict(args)}
-                return {"functionCall": call}
+                return {"functionCall": {"id": call_id, "name": name,
+                                         "args": dict(args)}}
             case ToolResult(call_id=call_id, content=content):
-                key = "error" if block.is_error else "output"
-                said = {key: content}
-                response = {"id": call_id, "name": names.get(call_id, ""),
-                            "response": said}  # the call's name, repeated
-                return {"functionResponse": response}
-            case _:
-                return None  # reasoning, or another provider's server tools
+                said = {"error" if block.is_error else "output": content}
+                return {"functionResponse": {"id": call_id,
+                                             "name": names.get(call_id, ""),
+                                             "response": said}}
 
     def decode(self, body):
         """The Turn in a reply body."""
         candidate = body["candidates"][0]
         blocks: list = []
-        for part in candidate["content"].get("parts", []):
+        for part in candidate["content"]["parts"]:
             if "text" in part:
                 blocks.append(TextBlock(part["text"]))
-            elif "functionCall" in part:
+            else:
                 call = part["functionCall"]
-                args = call.get("args") or {}
-                blocks.append(ToolCall(call["id"], call["name"], args))
-        reason = candidate.get("finishReason", "STOP")
+                blocks.append(ToolCall(call["id"], call["name"], call["args"]))
+        reason = candidate["finishReason"]
         if reason == "MAX_TOKENS":
             stop = StopReason.MAX_TOKENS
         elif reason == "SAFETY":
@@ -123,8 +122,7 @@ class MyPartsProvider:
         counts = body["usageMetadata"]
         usage = Usage(input_tokens=counts["promptTokenCount"],
                       output_tokens=counts["candidatesTokenCount"])
-        model = body.get("modelVersion", self.model)
-        return Turn(Message.assistant(*blocks), stop, usage, model)
+        return Turn(Message.assistant(*blocks), stop, usage, body["modelVersion"])
 
     def complete(self, transcript, *, tools=()):
         """Encode, send to the model's endpoint, decode."""

@@ -1,12 +1,13 @@
-"""Answer keys of lesson 9, "Your own provider": a pretend model, an adapter for the made-up
-Parts API, a broken translator, and a tracer whose log lines are keyed by provider and model.
+"""Answer keys of lesson 9, "Your own provider": a pretend model, a broken translator, and a
+tracer whose log lines are keyed by provider and model.
 
-Three answers are classes the learner writes in a `your-code` cell; their checks judge them
+Two answers are classes the learner writes in a `your-code` cell; their checks judge them
 by what they do, one promise at a time, and name the first one broken. A class whose
 `complete` is still the template's `...` counts as not answered yet, so **Run All** reaches
 the end. Each class must be the learner's own: one that is, or builds on, a class of the
 kit (its scripted provider, which echoes too, or a worked answer) is refused with "write it
-yourself", and the adapter must really talk to the server it was given.
+yourself". `_yourself` and `_unwritten` serve lesson 10's key too (`an_adapter_of_your_own`,
+the Parts API adapter).
 
     >>> from toolcall_lab import ScriptedProvider
     >>> echo_provider(ScriptedProvider)
@@ -41,7 +42,7 @@ from ..usage import Usage
 from . import _worked_providers as _worked
 from ._runs import kit_made, quietly, raised, unwritten
 
-__all__ = ["SOLUTIONS", "echo_provider", "exercise_1", "parts_provider", "predict_refused_call", "q1"]
+__all__ = ["SOLUTIONS", "echo_provider", "exercise_1", "predict_refused_call", "q1"]
 
 
 def _yourself(cls: Any, what: str) -> str | None:
@@ -130,65 +131,7 @@ def _unwritten(answer: Any) -> bool:
     return isinstance(answer, type) and kit_made(answer) is None and unwritten(answer)
 
 
-# -- section 2: your Parts API adapter -------------------------------------------------------------
-def _last(server: Any) -> Any:
-    requests = getattr(server, "requests", None)
-    return requests[-1] if requests else None
-
-
-def _contract_of(cls: Any, server: Any) -> tuple[Any, str | None]:
-    """(the contract's report on `cls(server.url)` or None, what is wrong or None)."""
-    from ..contract import report
-
-    if not isinstance(cls, type):
-        return None, ("expected the class itself (MyPartsProvider, without brackets), "
-                      f"got {type(cls).__name__}")
-    shortcut = _yourself(cls, "; translate the Parts API's bodies with your own encode and decode")
-    if shortcut:
-        return None, shortcut
-    try:
-        provider = cls(server.url)
-    except Exception as exc:
-        return None, f"MyPartsProvider(server.url) raised {raised(exc)}"
-    before = _last(server)
-    found = report(provider)
-    if found.failures:
-        held = len(found.results) - len(found.failures)
-        return found, (f"{held} of {len(found.results)} clauses hold; the first that fails, "
-                       f"{str(found.failures[0]).rstrip('.')}")
-    if _last(server) is before:
-        return found, ("the contract holds, but the Parts server at server.url never heard from it: an "
-                       "adapter sends every call to the API")
-    return found, None
-
-
-def parts_provider(answer: Any, server: Any) -> None:
-    """Your Parts API adapter, built on `server.url`, held to the provider contract."""
-    if _unwritten(answer):
-        answer, problem = ..., None
-    else:
-        found, problem = _contract_of(answer, server)
-        if found is not None:
-            _show(found)
-    check("MyPartsProvider", answer, lambda _: problem,
-          hint="read the first failing clause, then the documentation's section on what it sent or read; "
-               "compare your request body with its examples")
-
-
-def _show(found: Any) -> None:
-    """The contract's report: its table in a notebook, its lines elsewhere."""
-    import sys
-
-    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
-    if shell is None:
-        print(found)
-        return
-    from IPython.display import display
-
-    display(found)  # type: ignore[no-untyped-call]  # IPython leaves it unannotated
-
-
-# -- section 3: break the translator --------------------------------------------------------------
+# -- section 2: break the translator --------------------------------------------------------------
 def predict_refused_call(answer: Any, double: Any) -> None:
     """Which call of the run the server refused (1-based; 0 for none)."""
     statuses = [request.status for request in getattr(double, "requests", [])]
@@ -313,12 +256,11 @@ def exercise_1(answer: Any) -> None:
     """Your Traced wrapper, around two scripted Paris runs with different names and models."""
     check("Exercise 1", ... if _unwritten(answer) else answer, _wrong_tracer,
           hint="section 1 says what complete() is given and what it returns; the Turn you get back "
-               "says what the call used, and section 4 what a line is keyed by")
+               "says what the call used, and section 3 what a line is keyed by")
 
 
 SOLUTIONS: dict[str, str] = {
     "EchoProvider": inspect.getsource(_worked.EchoProvider),
-    "MyPartsProvider": inspect.getsource(_worked.MyPartsProvider),
     "predict_refused_call": "2",
     "q1": "0",
     "Traced": inspect.getsource(_worked.Traced),
