@@ -1,46 +1,39 @@
-# mypy: disable-error-code="no-untyped-def"
-# (the worked functions of the lesson's Your-turn cells are written as a learner writes them: unannotated)
 """Answer keys and worked solutions of lesson 15, "Reasoning on the wire".
 
-Most answers are values, checked as in every lesson, and each expected value is worked out
+The answers are values, checked as in every lesson, and each expected value is worked out
 from the lesson's own data: the replies the API double gave, the versions of call 2 the
-lesson staged, the edited history, the body the double received. One answer is a
-function the learner writes in a `your-code` cell, judged by what it does:
-`goes_back(block, api, model)`, the learner's replay rule, is asked about a grid of
-reasoning blocks (from both APIs, two Claude models, other providers) and must agree
-with the kit's codecs (`wire.<api>.why_dropped`) on every one.
+lesson staged, a reply's usage read by the kit's own decoder. Lesson 16, "Reasoning across
+turns" (editing history, OpenAI's reasoning, a change of provider), has its own key,
+`reasoning_across_turns`, which takes this lesson's `THINKING`.
 
 Exercise 2 is built on data the page does not hold: a Cairo reply the exercise's own
 cell asks for, kept as JSON (`saved`), and the call 2 a lossy log rebuilt from it
 (`log_rebuilt`); the answer is built from `saved`, so no variable already on the page
 (section 4's `versions["a"]`, the Paris conversation) passes.
 
-A function whose body is still the template's `...` counts as not answered yet, so
-**Run All** reaches the end. `goes_back` below is the worked answer, kept as code so that
-it is linted and run; `SOLUTIONS` holds its source.
+    >>> q1(900)
+    Q1: correct.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..blocks import ReasoningBlock, ToolCall, ToolResult
+from ..blocks import ReasoningBlock, ToolResult
 from ..examples import PARIS_QUESTION
 from ..messages import Message
 from ..selfcheck import check, equal, number, word
 from ..tools.weather import get_weather
 from ..transcript import Transcript
 from ..turn import Turn
-from ..wire import APIS, check_request, codec, decode_response, encode_request
 from ..wire import check as api_check
+from ..wire import check_request, decode_response, encode_request
 from ._runs import raised as _raised
-from ._runs import template as _template
 
 __all__ = ["SOLUTIONS", "exercise_1", "exercise_2", "log_rebuilt", "predict_first", "predict_hello",
-           "predict_invalid", "predict_refused", "q1", "q2", "replay_rule"]
+           "predict_refused", "q1"]
 
 #: How the lesson turns thinking on for Claude Haiku 5.5 (section 1), and so what a check asks.
 THINKING = {"thinking": "adaptive", "effort": "low"}
@@ -97,126 +90,24 @@ def predict_refused(answer: Any, versions: Mapping[str, Transcript], model: str)
                "there, first, and that it is exactly what the model sent")
 
 
-# -- section 7: the learner's replay rule ----------------------------------------------------------
-def goes_back(block, api, model):
-    """True when a request to `api` ("anthropic" or "responses") for `model` may carry `block`."""
-    maker = {"anthropic": "anthropic", "responses": "openai"}[api]
-    if block.provider != maker:
-        return False  # another provider's reasoning: only its maker can read it
-    if api == "anthropic":
-        return block.model == model  # thinking is tied to the model that wrote it
-    return bool(block.opaque.get("encrypted_content"))  # store: false keeps nothing to look up
-
-
-def _signed(text: str, model: str) -> ReasoningBlock:
-    return ReasoningBlock(text, "anthropic", model, {"signature": "sig-" + model})
-
-
-def _item(text: str, **more: Any) -> dict[str, Any]:
-    return {"type": "reasoning", "id": "rs_" + text[:4], "summary": [{"type": "summary_text", "text": text}],
-            **more}
-
-
-#: The blocks the learner's rule is asked about, each with how a sentence names it.
-GRID: list[tuple[str, ReasoningBlock]] = [
-    ("Claude Haiku 5.5's thinking", _signed("Paris: look it up.", "claude-haiku-5-5")),
-    ("Claude Opus 5's thinking", _signed("Tokyo: look it up.", "claude-opus-5")),
-    ("Claude Haiku 5.5's redacted thinking",
-     ReasoningBlock("", "anthropic", "claude-haiku-5-5", {"redacted": "EmwKAhgBEgy3va=="})),
-    ("an OpenAI reasoning item with encrypted_content",
-     ReasoningBlock("Cairo.", "openai", "gpt-6-luna", _item("Cairo.", encrypted_content="gAAAA1"))),
-    ("an OpenAI reasoning item without encrypted_content",
-     ReasoningBlock("Rome.", "openai", "gpt-6-luna", _item("Rome."))),
-    ("a Chat server's reasoning", ReasoningBlock("Oslo.", "openai-chat", "qwen3:4b")),
-    ("Ollama's reasoning", ReasoningBlock("Lima.", "ollama", "qwen3:4b")),
-    ("reasoning nobody signed", ReasoningBlock("made up by hand")),
-]
-TARGETS = [("anthropic", "claude-haiku-5-5"), ("anthropic", "claude-opus-5"), ("responses", "gpt-6-luna")]
-
-
-def _kit_sends(block: ReasoningBlock, api: str, model: str) -> bool:
-    return codec(api).why_dropped(block, model=model) is None
-
-
-def _wrong_rule(function: Any) -> str | None:
-    if not callable(function):
-        return f"expected your function itself (goes_back, without brackets), got {type(function).__name__}"
-    for label, block in GRID:
-        for api, model in TARGETS:
-            try:
-                said = function(block, api, model)
-            except Exception as exc:
-                return f"goes_back({label}, {api!r}, {model!r}) raised {_raised(exc)}"
-            if not isinstance(said, bool):
-                return f"goes_back returned {type(said).__name__}; return True or False"
-            if said != _kit_sends(block, api, model):
-                verdict = "sends it back" if not said else "leaves it out"
-                return f"for {label}, a request to {api} for {model}: you said {said}, the kit {verdict}"
-    return None
-
-
-def replay_rule(answer: Any) -> None:
-    """Your goes_back, asked about every block of GRID for every target of TARGETS."""
-    check("goes_back", ... if _template(answer) else answer, _wrong_rule,
-          hint="three rules, in order: who made the block (`block.provider`), then for Anthropic the "
-               "model (`block.model`), for Responses the item's encrypted_content (`block.opaque`)")
-
-
-# -- section 6: editing history on Claude 5.5 models --------------------------------------------
-def _invalid_after(edited: Transcript, model: str) -> set[int]:
-    """The messages of `edited` whose thinking a further question to `model` would be refused for."""
-    from ..wire.signing import prefix_mismatches
-
-    ask = Transcript(messages=[*edited.messages, Message.user("And in Cairo?")])
-    body = encode_request(ask, [get_weather], api="anthropic", model=model, **THINKING)
-    return {message for message, _ in prefix_mismatches(body)}
-
-
-def predict_invalid(answer: Any, history: Transcript, redacted: Transcript) -> None:
-    """Which messages' thinking does redacting message 2 make invalid? A set of indexes."""
-    model = next(b.model for m in history for b in m.reasoning if b.model)
-    expected = _invalid_after(redacted, model)
-
-    def wrong(a: Any) -> str | None:
-        if isinstance(a, str):
-            return "write a set of message indexes in curly brackets, like {1}, not a string"
-        return equal(expected)(a)
-
-    check("Prediction", answer, wrong,
-          hint="a thinking block is bound to everything before it: which of the two blocks had "
-               "the Paris result before it when it was made?")
-
-
 # -- check yourself ---------------------------------------------------------------------------------
-def _own_block(api: str) -> ReasoningBlock:
-    """A reasoning block as `api`'s own decoder makes it (with all it needs to go back)."""
-    provider = codec(api).PROVIDER_NAME
-    opaque = {"anthropic": {"signature": "sig"},
-              "responses": _item("Paris.", encrypted_content="gAAAA1")}.get(api, {})
-    return ReasoningBlock("Paris.", provider, "m", opaque)
+#: Q1's reply, a Chat Completions reply from a reasoning model: its usage as the page quotes it.
+#: Its reasoning is counted inside completion_tokens, which is billed at the output price
+#: (section 2; Anthropic's context-windows page says the same of thinking: "se facturan como
+#: tokens de salida", docs.anthropic.com/es/docs/build-with-claude/context-windows).
+Q1_USAGE = {"prompt_tokens": 300, "completion_tokens": 900,
+            "completion_tokens_details": {"reasoning_tokens": 700}}
 
 
 def q1(answer: Any) -> None:
-    """To which API can no reasoning go back, not even the reasoning its own models wrote?"""
-    keeps_nothing = [api for api in APIS if codec(api).why_dropped(_own_block(api), model="m") is not None]
-    check("Q1", answer, word(keeps_nothing[0], choices=APIS),
-          hint="look for the API whose assistant messages have no field for reasoning (lesson 3 showed "
-               "each one's request body)")
-
-
-def q2(answer: Any) -> None:
-    """Stateless Responses: how many input items does call 3 of a two-tool loop send?"""
-    def reply(n: int, city: str) -> Message:
-        item = _item(f"call {n}", encrypted_content="gAAAA" + str(n))
-        return Message.assistant(ReasoningBlock("", "openai", "gpt-6-luna", item),
-                                 ToolCall(f"call_{n}", "get_weather", {"city": city}))
-    loop = Transcript(messages=[Message.user("Paris, then Tokyo?"), reply(1, "Paris"),
-                                Message.results([ToolResult("call_1", "18°C, sunny")]), reply(2, "Tokyo"),
-                                Message.results([ToolResult("call_2", "22°C, cloudy")])])
-    sent = encode_request(loop, [get_weather], api="responses", model="gpt-6-luna", reasoning_effort="low")
-    check("Q2", answer, number(len(sent["input"])),
-          hint="count what call 2 sent (section 7), then add what reply 2 and its result bring: "
-               "every item goes back, in order")
+    """How many of Q1_USAGE's tokens are billed at the output price?"""
+    body = {"id": "chatcmpl-q1", "object": "chat.completion", "model": "gpt-6-luna",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "Lisbon."}}],
+            "usage": Q1_USAGE}
+    billed = decode_response(body, api="chat").usage.output_tokens
+    check("Q1", answer, number(billed),
+          hint="section 2: is a reply's reasoning counted beside its output total, or inside it?")
 
 
 # -- exercises ---------------------------------------------------------------------------------------
@@ -299,10 +190,7 @@ SOLUTIONS: dict[str, str] = {
     "predict_first": '"reasoning"',
     "predict_hello": '["text"]',
     "predict_refused": '{"b", "c"}',
-    "predict_invalid": "{5}",
-    "goes_back": inspect.getsource(goes_back),
-    "q1": '"chat"',
-    "q2": "7",
+    "q1": "900",
     "exercise_1": '{"thinking": 2048, "max_tokens": 4096}',
     "exercise_2": 'Transcript(messages=[logged[0], decode_response(json.loads(saved), '
                   'api="anthropic").message, logged[2]])',
