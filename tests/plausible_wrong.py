@@ -72,6 +72,11 @@ WRONG: dict[str, dict[str, str]] = {
     "local_models": {
         "predict_limit": '"cut"',
         "predict_result_role": '"tool"',
+        "q1": '{"vllm", "llamacpp"}',
+        "q2": "2",
+        "exercise_1": '{"max_completion_tokens": 50}',
+    },
+    "reading_calls_from_text": {
         # the first regex a learner tries: it stops at the arguments' own closing brace
         "read_tool_calls": (
             "def read_tool_calls(text):\n"
@@ -81,11 +86,8 @@ WRONG: dict[str, dict[str, str]] = {
             "        call = json.loads(inner)\n"
             '        calls.append((call["name"], call["arguments"]))\n'
             "    return calls, []\n"),
-        "q1": '{"vllm", "llamacpp"}',
-        "q2": "2",
-        "q3": "2",
-        "exercise_1": '{"max_completion_tokens": 50}',
-        "exercise_2": ('\'<tool_call>\\n{"name": "get_weather", "arguments": {"city": "Rome"}}\\n'
+        "q1": "2",
+        "exercise_1": ('\'<tool_call>\\n{"name": "get_weather", "arguments": {"city": "Rome"}}\\n'
                        '</tool_call>\\n<tool_call>\\n{"name": "get_weather", "arguments": '
                        '{"city": "Nairobi"}}\\n</tool_call>\\nI looked up both.\''),
     },

@@ -165,13 +165,13 @@ def test_09_local_models_the_template_markup_is_the_largest_part():
         _back_prose("17_local_models", "The template's own markup"))
 
 
-def test_09_local_models_exercise_2_names_the_cities_of_its_key_and_none_on_the_page():
-    from toolcall_lab.checks import local_models as key
+def test_18_reading_calls_from_text_exercise_1_names_the_cities_of_its_key_and_none_on_the_page():
+    from toolcall_lab.checks import reading_calls_from_text as key
 
-    first, second = key.EXERCISE_2_CITIES
-    assert f"for {first} and for {second}" in _back_prose("17_local_models", "**★★ Exercise 2")
-    shown = _back_output("17_local_models", "checks.RAW_OUTPUTS, start=1")
-    assert first not in shown and second not in shown  # a copy of section 5's output cannot pass
+    first, second = key.EXERCISE_1_CITIES
+    assert f"for {first} and for {second}" in _back_prose("18_reading_calls_from_text", "**★★ Exercise 1")
+    shown = _back_output("18_reading_calls_from_text", "checks.RAW_OUTPUTS, start=1")
+    assert first not in shown and second not in shown  # a copy of section 1's output cannot pass
 
 
 def test_09_local_models_q1_states_the_options_its_key_checks():
@@ -483,7 +483,8 @@ def test_on_the_wire_says_the_chat_helper_finds_nothing_in_anthropic_s_body():
 
 
 def test_on_the_wire_says_anthropic_s_second_user_entry_is_a_tool_result():
-    entries = [line for line in output("04_through_the_sdks", "c72g").splitlines() if line.startswith("anthropic")]
+    entries = [line for line in output("04_through_the_sdks", "c72g").splitlines()
+               if line.startswith("anthropic")]
     assert len(entries) == 2 and "'tool_result'" in entries[1] and "'tool_result'" not in entries[0]
     assert "its second entry is not the user's at all: it is your code's tool result" in prose(
         "04_through_the_sdks", "c72h")
@@ -580,6 +581,15 @@ def test_05_keyed_by_model_alone_the_ollama_and_vllm_runs_share_a_row():
     rows = [line.split()[:2] for line in shown if line.startswith(("ollama", "vllm"))]
     assert [name for name, _ in rows] == ["ollama", "vllm"] and rows[0][1] == rows[1][1]
     assert len({line.split()[1] for line in shown[:-1]}) == int(shown[-1].rsplit(" ", 1)[1])
+
+
+# -- lesson 10 (lesson 9's section 2 before the split, issue 29 §4) --------------------------------
+def test_10_the_six_promises_are_the_clauses_the_scripted_provider_keeps():
+    lesson = "10_an_adapter_of_your_own"
+    assert "six promises any `complete()` must keep" in _prose_of(lesson, "a05")
+    held = re.search(r"(\d+) of (\d+) clauses hold", _printed_by(lesson, "a06"))
+    assert held and held[1] == held[2] == "6"
+    assert "When all six clauses hold" in _prose_of(lesson, "a10")
 
 
 # -- lessons 11 and 13 (their own helpers) ------------------------------------------------------

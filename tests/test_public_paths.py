@@ -30,6 +30,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "why_tool_calling",  # lesson 2
+        "reading_calls_from_text",  # lesson 18
         "caching_and_threads",  # lesson 6
         "telling_versions_apart",  # lesson 27
         "reading_the_stop_reason",  # lesson 12

@@ -23,7 +23,8 @@ that a cell never shows its own answer.
     an_instruction_in_a_result  lesson 14, tool descriptions, an injected instruction, the permission gate
     reasoning_on_the_wire       lesson 15, reasoning in a reply and on the bill, sent back unchanged
     reasoning_across_turns      lesson 16, edited histories, OpenAI's reasoning, a change of provider
-    local_models                lesson 17, local models; what the model reads, parsing its tool calls
+    local_models                lesson 17, local models: five servers, one spectrum, what the model reads
+    reading_calls_from_text     lesson 18, parsing tool calls out of a model's raw text
     caching_for_real            lesson 19, real cache breakpoints, a cache that does nothing, OpenAI's
     compaction_and_server_tools lesson 20, compaction and the cache, tools the provider runs
     streaming_on_the_wire       lesson 21, a tool call arriving event by event

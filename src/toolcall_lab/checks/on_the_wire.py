@@ -1,4 +1,5 @@
-"""Answer keys of lesson 3, "One conversation, four wires".
+"""Answer keys of lesson 3, "One conversation, four wires" (its sequel's, lesson 4's, are in
+`through_the_sdks`).
 
 The request body a learner writes by hand is compared with the kit's codec field by
 field, and the first difference is named by its path (`messages.2.tool_call_id`), the
@@ -19,16 +20,13 @@ from collections.abc import Mapping, Sequence
 from textwrap import shorten
 from typing import Any
 
-from ..errors import OverloadedError
 from ..selfcheck import check, number, word
 from ..tool import Tool
 from ..transcript import Transcript
-from ..usage import Usage
 from ..wire import APIS, encode_request
 from ..wire import check as api_check
 
-__all__ = ["SOLUTIONS", "chat_body", "exercise_1", "exercise_2", "predict_accepted", "predict_user_words",
-           "q1", "q2", "q3"]
+__all__ = ["SOLUTIONS", "chat_body", "exercise_1", "predict_accepted", "q1", "q2"]
 
 #: The keys the rules of lesson 3, section 4, give a Chat Completions body: no more.
 CHAT_KEYS = ("model", "messages", "tools")
@@ -148,18 +146,10 @@ def q1(answer: Any, results_message: Any) -> None:
                  hint="in Chat Completions each result is a message of its own")
 
 
-def q2(answer: Any) -> None:
-    """OpenAI says input 5,000 of which 4,000 cached: what does Anthropic's `input_tokens` say?"""
-    usage = Usage(input_tokens=5000, output_tokens=10, cache_read_tokens=4000)
-    expected = usage.uncached_input_tokens  # what the Anthropic codec writes as input_tokens
-    check("Q2", answer, number(expected),
-                 hint="Anthropic reports cache reads beside input_tokens, OpenAI inside it (section 8)")
-
-
-def q3(answer: Any, transcript: Transcript) -> None:
+def q2(answer: Any, transcript: Transcript) -> None:
     """Would Anthropic accept `transcript`, whose result id differs from the call's only by case?"""
     expected = "no" if api_check(transcript, api="anthropic") else "yes"
-    check("Q3", answer, word(expected, choices=("yes", "no")),
+    check("Q2", answer, word(expected, choices=("yes", "no")),
                  hint="does an API compare ids the way people read them, or character by character?")
 
 
@@ -190,39 +180,6 @@ def exercise_1(answer: Any) -> None:
           hint="mistake 3's error says in which message Anthropic looks for a result's call")
 
 
-def _wrong_overload(answer: Any) -> str | None:
-    if not (isinstance(answer, tuple) and len(answer) == 2):
-        return "expected a pair: (the error you caught, your transcript)"
-    error, transcript = answer
-    if not isinstance(error, BaseException):
-        return f"the first item should be the exception object you caught, got {type(error).__name__}"
-    if not isinstance(error, OverloadedError):
-        return f"a {type(error).__name__} is not what an overloaded server causes"
-    if not isinstance(transcript, Transcript):
-        return f"the second item should be your Transcript, got {type(transcript).__name__}"
-    if len(transcript):
-        return f"your transcript holds {len(transcript)} messages after a call that failed"
-    return None
-
-
-def exercise_2(answer: Any) -> None:
-    """(the error an overloaded API double raised, the transcript passed to run_agent)."""
-    check("Exercise 2", answer, _wrong_overload,
-          hint="section 11 meets a rate limit the same way: look at what it passes to run_agent "
-               "and what its except keeps")
-
-
-def predict_user_words(answer: Any, body: Mapping[str, Any]) -> None:
-    """How many entries a helper that keeps every `user` message's content finds in `body`
-    (Anthropic's request body of section 2): one per user message, tool results included."""
-    users = [m for m in body.get("messages", []) if isinstance(m, Mapping) and m.get("role") == "user"]
-    check("Prediction", answer, number(len(users)),
-          hint="count the messages of Anthropic's body whose role is user, and look at what each "
-               "one carries (section 2)",
-          why="Anthropic carries tool results in user messages, so a helper that reads roles "
-              "takes your code's result for the user's words.")
-
-
 SOLUTIONS: dict[str, str] = {
     "my_chat_body": (
         '{"model": "gpt-6-luna", "messages": ['
@@ -237,20 +194,7 @@ SOLUTIONS: dict[str, str] = {
         '"description": get_weather.description, "parameters": get_weather.input_schema}}]}'),
     "predict_accepted": '{"ollama"}',
     "q1": "2",
-    "q2": "1000",
-    "q3": '"no"',
-    "predict_user_words": "2",
+    "q2": '"no"',
     "exercise_1": ('Transcript(messages=[question, calls, results, Message.assistant("Anything else?"), '
                    'Message.results([results.tool_results[0]])])'),
-    # statements, not one expression: they end by setting exercise_2 (toolcall_lab.teacher.solutions)
-    "exercise_2": (
-        "mine = Transcript()\n"
-        "with ApiDouble() as double:\n"
-        "    double.fail_next(\"overloaded\")\n"
-        "    overloaded = get_provider(\"anthropic\", base_url=double.base_url(\"anthropic\"), "
-        "max_retries=0)\n"
-        "    try:\n"
-        "        run_agent(overloaded, PARIS_QUESTION, transcript=mine)\n"
-        "    except ProviderError as error:\n"
-        "        exercise_2 = (error, mine)\n"),
 }

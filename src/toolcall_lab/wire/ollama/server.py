@@ -262,5 +262,5 @@ def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Map
           notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
           created: int = 0) -> dict[str, Any]:
     """The reply the double sends: `encode_response`'s body (its `created_at` is a fixed date, so
-    `created` is not used: lesson 3 shows it)."""
+    `created` is not used: lesson 4 shows it)."""
     return encode_response(turn, response_id=response_id)
