@@ -1,6 +1,6 @@
-"""What the keys share: that a tool really ran (not that some text appeared), and how a learner's
+"""What the keys share: that a tool really ran (not that some text appeared), how a learner's
 own code is read (still the template? what did it raise? what did it print? did it hand the work
-to the kit, or is it the kit's own?)."""
+to the kit, or is it the kit's own?), and how a set of letters or names is compared."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ import inspect
 import io
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from types import FrameType, SimpleNamespace
 from typing import Any
 
 from ..blocks import ToolCall, ToolResult
 from ..loop import Run
+from ..selfcheck import equal
 
-__all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "template", "tool_exchanges",
-           "unwritten"]
+__all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "set_of", "template",
+           "tool_exchanges", "unwritten"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -40,6 +41,25 @@ def mentions_number(text: str, value: str) -> bool:
     """
     # subtle: U+2212 is the minus sign of typeset text; "-" doubles as hyphen and minus
     return re.search(rf"(?<![\d.,\-\u2212]){re.escape(value)}(?![\d,]|\.\d)", text) is not None
+
+
+def set_of(expected: Collection[str], choices: tuple[str, ...], *,
+           named: str = "letters") -> Callable[[Any], str | None]:
+    """Compare a set of letters (or names) from `choices`: one not among them, a capital "A" say,
+    is named as such before the sets are compared.
+
+    >>> same = set_of({"a", "d"}, ("a", "b", "c", "d"))
+    >>> same({"a", "d"}), same({"A", "D"}), same(["a", "d"])
+    (None, 'use the lower-case letters a, b, c and d', 'expected a set, got list')
+    """
+    compare = equal(set(expected))
+    spelled = f"{', '.join(choices[:-1])} and {choices[-1]}"
+
+    def check_set(given: Any) -> str | None:
+        if isinstance(given, set) and not given <= set(choices):
+            return f"use the lower-case {named} {spelled}"
+        return compare(given)
+    return check_set
 
 
 def unwritten(cls: Any, method: str = "complete") -> bool:
