@@ -1,4 +1,8 @@
-"""Lesson 19's wrong answers: each check is fed the runs the lesson makes, through the API double."""
+"""Lesson 19's wrong answers: each check is fed the runs the lesson makes, through the API double.
+
+Its compaction and web-search questions went to lesson 20 with the split (issue 29 §4):
+tests/checkrows/compaction_and_server_tools.py.
+"""
 
 from __future__ import annotations
 
@@ -68,13 +72,4 @@ ROWS = [
          lambda: {"caching": ["system"], "cache_ttl": "1h"})),
     Row("10 q1", key.q1, (), lambda: "no",
         (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
-    Row("10 q2", key.q2, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),
-    Row("10 q3", key.q3, (), lambda: 0.07,
-        (lambda: 0.06,  # the results on the later calls only, as if the searching call read none
-                        # (issue 29: the old key's undercount; also the total without the fee)
-         lambda: 0.01,  # the fee alone
-         lambda: 0.02,  # the results paid once, as if never re-sent
-         lambda: 0.05,  # the later calls' results without the fee
-         lambda: 0.01 + 12_000 * 25 / 1e6,  # at the output price
-         lambda: "0.07")),
 ]

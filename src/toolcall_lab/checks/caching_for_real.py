@@ -1,11 +1,13 @@
-"""Answer keys and worked solutions of lesson 19, "Caching for real, compaction, and tools you don't run".
+"""Answer keys and worked solutions of lesson 19, "Caching for real".
 
 Every key computes its answer from what the lesson's cell passes in (a run through the API
-double, the model table, a compaction), so no answer is written here:
+double, the model table), so no answer is written here. Compaction and the provider's own
+tools, and their questions, went to lesson 20 with the split (issue 29 §4):
+`compaction_and_server_tools`.
 
-    >>> from toolcall_lab.checks.caching_for_real import q3
-    >>> q3(0.07)
-    Q3: correct.
+    >>> from toolcall_lab.checks.caching_for_real import q1
+    >>> q1("no")
+    Q1: correct.
 """
 
 from __future__ import annotations
@@ -13,14 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..loop import Run
-from ..models import SERVER_TOOL_FEES, require_price, rules_of
+from ..models import rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
-from ..views.cost import compaction_in_loop, cost_of
+from ..views.cost import cost_of
 from ..wire.anthropic.caching import CACHE_TTLS, CACHING
 
-__all__ = ["Q3_SEARCH", "SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read",
-           "predict_slow", "q1", "q2", "q3"]
+__all__ = ["SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read", "predict_slow",
+           "q1"]
 
 
 def predict_read(answer: Any, cached: Run) -> None:
@@ -94,44 +96,10 @@ def q1(answer: Any) -> None:
           hint="the model table's cache minimum for claude-haiku-4-5 (section 4 printed Opus 5's)")
 
 
-def q2(answer: Any) -> None:
-    """After how many calls compacting at call 30 pays back, with caching, on Claude Opus 5."""
-    effect = compaction_in_loop(30, 2_000, 500, kept_prefix=2_000, compacted=6_000, model="claude-opus-5")
-    # subtle: None would mean "never"; with these numbers it pays back, which the lesson needs
-    check("Q2", answer, a_number(effect.pays_back_after if effect.pays_back_after is not None else -1),
-          hint="section 7's last cell works out when a compaction in a growing loop pays back; "
-               "ask the same of the question's loop")
-
-
-#: Q3's search: (tokens of results, calls after it in the same conversation, model), on Anthropic.
-Q3_SEARCH = (2_000, 5, "claude-opus-5")
-
-
-def q3(answer: Any) -> None:
-    """Dollars one web search costs in all: its fee, its results read in the searching call itself,
-    and the same results re-sent on every later call.
-
-    "Web search results retrieved throughout a conversation are counted as input tokens, in search
-    iterations executed during a single turn and in subsequent conversation turns"
-    (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, Pricing): the call that
-    searched pays for them once, as the model reads them before answering, then each later call.
-    """
-    tokens, later_calls, model = Q3_SEARCH
-    fee = SERVER_TOOL_FEES[("anthropic", "web_search")].per_use
-    calls_reading = 1 + later_calls  # the searching call, then every call after it
-    read = tokens * calls_reading / 1e6 * require_price(model).input  # dollars = tokens / 1e6 * price
-    check("Q3", answer, a_number(fee + read, tolerance=1e-6),
-          hint="three parts: section 8 printed the fee's row (per 1,000 searches); the searching call "
-               "itself reads the results as input before it answers (section 8's usage); and every "
-               "later call pays for them again")
-
-
 SOLUTIONS: dict[str, str] = {
     "predict_read": "766",
     "call_2_input": "(766 * 0.50 + 57 * 6.25) / 1_000_000",
     "predict_slow": "0",
     "exercise_1": '{"caching": "moving", "cache_ttl": "1h"}',
     "q1": '"no"',
-    "q2": "4",
-    "q3": "10 / 1000 + 2_000 * (1 + 5) / 1e6 * 5",
 }
