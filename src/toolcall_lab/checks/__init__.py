@@ -25,7 +25,7 @@ that a cell never shows its own answer.
     reasoning_across_turns      lesson 16, edited histories, OpenAI's reasoning, a change of provider
     local_models                lesson 17, local models: five servers, one spectrum, what the model reads
     reading_calls_from_text     lesson 18, parsing tool calls out of a model's raw text
-    caching_for_real            lesson 19, real cache breakpoints, a cache that does nothing, OpenAI's
+    caching_for_real            lesson 19, real cache breakpoints, a cache that does nothing, OpenAI's cache
     compaction_and_server_tools lesson 20, compaction and the cache, tools the provider runs
     streaming_on_the_wire       lesson 21, a tool call arriving event by event
     when_a_stream_breaks        lesson 22, a cut stream, streamed thinking, your provider streaming
