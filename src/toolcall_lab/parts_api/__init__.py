@@ -1,4 +1,4 @@
-"""The Parts API: a fifth wire format, made up for lesson 9, to write an adapter for.
+"""The Parts API: a fifth wire format, made up for lesson 10, to write an adapter for.
 
 It is not any vendor's API. Its shape follows the family of APIs where a conversation is a
 list of *contents* made of *parts* (Google's Gemini API is the best-known member): the
@@ -14,7 +14,7 @@ written down in `DOC`, which shows as a formatted page when it is a cell's last 
              raised in the API's own words
 
 The client's translators (a transcript into a request body, a reply into a `Turn`) are the
-learner's exercise in lesson 9. The worked solution is kept with the answer keys
+learner's exercise in lesson 10. The worked solution is kept with the answer keys
 (`toolcall_lab.checks._worked_providers`, handed out as source text for a teacher's solved
 copy), and the lesson's check refuses any adapter built on a class of the kit.
 """

@@ -1,7 +1,7 @@
 """`post(url, body)`: send one request body to the Parts API and hand back its reply.
 
 An adapter's own work is translation: a transcript into a request body, a reply body into
-a `Turn`. Sending the body is the same for every adapter of this API, so lesson 9 gives
+a `Turn`. Sending the body is the same for every adapter of this API, so lesson 10 gives
 it here and keeps the learner's class to the two translators and the endpoint:
 
     >>> from toolcall_lab.parts_api import PartsServer
