@@ -1,39 +1,23 @@
-"""Lesson 26's wrong answers: graders that each miss one step, and the lesson's own evals to judge by."""
+"""Lesson 26's wrong answers: graders that each miss one step, the lesson's own eval to judge by, and
+the trials for a narrower interval worked at the wrong rate or width."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 from checkrows import Row
-from toolcall_lab import ApiDouble, ScriptedProvider, get_provider
+from toolcall_lab import ScriptedProvider
 from toolcall_lab import evals as evals_module
 from toolcall_lab.checks import measuring_a_model as key
-from toolcall_lab.evals import CASES, behaviour, compare, run_eval
+from toolcall_lab.evals import CASES, behaviour, run_eval
 from toolcall_lab.misbehaving import slips_at
 from toolcall_lab.tools import EXAMPLE_TOOLS
 
 
-# -- the lesson's evals, made as the lesson makes them -------------------------------------------------
+# -- the lesson's eval, made as the lesson makes it -------------------------------------------------
 @cache
 def section_3():
     return run_eval(CASES, ScriptedProvider(slips_at(0.25, seed=3)), runs=25, tools=EXAMPLE_TOOLS)
-
-
-@cache
-def section_4():
-    terse = [replace(EXAMPLE_TOOLS[0], description="Weather."), *EXAMPLE_TOOLS[1:]]
-    a = run_eval(CASES, ScriptedProvider(slips_at(0.2, seed=10)), runs=5, tools=terse)
-    b = run_eval(CASES, ScriptedProvider(slips_at(0.1, seed=20)), runs=5, tools=EXAMPLE_TOOLS)
-    return compare(a, b)
-
-
-@cache
-def recorded():
-    """Section 5's eval through the anthropic SDK and the double (the tape adds nothing to judge by)."""
-    with ApiDouble(slips_at(0.25, seed=2)) as double:
-        live = get_provider("anthropic", base_url=double.base_url("anthropic"), api_key="-")
-        return run_eval(CASES, live, runs=10, tools=EXAMPLE_TOOLS)
 
 
 # -- a grader as a learner writes it, and graders wrong one way each -------------------------------------
@@ -140,11 +124,6 @@ def wraps_the_worked_grader(case, run):
 SHORTCUTS = (behaviour, wraps_behaviour, wraps_the_module, key.my_grader, wraps_the_worked_grader)
 
 
-def _exercise_1_right():
-    each = recorded().cost(model=key.EXERCISE_1_MODEL).total / recorded().total
-    return each * key.EXERCISE_1_RUNS * len(CASES)
-
-
 ROWS = [
     Row("14 my_grader", key.your_grader, (), lambda: written,
         (lambda: names_the_tool_only, lambda: reads_the_first_call_only, lambda: pairs_by_any_case,
@@ -158,20 +137,14 @@ ROWS = [
          lambda: "0.75",
          lambda: 0.5,  # a slip taken for a coin toss: right half the time
          lambda: True)),
-    Row("14 predict_apart", lambda answer: key.predict_apart(answer, section_4()), (), lambda: "no",
-        (lambda: "yes", lambda: "no, not at twenty", lambda: False, lambda: 0)),
     Row("14 q1", key.q1, (), lambda: 35,
         (lambda: 34,  # one short: 34/37.84 is just under 90%
          lambda: 10,  # ten in a row feels like proof
          lambda: "35", lambda: 9, lambda: 35.5)),
-    Row("14 q2", key.q2, (), lambda: 4, (lambda: 2, lambda: 8, lambda: "4", lambda: 906)),
-    Row("14 q3", lambda answer: key.q3(answer, recorded()), (), lambda: 40,
-        (lambda: 200,  # five replays counted as five samples
-         lambda: 5, lambda: "40",
-         lambda: 80)),  # the tape's exchanges, not its trials
-    Row("14 exercise_1", lambda answer: key.exercise_1(answer, recorded()), (), _exercise_1_right,
-        (lambda: recorded().cost().total / recorded().total * 100,  # on the recorded model
-         lambda: recorded().cost(model=key.EXERCISE_1_MODEL).total / recorded().total * 25,  # one case
-         lambda: recorded().cost(model=key.EXERCISE_1_MODEL).total,  # the recorded eval itself
-         lambda: str(round(_exercise_1_right(), 4)))),
+    Row("14 exercise_1", key.exercise_1, (), lambda: 150,
+        (lambda: 250,  # at 80%, the rate section 3 printed, not 90%
+         lambda: 40,  # half the width (plus or minus 10 points) taken for the width
+         lambda: 140,  # the normal approximation's 138 trials, not Wilson's
+         lambda: 230,  # section 3's 160 trials at 12 points scaled by 1/sqrt(n), at 80%
+         lambda: "150", lambda: 150.5)),
 ]

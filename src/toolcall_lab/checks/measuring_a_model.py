@@ -2,8 +2,9 @@
 # (the worked grader of the lesson's Your-turn cell is written as a learner writes it: unannotated)
 """Answer keys and worked solutions of lesson 26, "Measuring a model".
 
-Every key computes its answer from what the lesson passes in (an eval it ran, a comparison,
-a recorded eval) or from `evals`' own statistics, so no answer is written here.
+Every key computes its answer from what the lesson passes in (an eval it ran) or from `evals`'
+own statistics, so no answer is written here. Telling two versions apart, tapes and the cost of
+an eval are lesson 27's (`telling_versions_apart`).
 
 **The learner's grader.** The lesson asks for `my_grader(case, run)`, True when the run
 passed the case: a call of `case.tool` with exactly `case.args`, a result that answers it
@@ -36,12 +37,12 @@ from typing import Any
 
 from ..blocks import ToolCall, ToolResult
 from ..evals.cases import CASES, behaviour
-from ..evals.runner import Comparison, EvalResult
-from ..evals.stats import runs_to_tell_apart, wilson
+from ..evals.runner import EvalResult
+from ..evals.stats import wilson
 from ..loop import Run, run_agent
 from ..messages import Message
 from ..providers.scripted import ScriptedProvider, call
-from ..selfcheck import check, word
+from ..selfcheck import check
 from ..selfcheck import number as a_number
 from ..tools import EXAMPLE_TOOLS
 from ..tools.weather import get_weather
@@ -50,9 +51,8 @@ from ._runs import raised as _raised
 from ._runs import run_watching as _run_watching
 from ._runs import template as _template
 
-__all__ = ["EXERCISE_1_MODEL", "EXERCISE_1_RUNS", "Q1_LOW", "Q2_RATES", "Q3_REPLAYS", "SOLUTIONS",
-           "exercise_1",
-           "my_grader", "predict_apart", "predict_rate", "q1", "q2", "q3", "staged", "your_grader"]
+__all__ = ["EXERCISE_1_RATE", "EXERCISE_1_WIDTH", "Q1_LOW", "SOLUTIONS", "exercise_1", "my_grader",
+           "predict_rate", "q1", "staged", "your_grader"]
 
 
 # -- the worked grader -------------------------------------------------------------------------------
@@ -180,12 +180,6 @@ def predict_rate(answer: Any, result: EvalResult) -> None:
               "prediction about a model is a claim about a distribution.")
 
 
-def predict_apart(answer: Any, comparison: Comparison) -> None:
-    """Whether twenty trials of each version told the two descriptions apart, predicted."""
-    check("Prediction", answer, word("yes" if comparison.told_apart else "no", choices=("yes", "no")),
-          hint="section 3's interval of twenty trials was how wide? The two rates are 10 points apart")
-
-
 # -- check yourself ----------------------------------------------------------------------------------
 #: Q1: the low end of the 95% interval that an unbroken run of passes must reach.
 Q1_LOW = 0.9
@@ -199,57 +193,28 @@ def q1(answer: Any) -> None:
                "try growing counts of n passes out of n")
 
 
-#: Q2: the gap that section 4 closed, and the one half its size.
-Q2_RATES = ((0.8, 0.9), (0.8, 0.85))
+#: Exercise 1: the pass rate of the model, and the widest the 95% interval may be (high minus low).
+EXERCISE_1_RATE, EXERCISE_1_WIDTH = 0.9, 0.10
 
 
-def q2(answer: Any) -> None:
-    """About how many times the runs it takes when the gap between the two rates is halved: 2, 4 or 8."""
-    (wide, narrow) = Q2_RATES
-    ratio = runs_to_tell_apart(*narrow) / runs_to_tell_apart(*wide)
-    nearest = min((2, 4, 8), key=lambda choice: abs(choice - ratio))
+def exercise_1(answer: Any) -> None:
+    """The fewest trials, a multiple of 10, for which `EXERCISE_1_RATE` of them passing has a 95%
+    Wilson interval at most `EXERCISE_1_WIDTH` wide."""
+    def width(n: int) -> float:
+        interval = wilson(round(EXERCISE_1_RATE * n), n)
+        return interval.high - interval.low
 
-    def wrong(times: Any) -> str | None:
-        if isinstance(times, bool) or not isinstance(times, int | float):
-            return f"expected one of the numbers 2, 4 or 8, got {type(times).__name__}"
-        if times not in (2, 4, 8):
-            return "answer with one of 2, 4 or 8"
-        return None if times == nearest else "that is not the nearest"
-
-    check("Q2", answer, wrong,
-          hint="the formula of section 4 divides by the gap squared; what does halving a number do to "
-               "its square?")
-
-
-#: Q3: how many times the class replays the recorded tape.
-Q3_REPLAYS = 5
-
-
-def q3(answer: Any, recorded: EvalResult) -> None:
-    """Independent trials under the pooled verdicts of the recorded eval replayed `Q3_REPLAYS` times."""
-    check("Q3", answer, a_number(recorded.total),
-          hint="section 5 replayed a tape: does a replay draw anything new, or repeat what was recorded?")
-
-
-#: Exercise 1: the eval to price (runs of the four cases) and the model, at the recorded eval's tokens.
-EXERCISE_1_RUNS, EXERCISE_1_MODEL = 25, "claude-opus-5-5"
-
-
-def exercise_1(answer: Any, recorded: EvalResult) -> None:
-    """Dollars of `EXERCISE_1_RUNS` runs of the cases on `EXERCISE_1_MODEL`, at the recorded tokens."""
-    per_trial = recorded.cost(model=EXERCISE_1_MODEL).total / recorded.total
-    expected = per_trial * EXERCISE_1_RUNS * len(recorded.cases)
-    check("Exercise 1", answer, a_number(expected, tolerance=expected * 0.02),
-          hint="section 6 priced the recorded eval's tokens; divide by its trials, then count the "
-               "trials of 25 runs of four cases, on the model the question names")
+    expected = next(n for n in range(10, 100_000, 10) if width(n) <= EXERCISE_1_WIDTH)
+    check("Exercise 1", answer, a_number(expected),
+          hint="section 3 printed the interval of growing trials at 80%; do the same at 90%, in steps "
+               "of 10, and stop at the first whose whole width (high minus low, not half) is 10 points "
+               "or less")
 
 
 SOLUTIONS: dict[str, str] = {
     "my_grader": inspect.getsource(my_grader),
     "predict_rate": "0.75",
-    "predict_apart": '"no"',
     "q1": "35",
-    "q2": "4",
-    "q3": "40",
-    "exercise_1": "recorded.cost(model='claude-opus-5-5').total / recorded.total * 100",
+    "exercise_1": ("next(n for n in range(10, 1000, 10)\n"
+                   "     if wilson(9 * n // 10, n).high - wilson(9 * n // 10, n).low <= 0.10)"),
 }
