@@ -56,7 +56,7 @@ def test_a_lesson_is_named_by_number_or_file_name():
 
 
 def test_the_hub_link_is_nbgitpullers_and_opens_the_lesson_in_the_clone():
-    link = nbgitpuller_link("https://hub.example.edu/", REPO + ".git", branch="spring", lesson=2)
+    link = nbgitpuller_link("https://hub.example.edu/", REPO + ".git", branch="spring", lesson=3)
     url = urllib.parse.urlsplit(link)
     assert (url.scheme, url.netloc, url.path) == ("https", "hub.example.edu", "/hub/user-redirect/git-pull")
     query = urllib.parse.parse_qs(url.query, strict_parsing=True)
@@ -73,7 +73,7 @@ def test_the_binder_link_builds_the_branch_and_opens_the_lesson_in_jupyterlab():
 
 
 def test_the_colab_link_opens_the_notebook_from_github():
-    assert colab_link("git@github.com:toolcall-lab/toolcall-lab.git", branch="spring", lesson=3) == (
+    assert colab_link("git@github.com:toolcall-lab/toolcall-lab.git", branch="spring", lesson=5) == (
         "https://colab.research.google.com/github/toolcall-lab/toolcall-lab/blob/spring/notebooks/05_the_bill.ipynb")
 
 

@@ -43,21 +43,32 @@ __all__ = ["HUB_PLACEHOLDER", "LESSONS", "binder_link", "colab_link", "github_re
 LESSONS = (
     "00_start_here.ipynb",
     "01_one_tool_call.ipynb",
+    "02_why_tool_calling.ipynb",
     "03_on_the_wire.ipynb",
+    "04_through_the_sdks.ipynb",
     "05_the_bill.ipynb",
+    "06_caching_and_threads.ipynb",
     "07_transcript_as_data.ipynb",
+    "08_frozen_history.ipynb",
     "09_your_own_provider.ipynb",
+    "10_an_adapter_of_your_own.ipynb",
     "11_when_the_model_misbehaves.ipynb",
+    "12_reading_the_stop_reason.ipynb",
     "13_steering_and_guarding.ipynb",
+    "14_an_instruction_in_a_result.ipynb",
     "15_reasoning_on_the_wire.ipynb",
+    "16_reasoning_across_turns.ipynb",
     "17_local_models.ipynb",
+    "18_reading_calls_from_text.ipynb",
     "19_caching_for_real.ipynb",
+    "20_compaction_and_server_tools.ipynb",
     "21_streaming_on_the_wire.ipynb",
     "22_when_a_stream_breaks.ipynb",
     "23_tools_from_another_process.ipynb",
     "24_what_the_server_says.ipynb",
     "25_structured_output.ipynb",
     "26_measuring_a_model.ipynb",
+    "27_telling_versions_apart.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 
@@ -125,11 +136,11 @@ def nbgitpuller_link(hub: str, repo: str, *, branch: str = "main", lesson: int |
 
     The folder in the learner's home is named after the URL's last part, as nbgitpuller names it:
 
-    >>> link = nbgitpuller_link("http://127.0.0.1:8000/", "file:///tmp/toolcall-lab", branch="dev", lesson=2)
+    >>> link = nbgitpuller_link("http://127.0.0.1:8000/", "file:///tmp/toolcall-lab", branch="dev", lesson=3)
     >>> print(link.replace("&", "\\n    &"))
     http://127.0.0.1:8000/hub/user-redirect/git-pull?repo=file%3A%2F%2F%2Ftmp%2Ftoolcall-lab
         &branch=dev
-        &urlpath=lab%2Ftree%2Ftoolcall-lab%2Fnotebooks%2F02_on_the_wire.ipynb
+        &urlpath=lab%2Ftree%2Ftoolcall-lab%2Fnotebooks%2F03_on_the_wire.ipynb
     """
     _plain_text(hub=hub, repo=repo, branch=branch)
     query = {"repo": repo, "branch": branch,
