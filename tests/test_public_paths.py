@@ -40,7 +40,8 @@ PUBLIC: dict[str, set[str]] = {
         "caching_for_real", "local_models", "on_the_wire", "one_tool_call", "reasoning_on_the_wire",
         "measuring_a_model", "start_here", "steering_and_guarding", "streaming_on_the_wire",
         "structured_output", "through_the_sdks",
-        "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process", "what_the_server_says",
+        "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process",
+        "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider",
         "an_adapter_of_your_own"},  # lesson 10
     "toolcall_lab.compaction": {"cache_effect", "compact"},
