@@ -19,7 +19,7 @@ _spec.loader.exec_module(dev)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-LESSON_1, LESSON_2 = '{"cells": ["lesson 1"]}\n', '{"cells": ["lesson 3"]}\n'
+LESSON_1, LESSON_3 = '{"cells": ["lesson 1"]}\n', '{"cells": ["lesson 3"]}\n'
 
 
 def git(root, *args):
@@ -32,7 +32,7 @@ def clone(tmp_path):
     """A git clone of a small kit: two lessons, this .gitignore and dev.py, committed."""
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "notebooks" / "01_one_tool_call.ipynb").write_text(LESSON_1)
-    (tmp_path / "notebooks" / "03_on_the_wire.ipynb").write_text(LESSON_2)
+    (tmp_path / "notebooks" / "03_on_the_wire.ipynb").write_text(LESSON_3)
     shutil.copy(ROOT / ".gitignore", tmp_path / ".gitignore")
     shutil.copy(ROOT / "dev.py", tmp_path / "dev.py")
     git(tmp_path, "init", "-q")
@@ -55,7 +55,7 @@ def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
     result = reset(clone)
     assert result.returncode == 0, result.stdout + result.stderr
     assert lesson.read_text() == LESSON_1
-    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_2
+    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_3
     kept = list((clone / "notebooks" / "my-copies").iterdir())
     assert [p.read_text() for p in kept] == ['{"cells": ["my answers"]}\n']
     assert kept[0].name.startswith("01_one_tool_call-") and kept[0].suffix == ".ipynb"
@@ -72,8 +72,8 @@ def test_a_changed_lesson_is_restored_and_the_learners_version_kept(clone):
 def test_only_the_named_lesson_is_restored(clone):
     for name in ("01_one_tool_call.ipynb", "03_on_the_wire.ipynb"):
         (clone / "notebooks" / name).write_text("changed")
-    assert reset(clone, "2").returncode == 0
-    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_2
+    assert reset(clone, "3").returncode == 0
+    assert (clone / "notebooks" / "03_on_the_wire.ipynb").read_text() == LESSON_3
     assert (clone / "notebooks" / "01_one_tool_call.ipynb").read_text() == "changed"
 
 
@@ -100,7 +100,7 @@ def test_outside_a_git_clone_it_says_what_to_do(tmp_path):
     ([], ["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"]),
     (["1"], ["01_one_tool_call.ipynb"]),
     (["01_one_tool_call"], ["01_one_tool_call.ipynb"]),
-    (["notebooks/03_on_the_wire.ipynb", "2"], ["03_on_the_wire.ipynb"]),
+    (["notebooks/03_on_the_wire.ipynb", "3"], ["03_on_the_wire.ipynb"]),
 ])
 def test_lessons_are_named_by_number_stem_or_path(names, picked):
     assert dev.pick_lessons(names, ["01_one_tool_call.ipynb", "03_on_the_wire.ipynb"]) == (picked, [])
