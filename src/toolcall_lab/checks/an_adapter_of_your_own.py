@@ -30,7 +30,7 @@ from ..contract import check_provider
 from ..examples import PARIS_QUESTION
 from ..loop import Run, run_agent
 from ..messages import Message
-from ..parts_api import PartsServer
+from ..parts_api.server import PartsServer
 from ..providers.base import Provider
 from ..selfcheck import check, equal, number
 from ..tool import Tool
