@@ -28,10 +28,7 @@ ONE_CLASS = 50  # minutes: more is two lessons
 # Lessons the calibrated model (issue 29 §4) puts over one class that are not split yet, and
 # stated times not yet brought to the calibrated model: each is a known failure, listed so
 # it cannot pass unnoticed (strict xfail). Remove a name when its lesson is split or updated.
-OVER_ONE_CLASS = {"01_one_tool_call", "03_on_the_wire", "05_the_bill", "07_transcript_as_data",
-                  "09_your_own_provider", "11_when_the_model_misbehaves", "13_steering_and_guarding",
-                  "15_reasoning_on_the_wire", "17_local_models", "19_caching_for_real",
-                  "26_measuring_a_model"}
+OVER_ONE_CLASS: set[str] = set()
 STATED_BEFORE_CALIBRATION: set[str] = set()
 
 

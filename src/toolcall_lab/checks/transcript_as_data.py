@@ -19,7 +19,8 @@ every later call. Hint: section 2 counted the calls each result went out with: i
 first, dropped on the rest; tokens_in measures a dropped one too
 
 Left out: lesson 8's frozen messages, ids, synthetic messages and usage, whose keys are in
-`frozen_history`; lesson 9's provider, adapter and tracer, in `your_own_provider`.
+`frozen_history`; lesson 9's provider and tracer, in `your_own_provider`; lesson 10's adapter, in
+`an_adapter_of_your_own`.
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ def exercise_1(answer: Any, first: Any, second: Any) -> None:
               hint="the cell above the exercise connects to the second server")
         return
     check("Exercise 1", answer, lambda given: _wrong_names(given, first, second),
-          hint="a Tool is a frozen dataclass, and lesson 13 (section 5) made a changed copy of one; its "
+          hint="a Tool is a frozen dataclass, and lesson 14 (section 2) made a changed copy of one; its "
                "function still asks its own server for the tool by the server's name")
 
 
