@@ -48,8 +48,8 @@ def test_one_case_by_hand_lesson_1_on_claude_opus_5():
     assert budget.per_class(caching=True) == pytest.approx(0.48945)
 
 
-def test_caching_by_hand_lesson_4_on_claude_opus_5():
-    """Lesson 7's last three requests are long enough to cache on Opus 5 (512 tokens or more).
+def test_caching_by_hand_lesson_8_on_claude_opus_5():
+    """Lesson 8's last three requests are long enough to cache on Opus 5 (512 tokens or more).
 
     Request 8 (550 tokens) starts with request 7 (493, too short to have been cached), so it
     writes all 550; request 9 (589) starts with request 8 and reads its 550, writing 39;
@@ -61,8 +61,8 @@ def test_caching_by_hand_lesson_4_on_claude_opus_5():
                        + 589 * 0.50 + 57 * 6.25          = 294.5 + 356.25   -> 4,607
         saving per learner: 8,925 - 4,607 = 4,318 -> $0.004318
     """
-    assert [i for i, _ in tokens("anthropic", "07_transcript_as_data")][6:] == [493, 550, 589, 646], REFRESH
-    lesson = class_budget(students=1, lessons="4", provider="anthropic", model="claude-opus-5").lessons[0]
+    assert [i for i, _ in tokens("anthropic", "08_frozen_history")][6:] == [493, 550, 589, 646], REFRESH
+    lesson = class_budget(students=1, lessons="8", provider="anthropic", model="claude-opus-5").lessons[0]
     cached = lesson.cached_usages
     assert [(u.cache_read_tokens, u.cache_write_tokens) for u in cached[6:]] == [
         (0, 0), (0, 550), (550, 39), (589, 57)]
