@@ -93,8 +93,8 @@ def predict_refused(answer: Any, versions: Mapping[str, Transcript], model: str)
 # -- check yourself ---------------------------------------------------------------------------------
 #: Q1's reply, a Chat Completions reply from a reasoning model: its usage as the page quotes it.
 #: Its reasoning is counted inside completion_tokens, which is billed at the output price
-#: (section 2; Anthropic's context-windows page says the same of thinking: "se facturan como
-#: tokens de salida", docs.anthropic.com/es/docs/build-with-claude/context-windows).
+#: (section 2; OpenAI's OpenAPI spec, CompletionTokensDetails, in ../shared/wire: "like reasoning
+#: tokens, these tokens are still counted in the total completion tokens for purposes of billing").
 Q1_USAGE = {"prompt_tokens": 300, "completion_tokens": 900,
             "completion_tokens_details": {"reasoning_tokens": 700}}
 
