@@ -260,7 +260,7 @@ COMPACTION = "20_compaction_and_server_tools"
 def test_20_warns_where_compaction_is_taught_about_thinking_blocks():
     said = _back_prose(COMPACTION, "No problems on any wire")
     assert "this transcript holds no thinking blocks" in said
-    assert "[lesson 15](15_reasoning_on_the_wire.ipynb)'s section on preserved thinking" in said
+    assert "[lesson 16](16_reasoning_across_turns.ipynb)'s section on preserved thinking" in said
 
 
 def test_20_q2_states_the_search_its_key_prices():

@@ -1,4 +1,5 @@
-"""Scripted models that misbehave on cue: what real models do now and then, staged for lessons 11-14, 22, 24.
+"""Scripted models that misbehave on cue: what real models do now and then, staged for
+lessons 11, 12, 14, 24, 26 and 27.
 
 Real models rarely misbehave when you are watching. Each policy here plays one mistake,
 reproducibly, around the lessons' weather question, and then (where a real model would)
