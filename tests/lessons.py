@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from toolcall_lab.teacher.solutions import YOUR_CODE, answer_key, definition, solved_code
+from toolcall_lab.teacher.solutions import YOUR_CODE, answer_key, definition, fill_definition, solved_code
 
 __all__ = ["BLANK", "NOTEBOOKS", "YOUR_CODE", "answer_key", "blank_questions", "cells", "code_cells",
            "definition", "learner_cells", "run_lesson", "tagged_cells", "your_code"]
@@ -54,6 +54,18 @@ def your_code(notebook: Path) -> list[tuple[str, str]]:
     """(the name it defines, its source) of each `your-code` cell, in order."""
     return [(definition(source).name, source) for source, tags in tagged_cells(notebook)
             if YOUR_CODE in tags]
+
+
+def written(notebook: Path, name: str, setup: str) -> Any:
+    """The worked `name` of `notebook`'s key, defined as its `your-code` cell defines it: the
+    cell's template with the worked definition filled in, run after `setup` (the imports the
+    lesson's cells have made) in a namespace of its own, outside the kit."""
+    key = answer_key(notebook)
+    assert key is not None, f"{notebook.name} has no answer key"
+    namespace: dict[str, Any] = {"__name__": "learners_notebook"}
+    source = fill_definition(dict(your_code(notebook))[name], key.SOLUTIONS[name])
+    exec(setup + source, namespace)  # our own lesson's code, never a learner's
+    return namespace[name]
 
 
 def run_lesson(notebook: Path, answers: dict[str, str], namespace: dict[str, Any] | None = None) -> None:

@@ -14,24 +14,21 @@ import json
 from dataclasses import replace
 
 from checkrows import Row
-from lessons import NOTEBOOKS, your_code
+from lessons import NOTEBOOKS
+from lessons import written as written_as_in
 from toolcall_lab import ScriptedProvider, StopReason
 from toolcall_lab.checks import _worked_providers as worked
 from toolcall_lab.checks import an_adapter_of_your_own as key
 from toolcall_lab.examples import weather_policy
 from toolcall_lab.parts_api import PartsServer
-from toolcall_lab.teacher.solutions import fill_definition
 
 LESSON = NOTEBOOKS / "10_an_adapter_of_your_own.ipynb"
 SETUP = "from toolcall_lab import Message, ScriptedProvider, StopReason, Turn, Usage\n"
 
 
 def written(name):
-    """The worked `name`, defined as the lesson's cell defines it: in a namespace of its own."""
-    template = dict(your_code(LESSON))[name]
-    namespace = {"__name__": "learners_notebook"}
-    exec(SETUP + fill_definition(template, key.SOLUTIONS[name]), namespace)  # our own lesson's code
-    return namespace[name]
+    """The worked `name`, defined as the lesson's cell defines it (lessons.written)."""
+    return written_as_in(LESSON, name, SETUP)
 
 
 PARTS = written("MyPartsProvider")

@@ -3,20 +3,14 @@ the wrong way (the thinking the redaction voided kept, or the thinking still val
 
 from __future__ import annotations
 
-import atexit
 from dataclasses import replace
 
 from checkrows import Row
-from toolcall_lab import ApiDouble, Message, Transcript, get_provider, run_agent
+from checkrows.reasoning_on_the_wire import CLAUDE  # Claude with thinking, on lesson 15's double
+from toolcall_lab import Message, Transcript, run_agent
 from toolcall_lab.checks import reasoning_across_turns as key
-from toolcall_lab.checks.reasoning_on_the_wire import THINKING
-from toolcall_lab.examples import PARIS_QUESTION, weather_policy
+from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.tools import get_weather
-
-DOUBLE = ApiDouble(weather_policy).start()  # plays Claude, as in the lesson; stopped when the tests end
-atexit.register(DOUBLE.stop)
-
-CLAUDE = get_provider("anthropic", base_url=DOUBLE.base_url("anthropic"), **THINKING)
 
 
 def redacted(history, index):

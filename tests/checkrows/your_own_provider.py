@@ -14,13 +14,13 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 from checkrows import Row
-from lessons import NOTEBOOKS, your_code
+from lessons import NOTEBOOKS
+from lessons import written as written_as_in
 from toolcall_lab import Message, ScriptedProvider, StopReason, Turn, Usage
 from toolcall_lab.checks import _worked_providers as worked
 from toolcall_lab.checks import your_own_provider as key
 from toolcall_lab.examples import weather_policy
 from toolcall_lab.providers.openai_chat import OpenAIChatProvider
-from toolcall_lab.teacher.solutions import fill_definition
 from toolcall_lab.wire import chat
 
 LESSON = NOTEBOOKS / "09_your_own_provider.ipynb"
@@ -29,11 +29,8 @@ SETUP = ("from toolcall_lab import Message, Provider, ScriptedProvider, StopReas
 
 
 def written(name):
-    """The worked `name`, defined as the lesson's cell defines it: in a namespace of its own."""
-    template = dict(your_code(LESSON))[name]
-    namespace = {"__name__": "learners_notebook"}
-    exec(SETUP + fill_definition(template, key.SOLUTIONS[name]), namespace)  # our own lesson's code
-    return namespace[name]
+    """The worked `name`, defined as the lesson's cell defines it (lessons.written)."""
+    return written_as_in(LESSON, name, SETUP)
 
 
 ECHO, TRACED = written("EchoProvider"), written("Traced")
@@ -160,16 +157,16 @@ def forgetful():
 REFUSED_ON_CALL_2 = SimpleNamespace(requests=[SimpleNamespace(status=200), SimpleNamespace(status=400)])
 
 ROWS = [
-    Row("5 echo_provider", key.echo_provider, (), lambda: ECHO,
+    Row("9 echo_provider", key.echo_provider, (), lambda: ECHO,
         (lambda: ECHO(), lambda: "EchoProvider", lambda: EchoesTheFirstQuestion,
          lambda: AppendsItsReply, lambda: ClaimsItsUsageWasMeasured, lambda: ReturnsText,
          lambda: UsageOfOne, lambda: CountsOnlyTheQuestion, lambda: LeavesOutTheTools,
          lambda: ScriptedEcho, lambda: worked.EchoProvider)),
-    Row("5 predict_refused_call", key.predict_refused_call, (REFUSED_ON_CALL_2,), lambda: 2,
+    Row("9 predict_refused_call", key.predict_refused_call, (REFUSED_ON_CALL_2,), lambda: 2,
         (lambda: 1, lambda: "2", lambda: 0, lambda: "call 2")),
-    Row("5 q1", key.q1, (forgetful(),), lambda: 0,
+    Row("9 q1", key.q1, (forgetful(),), lambda: 0,
         (lambda: 1, lambda: 2, lambda: "0", lambda: None)),
-    Row("5 exercise_1", key.exercise_1, (), lambda: TRACED,
+    Row("9 exercise_1", key.exercise_1, (), lambda: TRACED,
         (lambda: TRACED(ScriptedProvider(weather_policy)), lambda: "Traced", lambda: Silent,
          lambda: CopiesTheTurn, lambda: OnlyCounts, lambda: TwoLinesEach, lambda: NamedTraced,
          lambda: SwapsInAndOut, lambda: NoProvider, lambda: HardCodesTheName,
