@@ -124,7 +124,7 @@ def test_a_model_with_a_published_limit_is_compared_with_it(capsys):
     assert main(["budget", "--students", "30", "--provider", "openai", "--model", "gpt-4o"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert "Tier 1 limits per minute for gpt-4o (quoted;" in flat
-    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 26's 14 requests
+    assert "requests 420 of 500 (84%)" in flat  # 30 learners x lesson 27's 14 requests
     assert "over the limit on tokens" in flat
     assert "Measured on gpt-6-luna and priced on gpt-4o" in flat
 

@@ -1,4 +1,4 @@
-"""The wrong-answer table's rows, one module per lesson from lesson 7 on.
+"""The wrong-answer table's rows, one module per lesson but 1, 3 and 5 (those are in tests/test_checks.py).
 
 Each module here (named for its lesson's topic, like its key in `toolcall_lab.checks`) has
 `ROWS`, a list of `Row`; tests/test_checks.py runs every row through the same tests: the

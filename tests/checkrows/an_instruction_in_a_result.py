@@ -69,13 +69,13 @@ def allows_every_delete(call):
 
 
 ROWS = [
-    Row("7b permission_gate", key.your_gate, (), lambda: permission_gate,
+    Row("14 permission_gate", key.your_gate, (), lambda: permission_gate,
         (lambda: "permission_gate", lambda: (lambda c: True), lambda: forbids_only_delete,
          lambda: refuses_everything, lambda: refuses_without_a_reason, lambda: says_yes_in_words)),
-    Row("7b predict_guarded", key.predict_guarded, ([],), lambda: 0,
+    Row("14 predict_guarded", key.predict_guarded, ([],), lambda: 0,
         (lambda: 1, lambda: "0", lambda: False, lambda: None, lambda: ["/"])),
-    Row("7b q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: None, lambda: 0)),
-    Row("7b exercise_1", key.exercise_1, (), lambda: careful_gate,
+    Row("14 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: None, lambda: 0)),
+    Row("14 exercise_1", key.exercise_1, (), lambda: careful_gate,
         (lambda: "careful_gate", lambda: any_tmp_prefix, lambda: forgets_the_climb,
          lambda: strips_the_slash, lambda: drops_empty_parts,
          lambda: reason_without_path, lambda: allows_every_delete, lambda: permission_gate)),

@@ -54,15 +54,15 @@ def try_plan(options):
 
 
 ROWS = [
-    Row("10 predict_read", lambda answer: key.predict_read(answer, cached_run()), (), lambda: 766,
+    Row("19 predict_read", lambda answer: key.predict_read(answer, cached_run()), (), lambda: 766,
         (lambda: 823, lambda: 0, lambda: "766", lambda: 57)),
-    Row("10 call_2_input", lambda answer: key.call_2_input(answer, cached_run()), (),
+    Row("19 call_2_input", lambda answer: key.call_2_input(answer, cached_run()), (),
         lambda: (766 * 0.50 + 57 * 6.25) / 1_000_000,
         (lambda: 823 * 5 / 1_000_000, lambda: 766 * 0.50 + 57 * 6.25, lambda: (766 + 57) * 0.50 / 1_000_000,
          lambda: "0.000739")),
-    Row("10 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
+    Row("19 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
         (lambda: 766, lambda: 823, lambda: "0", lambda: None)),
-    Row("10 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
+    Row("19 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
         lambda: {"caching": "moving", "cache_ttl": "1h"},
         (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
          lambda: {"cache_ttl": "1h"}, lambda: "1h",
@@ -70,6 +70,6 @@ ROWS = [
          lambda: {"caching": "system", "cache_ttl": "1h"},  # reads the system prompt back, not call 1's
          lambda: {"caching": ("tools", "system"), "cache_ttl": "1h"},
          lambda: {"caching": ["system"], "cache_ttl": "1h"})),
-    Row("10 q1", key.q1, (), lambda: "no",
+    Row("19 q1", key.q1, (), lambda: "no",
         (lambda: "yes", lambda: "no, too short", lambda: False, lambda: 4096)),
 ]

@@ -42,15 +42,15 @@ def summarised(text=SUMMARY, *, synthetic=True, kept=4, same_objects=True):
 
 
 ROWS = [
-    Row("08 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
-    Row("08 q2", key.q2, (), lambda: (3040, 50),
+    Row("8 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
+    Row("8 q2", key.q2, (), lambda: (3040, 50),
         (lambda: [3040, 50], lambda: (40, 50), lambda: (3040, 200), lambda: "(3040, 50)", lambda: 3090)),
-    Row("08 exercise_1", key.exercise_1, (TRANSCRIPT,), redacted,
+    Row("8 exercise_1", key.exercise_1, (TRANSCRIPT,), redacted,
         (lambda: TRANSCRIPT, lambda: "[redacted]", lambda: redacted(content="[REDACTED]"),
          lambda: redacted(call_id=TRANSCRIPT[1].tool_calls[0].id.upper()),
          lambda: redacted(is_error=True), lambda: list(redacted().messages),
          lambda: redacted(keep_id=True))),
-    Row("08 exercise_2", key.exercise_2, (LONG_TALK,), summarised,
+    Row("8 exercise_2", key.exercise_2, (LONG_TALK,), summarised,
         (lambda: SUMMARY, lambda: summarised(synthetic=False),
          lambda: summarised("Paris and Tokyo were nice."),
          lambda: summarised("Earlier: Paris was sunny, Tokyo 22°C and cloudy."),

@@ -125,23 +125,23 @@ SHORTCUTS = (behaviour, wraps_behaviour, wraps_the_module, key.my_grader, wraps_
 
 
 ROWS = [
-    Row("14 my_grader", key.your_grader, (), lambda: written,
+    Row("26 my_grader", key.your_grader, (), lambda: written,
         (lambda: names_the_tool_only, lambda: reads_the_first_call_only, lambda: pairs_by_any_case,
          lambda: trusts_the_answer, lambda: forgets_the_answer, lambda: returns_a_word,
          lambda: "my_grader", *[(lambda s=s: s) for s in SHORTCUTS[:3]],
          lambda: skips_the_arguments, lambda: skips_the_tool_name, lambda: skips_the_content,
          lambda: skips_is_error)),
-    Row("14 predict_rate", lambda answer: key.predict_rate(answer, section_3()), (), lambda: 0.75,
+    Row("26 predict_rate", lambda answer: key.predict_rate(answer, section_3()), (), lambda: 0.75,
         (lambda: 0.25,  # the slip rate, not the pass rate
          lambda: 75,  # a percentage
          lambda: "0.75",
          lambda: 0.5,  # a slip taken for a coin toss: right half the time
          lambda: True)),
-    Row("14 q1", key.q1, (), lambda: 35,
+    Row("26 q1", key.q1, (), lambda: 35,
         (lambda: 34,  # one short: 34/37.84 is just under 90%
          lambda: 10,  # ten in a row feels like proof
          lambda: "35", lambda: 9, lambda: 35.5)),
-    Row("14 exercise_1", key.exercise_1, (), lambda: 150,
+    Row("26 exercise_1", key.exercise_1, (), lambda: 150,
         (lambda: 250,  # at 80%, the rate section 3 printed, not 90%
          lambda: 40,  # half the width (plus or minus 10 points) taken for the width
          lambda: 140,  # the normal approximation's 138 trials, not Wilson's

@@ -36,13 +36,13 @@ def calculator_run(*replies, tool_choice="calculator", tools=BOTH):
 RIGHT_CALL = call("calculator", expression="17 * 23 - 100")
 
 ROWS = [
-    Row("7 predict_second_choice", key.predict_second_choice, (forced_provider(),), lambda: None,
+    Row("13 predict_second_choice", key.predict_second_choice, (forced_provider(),), lambda: None,
         (lambda: "get_weather", lambda: "auto", lambda: "None", lambda: "none")),
-    Row("7 predict_first_done", key.predict_first_done, (FINISHED, CALLS), lambda: "Tokyo",
+    Row("13 predict_first_done", key.predict_first_done, (FINISHED, CALLS), lambda: "Tokyo",
         (lambda: "Paris", lambda: "Cairo", lambda: "tokyo", lambda: "Tokyo, Japan", lambda: ["Tokyo"],
          lambda: "toolu_02")),
-    Row("7 q1", key.q1, (), lambda: 1, (lambda: 2, lambda: "1", lambda: 10, lambda: True)),
-    Row("7 exercise_1", key.exercise_1, (), lambda: calculator_run(RIGHT_CALL, "It is 291."),
+    Row("13 q1", key.q1, (), lambda: 1, (lambda: 2, lambda: "1", lambda: 10, lambda: True)),
+    Row("13 exercise_1", key.exercise_1, (), lambda: calculator_run(RIGHT_CALL, "It is 291."),
         (lambda: calculator_run(RIGHT_CALL, "It is 291.", tool_choice=None),
          lambda: calculator_run(RIGHT_CALL, "It is 291.", tools=[calculator]),
          lambda: calculator_run(call("calculator", expression="17 * 23"), "It is 391."),

@@ -184,7 +184,7 @@ def in_order_of_arrival(chunks):
 
 
 ROWS = [
-    Row("11 your_accumulator", key.your_accumulator, (), lambda: accumulate,
+    Row("21 your_accumulator", key.your_accumulator, (), lambda: accumulate,
         (lambda: ignores_index, lambda: keeps_the_last_fragment, lambda: expects_an_id_on_every_chunk,
          lambda: keyed_by_id, lambda: reads_choices_zero, lambda: opens_on_the_first_chunk,
          lambda: skips_the_first_pieces_arguments, lambda: follows_the_last_call,
@@ -192,12 +192,12 @@ ROWS = [
          lambda: a_dict_by_index, lambda: wraps_the_kit, lambda: "accumulate",
          lambda: the_sdks_accumulator, lambda: reads_the_first_entry_only, lambda: joins_every_field,
          lambda: in_order_of_arrival)),
-    Row("11 predict_run", key.predict_run, (), lambda: "done",
+    Row("21 predict_run", key.predict_run, (), lambda: "done",
         (lambda: "finished", lambda: "parses", lambda: "started", lambda: "done!", lambda: True)),
-    Row("11 q1", key.q1, (), lambda: {"city": "Rome"},
+    Row("21 q1", key.q1, (), lambda: {"city": "Rome"},
         (lambda: {"city": "Nairobi"}, lambda: '{"city": "Rome"}', lambda: "Rome",
          lambda: {"City": "Rome"}, lambda: {"city": "rome"})),
-    Row("11 q2", key.q2, (), lambda: "ollama",
+    Row("21 q2", key.q2, (), lambda: "ollama",
         (lambda: "chat", lambda: "anthropic", lambda: "responses", lambda: "Ollama's /v1", lambda: 4)),
-    Row("11 exercise_1", key.exercise_1, (), lambda: 2, (lambda: 1, lambda: "2", lambda: 0, lambda: 2.5)),
+    Row("21 exercise_1", key.exercise_1, (), lambda: 2, (lambda: 1, lambda: "2", lambda: 0, lambda: 2.5)),
 ]

@@ -32,14 +32,14 @@ def _with(**properties):
 
 
 ROWS = [
-    Row("13 predict_refused", lambda answer: key.predict_refused(answer, SCHEMAS), (), lambda: RIGHT,
+    Row("25 predict_refused", lambda answer: key.predict_refused(answer, SCHEMAS), (), lambda: RIGHT,
         (lambda: {**RIGHT, "anthropic": {"B", "C", "D"}},   # Anthropic taken for as strict as OpenAI
          lambda: {**RIGHT, "ollama": {"C", "D"}},           # Ollama taken to check schemas
          lambda: {**RIGHT, "responses": {"C", "D"}},        # forgets the required rule
          lambda: {**RIGHT, "chat": "BCD"},                  # letters as one string
          lambda: {k: v for k, v in RIGHT.items() if k != "ollama"},
          lambda: [RIGHT])),
-    Row("13 exercise_1", lambda answer: key.exercise_1(answer, on_page=SCHEMAS.values()), (),
+    Row("25 exercise_1", lambda answer: key.exercise_1(answer, on_page=SCHEMAS.values()), (),
         lambda: NOTE_SCHEMA,
         (lambda: {k: v for k, v in NOTE_SCHEMA.items() if k != "additionalProperties"},  # open
          lambda: dict(NOTE_SCHEMA, required=["guest", "room"]),       # needs_taxi optional
@@ -58,11 +58,11 @@ ROWS = [
          lambda: _with(room={"type": "integer", "const": 12}),          # fits this note alone
          lambda: _with(guest={"type": "string", "enum": ["Ada Lovelace"]}),
          lambda: _with(needs_taxi={"type": "boolean", "const": True}))),
-    Row("13 q1", key.q1, (), lambda: "tool call",
+    Row("25 q1", key.q1, (), lambda: "tool call",
         (lambda: "structured output", lambda: "a tool call, since only the database knows", lambda: 1,
          lambda: "tool")),
-    Row("13 q2", key.q2, (), lambda: "cut",
+    Row("25 q2", key.q2, (), lambda: "cut",
         (lambda: "object", lambda: "it is cut", lambda: "invalid", lambda: ["cut"])),
-    Row("13 q3", key.q3, (), lambda: "ollama",
+    Row("25 q3", key.q3, (), lambda: "ollama",
         (lambda: "chat", lambda: "ollama's /api/chat", lambda: "anthropic", lambda: {"ollama"})),
 ]

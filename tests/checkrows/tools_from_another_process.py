@@ -104,21 +104,21 @@ def always_the_weather(server_tool, connection):
 
 
 ROWS = [
-    Row("13 to_kit_tool", key.your_adapter, (), lambda: to_kit_tool,
+    Row("23 to_kit_tool", key.your_adapter, (), lambda: to_kit_tool,
         (lambda: "to_kit_tool", lambda: forgets_errors, lambda: keeps_none, lambda: runs_it_here,
          lambda: own_words, lambda: loses_the_schema, lambda: hands_it_to_the_kit,
          lambda: the_connections_own, lambda: a_copy_of_the_connections_own,
          lambda: wraps_the_connections_function, lambda: always_the_weather)),
-    Row("13 predict_result_id", key.predict_result_id, (RUN,), lambda: CALL_HOP.call_id,
+    Row("23 predict_result_id", key.predict_result_id, (RUN,), lambda: CALL_HOP.call_id,
         (lambda: str(CALL_HOP.request.id), lambda: CALL_HOP.request.id, lambda: CALL_HOP.call_id.upper(),
          lambda: f"id {CALL_HOP.call_id}", lambda: "toolu_02")),
-    Row("13 server_rows", key.server_rows, (RUN,), lambda: {2, 4, 8},
+    Row("23 server_rows", key.server_rows, (RUN,), lambda: {2, 4, 8},
         (lambda: {2, 4, 8, 9}, lambda: {2, 4}, lambda: [2, 4, 8], lambda: "2, 4, 8", lambda: {1, 3, 7},
          lambda: {"2", "4", "8"})),
-    Row("13 predict_handshake", key.predict_handshake, (LEGACY,), lambda: 3,
+    Row("23 predict_handshake", key.predict_handshake, (LEGACY,), lambda: 3,
         (lambda: 2, lambda: "3", lambda: 4, lambda: 5)),
-    Row("13 predict_after_gone", key.predict_after_gone, (ASKED,), lambda: 4,
+    Row("23 predict_after_gone", key.predict_after_gone, (ASKED,), lambda: 4,
         (lambda: 5, lambda: 6, lambda: "4", lambda: 0)),
-    Row("13 q1", key.q1, (), lambda: 7,
+    Row("23 q1", key.q1, (), lambda: 7,
         (lambda: 6, lambda: 5, lambda: "7", lambda: 3, lambda: 2)),
 ]

@@ -46,15 +46,15 @@ def made_by_that(*, reasoning="the model", text="either", unknown=None, model="t
 
 
 ROWS = [
-    Row("07 made_by", key.made_by, (), made_by_that,
+    Row("7 made_by", key.made_by, (), made_by_that,
         (lambda: "made_by", lambda: made_by_that(unknown="either"), lambda: made_by_that(reasoning="either"),
          lambda: made_by_that(model="model"), lambda: made_by_that(text="the user"),
          lambda: lambda block: "the model", lambda: TextBlock)),
-    Row("07 predict_biggest", key.predict_biggest, (RESEARCHER,), lambda: "tool_result",
+    Row("7 predict_biggest", key.predict_biggest, (RESEARCHER,), lambda: "tool_result",
         (lambda: "text", lambda: "tool_results", lambda: "a tool_result", lambda: 1528, lambda: "tool_call")),
-    Row("07 q1", key.q1, (), lambda: "tool_result",
+    Row("7 q1", key.q1, (), lambda: "tool_result",
         (lambda: "tool_call", lambda: "a tool_result", lambda: "reasoning", lambda: ["tool_result"])),
-    Row("07 exercise_1", key.exercise_1, (RESEARCHER,), lambda: TRIMMED,
+    Row("7 exercise_1", key.exercise_1, (RESEARCHER,), lambda: TRIMMED,
         (lambda: UNTRIMMED, lambda: EACH_ONCE, lambda: ONE_TOO_MANY, lambda: str(TRIMMED),
          lambda: f"{TRIMMED} tokens", lambda: [TRIMMED], lambda: None)),
 ]

@@ -60,11 +60,11 @@ def blanked(prefix, connection):
 
 
 ROWS = [
-    Row("14 offer", key.your_allow_list, (), lambda: offer,
+    Row("24 offer", key.your_allow_list, (), lambda: offer,
         (lambda: "offer", lambda: names_only, lambda: starts_with_the_words, lambda: any_case,
          lambda: words_anywhere, lambda: names_not_tools, lambda: the_kits_screen)),
-    Row("14 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
-    Row("14 exercise_1", key.exercise_1, (HOME, SECOND),
+    Row("24 q1", key.q1, (), lambda: False, (lambda: True, lambda: "False", lambda: 0, lambda: None)),
+    Row("24 exercise_1", key.exercise_1, (HOME, SECOND),
         lambda: renamed("home", HOME) + renamed("second", SECOND),
         (lambda: [*HOME.tools, *SECOND.tools],
          lambda: list(HOME.tools),

@@ -46,12 +46,12 @@ def finish(transcript, arrived):
 
 
 ROWS = [
-    Row("12 predict_cut", key.predict_cut, (ONE_QUESTION,), lambda: 1,
+    Row("22 predict_cut", key.predict_cut, (ONE_QUESTION,), lambda: 1,
         (lambda: 2, lambda: 3, lambda: "1", lambda: 0)),
-    Row("12 predict_signatures", key.predict_signatures, (SIGNED,), lambda: 1,
+    Row("22 predict_signatures", key.predict_signatures, (SIGNED,), lambda: 1,
         (lambda: 0, lambda: 11, lambda: "1", lambda: 2)),
-    Row("12 q1", key.q1, (), lambda: "no", (lambda: "yes", lambda: "no!", lambda: False, lambda: "maybe")),
-    Row("12 exercise_1", key.exercise_1, (take_turn, finish, DOUBLE),
+    Row("22 q1", key.q1, (), lambda: "no", (lambda: "yes", lambda: "no!", lambda: False, lambda: "maybe")),
+    Row("22 exercise_1", key.exercise_1, (take_turn, finish, DOUBLE),
         lambda: (3, 1),
         (lambda: (5, 2),   # the cut turn counted as a whole one
          lambda: (3, 2),   # the cut call counted as run
