@@ -35,12 +35,11 @@ from ..blocks import Block, ReasoningBlock, TextBlock, ToolCall, ToolResult
 from ..messages import Message
 from ..selfcheck import check, number, word
 from ..tokens import estimate_tokens
-from ._runs import quietly, raised, template
+from ._runs import raised, template
 
 __all__ = ["SOLUTIONS", "exercise_1", "input_by_kind", "made_by", "predict_biggest", "q1", "tokens_in",
            "trimmed_results"]
 
-_quietly = quietly  # lesson 11's key reads it from here
 KINDS = ("text", "tool_call", "tool_result", "reasoning")
 
 
