@@ -29,7 +29,7 @@ from typing import Any
 from toolcall_lab.teacher.solutions import YOUR_CODE, answer_key, definition, fill_definition, solved_code
 
 __all__ = ["BLANK", "NOTEBOOKS", "YOUR_CODE", "answer_key", "blank_questions", "cells", "code_cells",
-           "definition", "learner_cells", "run_lesson", "tagged_cells", "your_code"]
+           "definition", "learner_cells", "run_lesson", "tagged_cells", "written", "your_code"]
 
 NOTEBOOKS = Path(__file__).parents[1] / "notebooks"
 BLANK = re.compile(r"^(\w+) = \.\.\.$", re.M)

@@ -14,8 +14,7 @@ import json
 from dataclasses import replace
 
 from checkrows import Row
-from lessons import NOTEBOOKS
-from lessons import written as written_as_in
+from lessons import NOTEBOOKS, written
 from toolcall_lab import ScriptedProvider, StopReason
 from toolcall_lab.checks import _worked_providers as worked
 from toolcall_lab.checks import an_adapter_of_your_own as key
@@ -25,13 +24,7 @@ from toolcall_lab.parts_api import PartsServer
 LESSON = NOTEBOOKS / "10_an_adapter_of_your_own.ipynb"
 SETUP = "from toolcall_lab import Message, ScriptedProvider, StopReason, Turn, Usage\n"
 
-
-def written(name):
-    """The worked `name`, defined as the lesson's cell defines it (lessons.written)."""
-    return written_as_in(LESSON, name, SETUP)
-
-
-PARTS = written("MyPartsProvider")
+PARTS = written(LESSON, "MyPartsProvider", SETUP)
 PARTS_SERVER = PartsServer().start()  # the weather model; stopped when the tests end
 atexit.register(PARTS_SERVER.stop)
 

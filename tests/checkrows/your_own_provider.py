@@ -14,8 +14,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 from checkrows import Row
-from lessons import NOTEBOOKS
-from lessons import written as written_as_in
+from lessons import NOTEBOOKS, written
 from toolcall_lab import Message, ScriptedProvider, StopReason, Turn, Usage
 from toolcall_lab.checks import _worked_providers as worked
 from toolcall_lab.checks import your_own_provider as key
@@ -27,13 +26,7 @@ LESSON = NOTEBOOKS / "09_your_own_provider.ipynb"
 SETUP = ("from toolcall_lab import Message, Provider, ScriptedProvider, StopReason\n"
          "from toolcall_lab import Turn, Usage, get_provider, provider_from_env, run_agent\n")
 
-
-def written(name):
-    """The worked `name`, defined as the lesson's cell defines it (lessons.written)."""
-    return written_as_in(LESSON, name, SETUP)
-
-
-ECHO, TRACED = written("EchoProvider"), written("Traced")
+ECHO, TRACED = written(LESSON, "EchoProvider", SETUP), written(LESSON, "Traced", SETUP)
 
 
 # -- EchoProviders that each break one promise ------------------------------------------------------
