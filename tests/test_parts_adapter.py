@@ -8,7 +8,7 @@ import contextlib
 
 import pytest
 
-from toolcall_lab import Message, ToolResult, Transcript, run_agent
+from toolcall_lab import Message, ReasoningBlock, TextBlock, ToolResult, Transcript, run_agent
 from toolcall_lab.checks._worked_providers import MyPartsProvider
 from toolcall_lab.contract import CLAUSES, check_provider
 from toolcall_lab.errors import InvalidRequestError, ProviderError, ProviderUnreachableError
@@ -26,6 +26,20 @@ def server():
 def test_what_it_encodes_keeps_the_apis_rules():
     transcript = Transcript("Be brief.", [Message.user(PARIS_QUESTION)])
     assert first_problem(MyPartsProvider("").encode(transcript, [get_weather])) is None
+
+
+def test_another_providers_thinking_is_not_sent():
+    """The docstring's promise: a reasoning block has no part, so it is left out, and a message
+    of thinking alone is left out whole (it was sent as a null part before)."""
+    thinking = ReasoningBlock("Paris, then.", provider="anthropic", opaque={"signature": "sig"})
+    transcript = Transcript("", [Message.user(PARIS_QUESTION),
+                                 Message("assistant", (thinking,)),
+                                 Message("assistant", (thinking, TextBlock("Sunny."))),
+                                 Message.user("Thanks.")])
+    body = MyPartsProvider("").encode(transcript, [get_weather])
+    assert [content["parts"] for content in body["contents"]] == [
+        [{"text": PARIS_QUESTION}], [{"text": "Sunny."}], [{"text": "Thanks."}]]
+    assert first_problem(body) is None
 
 
 def test_the_worked_adapter_keeps_the_contract(server):

@@ -75,8 +75,9 @@ class MyPartsProvider:
         contents = []
         for message in transcript:
             role = "model" if message.role == "assistant" else "user"
-            parts = [self.part(block, names) for block in message.blocks]
-            contents.append({"role": role, "parts": parts})
+            parts = [p for b in message.blocks if (p := self.part(b, names))]
+            if parts:  # thinking has no part here: a message of it alone is not sent
+                contents.append({"role": role, "parts": parts})
         body: dict = {"contents": contents}
         if transcript.system:
             body["systemInstruction"] = {"parts": [{"text": transcript.system}]}
