@@ -20,9 +20,7 @@ its source, which tests/test_lessons.py puts in place of the template.
 
 from __future__ import annotations
 
-import contextlib
 import inspect
-import io
 import json
 from typing import Any
 
@@ -35,8 +33,8 @@ from ..providers.scripted import ScriptedProvider, stage
 from ..selfcheck import check, number
 from ..tools.weather import get_weather
 from ..transcript import Transcript
+from ._runs import quietly, set_of, tool_exchanges
 from ._runs import raised as _raised
-from ._runs import set_of, tool_exchanges
 from ._runs import unwritten as _unwritten
 
 __all__ = ["SOLUTIONS", "RepeatGuard", "exercise_1", "predict_last_role", "predict_messages", "q1"]
@@ -140,10 +138,8 @@ def _wrong_guard(cls: Any) -> str | None:
         return ("get_forecast with the arguments get_weather had is another call, and should run; "
                 "count by the tool as well as its arguments")
     try:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            run = run_agent(ScriptedProvider(keeps_checking), PARIS_QUESTION, tools=[get_weather],
-                            approve=cls(2))
+        run, _ = quietly(lambda: run_agent(ScriptedProvider(keeps_checking), PARIS_QUESTION,
+                                           tools=[get_weather], approve=cls(2)))
     except MaxStepsExceeded:
         return "with it as approve=, the model that keeps checking still ran into max_steps"
     except Exception as exc:

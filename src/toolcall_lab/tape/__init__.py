@@ -1,6 +1,6 @@
 """Record once, replay for the class: a run against a real model, kept as a JSON *tape*.
 
-The learner's façade (`from toolcall_lab.tape import load, replay`, lesson 7); each name
+The learner's façade (`from toolcall_lab.tape import load, replay`, lessons 4 and 27); each name
 lives in one module of this folder:
 
     format.py       the tape as data: `Tape`, `Exchange`, `FORMAT`, `load`, `shipped`

@@ -1,4 +1,4 @@
-"""The example tools the lessons use: `get_weather`, `calculator` and `search_kb`, and lesson 13's
+"""The example tools the lessons use: `get_weather`, `calculator` and `search_kb`, and lesson 14's
 pretend folder, `read_file` and `delete_files`.
 
 Each is an ordinary function turned into a `Tool` by `@tool`, and each is safe to offer

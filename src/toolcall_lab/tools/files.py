@@ -1,4 +1,4 @@
-"""`read_file` and `delete_files`: a pretend folder for lesson 13's prompt injection, no disk touched.
+"""`read_file` and `delete_files`: a pretend folder for lesson 14's prompt injection, no disk touched.
 
 `FILES` is the folder: a few short text files kept in a dict. One of them,
 `inbox/supplier-update.txt`, carries a sentence written for whatever model reads it, asking
