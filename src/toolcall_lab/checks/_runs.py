@@ -19,7 +19,7 @@ from ..loop import Run
 from ..selfcheck import equal
 
 __all__ = ["kit_made", "mentions_number", "quietly", "raised", "run_watching", "set_of", "template",
-           "tool_exchanges", "unwritten"]
+           "tool_exchanges", "unwritten", "unwritten_class", "yourself"]
 
 
 def tool_exchanges(run: Any) -> list[tuple[ToolCall, ToolResult]]:
@@ -126,6 +126,22 @@ def quietly(action: Callable[[], Any]) -> tuple[Any, str]:
     with contextlib.redirect_stdout(printed):
         value = action()
     return value, printed.getvalue()
+
+
+def yourself(cls: Any, what: str) -> str | None:
+    """"write it yourself" when `cls` is, or builds on, one of the kit's classes, else None;
+    `what` ends the sentence (what the learner's class should do instead)."""
+    base = kit_made(cls)
+    if base is None:
+        return None
+    short = base.rsplit(".", 1)[1]
+    said = "is" if cls.__module__ == base.rsplit(".", 1)[0] and cls.__qualname__ == short else "builds on"
+    return f"write it yourself: it {said} the kit's {short}{what}"
+
+
+def unwritten_class(answer: Any) -> bool:
+    """True when `answer` is a learner's class whose `complete` is still the template's."""
+    return isinstance(answer, type) and kit_made(answer) is None and unwritten(answer)
 
 
 def kit_made(cls: Any) -> str | None:

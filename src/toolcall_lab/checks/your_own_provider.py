@@ -6,8 +6,7 @@ by what they do, one promise at a time, and name the first one broken. A class w
 `complete` is still the template's `...` counts as not answered yet, so **Run All** reaches
 the end. Each class must be the learner's own: one that is, or builds on, a class of the
 kit (its scripted provider, which echoes too, or a worked answer) is refused with "write it
-yourself". `_yourself` and `_unwritten` serve lesson 10's key too (`an_adapter_of_your_own`,
-the Parts API adapter).
+yourself" (`_runs.yourself`).
 
     >>> from toolcall_lab import ScriptedProvider
     >>> echo_provider(ScriptedProvider)
@@ -40,19 +39,11 @@ from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..usage import Usage
 from . import _worked_providers as _worked
-from ._runs import kit_made, quietly, raised, unwritten
+from ._runs import quietly, raised
+from ._runs import unwritten_class as _unwritten
+from ._runs import yourself as _yourself
 
 __all__ = ["SOLUTIONS", "echo_provider", "exercise_1", "predict_refused_call", "q1"]
-
-
-def _yourself(cls: Any, what: str) -> str | None:
-    """"write it yourself" when `cls` is, or builds on, one of the kit's classes."""
-    base = kit_made(cls)
-    if base is None:
-        return None
-    short = base.rsplit(".", 1)[1]
-    said = "is" if cls.__module__ == base.rsplit(".", 1)[0] and cls.__qualname__ == short else "builds on"
-    return f"write it yourself: it {said} the kit's {short}{what}"
 
 
 # -- section 1: EchoProvider -----------------------------------------------------------------------
@@ -125,10 +116,6 @@ def echo_provider(answer: Any) -> None:
     """Your EchoProvider, run alone and inside run_agent."""
     check("EchoProvider", ... if _unwritten(answer) else answer, _wrong_echo,
           hint="the list above the cell says what a Turn holds and where its numbers come from")
-
-
-def _unwritten(answer: Any) -> bool:
-    return isinstance(answer, type) and kit_made(answer) is None and unwritten(answer)
 
 
 # -- section 2: break the translator --------------------------------------------------------------
