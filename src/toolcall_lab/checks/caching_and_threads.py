@@ -16,13 +16,14 @@ from typing import Any
 
 from ..selfcheck import check, number, word
 from ..views.cost import loop_bill
+from ..wire.anthropic.caching import CACHE_TTLS, TTL_SECONDS
 
 __all__ = ["CACHE_LIFETIME_MINUTES", "SOLUTIONS", "exercise_1", "predict_first_call",
            "predict_thread_bill", "q1"]
 
 #: Anthropic's default cache lifetime, refreshed on every hit (prompt-caching page,
 #: platform.claude.com/docs/en/build-with-claude/prompt-caching, read 2026-11-30).
-CACHE_LIFETIME_MINUTES = 5
+CACHE_LIFETIME_MINUTES = int(TTL_SECONDS[CACHE_TTLS[0]] // 60)
 
 
 def predict_first_call(answer: Any, model: str) -> None:

@@ -19,7 +19,7 @@ from ..models import rules_of
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..views.cost import cost_of
-from ..wire.anthropic.caching import CACHE_TTLS, CACHING
+from ..wire.anthropic.caching import CACHE_TTLS, CACHING, TTL_SECONDS
 
 __all__ = ["SLOW_TOOL_MINUTES", "SOLUTIONS", "call_2_input", "exercise_1", "predict_read", "predict_slow",
            "q1"]
@@ -80,13 +80,8 @@ def exercise_1(answer: Any, try_plan: Any) -> None:
 
 def _most_read_back(try_plan: Any) -> int:
     """The most call 2 reads with any one strategy at the longest lifetime: call 1's whole prompt."""
-    longest = max(CACHE_TTLS, key=_minutes)
+    longest = max(CACHE_TTLS, key=TTL_SECONDS.__getitem__)
     return max(int(try_plan({"caching": strategy, "cache_ttl": longest})) for strategy in CACHING)
-
-
-def _minutes(ttl: str) -> int:
-    """'5m' -> 5, '1h' -> 60."""
-    return int(ttl[:-1]) * {"m": 1, "h": 60}[ttl[-1]]
 
 
 def q1(answer: Any) -> None:

@@ -50,14 +50,16 @@ if TYPE_CHECKING:
     from ...transcript import Transcript
     from ...usage import Usage
 
-__all__ = ["CACHE_TTLS", "CACHING", "LOOKBACK", "MAX_BREAKPOINTS", "breakpoint_problems", "breakpoints",
-           "cache_usage", "caching_strategies", "layout", "place_breakpoints", "with_cache_creation"]
+__all__ = ["CACHE_TTLS", "CACHING", "LOOKBACK", "MAX_BREAKPOINTS", "TTL_SECONDS", "breakpoint_problems",
+           "breakpoints", "cache_usage", "caching_strategies", "layout", "place_breakpoints",
+           "with_cache_creation"]
 
 # -- the client half: where the breakpoints go --------------------------------------------------
 #: The kit's caching strategies, each a place for a `cache_control` breakpoint.
 CACHING = ("auto", "tools", "system", "moving")
-#: How long a cache entry lives after its last use: Anthropic's two lifetimes.
-CACHE_TTLS = ("5m", "1h")
+#: How long a cache entry lives after its last use: Anthropic's two lifetimes, in seconds.
+TTL_SECONDS = {"5m": 5 * MINUTE, "1h": HOUR}
+CACHE_TTLS = tuple(TTL_SECONDS)  # ("5m", "1h"): what `cache_control.ttl` may say
 
 
 def caching_strategies(caching: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -203,7 +205,6 @@ def _problem(path: str, text: str) -> Problem:
 #: How many blocks before a breakpoint Anthropic looks for a prefix it holds ("up to
 #: approximately 20 blocks", the prompt-caching page); the breakpoint's own block is one more.
 LOOKBACK = 20
-_TTLS = {"5m": 5 * MINUTE, "1h": HOUR}
 
 
 def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
@@ -249,7 +250,7 @@ def _write(cache: Prefixes, space: tuple[str, ...], boundaries: Sequence[Boundar
     for index, ttl in marks:
         if at[index] < minimum:
             continue  # too short to cache: silently not cached
-        cache.keep(space, boundaries[index].key, _TTLS[ttl])
+        cache.keep(space, boundaries[index].key, TTL_SECONDS[ttl])
         if at[index] > start:
             written[ttl] += at[index] - start
             start = at[index]
