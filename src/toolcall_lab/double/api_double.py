@@ -51,6 +51,7 @@ from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
 from .handler import handler_for
 from .play import Player, Unplayable, policy_of
 from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
+from .transport import IN_PROCESS_URL, AsyncDoubleTransport, DoubleTransport
 
 if TYPE_CHECKING:
     from ..tape.format import Tape
@@ -219,9 +220,23 @@ class ApiDouble(BackgroundServer):
     # -- running -------------------------------------------------------------------------
     @property
     def url(self) -> str:
-        """The server's root, e.g. "http://127.0.0.1:50123" (the real port once started)."""
+        """The server's root, e.g. "http://127.0.0.1:50123" (the real port once started); for a
+        double never started, reached only through its `transport()`, "http://double.invalid"
+        (`transport.IN_PROCESS_URL`: a name no network resolves)."""
+        if self not in _SERVING:
+            return IN_PROCESS_URL
         host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address goes in brackets
         return f"http://{host}:{self.port}"
+
+    def transport(self) -> DoubleTransport:
+        """A transport for an SDK's HTTP client that answers from this double in-process, with no
+        socket (`double/transport.py`): `httpx2.Client(transport=double.transport())` for the
+        Anthropic and OpenAI SDKs' `http_client=`, `ollama.Client(host=..., transport=...)`."""
+        return DoubleTransport(self)
+
+    def async_transport(self) -> AsyncDoubleTransport:
+        """The same for an async client (`httpx2.AsyncClient`, `ollama.AsyncClient`)."""
+        return AsyncDoubleTransport(self)
 
     def base_url(self, api: str) -> str:
         """What to pass as a provider's `base_url` for `api` (the SDKs add the rest of the path)."""

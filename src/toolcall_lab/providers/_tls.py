@@ -14,7 +14,8 @@ verifies exactly as before. One context serves any number of connections and thr
 
 `sdk_http_client` is the HTTP client the Anthropic and OpenAI SDKs build for themselves
 (their `DefaultHttpxClient`: the SDK's timeouts, connection limits and redirects, closed
-when it is dropped), with that context. Left out: client certificates and `verify=False`,
+when it is dropped), with that context, or with the API double's transport
+(`double/transport.py`), which needs none. Left out: client certificates and `verify=False`,
 which the kit never asks for.
 """
 
@@ -40,9 +41,11 @@ def _context(library: str, cafile: str | None, capath: str | None) -> Any:
     return importlib.import_module(library).create_ssl_context()
 
 
-def sdk_http_client(sdk: str, *, base_url: str, timeout: float) -> Any:
-    """The HTTP client the `sdk` ("anthropic" or "openai") would build itself, with the shared context."""
-    return _closing_client(sdk)(base_url=base_url, timeout=timeout, verify=tls_context("httpx2"))
+def sdk_http_client(sdk: str, *, base_url: str, timeout: float, transport: Any = None) -> Any:
+    """The HTTP client the `sdk` ("anthropic" or "openai") would build itself, with the shared
+    context; with a `transport` (the API double's in-process one), with it instead."""
+    reach = {"verify": tls_context("httpx2")} if transport is None else {"transport": transport}
+    return _closing_client(sdk)(base_url=base_url, timeout=timeout, **reach)
 
 
 @functools.cache

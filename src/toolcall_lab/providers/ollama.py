@@ -92,9 +92,11 @@ class OllamaProvider(WireProvider):
     def _client_options(self, api_key: str) -> dict[str, Any]:
         # the ollama client takes a host, no retries, and a key only as a header you give it
         headers = {"Authorization": f"Bearer {api_key}"} if api_key != NO_KEY_NEEDED else None
-        # `verify`: the process's one TLS context (`_tls.py`), not a new one per client
-        return {"host": self.base_url, "timeout": self.timeout, "headers": headers,
-                "verify": tls_context("httpx")}
+        # `verify`: the process's one TLS context (`_tls.py`), not a new one per client; with
+        # `double=`, the double's transport, which the client passes on to its httpx.Client
+        reach = ({"verify": tls_context("httpx")} if self._double is None
+                 else {"transport": self._double.transport()})
+        return {"host": self.base_url, "timeout": self.timeout, "headers": headers, **reach}
 
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
         return {"think": self.think}

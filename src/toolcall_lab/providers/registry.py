@@ -119,7 +119,9 @@ def get_provider(name: str, /, **options: Any) -> Provider:
 
     The scripted provider takes `script=` (a policy or a list of replies; without one it
     echoes the last user message, see `echo`); the others take `model=`, `base_url=`,
-    `api_key=`, ...
+    `api_key=`, ..., and `double=`, an `ApiDouble` their SDK then reaches in-process, through
+    its transport, with no socket and no key (the double's own `base_url` for the API, unless
+    one is given; the scripted provider ignores it).
 
     >>> get_provider("scripted")
     ScriptedProvider(model='scripted-1', calls=0)
@@ -137,4 +139,6 @@ def get_provider(name: str, /, **options: Any) -> Provider:
                                 **{k: v for k, v in options.items() if k == "model"})
     if spec.preset is not None:
         options.setdefault("preset", spec.preset)
+    if options.get("double") is not None and spec.api is not None:
+        options["base_url"] = options.get("base_url") or options["double"].base_url(spec.api)
     return spec.cls(**options)

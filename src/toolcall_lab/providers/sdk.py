@@ -86,10 +86,14 @@ _T = TypeVar("_T")
 #: The key sent to servers that need none (local servers, the API double). SDKs insist
 #: on some key; this one says what it is if it ever shows up in a server's log.
 NO_KEY_NEEDED = "no-key-needed"
+#: The host of an API double reached in-process, through its transport (`double/transport.py`,
+#: `IN_PROCESS_URL`): on this machine, though no network resolves it (RFC 6761's `.invalid`).
+IN_PROCESS_HOST = "double.invalid"
 
 
 def is_loopback(url: str | None) -> bool:
-    """Whether `url` points at this machine (a local server or the API double).
+    """Whether `url` points at this machine (a local server or the API double, on loopback or
+    in-process: `IN_PROCESS_HOST`).
 
     >>> is_loopback("http://127.0.0.1:11434"), is_loopback("https://api.anthropic.com")
     (True, False)
@@ -97,7 +101,7 @@ def is_loopback(url: str | None) -> bool:
     if not url:
         return False
     host = urlsplit(url).hostname or ""
-    return host in ("localhost", "::1") or host.startswith("127.")
+    return host in ("localhost", "::1", IN_PROCESS_HOST) or host.startswith("127.")
 
 
 class SealedKeys:
@@ -149,6 +153,9 @@ class WireProvider:
 
     - `model`: the model id (default: `toolcall_lab.models.DEFAULT_MODELS[name]`);
     - `client`: an SDK client you built yourself (then `api_key`/`base_url` are unused);
+    - `double`: an `ApiDouble` to talk to in-process, through its transport (no socket:
+      `double.transport()`, `double/transport.py`); `base_url` defaults to its own, and no key
+      is needed (one passed as `api_key` is sent, the environment's never);
     - `api_key`, `base_url`: for the client the provider builds;
     - `max_tokens`: the output limit sent with every request;
     - `timeout` (seconds) and `max_retries`: passed to the SDK, whose own retries (with
@@ -185,7 +192,8 @@ class WireProvider:
     def __init__(self, model: str | None = None, *, client: Any = None, api_key: str | None = None,
                  base_url: str | None = None, max_tokens: int = 1024, timeout: float = 60.0,
                  max_retries: int = 2, check: bool = True, temperature: float | None = None,
-                 seed: int | None = None, output_format: OutputFormat | None = None) -> None:
+                 seed: int | None = None, output_format: OutputFormat | None = None,
+                 double: Any = None) -> None:
         if seed is not None and not self.takes_seed:
             raise UsageError(f"the {API_SPECS[self.api].title} API has no seed, so {type(self).__name__} "
                              f"cannot send seed={seed!r}; leave seed out (temperature=0 is the closest it "
@@ -206,6 +214,9 @@ class WireProvider:
         self.check = check
         self.requests: list[SentRequest] = []
         self._held: list[ToolcallLabError] = []
+        self._double = double  # subtle: the SDK's HTTP client answers from it (`_client_options`)
+        if double is not None and not base_url:
+            base_url = double.base_url(self.api)
         self.base_url = (base_url or self.default_base_url).rstrip("/")
         self._secrets = SealedKeys(url_secrets(self.base_url))
         if client is not None:
@@ -213,7 +224,8 @@ class WireProvider:
             self.base_url = str(getattr(client, "base_url", self.base_url)).rstrip("/")
             self._secrets = SealedKeys(url_secrets(self.base_url))
         else:
-            key = self._resolve_key(api_key)
+            # subtle: an in-process double needs no key, and is never sent the environment's
+            key = self._resolve_key(api_key) if double is None or api_key else NO_KEY_NEEDED
             self._secrets = SealedKeys([key if key != NO_KEY_NEEDED else None, *url_secrets(self.base_url)])
             self._client = self._make_client(key)
 
@@ -234,12 +246,15 @@ class WireProvider:
         """The client's constructor arguments: those the Anthropic and OpenAI SDKs both take.
 
         `http_client` is the one the SDK would build itself, with the process's one TLS
-        context (`_tls.py`): building a context per client costs 35 ms of CPU each.
+        context (`_tls.py`): building a context per client costs 35 ms of CPU each; with
+        `double=`, with the double's transport instead (no socket, no TLS).
         """
         sdk = self.sdk_client.partition(".")[0]
+        transport = None if self._double is None else self._double.transport()
         return {"api_key": api_key, "base_url": self.base_url, "timeout": self.timeout,
                 "max_retries": self.max_retries,
-                "http_client": sdk_http_client(sdk, base_url=self.base_url, timeout=self.timeout)}
+                "http_client": sdk_http_client(sdk, base_url=self.base_url, timeout=self.timeout,
+                                               transport=transport)}
 
     # -- what subclasses provide --------------------------------------------------------
     def _options(self, tools: tuple[Tool, ...]) -> dict[str, Any]:
