@@ -166,7 +166,7 @@ def test_each_event_is_made_as_it_is_sent_not_all_before_the_first(monkeypatch):
             made.append(number)
             yield event
 
-    monkeypatch.setattr(server, "encode_stream", counted)
+    monkeypatch.setattr(server.SERVER, "encode_stream", counted)
     status, answer, _ = ApiDouble([TEXT]).handle("POST", ENDPOINTS["chat"], json.dumps(ASKS["chat"]).encode())
     assert status == 200 and made == []
     frames = answer.frames

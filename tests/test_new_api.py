@@ -39,15 +39,17 @@ def toy(tmp_path, monkeypatch):
                     ignore=shutil.ignore_patterns("__pycache__"))
     names = folder / "_blocks.py"
     spelled = names.read_text()
-    for line in ('API_NAME: API = "ollama"', 'PROVIDER_NAME = "ollama"'):
+    for line in ('API_NAME = "ollama"', 'PROVIDER_NAME = "ollama"'):
         assert line in spelled, f"wire/ollama/_blocks.py no longer spells {line!r}"
         spelled = spelled.replace(line, line.replace('"ollama"', '"toy"'))
     names.write_text(spelled)
     monkeypatch.setattr(wire, "__path__", [*wire.__path__, str(tmp_path)])  # the copy sits beside the others
-    module = importlib.import_module("toolcall_lab.wire.toy")
-    monkeypatch.setitem(API_SPECS, "toy", ApiSpec("toy", "Toy", ENDPOINT, "", module.PROVIDER_NAME, "toy-",
-                                                  module, module.server))
-    yield module
+    # the one ApiSpec line: Ollama's, renamed (it streams unless told not to, lists its models at
+    # /api/tags and its few rules are its own server's); its folder is imported on first use
+    monkeypatch.setitem(API_SPECS, "toy", ApiSpec("toy", "Toy", ENDPOINT, "", "toy", "toy-",
+                                                  streams_by_default=True, models_path="/api/tags",
+                                                  local_rules=True))
+    yield importlib.import_module("toolcall_lab.wire.toy")
     for name in [name for name in sys.modules if name.startswith("toolcall_lab.wire.toy")]:
         del sys.modules[name]
     shape._validator.cache_clear()  # its validator for "toy" goes with it
@@ -77,7 +79,8 @@ def post(url: str, body: object) -> tuple[int, object]:
 
 
 def test_a_copied_folder_and_one_api_spec_line_is_an_api_the_double_serves(toy):
-    assert wire.codec("toy") is toy and toy.API_NAME == "toy" and toy.server is not wire.ollama.server
+    assert wire.codec("toy") is toy and toy.API_NAME == "toy"
+    assert API_SPECS["toy"].server is toy.server.SERVER and toy.server is not wire.ollama.server
     with ApiDouble() as double:
         run = run_agent(ToyProvider(double.url + ENDPOINT, toy), PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."

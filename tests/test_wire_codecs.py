@@ -31,12 +31,23 @@ def test_the_codec_re_exports_its_stream_half(api):
 
 @pytest.mark.parametrize("api", list(API_SPECS))
 def test_every_server_half_offers_what_the_double_asks(api):
-    """`ApiSpec.server` is a module; the protocol it keeps is what the double calls, no more."""
+    """`ApiSpec.server` is a `ServerHalf`: every method the double calls is there, the ones its API
+    does not spell its own way from the base's defaults."""
     server = API_SPECS[api].server
+    assert isinstance(server, ServerHalf) and not getattr(type(server), "__abstractmethods__", None)
     assert set(SERVER) <= set(DOUBLE)
-    for name in DOUBLE:
-        assert name in server.__all__, f"wire.{api}.server.__all__ lacks {name}"
-        assert callable(getattr(server, name)) or name.isupper()
+    for name in [*DOUBLE, "SHAPE"]:
+        assert callable(getattr(server, name)) or name.isupper(), f"wire.{api}.server.SERVER lacks {name}"
+
+
+def test_a_server_half_spells_only_what_differs_from_the_defaults():
+    """issue 30: the trivial methods (a 400 for every broken rule, nothing stored to refuse, the
+    request read as sent, the reply as `encode_response` writes it) are written once, in the base."""
+    chat, ollama = API_SPECS["chat"].server, API_SPECS["ollama"].server
+    for name in ("status_of", "refusal", "as_the_model_reads_it"):
+        assert name not in vars(type(chat)) and name not in vars(type(ollama))
+    assert "reasons" not in vars(type(chat)) and chat.reasons({"think": True}, None, None) is False
+    assert ollama.reasons({"think": True}, None, None) is True
 
 
 @pytest.mark.parametrize("api", list(API_SPECS))

@@ -50,6 +50,7 @@ from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
 from .handler import handler_for
 from .play import Player, Unplayable, policy_of
+from .routing import Routes
 from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
 from .transport import IN_PROCESS_URL, AsyncDoubleTransport, DoubleTransport
 
@@ -61,25 +62,9 @@ __all__ = ["ROUTES", "ApiDouble", "RecordedRequest", "RequestLog", "bind_warning
 
 
 
-def routes() -> dict[str, str]:
-    """path -> the API served there, from `wire.API_SPECS` as it stands."""
-    return {spec.endpoint: spec.name for spec in API_SPECS.values()}
-
-
-#: path -> the API served there (an `ApiDouble` reads `API_SPECS` when it is made, so an API
-#: registered before then is served too)
-ROUTES = routes()
-
-
-def _where_apis_answer() -> tuple[tuple[str, ...], dict[str, str], str]:
-    """What the double needs besides the routes, from each API's server half: the paths of the
-    model lists, each header only one SDK sends -> that API, and the API a request the double
-    cannot place answers in (the dialect other servers copy, `COMPATIBLE`)."""
-    specs = API_SPECS.values()
-    lists = tuple(dict.fromkeys(spec.server.MODEL_LIST for spec in specs))
-    sdks = {spec.server.SDK_HEADER: spec.name for spec in specs if spec.server.SDK_HEADER}
-    compatible = next((spec.name for spec in specs if spec.server.COMPATIBLE), next(iter(API_SPECS)))
-    return lists, sdks, compatible
+#: Where each API answers (`routing.Routes`), as `wire.API_SPECS` stood at import; an `ApiDouble`
+#: reads `API_SPECS` when it is made, so an API registered before then is served too.
+ROUTES = Routes()
 MiB = 1024 * 1024
 _SERVING: weakref.WeakSet[ApiDouble] = weakref.WeakSet()  # the doubles started in this process
 
@@ -173,9 +158,8 @@ class ApiDouble(BackgroundServer):
         self.host, self.port, self.log = host, port, log
         self.max_body, self.max_recorded, self.allow_remote = max_body, max_recorded, allow_remote
         self.requests: RequestLog = RequestLog(maxlen=keep)
-        #: path -> the API served there, as `wire.API_SPECS` stood when the double was made
-        self.routes = routes()
-        self._lists, self._sdks, self._compatible = _where_apis_answer()
+        #: Where each API answers, as `wire.API_SPECS` stood when the double was made
+        self.routes = Routes()
         if clock is None or clock == "fake":
             clock = FakeClock()
         elif clock == "real":
@@ -330,7 +314,7 @@ class ApiDouble(BackgroundServer):
         'anthropic'
         """
         sent = {name.lower() for name in names}
-        return next((api for header, api in self._sdks.items() if header in sent), None)
+        return next((api for header, api in self.routes.sdks.items() if header in sent), None)
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
                sdk: str | None = None, headers: Mapping[str, str] | None = None
@@ -345,7 +329,7 @@ class ApiDouble(BackgroundServer):
         `anthropic-beta`).
         """
         sent = {name.lower(): value for name, value in (headers or {}).items()}
-        path = path.split("?")[0].rstrip("/")
+        target, path = path, path.split("?")[0].rstrip("/")
         try:
             # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them
             body: Any = json.loads(raw, parse_constant=_not_json) if raw else None
@@ -353,19 +337,19 @@ class ApiDouble(BackgroundServer):
         except (ValueError, RecursionError) as exc:  # subtle: 100,000 "[" overflow the parser's stack
             body = raw[:200].decode("utf-8", "replace")
             bad_json = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        api = self.routes.get(path)
+        found = self.routes.find(target)  # its API, and what its route reads from the URL
+        api = found.api if found else None
         if api and method == "POST" and body is None:
             bad_json = "the request has no body"
-        # subtle: only true streams; a wrongly typed "stream" ("yes") is the shape's 400, not a stream
-        streamed = bool(api and bad_json is None and method == "POST"
-                        and body.get("stream", API_SPECS[api].server.STREAMS_BY_DEFAULT) is True)
+        streamed = bool(found and bad_json is None and method == "POST" and Routes.streamed(found, body))
         fault = self._next_fault(fault_header, streamed)
+        sent_body, body = body, (Routes.as_read(found, body) if found and isinstance(body, dict) else body)
         model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
-        shape_ = self._shape(path, sdk)
-        status, payload, headers = self._outcome(method, path, shape_, body, bad_json, fault, str(model),
+        shape_ = api or self.routes.shape(target, sdk)
+        status, payload, headers = self._outcome(method, path, api, shape_, body, bad_json, fault, str(model),
                                                  streamed, sent)
         payload, headers = self._identified(shape_, payload, headers)
-        kept = body if len(raw) <= self.max_recorded else (
+        kept = sent_body if len(raw) <= self.max_recorded else (
             f"<a body of {len(raw):,} bytes, not kept (max_recorded={self.max_recorded:,})>")
         self.requests.append(RecordedRequest(shape_, path, kept, status))
         if self.log:
@@ -381,8 +365,8 @@ class ApiDouble(BackgroundServer):
     def refuse(self, method: str, path: str, kind: str, *, sdk: str | None = None,
                **fill: str) -> tuple[int, bytes, dict[str, str]]:
         """A refusal before the body is read (bad header, too large): recorded, in the API's shape."""
+        shape_ = self.routes.shape(path or "/", sdk)
         path = (path or "/").split("?")[0].rstrip("/")
-        shape_ = self._shape(path, sdk)
         status, payload = error(shape_, kind, method=method, path=path, **fill)
         payload, headers = self._identified(shape_, payload, {"connection": "close", **FINAL})
         self.requests.append(RecordedRequest(shape_, path, None, status))
@@ -403,32 +387,19 @@ class ApiDouble(BackgroundServer):
         payload, more = API_SPECS[api].server.identify(payload, secrets.token_hex(16))
         return payload, {**more, **headers}
 
-    def _shape(self, path: str, sdk: str | None) -> str:
-        """Whose error shape a path answers in: its API's; else the one API served under the
-        path's first segment (`/api/...`); else the API whose SDK sent it; else the dialect
-        other servers copy (`COMPATIBLE`)."""
-        if path in self.routes:
-            return self.routes[path]
-        segment = path.strip("/").split("/")[0]
-        under = [api for endpoint, api in self.routes.items() if endpoint.strip("/").split("/")[0] == segment]
-        if len(under) == 1:
-            return under[0]
-        return sdk or self._compatible
-
-    def _outcome(self, method: str, path: str, shape_: str, body: Any, bad_json: str | None,
+    def _outcome(self, method: str, path: str, api: str | None, shape_: str, body: Any, bad_json: str | None,
                  fault: Fault | None, model: str, streamed: bool, sent: Mapping[str, str]
                  ) -> tuple[int, Any, dict[str, str]]:
         """What a request gets: a fault, a model list, a refusal of its method, path or JSON,
         the tape's answer, a flavour's, or the API's (`_answer`); a streamed request's reply is
         played as a stream afterwards (`handle`), a reply finished first either way."""
-        api = self.routes.get(path)
         if fault and fault.kind == "slow":
             time.sleep(2.0 if fault.delay is None else fault.delay)  # then answer in full
         elif fault and fault.kind not in ("malformed", *ON_THE_STREAM):
             return error(shape_, fault.kind, model=model) + ({**retry_headers(fault), **should_retry(fault)},)
-        if path in self._lists and method in ("GET", "HEAD"):
+        if path in self.routes.lists and method in ("GET", "HEAD"):
             return 200, self._model_list(shape_), {}
-        if (api or path in self._lists) and method != ("POST" if api else "GET"):
+        if (api or path in self.routes.lists) and method != ("POST" if api else "GET"):
             allow = "POST" if api else "GET, HEAD"
             return error(shape_, "method", method=method, path=path) + ({"allow": allow, **FINAL},)
         if api is None:
@@ -448,9 +419,7 @@ class ApiDouble(BackgroundServer):
         server = API_SPECS[api].server
         # subtle: what an API reads from a header (Anthropic's betas) its server half puts in the
         # body its rules and model read; the body recorded and streamed stays the one sent
-        with_headers = getattr(server, "with_headers", None)
-        if with_headers is not None:
-            body = dict(with_headers(body, sent))
+        body = dict(server.with_headers(body, sent))
         try:
             found = shape.refusal(api, body) or _first(API_SPECS[api].codec.check_request(body))
             found = found or self._player.problem(api, body)
@@ -476,7 +445,7 @@ class ApiDouble(BackgroundServer):
         from ..models import default_model
 
         server = API_SPECS[api].server
-        if self.flavour is not None and (api == self.flavour.api or server.COMPATIBLE):
+        if self.flavour is not None and (api == self.flavour.api or API_SPECS[api].compatible):
             return server.model_list(self.flavour.model, self.flavour.name)
         return server.model_list(default_model(API_SPECS[api].provider), "double")
 
@@ -485,7 +454,7 @@ class ApiDouble(BackgroundServer):
         """A request to `api` answered the way the local server `flavour` answers it."""
         found = shape.refusal(api, body, hosted=False)
         server = API_SPECS[api].server
-        if found is None and server.LOCAL_RULES:  # the API's rules are the local server's own
+        if found is None and API_SPECS[api].local_rules:  # the API's rules are the local server's own
             problem = _first(API_SPECS[api].codec.check_request(body))
             found = None if problem is None else (server.status_of(problem), problem)
         if found is not None:
@@ -579,10 +548,10 @@ def serve(*, host: str = "127.0.0.1", port: int = 8765, policy: Policy | Sequenc
         print(f"{warning} Stop it with Ctrl-C when you are done.", file=sys.stderr, flush=True)
     with double:
         write(f"API double listening on {double.url}  (Ctrl-C to stop)")
-        for path, api in double.routes.items():
+        for path, api in double.routes:
             setting = f'get_provider("{API_SPECS[api].provider}", base_url="{double.base_url(api)}")'
             write(f"  {api:<10} {setting:<66} POST {path}")
-        write(f"  model lists: GET {' and '.join(double.url + path for path in double._lists)}")
+        write(f"  model lists: GET {' and '.join(double.url + path for path in double.routes.lists)}")
         write("  or set TOOLCALL_LAB_PROVIDER to the name above and TOOLCALL_LAB_BASE_URL to its base_url")
         write(f"  faults: send the header X-Double-Fault: {' | '.join(FAULTS)}")
         write(f"  keeping the last {keep} requests in memory")

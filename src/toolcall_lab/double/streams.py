@@ -1,7 +1,7 @@
 """Playing a reply as a stream: its events, the faults that bend them, and the bytes they make.
 
 A request that says `"stream": true` (or an Ollama request that does not say
-`"stream": false`: `ServerHalf.STREAMS_BY_DEFAULT`) is answered in two steps. First the
+`"stream": false`: `ApiSpec.streams_by_default`) is answered in two steps. First the
 double finishes the reply exactly as it would unstreamed (the same body, the same ids and
 usage), then `stream_of` plays that body as the API's events, asking the API's server
 half (`wire/<api>/streaming.py`) for them and for their framing. So a streamed answer and

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from ..blocks import block_to_dict
-from ..double.api_double import ROUTES, ApiDouble
+from ..double.api_double import ApiDouble
 from ..double.streams import Streamed
 from ..errors import UsageError
 from ..models import default_model
@@ -103,9 +103,9 @@ class MeterDouble(ApiDouble):
                ) -> tuple[int, bytes | Streamed, dict[str, str]]:
         status, data, answered = super().handle(method, path, raw, fault_header=fault_header, sdk=sdk,
                                                 headers=headers)
-        api = ROUTES.get(path.split("?")[0].rstrip("/"))
-        if api is not None and method == "POST":
-            self._meter(api, raw, status, data)
+        found = self.routes.find(path)
+        if found is not None and method == "POST":
+            self._meter(found.api, raw, status, data)
         return status, data, answered
 
     def _meter(self, api: str, raw: bytes, status: int, data: bytes | Streamed) -> None:

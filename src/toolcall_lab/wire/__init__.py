@@ -39,9 +39,9 @@ Each API's folder holds a file per job, and the package re-exports them as one c
 
     <api>/client.py     the client half: encode_request, decode_response, why_dropped
     <api>/server.py     the server half the API double plays: decode_request,
-                        decode_tool_choice, encode_response, error_body, and what else the
-                        double asks of it (`ServerHalf`: its shape, its fault words, its
-                        prompt cache, what the model reads, what the reply says)
+                        decode_tool_choice, encode_response, error_body, and `SERVER`, a
+                        `ServerHalf` (`_server_half.py`: what else the double asks of it,
+                        with defaults a half overrides only where its API differs)
     <api>/rules.py      the API's rules, in its own words: check_request (tool calls and
                         results paired, content, tool names and schemas, reasoning, and
                         what each model takes; Ollama checks little else than the model)
@@ -67,8 +67,10 @@ limits only the server knows (context length, rate limits, a model that is not t
 and rules that depend on earlier requests (`previous_response_id`).
 
 A provider names its codec as a class attribute, typed by the `Codec` protocol (what a
-client needs); `ApiSpec.server` is typed by `ServerHalf` (what the double needs). To add
-an API: copy a folder, rename what it spells, and add one `ApiSpec` line below.
+client needs); `ApiSpec.server` is a `ServerHalf` (what the double needs). Both are
+imported on first use, so importing this package loads no API folder. To add an API: copy
+a folder, rename what it spells, and add one `ApiSpec` line below (with its `Route`s when
+the API carries its model or stream switch in the URL).
 
 `check(transcript, api=...)` encodes a transcript and lists what the real API would
 reject, each `Problem` with its path in the request and the API's own wording;
@@ -77,12 +79,14 @@ each with why.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast
+import importlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from ..errors import UsageError
-from . import anthropic, chat, ollama, responses
+from ._server_half import Route, ServerHalf
 from .problem import Problem
 
 if TYPE_CHECKING:
@@ -92,24 +96,20 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..transcript import Transcript
     from ..turn import Turn
-    from ..usage import Usage
-    from ._layout import Prefixes
-    from ._schema import Failure
 
-__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "ServerHalf",
-           "check", "check_request", "codec", "decode_reply", "decode_response", "decode_stream",
-           "encode_request", "foreign_reasoning", "format_problems"]
+__all__ = ["API", "APIS", "API_SPECS", "ENDPOINTS", "ApiSpec", "Codec", "Dropped", "Problem", "Route",
+           "ServerHalf", "check", "check_request", "codec", "decode_reply", "decode_response",
+           "decode_stream", "encode_request", "foreign_reasoning", "format_problems"]
 
-API = Literal["anthropic", "responses", "chat", "ollama"]
+#: An API's name, as `API_SPECS` spells it ("anthropic", "responses", "chat", "ollama", or one
+#: added later): a plain string, so an API folder can name itself without importing this module.
+API = str
 
 
 class Codec(Protocol):
-    """What a provider asks of its API's codec (each `wire.<api>` package is one).
-
-    Its names (`API_NAME`, as `API_SPECS` spells it; `PROVIDER_NAME`, stamped on the
-    reasoning it decodes), the two translations, the API's rules and error shape, and
-    `why_dropped`. The server half is the API double's business: `ServerHalf`.
-    """
+    """What a provider asks of its API's codec, the package `wire.<api>`: the functions the
+    module docstring lists, and its names (`API_NAME`, as `API_SPECS` spells it;
+    `PROVIDER_NAME`, stamped on the reasoning it decodes)."""
 
     @property
     def API_NAME(self) -> str: ...
@@ -133,126 +133,6 @@ class Codec(Protocol):
                     **options: Any) -> str | None: ...
 
 
-class ServerHalf(Protocol):
-    """What the API double asks of an API's server half (each `wire/<api>/server.py` is one).
-
-    The double (`toolcall_lab.double`) is the same for every API: it listens, checks a
-    body's shape, runs the codec's `check_request`, plays the model and injects faults.
-    What it does an API's own way, it asks of that API's half, so the double names no API:
-
-        SHAPE, shape_problem(failure)   the request body's JSON Schema, and the API's words
-                                        for the first way a body breaks it
-        decode_request(body)            the transcript and tools a request carries
-        decode_tool_choice(body)        ... and how free the request leaves the model
-        decode_output_format(body)      ... and the schema a structured reply must match
-        encode_response(turn, ...)      the reply the API would send for a turn
-        error_body(message, ...)        the API's error JSON
-        fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a
-                                        refusal before the body is read, as the API answers it
-        cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
-        status_of(problem)              the status a broken rule (`check_request`) gets
-        refusal(body, stored)           what only the server can refuse (a response it does
-                                        not hold)
-        as_the_model_reads_it(...)      the request as the model reads it (history put first,
-                                        thinking it drops taken out), and what the reply says
-                                        about that
-        as_served(turn, tools)          the model's turn as the API serves it (its ids, the
-                                        hidden prompt it bills)
-        reasons(body, transcript, turn) whether the model reasons before this turn
-        reply(turn, ..., created=)      the reply the double sends, made at `created` (Unix
-                                        seconds, by the double's clock)
-        identify(body, token)           an answer with its request id, the API's way (a header,
-                                        and the error body's field): `token` is unique per request
-        encode_stream(reply, request=)  ... and the same reply as the API streams it: its
-                                        raw events, one dict each (`<api>/streaming.py`)
-        frame(event), STREAM_END,       how each event goes on the wire (an SSE event, an
-        STREAM_HEADERS                  NDJSON line), what ends a stream, its headers
-        stream_error(sent, reply,       the error event a stream breaks off with (`failed`: the
-          failed=)                      API's failed end, Responses' `response.failed`)
-        STREAMS_BY_DEFAULT, LOCAL_RULES, where it answers, and how the double tells its
-        SDK_HEADER, COMPATIBLE,         requests apart: whether it streams unless told not
-        MODEL_LIST, model_list(...)     to, whether a local server keeps its rules, the
-                                        header only its SDK sends, whether other servers
-                                        copy it, where and how it lists its models
-
-    `stored` is what the server half keeps between requests, one bounded mapping per API
-    and double (Responses keeps its stored responses there). A stream is played from the
-    finished reply, the body the double would send unstreamed (one source of truth), cut at
-    the same places on every run (`wire._framing.pieces`).
-    """
-
-    @property
-    def SHAPE(self) -> Mapping[str, Any]: ...
-
-    def shape_problem(self, failure: Failure) -> Problem: ...
-
-    def decode_request(self, body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...]]: ...
-
-    def decode_tool_choice(self, body: Mapping[str, Any]) -> tuple[str | None, bool | None]: ...
-
-    def decode_output_format(self, body: Mapping[str, Any]) -> OutputFormat | None: ...
-
-    def encode_response(self, turn: Turn, *, response_id: str) -> dict[str, Any]: ...
-
-    def error_body(self, message: str, *, status: int = 400, param: str | None = None,
-                   code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
-
-    def fault(self, kind: str, status: int, *, param: str | None = None,
-              **fill: object) -> tuple[int, dict[str, Any]]: ...
-
-    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
-                    tools: Sequence[Tool], usage: Usage) -> Usage: ...
-
-    def status_of(self, problem: Problem) -> int: ...
-
-    def refusal(self, body: Mapping[str, Any],
-                stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None: ...
-
-    def as_the_model_reads_it(self, body: Mapping[str, Any], stored: Mapping[str, Any]
-                              ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]: ...
-
-    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn: ...
-
-    def reasons(self, body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool: ...
-
-    def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
-              created: int = 0) -> dict[str, Any]: ...
-
-    def identify(self, body: Any, token: str) -> tuple[Any, dict[str, str]]: ...
-
-    @property
-    def STREAMS_BY_DEFAULT(self) -> bool: ...
-
-    @property
-    def LOCAL_RULES(self) -> bool: ...
-
-    @property
-    def SDK_HEADER(self) -> str | None: ...
-
-    @property
-    def COMPATIBLE(self) -> bool: ...
-
-    @property
-    def MODEL_LIST(self) -> str: ...
-
-    def model_list(self, model: str, owner: str) -> dict[str, Any]: ...
-
-    def encode_stream(self, reply: Mapping[str, Any], *, request: Mapping[str, Any] | None = None
-                      ) -> Iterator[dict[str, Any]]: ...
-
-    def frame(self, event: Mapping[str, Any]) -> bytes: ...
-
-    @property
-    def STREAM_END(self) -> bytes: ...
-
-    @property
-    def STREAM_HEADERS(self) -> Mapping[str, str]: ...
-
-    def stream_error(self, sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
-                     ) -> dict[str, Any]: ...
-
-
 @dataclass(frozen=True)
 class ApiSpec:
     """Everything the kit knows about one API, in one record.
@@ -262,12 +142,24 @@ class ApiSpec:
     wants ".../v1" and adds the rest; the Anthropic and Ollama clients want the root);
     `provider` is the registry name of the provider that speaks it by default;
     `response_id` is how the API double numbers its responses (the prefix of each id);
-    `codec` is the API's package (`wire.<api>`, what a provider speaks with) and `server`
-    its server half (`wire.<api>.server`, what the API double plays); `limit_counts_cache_reads`
-    says whether its per-minute input-token limit counts what a request reads from the
-    prompt cache (Anthropic's ITPM does not, on current models: platform.claude.com/docs/
-    en/api/rate-limits, as quoted in docs/sources.md §6; `python -m toolcall_lab budget`
-    counts a class's burst that way).
+    `limit_counts_cache_reads` says whether its per-minute input-token limit counts what a
+    request reads from the prompt cache (Anthropic's ITPM does not, on current models:
+    platform.claude.com/docs/en/api/rate-limits, as quoted in docs/sources.md §6; `python -m
+    toolcall_lab budget` counts a class's burst that way).
+
+    What the API double needs before it reads a body: `routes`, where the API answers and
+    where a request there says its model and whether it streams (`Route`; default: one route,
+    `endpoint`, with both in the body); `streams_by_default`, whether a request that does
+    not say `"stream"` streams; `sdk_header`, a header only the API's SDK sends, by which a
+    path every API shares (`/v1/models`, an unknown `/v1/...`) answers in its shape;
+    `compatible`, whether it is the dialect other servers copy (the double answers in it a
+    request it cannot place, and a local server's flavour lists its model there too);
+    `models_path`, where it lists its models; `local_rules`, whether `check_request`'s rules
+    are a local server's own (so a flavour of that API keeps them).
+
+    `codec` (the package `wire.<api>`, what a provider speaks with) and `server` (its
+    server half, `wire.<api>.server.SERVER`, what the double plays) are imported from
+    `package` when first asked for, so `import toolcall_lab` loads no API folder.
 
     >>> API_SPECS["chat"].endpoint, API_SPECS["chat"].base_path, API_SPECS["chat"].provider
     ('/v1/chat/completions', '/v1', 'openai-chat')
@@ -279,23 +171,47 @@ class ApiSpec:
     base_path: str
     provider: str
     response_id: str
-    codec: Codec
-    server: ServerHalf
     limit_counts_cache_reads: bool = True
+    routes: tuple[Route, ...] = ()
+    streams_by_default: bool = False
+    sdk_header: str | None = None
+    compatible: bool = False
+    models_path: str = "/v1/models"
+    local_rules: bool = False
+    package: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        # subtle: a frozen dataclass sets its derived defaults through object.__setattr__
+        if not self.routes:
+            object.__setattr__(self, "routes", (Route(self.endpoint),))
+        if not self.package:
+            object.__setattr__(self, "package", f"{__name__}.{self.name}")
+
+    @cached_property
+    def codec(self) -> Codec:
+        """The API's codec, the package `wire.<api>` (imported on first use)."""
+        return cast("Codec", importlib.import_module(self.package))
+
+    @cached_property
+    def server(self) -> ServerHalf:
+        """The API's server half, `wire.<api>.server.SERVER` (imported on first use)."""
+        half = importlib.import_module(f"{self.package}.server").SERVER
+        assert isinstance(half, ServerHalf), f"{self.package}.server.SERVER is not a ServerHalf"
+        return half
 
 
 #: Every API the kit speaks, by name: the one record each, in the lessons' order.
 API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
-    ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", anthropic.PROVIDER_NAME,
-            "msg_double_", anthropic, anthropic.server, limit_counts_cache_reads=False),
-    ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", responses.PROVIDER_NAME,
-            "resp_double_", responses, responses.server),
-    ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", chat.PROVIDER_NAME,
-            "chatcmpl-double-", chat, chat.server),
-    ApiSpec("ollama", "Ollama", "/api/chat", "", ollama.PROVIDER_NAME, "ollama-double-", ollama,
-            ollama.server),
+    ApiSpec("anthropic", "Anthropic Messages", "/v1/messages", "", "anthropic", "msg_double_",
+            limit_counts_cache_reads=False, sdk_header="anthropic-version"),
+    ApiSpec("responses", "OpenAI Responses", "/v1/responses", "/v1", "openai", "resp_double_"),
+    ApiSpec("chat", "OpenAI Chat", "/v1/chat/completions", "/v1", "openai-chat", "chatcmpl-double-",
+            compatible=True),
+    # Ollama streams unless a request says `"stream": false`, and its few rules are its own server's
+    ApiSpec("ollama", "Ollama", "/api/chat", "", "ollama", "ollama-double-", streams_by_default=True,
+            models_path="/api/tags", local_rules=True),
 )}
-APIS: tuple[API, ...] = cast("tuple[API, ...]", tuple(API_SPECS))
+APIS: tuple[API, ...] = tuple(API_SPECS)
 #: The path each API is served at, relative to the server's root.
 ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}
 

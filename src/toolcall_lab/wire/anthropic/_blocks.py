@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, assert_never, cast
+from typing import Any, assert_never, cast
 
 from ...blocks import (
     Block,
@@ -43,14 +43,11 @@ from ...turn import StopReason
 from .._shared import json_text, made_elsewhere, object_call, parse_arguments, plain_json
 from ..signing import sign_thinking
 
-if TYPE_CHECKING:
-    from .. import API
-
 __all__ = ["API_NAME", "MIN_BUDGET", "PROVIDER_NAME", "STOP_IN", "Merged", "decode_blocks", "encode_content",
            "merge", "result_text", "why_dropped"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "anthropic"
+API_NAME = "anthropic"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are sent back here.
 PROVIDER_NAME = "anthropic"
 #: The smallest `thinking.budget_tokens` the API takes.

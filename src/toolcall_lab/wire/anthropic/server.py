@@ -36,6 +36,7 @@ from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
+from .._server_half import ServerHalf
 from .._shared import TOO_LARGE, from_the_wire, request_tool
 from ..problem import Problem
 from ..signing import binding_of, prefix_digests, sign_thinking, signature_is_ours
@@ -43,31 +44,15 @@ from ._blocks import STOP_IN, decode_blocks, encode_content, result_text
 from .caching import cache_usage, with_cache_creation
 from .rules import check_request
 from .shape import SHAPE, shape_problem
-from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
+from .streaming import encode_stream, stream_error
 from .thinking import as_the_model_reads_it as thinking_as_read
 from .thinking import thinks
 from .threads import is_continue, with_betas, with_thread
 from .threads import keep as keep_thread
 from .threads import refusal as thread_refusal
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_creation",
-           "cache_usage", "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of", "stream_error", "with_headers"]
-
-# -- where the API answers, and how the double tells its requests apart --------------------------
-#: The API streams only when a request says `"stream": true`.
-STREAMS_BY_DEFAULT = False
-#: `check_request`'s rules are the hosted API's; a local server speaking this API keeps its own.
-LOCAL_RULES = False
-#: The header only Anthropic's SDK sends, by which the double answers a path every API
-#: shares (`/v1/models`, an unknown `/v1/...`) in Anthropic's shape.
-SDK_HEADER: str | None = "anthropic-version"
-#: Not the dialect other servers copy (that is Chat Completions).
-COMPATIBLE = False
-#: Where the API lists its models.
-MODEL_LIST = "/v1/models"
+__all__ = ["SERVER", "AnthropicServer", "cache_creation", "decode_output_format", "decode_request",
+           "decode_tool_choice", "encode_response", "error_body", "fault", "model_list"]
 
 _STOP_OUT: dict[StopReason, str] = {kit: wire for wire, kit in STOP_IN.items()}
 
@@ -278,11 +263,6 @@ def model_list(model: str, owner: str) -> dict[str, Any]:
             "has_more": False, "first_id": model, "last_id": model}
 
 
-def status_of(problem: Problem) -> int:
-    """The status the API answers a broken rule with: always 400."""
-    return 400
-
-
 # -- playing the model: what it reads, how its reply is billed and written -----------------------
 def with_headers(body: Mapping[str, Any], headers: Mapping[str, str]) -> Mapping[str, Any]:
     """`body` as the rules read it: the betas of its `anthropic-beta` header as `betas`."""
@@ -358,3 +338,34 @@ def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Map
         written["input_transformations"] = list(notes)
     keep_thread(stored, response_id, request, written, _now(stored))
     return written
+
+
+class AnthropicServer(ServerHalf):
+    """The Anthropic Messages API as the API double plays it: the translators above, its words for
+    each failure, its prompt cache (`caching.py`), the thinking it reads and when it thinks
+    (`thinking.py`), the hidden tool-use prompt it bills, the threads it keeps between requests
+    (`threads.py`), its request ids, and its stream of named server-sent events (`streaming.py`)."""
+
+    SHAPE = SHAPE
+    shape_problem = staticmethod(shape_problem)
+    decode_request = staticmethod(decode_request)
+    decode_tool_choice = staticmethod(decode_tool_choice)
+    decode_output_format = staticmethod(decode_output_format)
+    encode_response = staticmethod(encode_response)
+    error_body = staticmethod(error_body)
+    fault = staticmethod(fault)
+    model_list = staticmethod(model_list)
+    encode_stream = staticmethod(encode_stream)
+    stream_error = staticmethod(stream_error)
+    with_headers = staticmethod(with_headers)
+    cache_usage = staticmethod(cache_usage)
+    refusal = staticmethod(refusal)
+    as_the_model_reads_it = staticmethod(as_the_model_reads_it)
+    as_served = staticmethod(as_served)
+    reasons = staticmethod(reasons)
+    identify = staticmethod(identify)
+    reply = staticmethod(reply)
+
+
+#: The server half `API_SPECS["anthropic"].server` names.
+SERVER = AnthropicServer()

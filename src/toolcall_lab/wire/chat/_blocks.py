@@ -15,18 +15,15 @@ Left out: the deprecated `function_call`, and custom (grammar) tool calls.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...blocks import ToolCall
 from .._shared import object_call, parse_arguments
 
-if TYPE_CHECKING:
-    from .. import API
-
 __all__ = ["API_NAME", "PROVIDER_NAME", "read_call", "text_of"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "chat"
+API_NAME = "chat"
 #: The name this codec stamps on the reasoning it decodes (`ReasoningBlock.provider`).
 PROVIDER_NAME = "openai-chat"
 

@@ -18,7 +18,7 @@ Left out: `n > 1`, logprobs, and the stored completions of `store: true`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from ...blocks import Block, ReasoningBlock, TextBlock, ToolResult
@@ -31,32 +31,15 @@ from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
 from .._openai import call_ids, fault, identify, model_list
+from .._server_half import ServerHalf
 from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
-from ..problem import Problem
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
-from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
+from .streaming import STREAM_END, encode_stream, frame, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of", "stream_error"]
-
-# -- where the API answers, and how the double tells its requests apart --------------------------
-#: The API streams only when a request says `"stream": true`.
-STREAMS_BY_DEFAULT = False
-#: `check_request`'s rules are the hosted API's (OpenAI's); a local server speaking Chat
-#: keeps its own (`wire.flavours`), not these.
-LOCAL_RULES = False
-#: The OpenAI SDK sends no header of its own.
-SDK_HEADER: str | None = None
-#: The dialect other servers copy ("OpenAI-compatible"): the double answers in it a request
-#: it cannot place otherwise, and a local server's flavour lists its model here too.
-COMPATIBLE = True
-#: Where the API lists its models (`wire._openai.model_list`).
-MODEL_LIST = "/v1/models"
+__all__ = ["SERVER", "ChatServer", "decode_output_format", "decode_request", "decode_tool_choice",
+           "encode_response"]
 
 
 @from_the_wire
@@ -213,43 +196,40 @@ def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
             assert_never(stop_reason)
 
 
-# -- the prompt cache: automatic, as on every OpenAI API -------------------------------------------
-def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
-                usage: Usage) -> Usage:
-    """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
-    return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+class ChatServer(ServerHalf):
+    """OpenAI Chat Completions as the API double plays it: the translators above, the failures,
+    ids and automatic prompt cache both OpenAI APIs share (`wire._openai`), and its stream of
+    chunks ended by `data: [DONE]` (`streaming.py`). The model never reasons here (the default):
+    Chat Completions returns no reasoning, only its token count."""
+
+    SHAPE = SHAPE
+    STREAM_END = STREAM_END
+    shape_problem = staticmethod(shape_problem)
+    decode_request = staticmethod(decode_request)
+    decode_tool_choice = staticmethod(decode_tool_choice)
+    decode_output_format = staticmethod(decode_output_format)
+    encode_response = staticmethod(encode_response)
+    error_body = staticmethod(error_body)
+    fault = staticmethod(fault)
+    model_list = staticmethod(model_list)
+    identify = staticmethod(identify)
+    encode_stream = staticmethod(encode_stream)
+    frame = staticmethod(frame)
+    stream_error = staticmethod(stream_error)
+
+    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
+                    tools: Sequence[Tool], usage: Usage) -> Usage:
+        """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
+        return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
+        """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
+        return call_ids(turn)
+
+    def reply(self, turn: Turn, *, response_id: str, created: int = 0, **request: Any) -> dict[str, Any]:
+        """The reply the double sends: `encode_response`'s body, `created` at the double's clock."""
+        return encode_response(turn, response_id=response_id, created=created)
 
 
-def status_of(problem: Problem) -> int:
-    """The status the API answers a broken rule with: always 400."""
-    return 400
-
-
-# -- playing the model: what it reads, how its reply is written ----------------------------------
-
-def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """None: Chat Completions keeps nothing between requests that a request could name and miss."""
-    return None
-
-
-def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
-                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
-    """The request as it came: the model reads every message it sends."""
-    return body, []
-
-
-def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
-    """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
-    return call_ids(turn)
-
-
-def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
-    """False: Chat Completions returns no reasoning, only its token count."""
-    return False
-
-
-def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
-          created: int = 0) -> dict[str, Any]:
-    """The reply the double sends: `encode_response`'s body, `created` at the double's clock."""
-    return encode_response(turn, response_id=response_id, created=created)
+#: The server half `API_SPECS["chat"].server` names.
+SERVER = ChatServer()

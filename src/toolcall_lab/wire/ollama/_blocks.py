@@ -19,18 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...blocks import ReasoningBlock, TextBlock, ToolCall
 from .._shared import json_text, object_call, parse_arguments
 
-if TYPE_CHECKING:
-    from .. import API
-
 __all__ = ["API_NAME", "PROVIDER_NAME", "mint_call_id", "read_call", "reasoning_and_text"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "ollama"
+API_NAME = "ollama"
 #: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
 PROVIDER_NAME = "ollama"
 

@@ -19,7 +19,7 @@ Left out: `/api/generate`, `/api/show`, pulling and loading models, and `keep_al
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
@@ -29,31 +29,14 @@ from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
-from ...usage import Usage
-from .._layout import Prefixes
+from .._server_half import ServerHalf
 from .._shared import TOO_LARGE, from_the_wire, read_result_text, request_tool
-from ..problem import Problem
 from ._blocks import read_call, reasoning_and_text
 from .shape import SHAPE, shape_problem
 from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_output_format", "decode_request", "decode_tool_choice", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of", "stream_error"]
-
-# -- where the API answers, and how the double tells its requests apart --------------------------
-#: Ollama streams unless a request says `"stream": false`.
-STREAMS_BY_DEFAULT = True
-#: `check_request`'s few rules are Ollama's own server's, so Ollama's flavour keeps them.
-LOCAL_RULES = True
-#: The ollama client sends no header of its own.
-SDK_HEADER: str | None = None
-#: Not the dialect other servers copy (that is Chat Completions).
-COMPATIBLE = False
-#: Where the API lists its models.
-MODEL_LIST = "/api/tags"
+__all__ = ["SERVER", "OllamaServer", "decode_output_format", "decode_request", "decode_tool_choice",
+           "encode_response", "error_body", "fault", "model_list"]
 
 #: `created_at` of the bodies `encode_response` writes: fixed, so reruns are identical.
 _CREATED_AT = "2026-01-01T00:00:00Z"
@@ -214,53 +197,32 @@ def model_list(model: str, owner: str) -> dict[str, Any]:
                         "size": 0, "digest": "0" * 64, "details": {"format": "gguf"}}]}
 
 
-# -- the prompt cache: none a client sees -----------------------------------------------------------
-def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
-                usage: Usage) -> Usage:
-    """`usage` unchanged: Ollama keeps its KV cache to itself and bills nothing for it."""
-    return usage
+class OllamaServer(ServerHalf):
+    """Ollama as the API double plays it: the translators above, its words for each failure, and its
+    stream of newline-delimited JSON (`streaming.py`). The defaults hold for the rest: Ollama keeps
+    its KV cache to itself and bills nothing for it, keeps nothing between requests, sends no request
+    id, and its replies carry no call ids (as Ollama's docs show) and a fixed `created_at` (so a
+    reply's `created` is not used: lesson 4 shows it)."""
+
+    SHAPE = SHAPE
+    STREAM_END = STREAM_END
+    STREAM_HEADERS = STREAM_HEADERS
+    shape_problem = staticmethod(shape_problem)
+    decode_request = staticmethod(decode_request)
+    decode_tool_choice = staticmethod(decode_tool_choice)
+    decode_output_format = staticmethod(decode_output_format)
+    encode_response = staticmethod(encode_response)
+    error_body = staticmethod(error_body)
+    fault = staticmethod(fault)
+    model_list = staticmethod(model_list)
+    encode_stream = staticmethod(encode_stream)
+    frame = staticmethod(frame)
+    stream_error = staticmethod(stream_error)
+
+    def reasons(self, body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+        """Whether the model thinks before `turn`: when the request sets `think`."""
+        return bool(body.get("think"))
 
 
-def status_of(problem: Problem) -> int:
-    """The status the API answers a broken rule with: always 400."""
-    return 400
-
-
-# -- playing the model: what it reads, how its reply is written ----------------------------------
-
-def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """None: Ollama keeps nothing between requests that a request could name and miss."""
-    return None
-
-
-def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
-                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
-    """The request as it came: the model reads every message it sends."""
-    return body, []
-
-
-def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
-    """`turn` as it is: the double's ids stand (`encode_response` sends none, as Ollama's docs show)."""
-    return turn
-
-
-def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
-    """Whether the model thinks before `turn`: when the request sets `think`."""
-    return bool(body.get("think"))
-
-
-def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
-    """An answer as Ollama sends it: with no request id (`token` is not used).
-
-    >>> identify({"done": True}, "0123")
-    ({'done': True}, {})
-    """
-    return body, {}
-
-
-def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
-          created: int = 0) -> dict[str, Any]:
-    """The reply the double sends: `encode_response`'s body (its `created_at` is a fixed date, so
-    `created` is not used: lesson 4 shows it)."""
-    return encode_response(turn, response_id=response_id)
+#: The server half `API_SPECS["ollama"].server` names.
+SERVER = OllamaServer()

@@ -18,19 +18,16 @@ Left out: the items of built-in tools other than web search.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ...blocks import ServerToolCall, ToolCall
 from ...errors import UsageError
 from .._shared import parse_arguments, plain_json
 
-if TYPE_CHECKING:
-    from .. import API
-
 __all__ = ["API_NAME", "PROVIDER_NAME", "part_text", "read_call", "summary", "web_search_call"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
-API_NAME: API = "responses"
+API_NAME = "responses"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
 PROVIDER_NAME = "openai"
 

@@ -37,6 +37,7 @@ from ...usage import Usage
 from .._layout import Prefixes
 from .._openai import cache_usage as openai_cache_usage
 from .._openai import call_ids, fault, identify, model_list
+from .._server_half import ServerHalf
 from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
 from .._shared import openai_error_body as error_body
 from ..problem import Problem
@@ -44,25 +45,10 @@ from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web
 from .reasoning import effort, reasoning_item, reasons
 from .shape import SHAPE, shape_problem
 from .store import keep, unknown_previous, unknown_reference, with_history
-from .streaming import STREAM_END, STREAM_HEADERS, encode_stream, frame, stream_error
+from .streaming import encode_stream, stream_error
 
-__all__ = ["COMPATIBLE", "LOCAL_RULES", "MODEL_LIST", "SDK_HEADER", "SHAPE", "STREAMS_BY_DEFAULT",
-           "STREAM_END", "STREAM_HEADERS", "as_served", "as_the_model_reads_it", "cache_usage",
-           "decode_output_format", "decode_request", "decode_tool_choice", "effort", "encode_response",
-           "encode_stream", "error_body", "fault", "frame", "identify", "model_list", "reasons", "refusal",
-           "reply", "shape_problem", "status_of", "stream_error"]
-
-# -- where the API answers, and how the double tells its requests apart --------------------------
-#: The API streams only when a request says `"stream": true`.
-STREAMS_BY_DEFAULT = False
-#: `check_request`'s rules are the hosted API's; a local server speaking this API keeps its own.
-LOCAL_RULES = False
-#: The OpenAI SDK sends no header of its own, so a shared path answers in Chat's shape.
-SDK_HEADER: str | None = None
-#: Not the dialect other servers copy (that is Chat Completions).
-COMPATIBLE = False
-#: Where the API lists its models (`wire._openai.model_list`).
-MODEL_LIST = "/v1/models"
+__all__ = ["SERVER", "ResponsesServer", "decode_output_format", "decode_request", "decode_tool_choice",
+           "encode_response"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -287,13 +273,6 @@ def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
     return echoed
 
 
-# -- the prompt cache: automatic, as on every OpenAI API -------------------------------------------
-def cache_usage(cache: Prefixes, body: Mapping[str, Any], transcript: Transcript, tools: Sequence[Tool],
-                usage: Usage) -> Usage:
-    """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
-    return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
-
-
 def status_of(problem: Problem) -> int:
     """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by
     id and does not have.
@@ -317,11 +296,6 @@ def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
     return with_history(body, stored), []
 
 
-def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
-    """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
-    return call_ids(turn)
-
-
 def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
           notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
           created: int = 0) -> dict[str, Any]:
@@ -336,3 +310,41 @@ def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Map
     if request.get("store", True):
         keep(stored, response_id, read, written)
     return written
+
+
+class ResponsesServer(ServerHalf):
+    """The OpenAI Responses API as the API double plays it: the translators above, the failures, ids
+    and automatic prompt cache both OpenAI APIs share (`wire._openai`), the responses it keeps for
+    `previous_response_id` and `item_reference` (`store.py`), reasoning where the real model reasons
+    (`reasoning.py`), and its stream of named server-sent events (`streaming.py`)."""
+
+    SHAPE = SHAPE
+    shape_problem = staticmethod(shape_problem)
+    decode_request = staticmethod(decode_request)
+    decode_tool_choice = staticmethod(decode_tool_choice)
+    decode_output_format = staticmethod(decode_output_format)
+    encode_response = staticmethod(encode_response)
+    error_body = staticmethod(error_body)
+    fault = staticmethod(fault)
+    model_list = staticmethod(model_list)
+    identify = staticmethod(identify)
+    encode_stream = staticmethod(encode_stream)
+    stream_error = staticmethod(stream_error)
+    status_of = staticmethod(status_of)
+    refusal = staticmethod(refusal)
+    as_the_model_reads_it = staticmethod(as_the_model_reads_it)
+    reasons = staticmethod(reasons)
+    reply = staticmethod(reply)
+
+    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
+                    tools: Sequence[Tool], usage: Usage) -> Usage:
+        """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
+        return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
+
+    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
+        """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
+        return call_ids(turn)
+
+
+#: The server half `API_SPECS["responses"].server` names.
+SERVER = ResponsesServer()
