@@ -4,10 +4,10 @@ and what it does to the cache, computed by hand."""
 import pytest
 
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript, wire
-from toolcall_lab.compaction import cache_effect, compact, outline
+from toolcall_lab.compaction import compact, outline
 from toolcall_lab.errors import UsageError, UsageTypeError
 from toolcall_lab.tools import get_weather
-from toolcall_lab.views.cost import compaction_effect, compaction_in_loop
+from toolcall_lab.views.cost import cache_effect, compaction_effect, compaction_in_loop
 
 
 def exchange(n, city, temperature="18°C"):
@@ -161,3 +161,17 @@ def test_cache_effect_measures_the_two_transcripts():
                                        model="claude-opus-5")
     assert effect.after_usage.cache_read_tokens == kept  # only the kept head is read from the cache
     assert effect.after_usage.cache_write_tokens == compacted - kept + 50
+
+
+def test_compaction_reads_nothing_of_the_views():
+    """The bill of a compaction is the views' (`views.cost.cache_effect`): compaction, in the loop's
+    layer above them, imports none of them, not even inside a function (issue 30)."""
+    import ast
+    import inspect
+
+    import toolcall_lab.compaction as compaction
+
+    tree = ast.parse(inspect.getsource(compaction))
+    named = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert [name for name in named if "views" in name] == []
+    assert not hasattr(compaction, "cache_effect")

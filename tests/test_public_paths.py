@@ -2,9 +2,9 @@
 
 `PUBLIC` is every `from toolcall_lab... import ...` of the committed lessons and the README,
 collected from their import lines. The package may be reorganised underneath (issue 20 moved
-each API into a folder of its own, and the local-server flavours out of `wire/server/`), but
-each of these must keep importing, and a lesson that starts importing a new path must pin it
-here first.
+each API into a folder of its own), but each of these must keep importing, and a lesson that
+starts importing a new path must pin it here first. A module that moves is imported from its
+new home everywhere (issue 30 retired the old paths: tests/test_old_paths.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ PUBLIC: dict[str, set[str]] = {
         "TextBlock", "Tool", "ToolCall", "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage",
         "UsageError", "call", "contract", "estimate_tokens", "get_provider", "loop_input_tokens",
         "loop_input_total", "provider_from_env", "run_agent", "stage", "template", "tool", "wire"},
-    "toolcall_lab.budget": {"class_budget"},
     "toolcall_lab.checks": {
         "why_tool_calling",  # lesson 2
         "reading_calls_from_text",  # lesson 18
@@ -44,11 +43,10 @@ PUBLIC: dict[str, set[str]] = {
         "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider",
         "an_adapter_of_your_own"},  # lesson 10
-    "toolcall_lab.compaction": {"cache_effect", "compact"},
+    "toolcall_lab.compaction": {"compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
-    "toolcall_lab.cost": {"compaction_effect", "compaction_in_loop", "cost_of", "dollars", "loop_bill",
-                          "run_cost"},
-    "toolcall_lab.display": {"sequence_diagram"},
+    "toolcall_lab.views.cost": {"cache_effect", "compaction_effect", "compaction_in_loop", "cost_of", "dollars",
+                          "loop_bill", "run_cost"},
     "toolcall_lab.double": {"flavour_table"},
     "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 23 and 24
     "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 26
@@ -68,15 +66,16 @@ PUBLIC: dict[str, set[str]] = {
                             "tool_prompt_tokens"},
     "toolcall_lab.output_format": {"OutputFormat", "problems", "read_reply"},
     "toolcall_lab.parts_api": {"DOC", "PartsServer", "post"},
-    "toolcall_lab.plots": {"Upload", "describe_caching", "describe_estimated_vs_billed",
+    "toolcall_lab.views.plots": {"Upload", "describe_caching", "describe_estimated_vs_billed",
                            "describe_loop_tokens", "describe_upload_vs_bill", "plot_caching",
                            "plot_estimated_vs_billed", "plot_loop_tokens", "plot_upload_vs_bill"},
     "toolcall_lab.providers.openai_chat": {"LOCAL_SERVERS", "OpenAIChatProvider"},
     "toolcall_lab.recorded": {"RECORDINGS", "timeline"},
-    "toolcall_lab.report": {"calls_table", "hop_table", "loop_table", "price_table", "rules_table",
+    "toolcall_lab.views.report": {"calls_table", "hop_table", "loop_table", "price_table", "rules_table",
                             "stop_table", "trace_table", "wire_json"},
     "toolcall_lab.server_tools": {"web_search"},
     "toolcall_lab.tape": {"load", "record", "replay"},
+    "toolcall_lab.teacher.budget": {"class_budget"},  # the README
     "toolcall_lab.teacher.doctor": {"check_environment"},  # the start page's one line
     "toolcall_lab.teacher.hosted": {"install_lessons_packages"},  # every lesson's first cell
     "toolcall_lab.tokens": {"request_text"},
@@ -85,11 +84,12 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",
                            "search_kb"},
     "toolcall_lab.tools.files": {"DELETIONS"},
-    "toolcall_lab.widgets": {"cost_explorer", "interval_explorer", "pick_provider", "schema_lab",
+    "toolcall_lab.views.display": {"sequence_diagram"},
+    "toolcall_lab.views.widgets": {"cost_explorer", "interval_explorer", "pick_provider", "schema_lab",
                              "step_through", "stream_player", "wire_view"},
     "toolcall_lab.wire": {"APIS", "chat", "check", "codec", "decode_response", "encode_request",
                           "foreign_reasoning"},
-    "toolcall_lab.wire.server.flavours": {"FLAVOURS"},  # lesson 17; the flavours live in wire.flavours
+    "toolcall_lab.wire.flavours": {"FLAVOURS"},  # lesson 17
 }
 
 
@@ -142,9 +142,3 @@ def test_each_api_is_still_its_codec_at_wire_dot_its_name():
     chat = importlib.import_module("toolcall_lab.wire.chat")
     assert all(callable(getattr(chat, f)) for f in ("encode_request", "check_request", "decode_response"))
 
-
-def test_the_flavours_at_their_old_address_are_the_same_objects():
-    from toolcall_lab.wire import flavours
-    from toolcall_lab.wire.server.flavours import FLAVOURS
-
-    assert FLAVOURS is flavours.FLAVOURS

@@ -14,7 +14,7 @@ Importing the package is cheap on purpose: it loads no provider SDK, no plotting
 widget library and not even jsonschema (that loads on the first argument check).
 """
 
-from . import _old_paths
+from . import _display, _old_paths
 from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .errors import (
     IncompleteStreamError,
@@ -48,6 +48,14 @@ from .tool import Tool, tool
 from .transcript import Transcript
 from .turn import StopReason, Turn
 from .usage import Usage
+
+
+def _load_html_views() -> None:
+    """Import the HTML views, which register themselves (`_display.py`), when something is first shown."""
+    from .views.display import html  # noqa: F401
+
+
+_display.load_with(_load_html_views)
 
 _old_paths.install()  # toolcall_lab.report, .cost, .widgets, .budget, ...: see _old_paths.MOVED
 

@@ -18,11 +18,10 @@ When the two cuts meet, nothing is left to replace and the transcript comes back
 copy, unchanged. The summary is a string, or a function of the replaced messages that
 writes one (`outline` is a plain, deterministic one: every call and what it returned).
 
-What it does to the bill is `cache_effect`: a cache is a prefix match, so the call after
-a compaction reads only the kept head from the cache and writes everything after it
-again, and each later call reads a shorter history. The arithmetic is
-`cost.compaction_effect` (one place), and `cost.compaction_in_loop` asks it for a loop's
-shape.
+What it does to the bill is `views.cost.cache_effect`: a cache is a prefix match, so the
+call after a compaction reads only the kept head from the cache and writes everything
+after it again, and each later call reads a shorter history. The bill is the views'
+business, so compaction imports none of it (it sits above them, `docs/architecture.md`).
 
 Left out: asking a model to write the summary (pass any function, a provider call
 included), compacting tool results in place (shortening them without a summary) and
@@ -32,19 +31,13 @@ deciding *when* to compact (a token budget is the usual trigger).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from ._text import shorten
 from .errors import UsageError, UsageTypeError
 from .messages import Message
 from .transcript import Transcript
 
-if TYPE_CHECKING:
-    from .models import Price
-    from .tool import Tool
-    from .views.cost import CompactionEffect
-
-__all__ = ["Summariser", "cache_effect", "compact", "outline"]
+__all__ = ["Summariser", "compact", "outline"]
 
 #: A function that writes the summary of the messages a compaction replaces.
 Summariser = Callable[[Sequence[Message]], str]
@@ -152,28 +145,3 @@ def compact(transcript: Transcript, *, keep_first: int = 1, keep_last: int = 4,
                          "returns the text that replaces the old turns.")
     note = Message.user(text, synthetic=True)
     return Transcript(transcript.system, [*messages[:head], note, *messages[tail:]])
-
-
-def cache_effect(before: Transcript, after: Transcript, *, model: str | Price,
-                 tools: Sequence[Tool] = (), new_tokens: int = 0) -> CompactionEffect:
-    """What compacting `before` into `after` does to the next call's bill, cached.
-
-    Token counts are the kit's estimate (`tokens.request_tokens`, four characters a
-    token). The cached prefix that survives is the system prompt, the tools and the
-    messages both transcripts start with (the same objects, as `compact` keeps them);
-    everything after it is written again. `new_tokens` is what the next call adds. The
-    arithmetic, and its worked example, is `cost.compaction_effect`.
-    """
-    from .tokens import request_tokens
-    from .views.cost import compaction_effect
-
-    same = 0
-    for mine, theirs in zip(before.messages, after.messages, strict=False):
-        if mine is not theirs:
-            break
-        same += 1
-    prefix = Transcript(before.system, before.messages[:same])
-    history, compacted = request_tokens(before, tools), request_tokens(after, tools)
-    kept = min(request_tokens(prefix, tools), history, compacted)
-    return compaction_effect(history, kept_prefix=kept, compacted=compacted, new_tokens=new_tokens,
-                             model=model)

@@ -47,10 +47,7 @@ an API key: providers pass their key to `_redact.redact` before a message is bui
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .loop import Run
+from typing import Any, Protocol
 
 __all__ = [
     "AuthenticationError",
@@ -67,6 +64,7 @@ __all__ = [
     "ProviderTimeoutError",
     "ProviderUnreachableError",
     "RateLimitError",
+    "RunSoFar",
     "ScriptError",
     "ScriptExhaustedError",
     "ServerError",
@@ -112,13 +110,22 @@ class ScriptExhaustedError(ScriptError):
     """Raised when a `ScriptedProvider` built from a list runs out of replies."""
 
 
+class RunSoFar(Protocol):
+    """What `MaxStepsExceeded.run` holds: the loop's `Run` so far, named here by what it has,
+    so these errors, at the bottom of the kit, import nothing above them."""
+
+    transcript: Any  # the Transcript, every message so far
+    steps: Any       # one loop.Step per model call
+
+
 class MaxStepsExceeded(ToolcallLabError):
     """Raised when `run_agent` reaches `max_steps` model calls without a final answer.
 
-    Nothing is lost: `error.run` holds the transcript and every call made so far.
+    Nothing is lost: `error.run` holds the transcript and every call made so far (the
+    loop's `Run`, a `RunSoFar`).
     """
 
-    def __init__(self, message: str, run: Run) -> None:
+    def __init__(self, message: str, run: RunSoFar) -> None:
         super().__init__(message)
         self.run = run
 

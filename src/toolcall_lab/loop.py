@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, assert_never
 
+from ._display import html_of
 from ._text import PartsRepr
 from .approval import Approve, refusal
 from .blocks import ToolCall, ToolResult
@@ -150,9 +151,8 @@ class Run(PartsRepr):
         return [f"{calls} call{'s' if calls != 1 else ''}", f"stop_reason={self.stop_reason!r}",
                 f"usage={self.usage!r}", f"answer={self.answer!r}"]
 
-    def _repr_html_(self) -> str:
-        from .views.display.html import run_html
-        return run_html(self)
+    def _repr_html_(self) -> str | None:
+        return html_of(self)  # the views register it from above (`_display.py`)
 
 
 # -- step 2: what to do with a reply -----------------------------------------------------------

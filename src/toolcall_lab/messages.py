@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ._checked import expect, read_field
+from ._display import html_of
 from .blocks import (
     Block,
     ReasoningBlock,
@@ -179,9 +180,8 @@ class Message:
         synthetic = ", synthetic=True" if self.synthetic else ""
         return f"Message.{self.role}({blocks}{synthetic})"
 
-    def _repr_html_(self) -> str:
-        from .views.display.html import message_html
-        return message_html(self)
+    def _repr_html_(self) -> str | None:
+        return html_of(self)  # the views register it from above (`_display.py`)
 
     # -- JSON --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

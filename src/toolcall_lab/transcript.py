@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 from ._checked import expect, read_field
+from ._display import html_of
 from ._files import parse_json, read_file, save_atomically
 from ._text import shorten
 from .blocks import MAX_NESTING, REPR_TEXT, ToolCall, ToolResult, clean_text
@@ -126,9 +127,8 @@ class Transcript:
         system = f"system={shorten(self.system, REPR_TEXT)!r}, " if self.system else ""
         return f"Transcript({system}{len(self.messages)} messages)"
 
-    def _repr_html_(self) -> str:
-        from .views.display.html import transcript_html
-        return transcript_html(self)
+    def _repr_html_(self) -> str | None:
+        return html_of(self)  # the views register it from above (`_display.py`)
 
     # -- reading a conversation (what a scripted policy usually needs) -------------
     def last_user_text(self) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ._display import html_of
 from ._text import PartsRepr
 from .blocks import ToolCall
 from .errors import UsageError
@@ -94,6 +95,5 @@ class Turn(PartsRepr):
         return [repr(self.message), f"stop_reason={self.stop_reason!r}",
                 f"usage={self.usage!r}", f"model={self.model!r}"]
 
-    def _repr_html_(self) -> str:
-        from .views.display.html import turn_html
-        return turn_html(self)
+    def _repr_html_(self) -> str | None:
+        return html_of(self)  # the views register it from above (`_display.py`)

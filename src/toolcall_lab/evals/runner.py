@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..errors import MaxStepsExceeded, UsageError, UsageTypeError
 from ..loop import Run, run_agent
@@ -168,7 +168,7 @@ def run_eval(cases: Sequence[Case], provider: Provider, *, runs: int, tools: Seq
             try:
                 run = run_agent(provider, case.question, tools=tools, system=system, max_steps=max_steps)
             except MaxStepsExceeded as exc:
-                run = exc.run
+                run = cast(Run, exc.run)  # run_agent raises it with its Run (errors.RunSoFar names no loop)
             verdict = _graded(grader, case, run, f"case {index}, run {number}")
             trials.append(Trial(case, number, verdict, run))
     return EvalResult(tuple(trials), table, runs, str(getattr(provider, "model", "") or "unknown"))

@@ -21,7 +21,8 @@ Three questions this module answers:
 - `loop_bill(n, h0, t, model=...)`: what does an n-call loop cost, with and without
   caching? Every call re-sends the history, so input grows with the square of n.
 - `compaction_effect(...)`: why rewriting the middle of a history (compaction) makes the
-  *next* call dearer even though it makes the prompt shorter.
+  *next* call dearer even though it makes the prompt shorter; `cache_effect(before, after)`
+  measures it on two transcripts (`compaction.compact`'s input and output).
 
 Each call is priced at the tier its own prompt falls in (`Price.for_prompt`): on Claude
 Haiku 5.5 a call whose prompt (input, cache reads and cache writes together) is over
@@ -36,20 +37,23 @@ The numbers are "estimated cost at list prices as of `models.PRICES_CHECKED`", n
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
 from .._summable import Summable
 from ..errors import UsageError
 from ..models import Price, require_price, server_tool_fee
-from ..tokens import loop_input_tokens
+from ..tokens import loop_input_tokens, request_tokens
+from ..transcript import Transcript
 from ..usage import Usage
 
 if TYPE_CHECKING:
     from ..loop import Run
+    from ..tool import Tool
 
-__all__ = ["CompactionEffect", "Cost", "LoopBill", "compaction_effect", "compaction_in_loop", "cost_of",
-           "dollars", "loop_bill", "run_cost"]
+__all__ = ["CompactionEffect", "Cost", "LoopBill", "cache_effect", "compaction_effect", "compaction_in_loop",
+           "cost_of", "dollars", "loop_bill", "run_cost"]
 
 MILLION = 1_000_000
 
@@ -460,3 +464,25 @@ def compaction_in_loop(after_call: int, h0: int, t: int, *, kept_prefix: int, co
     history = loop_input_tokens(after_call, h0, t)[-1]
     return compaction_effect(history, kept_prefix=kept_prefix, compacted=compacted, new_tokens=t,
                              model=model, caching=caching)
+
+
+def cache_effect(before: Transcript, after: Transcript, *, model: str | Price,
+                 tools: Sequence[Tool] = (), new_tokens: int = 0) -> CompactionEffect:
+    """What compacting `before` into `after` (`compaction.compact`) does to the next call's bill, cached.
+
+    Token counts are the kit's estimate (`tokens.request_tokens`, four characters a
+    token). The cached prefix that survives is the system prompt, the tools and the
+    messages both transcripts start with (the same objects, as `compact` keeps them);
+    everything after it is written again. `new_tokens` is what the next call adds. The
+    arithmetic, and its worked example, is `compaction_effect`.
+    """
+    same = 0
+    for mine, theirs in zip(before.messages, after.messages, strict=False):
+        if mine is not theirs:
+            break
+        same += 1
+    prefix = Transcript(before.system, before.messages[:same])
+    history, compacted = request_tokens(before, tools), request_tokens(after, tools)
+    kept = min(request_tokens(prefix, tools), history, compacted)
+    return compaction_effect(history, kept_prefix=kept, compacted=compacted, new_tokens=new_tokens,
+                             model=model)

@@ -38,16 +38,17 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, assert_never
 
+from ..._display import register
 from ...blocks import Block, ReasoningBlock, ServerToolCall, ServerToolResult, TextBlock, ToolCall, ToolResult
+from ...loop import Run
 from ...messages import Message
 from ...tokens import blocks_text, estimate_tokens
 from ...transcript import Transcript
+from ...turn import Turn
 from ..palette import OKABE_ITO, rgb
 from ..report import producer_labels
 
 if TYPE_CHECKING:
-    from ...loop import Run
-    from ...turn import Turn
     from ...usage import Usage
 
 __all__ = ["THEME", "message_html", "pair_numbers", "run_html", "transcript_html",
@@ -309,3 +310,10 @@ def run_html(run: Run) -> str:
                               f"<div><b>total:</b> {_usage_text(run.usage)}</div>"
                               f"<div><b>stopped:</b> {stop}: {escape(run.note or '(no note)')}</div>")
     return _view(_chat_html(run.transcript) + meta)
+
+
+# What a notebook shows for each (the vocabulary's `_repr_html_` asks `_display.html_of`):
+register(Message, message_html)
+register(Transcript, transcript_html)
+register(Turn, turn_html)
+register(Run, run_html)
