@@ -56,3 +56,21 @@ def test_the_bare_import_leaves_out_the_tapes_and_importlib_abc():
     through the old-path finder's base classes."""
     loaded = modules_after("import toolcall_lab")
     assert [m for m in ("toolcall_lab.tape", "importlib.abc", "importlib.resources") if m in loaded] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code", ["import toolcall_lab", "from toolcall_lab import get_provider, run_agent"])
+def test_the_api_folders_load_on_first_use(code):
+    """issue 30: `API_SPECS` imports each API's codec and server half when first asked for, and the
+    registry its provider classes (which name their codec) and `wire.flavours` on first use, so the
+    bare import loads no API folder (it loaded all four and the flavours, about half of its time)."""
+    loaded = modules_after(code)
+    folders = [m for m in loaded if m.startswith("toolcall_lab.wire.")
+               and m.split(".")[2] in ("anthropic", "responses", "chat", "ollama", "flavours")]
+    assert folders == []
+
+
+@pytest.mark.slow
+def test_an_api_folder_loads_when_its_spec_is_first_asked():
+    loaded = modules_after("from toolcall_lab.wire import API_SPECS\nAPI_SPECS['chat'].server")
+    assert "toolcall_lab.wire.chat.server" in loaded and "toolcall_lab.wire.anthropic" not in loaded

@@ -21,22 +21,25 @@ provider itself when it carries the server's name (Ollama).
 The registry knows only providers. Choosing one from the environment, a tape to replay
 or a recording included, is `provider_from_env` (`tape/environment.py`), which asks
 `get_provider` for the provider it names.
+
+`PROVIDERS` is built on first use (`get_provider`, or reading it), not at import: the
+provider classes import their API's codec, and the local servers' names come from
+`wire.flavours`, so `import toolcall_lab` loads neither.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..wire.flavours import FLAVOURS, Flavour
-from .anthropic import AnthropicProvider
-from .base import Provider
-from .ollama import OllamaProvider
-from .openai_chat import OpenAIChatProvider
-from .openai_responses import OpenAIResponsesProvider
 from .scripted import ScriptedProvider
-from .sdk import WireProvider
+
+if TYPE_CHECKING:
+    from ..wire.flavours import Flavour
+    from .base import Provider
+    from .sdk import WireProvider
 
 __all__ = ["PROVIDERS", "ProviderSpec", "echo", "get_provider"]
 
@@ -51,6 +54,7 @@ class ProviderSpec:
     `default_model` (`models.DEFAULT_MODELS`) and `local_url` (a local server's default
     base URL, None for hosted APIs).
 
+    >>> from toolcall_lab.providers.registry import PROVIDERS  # built on first use
     >>> spec = PROVIDERS["vllm"]
     >>> spec.api, spec.key_env, spec.default_model, spec.local_url
     ('chat', None, 'Qwen/Qwen3-0.6B', 'http://localhost:8000/v1')
@@ -77,30 +81,48 @@ class ProviderSpec:
 
     @property
     def local_url(self) -> str | None:
+        from ..wire.flavours import FLAVOURS
+
         server = FLAVOURS.get(self.name)
         return None if server is None else server.base_url  # offline, or a hosted API: None
 
 
-#: The provider class that speaks each API, for the local servers below.
-_SPEAKS: dict[str, type[WireProvider]] = {cls.api: cls for cls in (
-    AnthropicProvider, OpenAIResponsesProvider, OpenAIChatProvider, OllamaProvider)}
-
-
-def _local(server: Flavour) -> ProviderSpec:
+def _local(server: Flavour, speaks: dict[str, type[WireProvider]]) -> ProviderSpec:
     """A local server's name: the provider that speaks its API, preset to it unless it is that
     provider's own name (`ollama`: the Ollama provider; `vllm`: a preset of the Chat one)."""
-    cls = _SPEAKS[server.api]
+    cls = speaks[server.api]
     return ProviderSpec(server.name, server.label, cls, None if cls.name == server.name else server.name)
 
 
-#: Every provider name, in the order the picker lists them: the hosted APIs, then the local servers.
-PROVIDERS: dict[str, ProviderSpec] = {spec.name: spec for spec in (
-    ProviderSpec("scripted", "scripted (offline)", ScriptedProvider),
-    ProviderSpec("anthropic", "Anthropic", AnthropicProvider),
-    ProviderSpec("openai", "OpenAI (Responses)", OpenAIResponsesProvider),
-    ProviderSpec("openai-chat", "OpenAI (Chat Completions)", OpenAIChatProvider),
-    *(_local(server) for server in FLAVOURS.values()),
-)}
+@functools.cache
+def _providers() -> dict[str, ProviderSpec]:
+    """Every provider name, in the order the picker lists them: the hosted APIs, then the local servers."""
+    from ..wire.flavours import FLAVOURS
+    from .anthropic import AnthropicProvider
+    from .ollama import OllamaProvider
+    from .openai_chat import OpenAIChatProvider
+    from .openai_responses import OpenAIResponsesProvider
+
+    # the provider class that speaks each API, for the local servers
+    speaks: dict[str, type[WireProvider]] = {cls.api: cls for cls in (
+        AnthropicProvider, OpenAIResponsesProvider, OpenAIChatProvider, OllamaProvider)}
+    return {spec.name: spec for spec in (
+        ProviderSpec("scripted", "scripted (offline)", ScriptedProvider),
+        ProviderSpec("anthropic", "Anthropic", AnthropicProvider),
+        ProviderSpec("openai", "OpenAI (Responses)", OpenAIResponsesProvider),
+        ProviderSpec("openai-chat", "OpenAI (Chat Completions)", OpenAIChatProvider),
+        *(_local(server, speaks) for server in FLAVOURS.values()),
+    )}
+
+
+#: Every provider name, in the order the picker lists them (`_providers`, built on first use).
+PROVIDERS: dict[str, ProviderSpec]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PROVIDERS":
+        return _providers()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def echo(transcript: Any, tools: Any) -> str:
@@ -127,9 +149,9 @@ def get_provider(name: str, /, **options: Any) -> Provider:
     ScriptedProvider(model='scripted-1', calls=0)
     """
     try:
-        spec = PROVIDERS[name]
+        spec = _providers()[name]
     except KeyError:
-        known = ", ".join(PROVIDERS)
+        known = ", ".join(_providers())
         raise UsageError(f"no provider called {name!r}; choose one of: {known}.") from None
     script = options.pop("script", None)  # a script only drives the scripted provider
     if spec.cls is ScriptedProvider:

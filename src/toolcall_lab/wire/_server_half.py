@@ -59,7 +59,6 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
-from urllib.parse import parse_qsl
 
 from ._framing import SSE_HEADERS, sse
 
@@ -111,6 +110,8 @@ class Route(NamedTuple):
             found = None if matched is None else matched.groupdict()
         if found is None or not self.query:
             return found
+        from urllib.parse import parse_qsl
+
         given = set(parse_qsl(query))
         return found if set(self.query) <= given else None
 
