@@ -264,80 +264,10 @@ def model_list(model: str, owner: str) -> dict[str, Any]:
 
 
 # -- playing the model: what it reads, how its reply is billed and written -----------------------
-def with_headers(body: Mapping[str, Any], headers: Mapping[str, str]) -> Mapping[str, Any]:
-    """`body` as the rules read it: the betas of its `anthropic-beta` header as `betas`."""
-    return with_betas(body, headers.get("anthropic-beta"))
-
-
-def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """(status, problem) for a thread continue the double cannot serve (`threads.refusal`: a 404
-    `thread_not_found` for one it does not hold or that expired), or whose rebuilt conversation
-    breaks a rule (the API "rebuilds the conversation before it calls the model"); else None."""
-    found = thread_refusal(body, stored, _now(stored))
-    if found is not None or not is_continue(body):
-        return found
-    rebuilt = {key: value for key, value in with_thread(body, stored).items() if key != "betas"}
-    problems = check_request(rebuilt)
-    if not problems:
-        return None
-    stored[str(body["thread"]["previous_message_id"])]["state"] = "open"  # not continued after all
-    return 400, problems[0]
-
-
 def _now(stored: Mapping[str, Any]) -> float:
     """The double's clock, which the mapping it keeps for this API carries (`double.play.Kept`)."""
     clock = getattr(stored, "clock", None)
     return float(clock.now()) if clock is not None else 0.0
-
-
-def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
-                          ) -> tuple[Mapping[str, Any], list[dict[str, str]]]:
-    """The request as the model reads it: a thread's conversation put back before a continue's
-    messages (`threads.with_thread`), thinking dropped or stripped as the model's rules say
-    (`thinking.as_the_model_reads_it`), and the `input_transformations` the reply lists."""
-    return thinking_as_read(with_thread(body, stored))
-
-
-def as_served(turn: Turn, tools: Sequence[Tool]) -> Turn:
-    """`turn` as the API bills it: with tools offered, the hidden tool-use system prompt the kit
-    cannot see is input too (`models.tool_prompt_tokens`)."""
-    if not tools:
-        return turn
-    hidden = tool_prompt_tokens(turn.model)
-    return replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
-
-
-def reasons(body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
-    """Whether the model thinks before `turn` (`thinking.thinks`)."""
-    return thinks(body, transcript, turn)
-
-
-def identify(body: Any, token: str) -> tuple[Any, dict[str, str]]:
-    """An answer with its request id, `req_` and 24 characters of `token` (unique per request):
-    the `request-id` header on every answer, and the error body's `request_id` too.
-
-    >>> body, headers = identify(error_body("Overloaded", status=529), "0123456789abcdef" * 2)
-    >>> headers, body["request_id"]
-    ({'request-id': 'req_0123456789abcdef01234567'}, 'req_0123456789abcdef01234567')
-    """
-    request_id = f"req_{token[:24]}"
-    if isinstance(body, dict) and body.get("type") == "error":
-        body = {**body, "request_id": request_id}
-    return body, {"request-id": request_id}
-
-
-def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
-          created: int = 0) -> dict[str, Any]:
-    """The reply the double sends: its thinking bound to the `request`'s prefix, its cache writes
-    said whenever the request has breakpoints, and the thinking the model did not read listed;
-    a thread's conversation kept under its id (`threads.keep`). A message carries no time, so
-    `created` is not used."""
-    written = with_cache_creation(encode_response(turn, response_id=response_id, request=request), request)
-    if notes:
-        written["input_transformations"] = list(notes)
-    keep_thread(stored, response_id, request, written, _now(stored))
-    return written
 
 
 class AnthropicServer(ServerHalf):
@@ -357,14 +287,72 @@ class AnthropicServer(ServerHalf):
     model_list = staticmethod(model_list)
     encode_stream = staticmethod(encode_stream)
     stream_error = staticmethod(stream_error)
-    with_headers = staticmethod(with_headers)
     cache_usage = staticmethod(cache_usage)
-    refusal = staticmethod(refusal)
-    as_the_model_reads_it = staticmethod(as_the_model_reads_it)
-    as_served = staticmethod(as_served)
-    reasons = staticmethod(reasons)
-    identify = staticmethod(identify)
-    reply = staticmethod(reply)
+
+    def with_headers(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> Mapping[str, Any]:
+        """`body` as the rules read it: the betas of its `anthropic-beta` header as `betas`."""
+        return with_betas(body, headers.get("anthropic-beta"))
+
+    def refusal(self, body: Mapping[str, Any], stored: MutableMapping[str, Any]
+                ) -> tuple[int, Problem] | None:
+        """(status, problem) for a thread continue the double cannot serve (`threads.refusal`: a 404
+        `thread_not_found` for one it does not hold or that expired), or whose rebuilt conversation
+        breaks a rule (the API "rebuilds the conversation before it calls the model"); else None."""
+        found = thread_refusal(body, stored, _now(stored))
+        if found is not None or not is_continue(body):
+            return found
+        rebuilt = {key: value for key, value in with_thread(body, stored).items() if key != "betas"}
+        problems = check_request(rebuilt)
+        if not problems:
+            return None
+        stored[str(body["thread"]["previous_message_id"])]["state"] = "open"  # not continued after all
+        return 400, problems[0]
+
+    def as_the_model_reads_it(self, body: Mapping[str, Any], stored: Mapping[str, Any]
+                              ) -> tuple[Mapping[str, Any], list[dict[str, str]]]:
+        """The request as the model reads it: a thread's conversation put back before a continue's
+        messages (`threads.with_thread`), thinking dropped or stripped as the model's rules say
+        (`thinking.as_the_model_reads_it`), and the `input_transformations` the reply lists."""
+        return thinking_as_read(with_thread(body, stored))
+
+    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
+        """`turn` as the API bills it: with tools offered, the hidden tool-use system prompt the kit
+        cannot see is input too (`models.tool_prompt_tokens`)."""
+        if not tools:
+            return turn
+        hidden = tool_prompt_tokens(turn.model)
+        return replace(turn, usage=replace(turn.usage, input_tokens=turn.usage.input_tokens + hidden))
+
+    def reasons(self, body: Mapping[str, Any], transcript: Transcript, turn: Turn) -> bool:
+        """Whether the model thinks before `turn` (`thinking.thinks`)."""
+        return thinks(body, transcript, turn)
+
+    def identify(self, body: Any, token: str) -> tuple[Any, dict[str, str]]:
+        """An answer with its request id, `req_` and 24 characters of `token` (unique per request):
+        the `request-id` header on every answer, and the error body's `request_id` too.
+
+        >>> body, headers = SERVER.identify(error_body("Overloaded", status=529), "0123456789abcdef" * 2)
+        >>> headers, body["request_id"]
+        ({'request-id': 'req_0123456789abcdef01234567'}, 'req_0123456789abcdef01234567')
+        """
+        request_id = f"req_{token[:24]}"
+        if isinstance(body, dict) and body.get("type") == "error":
+            body = {**body, "request_id": request_id}
+        return body, {"request-id": request_id}
+
+    def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+              created: int = 0) -> dict[str, Any]:
+        """The reply the double sends: its thinking bound to the `request`'s prefix, its cache writes
+        said whenever the request has breakpoints, and the thinking the model did not read listed;
+        a thread's conversation kept under its id (`threads.keep`). A message carries no time, so
+        `created` is not used."""
+        written = encode_response(turn, response_id=response_id, request=request)
+        written = with_cache_creation(written, request)
+        if notes:
+            written["input_transformations"] = list(notes)
+        keep_thread(stored, response_id, request, written, _now(stored))
+        return written
 
 
 #: The server half `API_SPECS["anthropic"].server` names.
