@@ -273,45 +273,7 @@ def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
     return echoed
 
 
-def status_of(problem: Problem) -> int:
-    """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by
-    id and does not have.
-
-    subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
-    (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
-    """
-    return 404 if problem.text.startswith("Item with id") else 400
-
-
 # -- playing the model: what it reads, how its reply is written ----------------------------------
-def refusal(body: Mapping[str, Any], stored: MutableMapping[str, Any]) -> tuple[int, Problem] | None:
-    """(status, problem) when `previous_response_id` names a response the double does not hold,
-    or an `item_reference` an item it does not hold."""
-    return unknown_previous(body, stored) or unknown_reference(body, stored)
-
-
-def as_the_model_reads_it(body: Mapping[str, Any], stored: Mapping[str, Any]
-                          ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
-    """The request as the model reads it: the stored conversation it continues, then its input."""
-    return with_history(body, stored), []
-
-
-def reply(turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
-          notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
-          created: int = 0) -> dict[str, Any]:
-    """The reply the double sends, echoing the effort it ran at and the response it continued,
-    `created` at the double's clock (it finishes at once: `completed_at` is the same second);
-    kept for a later `previous_response_id` unless the request said `store: false`."""
-    reasoning = {**(request.get("reasoning") or {}), "effort": effort(request)}
-    written = encode_response(turn, response_id=response_id, created_at=created,
-                              request={**request, "reasoning": reasoning})
-    # subtle: encode_response always says None; the double knows which response this one continues
-    written["previous_response_id"] = request.get("previous_response_id")
-    if request.get("store", True):
-        keep(stored, response_id, read, written)
-    return written
-
-
 class ResponsesServer(ServerHalf):
     """The OpenAI Responses API as the API double plays it: the translators above, the failures, ids
     and automatic prompt cache both OpenAI APIs share (`wire._openai`), the responses it keeps for
@@ -330,11 +292,7 @@ class ResponsesServer(ServerHalf):
     identify = staticmethod(identify)
     encode_stream = staticmethod(encode_stream)
     stream_error = staticmethod(stream_error)
-    status_of = staticmethod(status_of)
-    refusal = staticmethod(refusal)
-    as_the_model_reads_it = staticmethod(as_the_model_reads_it)
     reasons = staticmethod(reasons)
-    reply = staticmethod(reply)
 
     def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
                     tools: Sequence[Tool], usage: Usage) -> Usage:
@@ -344,6 +302,41 @@ class ResponsesServer(ServerHalf):
     def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
         """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
         return call_ids(turn)
+
+    def status_of(self, problem: Problem) -> int:
+        """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by
+        id and does not have.
+
+        subtle: OpenAI looks a replayed item up by id, and one it does not have is a 404
+        (home-assistant/core#150251: "Item with id 'rs_...' not found. ..."), not a 400.
+        """
+        return 404 if problem.text.startswith("Item with id") else 400
+
+    def refusal(self, body: Mapping[str, Any], stored: MutableMapping[str, Any]
+                ) -> tuple[int, Problem] | None:
+        """(status, problem) when `previous_response_id` names a response the double does not hold,
+        or an `item_reference` an item it does not hold."""
+        return unknown_previous(body, stored) or unknown_reference(body, stored)
+
+    def as_the_model_reads_it(self, body: Mapping[str, Any], stored: Mapping[str, Any]
+                              ) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
+        """The request as the model reads it: the stored conversation it continues, then its input."""
+        return with_history(body, stored), []
+
+    def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
+              notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
+              created: int = 0) -> dict[str, Any]:
+        """The reply the double sends, echoing the effort it ran at and the response it continued,
+        `created` at the double's clock (it finishes at once: `completed_at` is the same second);
+        kept for a later `previous_response_id` unless the request said `store: false`."""
+        reasoning = {**(request.get("reasoning") or {}), "effort": effort(request)}
+        written = encode_response(turn, response_id=response_id, created_at=created,
+                                  request={**request, "reasoning": reasoning})
+        # subtle: encode_response always says None; the double knows which response this one continues
+        written["previous_response_id"] = request.get("previous_response_id")
+        if request.get("store", True):
+            keep(stored, response_id, read, written)
+        return written
 
 
 #: The server half `API_SPECS["responses"].server` names.
