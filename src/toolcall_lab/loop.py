@@ -48,8 +48,9 @@ touched.
 narrates a run line by line.
 
 `stream=True` asks each reply as a stream (`provider.stream`, which every provider of the
-kit has): between a call's `CallSent` and its `ReplyReceived`, `on_event` also receives the
-reply's stream events as they arrive (`TextDelta`, `ToolCallStarted`, `ArgumentsDelta`,
+kit has; one that cannot stream says so before anything is sent, `providers.base.streaming`):
+between a call's `CallSent` and its `ReplyReceived`, `on_event` also receives the reply's
+stream events as they arrive (`TextDelta`, `ToolCallStarted`, `ArgumentsDelta`,
 `ReasoningDelta`, `BlockFinished`, and `StreamFinished` last; `toolcall_lab.stream`), so
 text and arguments can be watched growing. Nothing else changes: the loop acts only on
 the finished `Turn`, so the run's transcript is the one the same replies give unstreamed,
@@ -60,7 +61,7 @@ call, and no call of the broken reply runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, assert_never
 
@@ -71,7 +72,7 @@ from .blocks import ToolCall, ToolResult
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .messages import Message
-from .providers.base import Provider
+from .providers.base import Provider, streaming
 from .stream import StreamEvent, StreamFinished
 from .tool import Tool, execute, tool_map
 from .tool_choice import check_tool_choice
@@ -246,10 +247,8 @@ def _check_arguments(provider: Provider, prompt: object, system: object, transcr
                              "get_provider(...).")
     if not isinstance(stream, bool):
         raise UsageTypeError(f"stream must be True or False, got {stream!r}.")
-    if stream and not callable(getattr(provider, "stream", None)):
-        raise UsageTypeError(f"stream=True gets each reply from provider.stream(transcript, tools=...), "
-                             f"and {type(provider).__name__} has no stream method; leave stream out, or "
-                             "give it one (see toolcall_lab.providers.base.StreamingProvider).")
+    if stream:
+        streaming(provider)  # a provider that cannot stream says so now, before anything is sent
     if prompt is not None and not isinstance(prompt, str | Message):
         raise UsageTypeError(f"prompt must be a str, a Message or None, got {type(prompt).__name__}.")
     if system is not None and not isinstance(system, str):
@@ -452,8 +451,7 @@ def _streamed(index: int, setup: _Setup, transcript: Transcript) -> Turn:
     The stream is closed however this ends (a raising `on_event`, Ctrl-C), so its connection
     is let go; only `StreamFinished` gives a turn, so a reply that broke off gives none.
     """
-    events: Iterator[StreamEvent] = iter(setup.provider.stream(  # type: ignore[attr-defined]
-        transcript, tools=setup.tools, **setup.choice))
+    events = iter(streaming(setup.provider).stream(transcript, tools=setup.tools, **setup.choice))
     try:
         for event in events:
             try:

@@ -95,10 +95,10 @@ class AnthropicProvider(WireProvider):
     `base_url` (the API double) needs none.
     """
 
-    name: ClassVar[str] = "anthropic"
+    name = "anthropic"
     api: ClassVar[str] = "anthropic"
     codec: ClassVar[Codec] = anthropic
-    key_env: ClassVar[str | None] = "ANTHROPIC_API_KEY"
+    key_env: str | None = "ANTHROPIC_API_KEY"
     default_base_url: ClassVar[str] = "https://api.anthropic.com"
     sdk_client: ClassVar[str] = "anthropic.Anthropic"
 

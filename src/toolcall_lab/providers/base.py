@@ -10,8 +10,14 @@ real API can be swapped in one line.
 
 A provider that can stream also has `stream(transcript, tools=...)` (`StreamingProvider`):
 the same reply as the kit's stream events (`toolcall_lab.stream`), the last one
-`StreamFinished(turn)` with the `Turn` that `complete` would have returned. Every provider
-of the kit streams; `run_agent(..., stream=True)` uses it.
+`StreamFinished(turn)` with the `Turn` that `complete` would have returned;
+`run_agent(..., stream=True)` uses it. The kit's own providers have both methods on one
+base class, `BaseProvider` (as openai-agents' `Model` has `get_response` and
+`stream_response`): `ScriptedProvider` plays its reply as events, `WireProvider` reads
+the SDK's stream. What a provider that cannot stream says is written once, here
+(`streaming`): `BaseProvider.stream`, left as it is, says it, and so does `run_agent` for
+a one-method provider, before anything is sent (pydantic-ai's `Model.request_stream` is
+the same default: "Streamed requests not supported by this ...").
 
 Every provider of the kit also keeps `provider.requests`, one `SentRequest` per call that
 succeeded: the system prompt, the messages and the tools it was sent, the estimated input
@@ -21,10 +27,12 @@ same on all of them, so a cell that reads it runs unchanged after the one-line s
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from .._text import shorten
+from ..errors import UsageTypeError
 from ..tokens import message_chars, request_tokens
 
 if TYPE_CHECKING:
@@ -34,7 +42,7 @@ if TYPE_CHECKING:
     from ..transcript import Transcript
     from ..turn import Turn
 
-__all__ = ["Provider", "SentRequest", "StreamingProvider"]
+__all__ = ["BaseProvider", "Provider", "SentRequest", "StreamingProvider", "streaming"]
 
 
 @runtime_checkable
@@ -72,6 +80,65 @@ class StreamingProvider(Provider, Protocol):
     def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = ()) -> Iterator[StreamEvent]:
         """Send the conversation and the tools; yield the reply as it arrives."""
         ...
+
+
+class BaseProvider(ABC):
+    """The base of the kit's providers: `complete`, and `stream` beside it, on one class.
+
+    A subclass writes `complete` (the reply as one `Turn`) and, if it can, `stream` (the
+    same reply as events, ending in `StreamFinished(turn)`). Left as it is, `stream` raises
+    the kit's `UsageTypeError` saying this provider cannot stream, and `run_agent(...,
+    stream=True)` says so before it sends anything (`streaming`).
+
+    >>> from toolcall_lab import Message, StopReason, Transcript, Turn, Usage
+    >>> class Fixed(BaseProvider):
+    ...     name, model = "fixed", "fixed-1"
+    ...     def complete(self, transcript, *, tools=(), tool_choice=None, parallel_tool_calls=None):
+    ...         return Turn(Message.assistant("Hi."), StopReason.END_TURN, Usage(), self.model)
+    >>> Fixed().complete(Transcript()).message.text
+    'Hi.'
+    >>> next(Fixed().stream(Transcript()))
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.UsageTypeError: Fixed cannot stream: it has no stream method of its own; ...
+    """
+
+    name: str   # "scripted", "anthropic", ...: the class's, or an instance's own (a local server's preset)
+    model: str
+
+    @abstractmethod
+    def complete(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+                 parallel_tool_calls: bool | None = None) -> Turn:
+        """Send the conversation and the tools; return the model's reply (see `Provider`)."""
+
+    def stream(self, transcript: Transcript, *, tools: Sequence[Tool] = (), tool_choice: str | None = None,
+               parallel_tool_calls: bool | None = None) -> Iterator[StreamEvent]:
+        """The reply as it arrives (see `StreamingProvider`); here: the error saying there is none."""
+        raise _cannot_stream(self)
+
+
+def streaming(provider: Provider) -> StreamingProvider:
+    """`provider`, if it can stream; else `UsageTypeError`, the one sentence saying it cannot.
+
+    A provider cannot stream when it has no `stream` (a one-method provider, as lesson 9's
+    `EchoProvider`) or only `BaseProvider`'s, which says just that.
+
+    >>> from toolcall_lab import ScriptedProvider
+    >>> streaming(ScriptedProvider(["Hi."])).name
+    'scripted'
+    """
+    method = getattr(provider, "stream", None)
+    if not callable(method) or getattr(method, "__func__", None) is BaseProvider.stream:
+        raise _cannot_stream(provider)
+    return cast(StreamingProvider, provider)
+
+
+def _cannot_stream(provider: object) -> UsageTypeError:
+    name = type(provider).__name__
+    return UsageTypeError(
+        f"{name} cannot stream: it has no stream method of its own; leave stream=True out (the same "
+        f"run, unstreamed), or give {name} a stream(transcript, *, tools=()) that yields the reply's "
+        "events and ends with StreamFinished(turn) (toolcall_lab.providers.base.BaseProvider).")
 
 
 class SentRequest:

@@ -68,20 +68,20 @@ class OllamaProvider(WireProvider):
     OllamaProvider(model='llama3.2', base_url='http://127.0.0.1:11435')
     """
 
-    name: ClassVar[str] = "ollama"
+    name = "ollama"
     api: ClassVar[str] = "ollama"
     codec: ClassVar[Codec] = ollama_codec
-    key_env: ClassVar[str | None] = None
+    key_env: str | None = None
     default_base_url: ClassVar[str] = _SERVER.base_url
     sdk_client: ClassVar[str] = "ollama.Client"
     takes_seed: ClassVar[bool] = True
-    start_hint: ClassVar[str | None] = _SERVER.start_hint(default_model(_SERVER.name))
+    start_hint: str | None = _SERVER.start_hint(default_model(_SERVER.name))
 
     def __init__(self, model: str | None = None, *, think: bool | str | None = None, **kwargs: Any) -> None:
         self.think = think
         super().__init__(model, **kwargs)
         serve, pull = (command.format(model=self.model) for command in _SERVER.start)
-        self.start_hint = (f"start Ollama with `{serve}` (and fetch the model once with "  # type: ignore[misc]
+        self.start_hint = (f"start Ollama with `{serve}` (and fetch the model once with "
                            f"`{pull}`), or pass the base_url it listens on.")
         self.max_retries = 0  # the ollama client never retries; error messages must say so
         inner: Any = getattr(self._client, "_client", None)  # a client you built: its httpx client

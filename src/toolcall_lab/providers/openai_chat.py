@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
-from ..wire._shared import prompt_cache_fields
+from ..wire._openai import prompt_cache_fields
 from ..wire.flavours import FLAVOURS, Flavour
 from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
@@ -72,10 +72,10 @@ class OpenAIChatProvider(WireProvider):
     OpenAIChatProvider(preset='vllm', model='Qwen/Qwen3-0.6B', temperature=0, seed=42)
     """
 
-    name: ClassVar[str] = "openai-chat"
+    name = "openai-chat"
     api: ClassVar[str] = "chat"
     codec: ClassVar[Codec] = chat
-    key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    key_env: str | None = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"
     takes_seed: ClassVar[bool] = True
@@ -93,10 +93,11 @@ class OpenAIChatProvider(WireProvider):
                 known = ", ".join(LOCAL_SERVERS)
                 raise UsageError(f"no local server preset called {preset!r}; choose one of: {known}.")
             server = LOCAL_SERVERS[preset]
-            # subtle: instance attributes shadow the class's, so errors and the default
-            # model say "vllm", and a learner's OPENAI_API_KEY is never sent to a local server.
-            self.name = server.name  # type: ignore[misc]
-            self.key_env = None  # type: ignore[misc]
+            # subtle: the preset is this instance's, read from the server's record (the class is
+            # never changed): errors and the default model say "vllm", and a learner's
+            # OPENAI_API_KEY is never sent to a local server.
+            self.name = server.name
+            self.key_env = None
             kwargs["base_url"] = kwargs.get("base_url") or server.base_url
         self.preset = server
         self.reasoning_effort = reasoning_effort
@@ -106,7 +107,7 @@ class OpenAIChatProvider(WireProvider):
                                                      else "max_completion_tokens")
         super().__init__(model or default_model(self.name), **kwargs)
         if server is not None:
-            self.start_hint = server.start_hint(self.model)  # type: ignore[misc]
+            self.start_hint = server.start_hint(self.model)
 
     def __repr__(self) -> str:
         if self.preset is None:

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
-from ..wire._shared import prompt_cache_fields
+from ..wire._openai import prompt_cache_fields
 from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
@@ -51,10 +51,10 @@ __all__ = ["OpenAIResponsesProvider"]
 class OpenAIResponsesProvider(WireProvider):
     """OpenAI's Responses API, through the `openai` SDK (needs OPENAI_API_KEY)."""
 
-    name: ClassVar[str] = "openai"
+    name = "openai"
     api: ClassVar[str] = "responses"
     codec: ClassVar[Codec] = responses
-    key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    key_env: str | None = "OPENAI_API_KEY"
     default_base_url: ClassVar[str] = "https://api.openai.com/v1"
     sdk_client: ClassVar[str] = "openai.OpenAI"
 

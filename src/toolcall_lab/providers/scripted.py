@@ -57,7 +57,7 @@ from ..tool_choice import callable_tools, check_tool_choice, forces_a_call
 from ..transcript import Transcript
 from ..turn import StopReason, Turn
 from ..usage import Usage
-from .base import SentRequest
+from .base import BaseProvider, SentRequest
 
 __all__ = ["Policy", "Reply", "ScriptedProvider", "Staged", "as_policy", "call", "stage"]
 
@@ -122,7 +122,7 @@ def as_policy(policy: Policy | Sequence[Reply], *, who: str = "the script") -> P
     return next_in_script
 
 
-class ScriptedProvider:
+class ScriptedProvider(BaseProvider):
     """A provider whose replies come from a policy function or a list.
 
     >>> provider = ScriptedProvider(["Hello!"])

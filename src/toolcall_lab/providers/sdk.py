@@ -71,7 +71,7 @@ from ..wire import API_SPECS
 from ..wire._shared import sampling
 from ._progress import Progress
 from ._tls import sdk_http_client
-from .base import SentRequest
+from .base import BaseProvider, SentRequest
 
 if TYPE_CHECKING:
     from ..tool import Tool
@@ -146,7 +146,7 @@ def clean_key(key: str, source: str, *, provider: str = "") -> str:
         "plain text.", provider=provider)
 
 
-class WireProvider:
+class WireProvider(BaseProvider):
     """Base class of the real providers (not used directly).
 
     Options every provider takes, besides its own:
@@ -176,16 +176,18 @@ class WireProvider:
     provider, with `body` the exact dict that crossed the wire.
     """
 
-    name: ClassVar[str]                  # "anthropic", "openai", ...: also ReasoningBlock.provider
+    # subtle: `name`, `key_env` and `start_hint` are the class's, and an instance's own where a
+    # preset is for one local server (`OpenAIChatProvider(preset="vllm")`: its name, no key)
+    name: str                            # "anthropic", "openai", ...: also ReasoningBlock.provider
     api: ClassVar[str]                   # the API: "anthropic", "responses", "chat", "ollama"
     codec: ClassVar[Codec]               # its codec module: toolcall_lab.wire.<api>
-    key_env: ClassVar[str | None] = None  # the variable that holds the key, None if no key is needed
+    key_env: str | None = None           # the variable that holds the key, None if no key is needed
     default_base_url: ClassVar[str] = ""
     #: The SDK's client class, "module.Class"; the module is also the kit's extra that installs it.
     sdk_client: ClassVar[str]            # "anthropic.Anthropic", "openai.OpenAI", "ollama.Client"
     #: How to start the local server this provider is made for, for "nothing answers at <url>"
     #: (None for a hosted API: see `_unreachable`).
-    start_hint: ClassVar[str | None] = None
+    start_hint: str | None = None
     #: Whether the API takes a sampling `seed` (Chat Completions, Ollama); Messages and Responses have none.
     takes_seed: ClassVar[bool] = False
 
