@@ -14,26 +14,20 @@
   What the real API (and so the model) sees: "Error: no such city" for a failure,
   "Output: Error: 3 matches" for a success that starts with those words, every other
   success as it is.
-- Both OpenAI APIs want arguments as a JSON *string*: compact, as OpenAI's models
-  write it, or the model's own malformed text, verbatim.
 - A server reads tools out of a request as `Tool`s that describe themselves to the
   model but have no code: the code lives with the client that sent them.
-- Both OpenAI APIs refuse a reasoning effort on a model that does not reason (gpt-4o):
-  `unsupported_reasoning` says so in OpenAI's words (`models.rules_of` knows which do);
-  an effort that is no effort at all ("extreme") is `invalid_effort`.
-- Both OpenAI APIs refuse function parameters that are not of type "object"
-  (`parameters_problems`), and a `strict` function whose schema leaves an object open, or
-  leaves a property out of `required` (`strict_schema_problems`).
 - Arguments are read once, the same way everywhere (`parse_arguments` for text,
   `object_call` for an object): anything that is not a JSON object, nests more than
   `blocks.MAX_NESTING` levels deep, or holds NaN or Infinity makes a malformed call.
-- Both OpenAI APIs answer an error in one shape (`openai_error_body`).
 - Every codec sends reasoning back only to the provider that made it (`made_elsewhere`
   says why another's is left out); each codec's `why_dropped` adds its API's own reasons.
 - Every codec sends a sampling `temperature` (and, where its API has one, a `seed`) only
   when asked; `sampling` checks both values once, the same way for all four.
 - One refusal is the API double's own, whatever API it plays (`TOO_LARGE`): each server
   half's `fault` says it in its API's error shape.
+
+What only OpenAI's two APIs share (their arguments as JSON text, their error shape, the
+rules both refuse alike, the prompt cache's fields) has its own home, `wire._openai`.
 """
 
 from __future__ import annotations
@@ -44,36 +38,26 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from .._json import compact, unicode_text
+from .._json import unicode_text
 from ..blocks import ReasoningBlock, ToolCall, ToolResult, arguments_problem, clean_text, read_arguments
 from ..errors import UsageError, UsageTypeError
-from ..models import rules_of
 from ..tool import Tool
-from .problem import Problem
 
 __all__ = [
     "ERROR_PREFIX",
-    "OPENAI_EFFORTS",
     "OUTPUT_PREFIX",
     "TOO_LARGE",
-    "arguments_json",
     "clean_body",
     "from_the_wire",
-    "invalid_effort",
     "json_text",
     "made_elsewhere",
     "object_call",
-    "openai_error_body",
-    "parameters_problems",
     "parse_arguments",
     "plain_json",
-    "prompt_cache_fields",
     "read_result_text",
     "request_tool",
     "result_text",
     "sampling",
-    "strict_schema_problems",
-    "unsupported_reasoning",
 ]
 
 ERROR_PREFIX = "Error: "
@@ -81,9 +65,6 @@ ERROR_PREFIX = "Error: "
 OUTPUT_PREFIX = "Output: "
 #: A text `result_text` escapes: any number of OUTPUT_PREFIX, then ERROR_PREFIX.
 _ESCAPED = re.compile(f"(?:{re.escape(OUTPUT_PREFIX)})*{re.escape(ERROR_PREFIX)}")
-#: The reasoning efforts OpenAI's spec lists (`ReasoningEffort` in its OpenAPI spec,
-#: github.com/openai/openai-openapi); not every model takes every one.
-OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
 def result_text(result: ToolResult) -> str:
@@ -197,17 +178,6 @@ def made_elsewhere(block: ReasoningBlock, provider: str) -> str | None:
     return f"{maker}: reasoning goes back only to the provider that made it"
 
 
-def arguments_json(call: ToolCall) -> str:
-    """The arguments as OpenAI's APIs want them: a JSON string, or the model's own bad text.
-
-    >>> arguments_json(ToolCall("call_1", "get_weather", {"city": "Paris"}))
-    '{"city":"Paris"}'
-    """
-    if call.raw_args is not None:
-        return call.raw_args
-    return compact(dict(call.args))
-
-
 def parse_arguments(text: str) -> dict[str, Any] | None:
     """The arguments in `text` as a dict, or None when the kit cannot take them as a call's.
 
@@ -262,132 +232,6 @@ def request_tool(name: str, description: str | None, schema: Mapping[str, Any] |
     return Tool(name, description or "", schema or {"type": "object"}, _never_called, strict=strict)
 
 
-def unsupported_reasoning(api: str, model: str, param: str) -> list[Problem]:
-    """OpenAI's 400 for a reasoning effort (`param`) sent to a model that does not reason.
-
-    The Responses text is recorded (RageAgainstThePixel/OpenAI-DotNet#500, gpt-4o, with
-    param "reasoning.effort" and code "unsupported_parameter"); the Chat one is the same
-    sentence with Chat's parameter name, paraphrased. Models not in `models.RULES` pass.
-
-    >>> [p.text for p in unsupported_reasoning("responses", "gpt-4o-2024-08-06", "reasoning.effort")]
-    ["Unsupported parameter: 'reasoning.effort' is not supported with this model."]
-    >>> unsupported_reasoning("responses", "gpt-6-luna", "reasoning.effort")
-    []
-    """
-    if rules_of(model).reasons is not False:
-        return []
-    return [Problem(api, param, f"Unsupported parameter: '{param}' is not supported with this model.",
-                    param=param, code="unsupported_parameter")]
-
-
-def invalid_effort(api: str, effort: object, param: str) -> list[Problem]:
-    """OpenAI's 400 for a reasoning effort that is not one of the spec's values.
-
-    The wording ("Invalid value: ... Supported values are: ...", code "invalid_value") is
-    OpenAI's enum-validation error as quoted in public tests for `reasoning.effort`
-    (e.g. "Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low',
-    'medium', 'high', 'xhigh', and 'max'."); the list is the spec's `ReasoningEffort`.
-
-    >>> [p.text for p in invalid_effort("chat", "extreme", "reasoning_effort")]
-    ["Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low', 'medium', \
-'high', 'xhigh', and 'max'."]
-    >>> invalid_effort("chat", "high", "reasoning_effort")
-    []
-    """
-    if effort is None or effort in OPENAI_EFFORTS:
-        return []
-    listed = ", ".join(f"'{e}'" for e in OPENAI_EFFORTS[:-1]) + f", and '{OPENAI_EFFORTS[-1]}'"
-    return [Problem(api, param, f"Invalid value: {effort!r}. Supported values are: {listed}.",
-                    param=param, code="invalid_value")]
-
-
-def parameters_problems(api: str, name: object, schema: object, *, path: str, param: str) -> list[Problem]:
-    """OpenAI's 400 for function parameters that are not a JSON Schema of type "object".
-
-    The text is recorded in live traffic for a schema of another type and for one with no
-    type at all ("... got 'type: \"None\"'.", both OpenAI's APIs; e.g.
-    alibaba/spring-ai-alibaba#4576 and smithers-orchestrator's postinstall notes); the
-    code is the one OpenAI gives its other schema errors. Parameters left out, null or
-    `{}` are a function without parameters, which the API takes.
-
-    >>> print(parameters_problems("chat", "f", {"type": "string"}, path="tools.0",
-    ...                           param="tools[0].function.parameters")[0].text)
-    Invalid schema for function 'f': schema must be a JSON Schema of 'type: "object"', got 'type: "string"'.
-    >>> parameters_problems("chat", "f", {}, path="tools.0", param="tools[0].function.parameters")
-    []
-    """
-    if not isinstance(schema, Mapping) or not schema or schema.get("type") == "object":
-        return []  # a non-object is the shape check's (`double/shape.py`), in OpenAI's words
-    said = f'type: "{schema.get("type")}"'
-    return [Problem(api, path, f"Invalid schema for function '{name}': schema must be a JSON Schema of "
-                    f"'type: \"object\"', got '{said}'.", param=param, code="invalid_function_parameters")]
-
-
-def strict_schema_problems(api: str, name: object, schema: object, *, path: str,
-                           param: str, subject: str = "function",
-                           code: str | None = "invalid_function_parameters") -> list[Problem]:
-    """The 400 for a `strict` function whose schema strict mode cannot hold the model to.
-
-    `subject` is what the schema belongs to: "function" for a tool, "response_format" for
-    structured output, whose texts OpenAI words the same way ("Invalid schema for
-    response_format 'name': In context=(), ..."; its code is not on record, so pass None).
-
-    Strict mode needs `"additionalProperties": false` on every object and every property
-    of an object listed in its `required`. Both texts are recorded in live traffic, with
-    code "invalid_function_parameters": "Invalid schema for function '...': In context=(),
-    'additionalProperties' is required to be supplied and to be false." (openai/openai-dotnet,
-    tests/SessionRecords) and "... In context=(), 'required' is required to be supplied and
-    to be an array including every key in properties. Missing 'params'." (a Responses
-    request, param "tools[1].parameters": kevinwatt/mysql-mcp#5). `context` names the
-    nested object the way the API does, as a Python tuple (`('properties', 'location')`).
-    Only the first problem is reported, as the API does; within one object the kit looks
-    at `additionalProperties` before `required` (which the API reports first when both are
-    wrong is not on record). The param is the tool's parameters, as recorded.
-
-    >>> [p.text for p in strict_schema_problems("chat", "f", {"type": "object"}, path="tools.0",
-    ...                                           param="tools[0].function.parameters")]
-    ["Invalid schema for function 'f': In context=(), 'additionalProperties' is required to be \
-supplied and to be false."]
-    >>> closed = {"type": "object", "properties": {"city": {}, "days": {}}, "required": ["city"],
-    ...           "additionalProperties": False}
-    >>> strict_schema_problems("responses", "f", closed, path="tools.0",
-    ...                        param="tools[0].parameters")[0].text.partition("properties. ")[2]
-    "Missing 'days'."
-    """
-    found = _strict_problem(schema if isinstance(schema, Mapping) else {"type": "object"}, ())
-    if found is None:
-        return []
-    context, clause = found
-    return [Problem(api, path, f"Invalid schema for {subject} '{name}': In context={context!r}, {clause}",
-                    param=param, code=code)]
-
-
-def _strict_problem(schema: Mapping[str, Any],
-                    context: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
-    """(where, what) of the first object strict mode refuses, or None."""
-    types = schema.get("type")
-    is_object = types == "object" or (isinstance(types, list) and "object" in types)
-    if is_object and schema.get("additionalProperties") is not False:
-        return context, "'additionalProperties' is required to be supplied and to be false."
-    properties = schema.get("properties") or {}
-    required = schema.get("required")
-    missing = [key for key in properties if not isinstance(required, list) or key not in required]
-    if is_object and missing:
-        return context, ("'required' is required to be supplied and to be an array including every key "
-                         f"in properties. Missing '{missing[0]}'.")
-    for key, value in properties.items():
-        if isinstance(value, Mapping) and (found := _strict_problem(value, (*context, "properties", key))):
-            return found
-    items = schema.get("items")
-    if isinstance(items, Mapping) and (found := _strict_problem(items, (*context, "items"))):
-        return found
-    for index, option in enumerate(schema.get("anyOf") or []):
-        where = (*context, "anyOf", str(index))
-        if isinstance(option, Mapping) and (found := _strict_problem(option, where)):
-            return found
-    return None
-
-
 def plain_json(value: Any) -> Any:
     """A deep copy made of dicts and lists (what JSON is), so a request or a decoded turn never
     shares state with a transcript's frozen mappings.
@@ -404,28 +248,6 @@ def plain_json(value: Any) -> Any:
 
 #: The double's words for a body over its `max_body` (filled with `size` and `limit`).
 TOO_LARGE = "The request body is {size} bytes; the API double accepts at most {limit} bytes."
-
-
-def openai_error_body(message: str, *, status: int = 400, param: str | None = None,
-                      code: str | None = None, error_type: str | None = None) -> dict[str, Any]:
-    """An OpenAI error body, for Responses and Chat alike: `{"error": {"message", "type", "param", "code"}}`.
-
-    The type follows the status as OpenAI sends it: 4xx "invalid_request_error" (a
-    refused key too, with code "invalid_api_key"), 429 "requests" (the limit that was
-    hit; OpenAI also says "tokens"), 5xx "server_error".
-
-    >>> error = openai_error_body("No tool output found for function call call_1.", param="input")["error"]
-    >>> error["type"], error["param"], error["code"]
-    ('invalid_request_error', 'input', None)
-    >>> openai_error_body("Rate limit reached for requests", status=429)["error"]["type"]
-    'requests'
-    >>> openai_error_body("Invalid 'messages': empty array. ...", code="empty_array")["error"]["type"]
-    'invalid_request_error'
-    """
-    if error_type is None:
-        error_type = ("requests" if status == 429 else
-                      "server_error" if status >= 500 else "invalid_request_error")
-    return {"error": {"message": message, "type": error_type, "param": param, "code": code}}
 
 
 def sampling(temperature: float | None = None, seed: int | None = None) -> dict[str, Any]:
@@ -454,28 +276,3 @@ def sampling(temperature: float | None = None, seed: int | None = None) -> dict[
     if seed is not None:
         options["seed"] = seed
     return options
-
-
-#: OpenAI's `prompt_cache_retention` values (openai 3.57 `ResponseCreateParams`, which marks the
-#: field deprecated in favour of `prompt_cache_options.ttl`; both APIs still take it).
-CACHE_RETENTIONS = ("in_memory", "24h")
-
-
-def prompt_cache_fields(prompt_cache_key: str | None, prompt_cache_retention: str | None) -> dict[str, Any]:
-    """The OpenAI request fields for prompt caching, which is automatic: only what was asked.
-
-    `prompt_cache_key` groups requests that share a prefix, so they land on the same cache;
-    `prompt_cache_retention` is how long the cache may keep them ("in_memory" or "24h").
-
-    >>> prompt_cache_fields("weather-lesson", None), prompt_cache_fields(None, None)
-    ({'prompt_cache_key': 'weather-lesson'}, {})
-    """
-    fields: dict[str, Any] = {}
-    if prompt_cache_key is not None:
-        fields["prompt_cache_key"] = prompt_cache_key
-    if prompt_cache_retention is not None:
-        if prompt_cache_retention not in CACHE_RETENTIONS:
-            raise UsageError("prompt_cache_retention must be 'in_memory' or '24h', "
-                             f"got {prompt_cache_retention!r}.")
-        fields["prompt_cache_retention"] = prompt_cache_retention
-    return fields

@@ -45,8 +45,8 @@ Left out: the double's streams (the kit reads streams, `stream.py`), images and 
 """
 
 
+from .._openai import openai_error_body as error_body
 from .._shared import ERROR_PREFIX
-from .._shared import openai_error_body as error_body
 from ._blocks import API_NAME, PROVIDER_NAME
 from .client import MAX_TOKENS_FIELDS, decode_response, encode_request, why_dropped
 from .rules import check_request

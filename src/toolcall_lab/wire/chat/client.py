@@ -27,14 +27,8 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._fields import COUNT, LIST, OBJECT, STRING, TEXT, Field, check_reply
-from .._shared import (
-    arguments_json,
-    from_the_wire,
-    made_elsewhere,
-    prompt_cache_fields,
-    result_text,
-    sampling,
-)
+from .._openai import arguments_json, prompt_cache_fields
+from .._shared import from_the_wire, made_elsewhere, result_text, sampling
 from ._blocks import API_NAME, PROVIDER_NAME, read_call, text_of
 
 __all__ = ["MAX_TOKENS_FIELDS", "REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]

@@ -29,11 +29,11 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
+from .._openai import arguments_json, call_ids, fault, identify, model_list
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault, identify, model_list
+from .._openai import openai_error_body as error_body
 from .._server_half import ServerHalf
-from .._shared import arguments_json, from_the_wire, read_result_text, request_tool
-from .._shared import openai_error_body as error_body
+from .._shared import from_the_wire, read_result_text, request_tool
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE, shape_problem
 from .streaming import STREAM_END, encode_stream, frame, stream_error

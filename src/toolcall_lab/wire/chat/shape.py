@@ -1,9 +1,9 @@
 """OpenAI Chat Completions' request body, as OpenAI's OpenAPI document types it.
 
-`SHAPE` is the JSON Schema of the fields the API double reads and the kit sends (the
-vocabulary: `wire._schema`); the double checks a body against it before anything reads
-it, and `shape_problem` says the first failure in OpenAI's words (`wire._openai`, the
-dialect both OpenAI APIs share).
+`SHAPE` is the JSON Schema of the fields the API double reads and the kit sends; the
+double checks a body against it before anything reads it, and says the first failure in
+OpenAI's words (`wire._openai.shape`: the dialect, the parts both OpenAI shapes share, where
+their types come from and what they leave out):
 
     >>> from toolcall_lab.double.shape import first_problem
     >>> first_problem("chat", {"model": "m", "messages": 5}).text
@@ -12,34 +12,16 @@ dialect both OpenAI APIs share).
 A Chat request without a model gets OpenAI's recorded "you must provide a model
 parameter" (`x-missing`).
 
-The types come from OpenAI's OpenAPI document (openai/openai-openapi@f85dbe22;
-`CreateChatCompletionRequest` and what it references, kept in tests/fixtures/openai_openapi_excerpt.json,
-where a test holds this shape to it).
-
-Left out: value ranges and the rules between fields (`rules.py`), and "Unknown
-parameter: ..." (unknown keys pass).
+Its types are `CreateChatCompletionRequest`'s and what that references.
 """
 
 from __future__ import annotations
 
-from .._openai import EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
+from functools import partial
+
+from .._openai import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
 from .._openai import shape_problem as openai_problem
-from .._schema import (
-    BOOLEAN,
-    INTEGER,
-    NUMBER,
-    OBJECT,
-    STRING,
-    Failure,
-    Schema,
-    array,
-    either,
-    enum,
-    null,
-    obj,
-    tagged,
-)
-from ..problem import Problem
+from .._schema import BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, Schema, array, either, null, obj, tagged
 from ._blocks import API_NAME
 
 __all__ = ["SHAPE", "shape_problem"]
@@ -85,10 +67,9 @@ SHAPE: Schema = obj({
         {"json_schema": obj(JSON_SCHEMA, required=("name",))}, required=("json_schema",)),
         "json_object": OBJECT}),
     "prompt_cache_key": null(STRING),
-    "prompt_cache_retention": {**null(enum("in_memory", "24h")), "x-hosted": True},
+    "prompt_cache_retention": CACHE_RETENTION,
 }, required=("model", "messages"))
 
 
-def shape_problem(failure: Failure) -> Problem:
-    """The first way a body breaks its shape, in OpenAI's words."""
-    return openai_problem(API_NAME, failure)
+#: The first way a body breaks its shape, in OpenAI's words (`_openai.shape_problem`, for this API)
+shape_problem = partial(openai_problem, API_NAME)

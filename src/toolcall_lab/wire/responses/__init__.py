@@ -78,8 +78,8 @@ pairing rules are then not checked, since the earlier items live on OpenAI's ser
 """
 
 
+from .._openai import openai_error_body as error_body
 from .._shared import ERROR_PREFIX
-from .._shared import openai_error_body as error_body
 from ..signing import seal_reasoning, unseal_reasoning
 from ._blocks import API_NAME, PROVIDER_NAME, web_search_call
 from .client import decode_response, encode_request, why_dropped

@@ -25,15 +25,8 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._fields import COUNT, LIST, OBJECT, STRING, Field, check_reply
-from .._shared import (
-    arguments_json,
-    from_the_wire,
-    made_elsewhere,
-    plain_json,
-    prompt_cache_fields,
-    result_text,
-    sampling,
-)
+from .._openai import arguments_json, prompt_cache_fields
+from .._shared import from_the_wire, made_elsewhere, plain_json, result_text, sampling
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 
 __all__ = ["REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]
@@ -59,7 +52,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     definitions, sent after yours as given (e.g. `{"type": "web_search"}`). `temperature`
     is sent as `temperature` when given; the Responses API has no seed.
     `prompt_cache_key` and `prompt_cache_retention` go out as they are (caching itself is
-    automatic; see `_shared.prompt_cache_fields`). `output_format` (structured output,
+    automatic; see `_openai.prompt_cache_fields`). `output_format` (structured output,
     `toolcall_lab.output_format`) goes out as `text.format`, `{"type": "json_schema", "name",
     "schema", "strict"}` (OpenAI's Structured Outputs guide; `TextResponseFormatJsonSchema`).
 

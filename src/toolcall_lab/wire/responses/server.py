@@ -35,11 +35,11 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._layout import Prefixes
+from .._openai import arguments_json, call_ids, fault, identify, model_list
 from .._openai import cache_usage as openai_cache_usage
-from .._openai import call_ids, fault, identify, model_list
+from .._openai import openai_error_body as error_body
 from .._server_half import ServerHalf
-from .._shared import arguments_json, from_the_wire, plain_json, read_result_text, request_tool
-from .._shared import openai_error_body as error_body
+from .._shared import from_the_wire, plain_json, read_result_text, request_tool
 from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .reasoning import effort, reasoning_item, reasons

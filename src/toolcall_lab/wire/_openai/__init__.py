@@ -1,0 +1,66 @@
+"""What OpenAI's two APIs (Responses, Chat Completions) share, client and server: their one home.
+
+The two APIs are two folders (`wire/responses/`, `wire/chat/`), as every API is; what
+OpenAI does the same way on both is written once here, a file per job as in an API's
+folder, and never imports either folder:
+
+    client.py   what both client halves write alike: a call's arguments as JSON text
+                (`arguments_json`), the prompt cache's request fields (`prompt_cache_fields`)
+    rules.py    what both refuse alike, in OpenAI's words: reasoning efforts
+                (`invalid_effort`, `unsupported_reasoning`), function parameters that are not
+                an object (`parameters_problems`), strict schemas left open
+                (`strict_schema_problems`)
+    shape.py    how OpenAI's validator words a misshapen body (`shape_problem`), and the
+                parts both shapes share (`PART_TEXT`, `FUNCTION`, `choice`, ...)
+    server.py   `OpenAIServer`, the base of both server halves: one error shape
+                (`openai_error_body`), the injected failures' words (`fault`), "call_..."
+                ids, the request id header, the model list and the automatic prompt cache
+
+This package re-exports the names the two folders and the OpenAI providers use.
+"""
+
+from .client import CACHE_RETENTIONS, arguments_json, prompt_cache_fields
+from .rules import (
+    OPENAI_EFFORTS,
+    invalid_effort,
+    parameters_problems,
+    strict_schema_problems,
+    unsupported_reasoning,
+)
+from .server import OpenAIServer, cache_usage, call_ids, fault, identify, model_list, openai_error_body
+from .shape import (
+    CACHE_RETENTION,
+    EFFORT,
+    FUNCTION,
+    JSON_SCHEMA,
+    PART_TEXT,
+    choice,
+    openai_param,
+    shape_problem,
+)
+
+__all__ = [
+    "CACHE_RETENTION",
+    "CACHE_RETENTIONS",
+    "EFFORT",
+    "FUNCTION",
+    "JSON_SCHEMA",
+    "OPENAI_EFFORTS",
+    "PART_TEXT",
+    "OpenAIServer",
+    "arguments_json",
+    "cache_usage",
+    "call_ids",
+    "choice",
+    "fault",
+    "identify",
+    "invalid_effort",
+    "model_list",
+    "openai_error_body",
+    "openai_param",
+    "parameters_problems",
+    "prompt_cache_fields",
+    "shape_problem",
+    "strict_schema_problems",
+    "unsupported_reasoning",
+]
