@@ -45,12 +45,11 @@ Left out: the double's streams (the kit reads streams, `stream.py`), images and 
 """
 
 
-from .._openai import openai_error_body as error_body
 from .._shared import ERROR_PREFIX
 from ._blocks import API_NAME, PROVIDER_NAME
 from .client import MAX_TOKENS_FIELDS, decode_response, encode_request, why_dropped
 from .rules import check_request
-from .server import decode_request, decode_tool_choice, encode_response
+from .server import decode_request, decode_tool_choice, encode_response, error_body
 from .stream import decode_stream
 
 __all__ = [

@@ -18,7 +18,7 @@ Left out: `n > 1`, logprobs, and the stored completions of `store: true`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, assert_never
 
 from ...blocks import Block, ReasoningBlock, TextBlock, ToolResult
@@ -27,19 +27,15 @@ from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
-from ...usage import Usage
-from .._layout import Prefixes
-from .._openai import arguments_json, call_ids, fault, identify, model_list
-from .._openai import cache_usage as openai_cache_usage
+from .._openai import OpenAIServer, arguments_json
 from .._openai import openai_error_body as error_body
-from .._server_half import ServerHalf
 from .._shared import from_the_wire, read_result_text, request_tool
 from ._blocks import API_NAME, read_call, text_of
-from .shape import SHAPE, shape_problem
+from .shape import SHAPE
 from .streaming import STREAM_END, encode_stream, frame, stream_error
 
 __all__ = ["SERVER", "ChatServer", "decode_output_format", "decode_request", "decode_tool_choice",
-           "encode_response"]
+           "encode_response", "error_body"]
 
 
 @from_the_wire
@@ -196,35 +192,23 @@ def _finish_reason(stop_reason: StopReason, *, refused_with_text: bool) -> str:
             assert_never(stop_reason)
 
 
-class ChatServer(ServerHalf):
-    """OpenAI Chat Completions as the API double plays it: the translators above, the failures,
-    ids and automatic prompt cache both OpenAI APIs share (`wire._openai`), and its stream of
+class ChatServer(OpenAIServer):
+    """OpenAI Chat Completions as the API double plays it: the translators above, on what both
+    OpenAI APIs share (`wire._openai.OpenAIServer`: the failures, the validator's words, the ids,
+    the automatic prompt cache), and its stream of
     chunks ended by `data: [DONE]` (`streaming.py`). The model never reasons here (the default):
     Chat Completions returns no reasoning, only its token count."""
 
+    API_NAME = API_NAME
     SHAPE = SHAPE
     STREAM_END = STREAM_END
-    shape_problem = staticmethod(shape_problem)
     decode_request = staticmethod(decode_request)
     decode_tool_choice = staticmethod(decode_tool_choice)
     decode_output_format = staticmethod(decode_output_format)
     encode_response = staticmethod(encode_response)
-    error_body = staticmethod(error_body)
-    fault = staticmethod(fault)
-    model_list = staticmethod(model_list)
-    identify = staticmethod(identify)
     encode_stream = staticmethod(encode_stream)
     frame = staticmethod(frame)
     stream_error = staticmethod(stream_error)
-
-    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
-                    tools: Sequence[Tool], usage: Usage) -> Usage:
-        """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
-        return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
-
-    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
-        """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
-        return call_ids(turn)
 
     def reply(self, turn: Turn, *, response_id: str, created: int = 0, **request: Any) -> dict[str, Any]:
         """The reply the double sends: `encode_response`'s body, `created` at the double's clock."""

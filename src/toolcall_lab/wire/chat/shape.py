@@ -17,14 +17,10 @@ Its types are `CreateChatCompletionRequest`'s and what that references.
 
 from __future__ import annotations
 
-from functools import partial
-
 from .._openai import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
-from .._openai import shape_problem as openai_problem
 from .._schema import BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, Schema, array, either, null, obj, tagged
-from ._blocks import API_NAME
 
-__all__ = ["SHAPE", "shape_problem"]
+__all__ = ["SHAPE"]
 
 def _chat_content(parts: Schema) -> Schema:
     return either("string", "array", items=parts)
@@ -70,6 +66,3 @@ SHAPE: Schema = obj({
     "prompt_cache_retention": CACHE_RETENTION,
 }, required=("model", "messages"))
 
-
-#: The first way a body breaks its shape, in OpenAI's words (`_openai.shape_problem`, for this API)
-shape_problem = partial(openai_problem, API_NAME)

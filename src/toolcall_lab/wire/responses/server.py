@@ -34,21 +34,18 @@ from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
-from .._layout import Prefixes
-from .._openai import arguments_json, call_ids, fault, identify, model_list
-from .._openai import cache_usage as openai_cache_usage
+from .._openai import OpenAIServer, arguments_json
 from .._openai import openai_error_body as error_body
-from .._server_half import ServerHalf
 from .._shared import from_the_wire, plain_json, read_result_text, request_tool
 from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
 from .reasoning import effort, reasoning_item, reasons
-from .shape import SHAPE, shape_problem
+from .shape import SHAPE
 from .store import keep, unknown_previous, unknown_reference, with_history
 from .streaming import encode_stream, stream_error
 
 __all__ = ["SERVER", "ResponsesServer", "decode_output_format", "decode_request", "decode_tool_choice",
-           "encode_response"]
+           "encode_response", "error_body"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
@@ -274,34 +271,22 @@ def _echo_tool(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- playing the model: what it reads, how its reply is written ----------------------------------
-class ResponsesServer(ServerHalf):
-    """The OpenAI Responses API as the API double plays it: the translators above, the failures, ids
-    and automatic prompt cache both OpenAI APIs share (`wire._openai`), the responses it keeps for
+class ResponsesServer(OpenAIServer):
+    """The OpenAI Responses API as the API double plays it: the translators above, on what both
+    OpenAI APIs share (`wire._openai.OpenAIServer`: the failures, the validator's words, the ids,
+    the automatic prompt cache), the responses it keeps for
     `previous_response_id` and `item_reference` (`store.py`), reasoning where the real model reasons
     (`reasoning.py`), and its stream of named server-sent events (`streaming.py`)."""
 
+    API_NAME = API_NAME
     SHAPE = SHAPE
-    shape_problem = staticmethod(shape_problem)
     decode_request = staticmethod(decode_request)
     decode_tool_choice = staticmethod(decode_tool_choice)
     decode_output_format = staticmethod(decode_output_format)
     encode_response = staticmethod(encode_response)
-    error_body = staticmethod(error_body)
-    fault = staticmethod(fault)
-    model_list = staticmethod(model_list)
-    identify = staticmethod(identify)
     encode_stream = staticmethod(encode_stream)
     stream_error = staticmethod(stream_error)
     reasons = staticmethod(reasons)
-
-    def cache_usage(self, cache: Prefixes, body: Mapping[str, Any], transcript: Transcript,
-                    tools: Sequence[Tool], usage: Usage) -> Usage:
-        """`usage` with the prefixes this request reads from `cache` and writes to it (`wire._openai`)."""
-        return openai_cache_usage(API_NAME, cache, body, transcript, tools, usage)
-
-    def as_served(self, turn: Turn, tools: Sequence[Tool]) -> Turn:
-        """`turn` with its tool-call ids spelled OpenAI's way ("call_01")."""
-        return call_ids(turn)
 
     def status_of(self, problem: Problem) -> int:
         """The status the API answers a broken rule with: 400, but a 404 for an item it looks up by

@@ -14,14 +14,10 @@ Its types are `CreateResponse`'s and what that references.
 
 from __future__ import annotations
 
-from functools import partial
-
 from .._openai import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
-from .._openai import shape_problem as openai_problem
 from .._schema import BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, Schema, array, either, enum, null, obj, tagged
-from ._blocks import API_NAME
 
-__all__ = ["SHAPE", "shape_problem"]
+__all__ = ["SHAPE"]
 
 _INPUT_PARTS = tagged({"input_text": PART_TEXT, "output_text": PART_TEXT,
                        "refusal": obj({"refusal": STRING}, required=("refusal",))},
@@ -76,6 +72,3 @@ SHAPE: Schema = obj({
                                    "json_object": OBJECT})}),
 }, required=("model",))  # the spec requires neither; the API answers "Missing required parameter: 'model'."
 
-
-#: The first way a body breaks its shape, in OpenAI's words (`_openai.shape_problem`, for this API)
-shape_problem = partial(openai_problem, API_NAME)
