@@ -1,4 +1,4 @@
-"""The tree tells the architecture (issue 20 §2): layers, one address per name, old paths.
+"""The tree tells the architecture (issue 20 §2): layers, one address per name.
 
 docs/architecture.md draws the package as layers, each importing only from the ones above
 it. `LAYERS` is that drawing as data, and these tests walk the source (as test_errors.py
@@ -14,25 +14,13 @@ does) so the drawing, the tree and the imports say the same thing:
   a module that only passes it on (`messages.Transcript` was reached 36 ways);
 - only the façades re-export: the package `__init__`s, `messages` (lessons import
   `toolcall_lab.messages`), each API's server half (`wire/<api>/server.py` is an object,
-  `ApiSpec.server`, and what it offers is its interface wherever each part is written)
-  and the old address `wire/server/flavours.py`;
-- no module of the package imports an old path of `_old_paths.MOVED`, and each old path
-  answers with the very module at its new one.
-
-`python tests/fix_imports.py` rewrites what the address and old-path tests refuse (a branch
-written before the tree was grouped, merged).
+  `ApiSpec.server`, and what it offers is its interface wherever each part is written).
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
 from pathlib import Path
-
-import pytest
-
-from fix_imports import top_names
-from toolcall_lab._old_paths import MOVED, new_path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "toolcall_lab"
@@ -42,7 +30,7 @@ PACKAGE = SRC / "toolcall_lab"
 #: name wins, so `views.widgets` is its own layer). A module may import only from its own layer
 #: or above.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("vocabulary", ("_checked", "_display", "_files", "_json", "_jsonschema", "_redact", "_summable", "_text", "blocks",
+    ("vocabulary", ("_checked", "_display", "_files", "_json", "_jsonschema", "_redact", "_summable", "_text", "_version", "blocks",
                     "errors", "messages", "stream", "transcript", "turn", "usage")),
     ("tools, tokens, models", ("mcp_tools", "models", "output_format", "schema", "server_tools", "tokens",
                                "tool", "tool_choice", "tools")),
@@ -56,11 +44,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tapes", ("tape",)),
     ("the widgets", ("views.widgets",)),
     ("the teacher", ("teacher",)),
-    ("the façade", ("__init__", "__main__", "_old_paths")),
+    ("the façade", ("__init__", "__main__")),
 ]
 
 #: the modules that may re-export names defined elsewhere (see the module docstring)
-FACADES = {"toolcall_lab.messages", "toolcall_lab.wire.server.flavours",
+FACADES = {"toolcall_lab.messages",
            *(f"toolcall_lab.wire.{api}.server" for api in ("anthropic", "chat", "ollama", "responses"))}
 
 
@@ -111,8 +99,21 @@ def imports(module: str, *, top_only: bool) -> list[tuple[str, str, int]]:
 
 
 def defined(module: str) -> set[str]:
-    """The names `module` binds itself at its top (an import is not a definition)."""
-    return top_names(TREES[module])
+    """The names `module` binds itself at its top (an import is not a definition): its
+    functions, classes and assignments, also inside its top-level `if`s and `try`s."""
+    names: set[str] = set()
+    nodes = list(TREES[module].body)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes += node.body + node.orelse + getattr(node, "finalbody", []) + [
+                stmt for handler in getattr(node, "handlers", []) for stmt in handler.body]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for each in targets for n in ast.walk(each) if isinstance(n, ast.Name)}
+    return names
 
 
 def layer_of(module: str) -> int:
@@ -131,8 +132,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the double answers from a tape it is given (ApiDouble(tape=...)), data it reads only then; "
         "tape/format.py imports nothing of the double, whose recorder and lessons' cell sit below it",
     ("toolcall_lab.double.playback", "toolcall_lab.tape.format"): "the Tape type the playback reads",
-    ("toolcall_lab.mcp_tools.connection", "toolcall_lab"): "the kit's __version__, the client's name to an MCP server",
-    ("toolcall_lab.teacher.lesson_usage", "toolcall_lab"): "the kit's __version__, written into lesson_usage.json",
 }
 
 
@@ -212,7 +211,7 @@ def test_no_import_runs_up_the_layers():
 def test_the_allowed_upward_imports_are_few_and_still_there():
     lazy = {(module, name) for module in MODULES for name, _, kind in every_import(module)
             if kind != "top" and name in MODULES and layer_of(name) > layer_of(module)}
-    assert len(ALLOWED) <= 4 and set(ALLOWED) <= lazy, "drop an entry that no longer imports up"
+    assert len(ALLOWED) <= 2 and set(ALLOWED) <= lazy, "drop an entry that no longer imports up"
 
 
 def test_no_circle_of_imports_crosses_a_layer():
@@ -278,20 +277,6 @@ def test_only_the_facades_re_export():
     assert {module: names for module, names in passed_on.items() if names} == {}
 
 
-def test_the_package_never_imports_an_old_path():
-    old = [f"{module}:{line} imports {name}" for module in MODULES
-           for name, _, line in imports(module, top_only=False) if new_path(name)]
-    assert old == []
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_each_old_path_is_the_module_at_its_new_one(old):
-    moved = importlib.import_module(f"toolcall_lab.{MOVED[old]}")
-    assert importlib.import_module(f"toolcall_lab.{old}") is moved
-    where = PACKAGE.joinpath(*old.split("."))
-    assert not where.with_suffix(".py").exists() and not where.is_dir(), "a stub at the old path"
-
-
 def drawing() -> str:
     text = (SRC.parent / "docs" / "architecture.md").read_text()
     return text.split("```", 2)[1]
@@ -321,15 +306,3 @@ def test_the_drawing_has_the_layers_in_the_order_of_LAYERS():
     text = drawing()
     heads = [text.find(f"  {name.split(',')[0]}") for name, _ in LAYERS]
     assert -1 not in heads and heads == sorted(heads), [name for name, _ in LAYERS]
-
-
-def test_each_old_path_a_lesson_imports_has_a_stub_for_type_checkers():
-    """mypy cannot see the finder, so an old path a lesson or the README imports keeps a `.pyi`
-    (a star import of the new module; never run) and typed code that imports it still checks."""
-    from test_public_paths import PUBLIC
-
-    old = {name.removeprefix("toolcall_lab.") for name in PUBLIC if new_path(name)} | {"lesson_usage"}
-    stubs = {path.stem: path.read_text() for path in PACKAGE.glob("*.pyi")}
-    assert sorted(old - set(stubs)) == []
-    wrong = [stem for stem, text in stubs.items() if f"from toolcall_lab.{MOVED[stem]} import *" not in text]
-    assert wrong == []

@@ -14,12 +14,12 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from PIL import Image
 
-from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, plots, run_agent
+from toolcall_lab import Message, Run, ScriptedProvider, Step, Transcript, Turn, Usage, run_agent
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.models import default_model
 from toolcall_lab.tokens import loop_input_tokens
 from toolcall_lab.tools import get_weather
-from toolcall_lab.views import _figure, palette
+from toolcall_lab.views import _figure, palette, plots
 from toolcall_lab.views._figure import new_figure, to_png
 from toolcall_lab.views.cost import dollars, loop_bill
 from toolcall_lab.views.palette import OKABE_ITO

@@ -75,4 +75,4 @@ def test_completion_lists_the_lazily_imported_names():
     # JupyterLab's Tab completion asks dir(); the lazy names must be there before first use.
     listed = set(dir(toolcall_lab))
     assert set(toolcall_lab.__all__) <= listed
-    assert {"AnthropicProvider", "ApiDouble", "contract", "tools", "widgets"} <= listed
+    assert {"AnthropicProvider", "ApiDouble", "contract", "tools", "views"} <= listed

@@ -45,8 +45,8 @@ PUBLIC: dict[str, set[str]] = {
         "an_adapter_of_your_own"},  # lesson 10
     "toolcall_lab.compaction": {"compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
-    "toolcall_lab.views.cost": {"cache_effect", "compaction_effect", "compaction_in_loop", "cost_of", "dollars",
-                          "loop_bill", "run_cost"},
+    "toolcall_lab.views.cost": {"cache_effect", "compaction_effect", "compaction_in_loop", "cost_of",
+                                "dollars", "loop_bill", "run_cost"},
     "toolcall_lab.double": {"flavour_table"},
     "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 23 and 24
     "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 26

@@ -73,7 +73,7 @@ def test_every_loop_size_function_speaks_h0_and_t():
     """One vocabulary: the formula's symbols, n*h0 + t*n(n-1)/2, wherever a loop is sized."""
     import inspect
 
-    from toolcall_lab import cost, plots, report
+    from toolcall_lab.views import cost, plots, report
 
     for function in (loop_input_tokens, loop_input_total, report.loop_table, cost.loop_bill,
                      plots.plot_loop_tokens, plots.describe_loop_tokens, plots.plot_caching,

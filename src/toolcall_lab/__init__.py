@@ -14,7 +14,13 @@ Importing the package is cheap on purpose: it loads no provider SDK, no plotting
 widget library and not even jsonschema (that loads on the first argument check).
 """
 
-from . import _display, _old_paths
+import importlib.machinery
+import sys
+import types
+import warnings
+
+from . import _display
+from ._version import __version__ as __version__
 from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .errors import (
     IncompleteStreamError,
@@ -57,9 +63,46 @@ def _load_html_views() -> None:
 
 _display.load_with(_load_html_views)
 
-_old_paths.install()  # toolcall_lab.report, .cost, .widgets, .budget, ...: see _old_paths.MOVED
+#: module paths from before issue 20 grouped the package -> where they live now, answered for one
+#: more release (with a DeprecationWarning) so that a learner's saved copy of a lesson still runs
+_MOVED = {"widgets": "views.widgets", "report": "views.report", "cost": "views.cost", "plots": "views.plots",
+          "display": "views.display", "budget": "teacher.budget", "lesson_usage": "teacher.lesson_usage",
+          "wire.server": "wire"}  # wire.server.flavours -> wire.flavours
 
-__version__ = "0.1.0"
+
+class _OldPaths:
+    """Answers an old path with the very module at its new one, and warns.
+
+    A module `__getattr__` cannot: `from toolcall_lab.widgets import x` imports the module
+    `toolcall_lab.widgets` through the finders of `sys.meta_path`, never asking the package.
+    """
+
+    def find_spec(self, name: str, path: object = None,
+                  target: object = None) -> importlib.machinery.ModuleSpec | None:
+        below = name.removeprefix(f"{__name__}.")
+        old = next((old for old in _MOVED if below == old or below.startswith(f"{old}.")), None)
+        if old is None or below == name:
+            return None
+        new = f"{__name__}.{_MOVED[old]}{below[len(old):]}"
+        warnings.warn(f"{name} is now {new}: import it from there (the old path goes after this release)",
+                      DeprecationWarning, stacklevel=2)
+        module = importlib.import_module(new)
+        return importlib.machinery.ModuleSpec(  # a loader is asked only for the two methods below
+            name, self, loader_state=module.__spec__, is_package=hasattr(module, "__path__"))  # type: ignore[arg-type]
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return sys.modules[spec.loader_state.name]
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        # subtle: the module ran already, under its new name; the import system has just written the
+        # old path's spec on it, so it gets its own back (its name, file and path were kept)
+        module.__spec__ = module.__spec__.loader_state if module.__spec__ else None
+
+
+# subtle: first, before the file system: an old package's __path__ is the new folder, where the
+# file finder would run `widgets/_common.py` again as a second module, `toolcall_lab.widgets._common`
+sys.meta_path.insert(0, _OldPaths())
+
 
 __all__ = [
     "AnthropicProvider",
@@ -111,9 +154,8 @@ __all__ = [
     "tool",
 ]
 
-_LAZY_SUBMODULES = {"checks", "contract", "cost", "display", "double", "examples", "figures", "misbehaving",
-                    "models", "parts_api", "plots", "report", "tape", "teacher", "template", "tools",
-                    "views", "widgets", "wire"}
+_LAZY_SUBMODULES = {"checks", "contract", "double", "examples", "misbehaving", "models", "parts_api", "tape",
+                    "teacher", "template", "tools", "views", "wire"}
 _LAZY_NAMES = {
     "AnthropicProvider": "providers.anthropic",
     "OpenAIResponsesProvider": "providers.openai_responses",
@@ -127,8 +169,6 @@ _LAZY_NAMES = {
 def __getattr__(name: str) -> object:
     # `toolcall_lab.tools.get_weather` works after a bare `import toolcall_lab`, without
     # paying for the example tools, the adapters or the API double until they are used.
-    import importlib
-
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name in _LAZY_NAMES:

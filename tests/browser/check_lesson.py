@@ -308,7 +308,7 @@ def ends_with_a_plot(source: str) -> bool:
 
     Such a cell's value is a figure, which must show as a picture.
 
-    >>> ends_with_a_plot("from toolcall_lab.plots import plot_caching\\nplot_caching(model='x')")
+    >>> ends_with_a_plot("from toolcall_lab.views.plots import plot_caching\\nplot_caching(model='x')")
     True
     >>> [ends_with_a_plot(s) for s in ("fig = plot_caching()", "plots.plot_caching();", "%time x", "")]
     [False, True, False, False]

@@ -1,7 +1,7 @@
 """The teacher's side: what runs a class rather than a lesson, and what sets a learner's machine up.
 No lesson imports it at run time except `doctor.check_environment` (the start page) and, only
 where the kit was missing, `hosted.install_lessons_packages` (every lesson's first cell);
-`budget.class_budget` keeps its old path `toolcall_lab.budget` (the README's budget example).
+the README prices a class with `budget.class_budget`.
 
     cli.py           `python -m toolcall_lab` (demo, serve, figures, budget, handouts, ...)
     budget.py        a class's tokens, dollars and burst of requests (`python -m toolcall_lab budget`)

@@ -10,7 +10,7 @@
     widgets/       the lessons' ipywidgets: pick_provider, wire_view, step_through, cost_explorer
 
 Nothing here changes a run: the views read what the layers above them made. Lessons import
-them by their old paths too (`toolcall_lab.report`, `toolcall_lab.widgets`, ...: `_old_paths`).
+them from here (`from toolcall_lab.views.report import trace_table`).
 """
 
 __all__: list[str] = []
