@@ -391,7 +391,7 @@ def demo(args: list[str]) -> int:
     return subprocess.call([str(venv_bin("python")), "-m", "toolcall_lab", "demo", *args], cwd=ROOT)
 
 
-LINTED = ["src", "tests", "benchmarks", "dev.py"]
+LINTED = ["src", "tests", "benchmarks", "notebooks", "dev.py"]  # ruff reads the lessons' code cells
 
 
 def lint(args: list[str]) -> int:

@@ -1,5 +1,6 @@
 """The code is read by learners: ruff keeps it to the house style (config in pyproject.toml)."""
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
+_spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+dev = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dev)
+LINTED = dev.LINTED  # what `python3 dev.py lint` checks, and this test
 
 
 @pytest.mark.slow
@@ -16,9 +21,16 @@ def test_ruff_finds_nothing():
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:
         pytest.skip("ruff is not installed (it comes with the dev extra: python3 dev.py test)")
-    result = subprocess.run([ruff, "check", "src", "tests", "benchmarks", "dev.py"],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([ruff, "check", *LINTED], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_reads_the_lessons_with_the_code():
+    # issue 30 §1: the lessons' code cells are linted with the rest (python3 dev.py lint too);
+    # a notebook is let off only what a lesson's page needs, each rule with its reason in pyproject
+    assert "notebooks" in LINTED
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert set(lint["per-file-ignores"]["notebooks/*.ipynb"]) <= {"F401", "I001"}
 
 
 def test_ruff_holds_every_function_to_a_complexity_ceiling():
