@@ -20,7 +20,8 @@ from toolcall_lab import Message, Transcript, get_provider, run_agent, wire
 from toolcall_lab.errors import UsageError
 from toolcall_lab.providers.openai_chat import LOCAL_SERVERS
 from toolcall_lab.tools import get_weather
-from toolcall_lab.wire.flavours import FLAVOURS, Streaming, flavour_of, ignored
+from toolcall_lab.wire.flavoured import ignored
+from toolcall_lab.wire.flavours import FLAVOURS, Flavour, Streaming, flavour_of
 
 openai = pytest.importorskip("openai")
 
@@ -64,11 +65,14 @@ def names_called(reply) -> list[str]:
 
 # -- the data ----------------------------------------------------------------------------------------
 def test_every_quirk_has_a_public_source():
-    fields = {"base_url", "start", "max_tokens_field", "limit_fields", "tool_choice", "named_choice",
-              "parallel", "parallel_honoured", "ids", "arguments", "unknown_model", "error_shape",
-              "reasoning_field", *(f"stream.{field.name}" for field in dataclasses.fields(Streaming))}
+    """Every field of a record is a fact with its page, but its name and labels; `refuses` and
+    `named_finish` have one where they are set (their default is "nothing of the kind")."""
+    always = {field.name for field in dataclasses.fields(Flavour)} - {
+        "name", "title", "api", "label", "notes", "sources", "stream", "refuses", "named_finish"}
+    always |= {f"stream.{field.name}" for field in dataclasses.fields(Streaming)}
     for flavour in FLAVOURS.values():
-        assert set(flavour.sources) == fields, flavour.name
+        optional = {name for name in ("refuses", "named_finish") if flavour.fact(name)}
+        assert set(flavour.sources) == always | optional, flavour.name
         assert all(source.startswith("https://") and "shared/" not in source
                    for source in flavour.sources.values()), flavour.name
 
@@ -94,6 +98,43 @@ def test_each_chat_flavour_is_a_preset_of_the_client():
     assert FLAVOURS["ollama"].api == "ollama"
     with pytest.raises(UsageError, match="no server flavour called 'vlm'"):
         flavour_of("vlm")
+
+
+
+def test_a_sixth_server_is_one_record(make_double):
+    """Issue 30: the play reads the record, never a server's name, so a server the kit has never
+    heard of (its own name, error shape, ids, refusals, finish reason and default model) is
+    played right by the double with no code change."""
+    from toolcall_lab.wire.flavours import ErrorShape, Ids, Refused
+
+    sixth = Flavour(
+        "sixth", "A sixth server", "chat", label="Sixth (local)", base_url="http://localhost:9999/v1",
+        start=("sixth serve {model}",), model="sixth-model-1", max_tokens_field="max_tokens",
+        limit_fields=("max_tokens",), tool_choice=("auto", "none", "required"), named_choice="honoured",
+        parallel=None, parallel_honoured=True,
+        ids=Ids("letters", 12, prefix="tool-", alphabet="0123456789abcdef"),
+        arguments="string", error_shape=ErrorShape(("type", "message", "code"), {404: "model_missing"},
+                                                   "bad_request", code="status"),
+        unknown_model=Refused("unknown model", "no model {model} here (try {default})", status=404),
+        refuses=(Refused("stream_options without stream", "stream_options needs stream"),),
+        named_finish="stop")
+    double = make_double(flavour=sixth)
+    client = openai.OpenAI(base_url=double.base_url("chat"), api_key="local", max_retries=0)
+    assert [model.id for model in client.models.list()] == ["sixth-model-1"]
+
+    missing = ask(client, "vllm", model="gpt-x", messages=PARIS)
+    assert (missing.status_code, missing.body) == (404, {  # the openai SDK's body is what is under "error"
+        "type": "model_missing", "message": "no model gpt-x here (try sixth-model-1)", "code": 404})
+    refused = ask(client, "vllm", model="sixth-model-1", messages=PARIS,
+                  stream_options={"include_usage": True})
+    assert (refused.status_code, refused.body) == (400, {
+        "type": "bad_request", "message": "stream_options needs stream", "code": 400})
+
+    held = ask(client, "vllm", model="sixth-model-1", messages=PARIS, tools=[WEATHER],
+               tool_choice=named("get_weather"))
+    assert held.choices[0].finish_reason == "stop"
+    assert [re.fullmatch(r"tool-[0-9a-f]{12}", call.id) is not None
+            for call in held.choices[0].message.tool_calls] == [True]
 
 
 # -- the client's presets send what their server reads ------------------------------------------------
@@ -418,7 +459,7 @@ def test_flavour_table_of_one_request():
 def test_serve_says_which_server_it_plays(monkeypatch):
     import io
 
-    from toolcall_lab.double import server
+    from toolcall_lab.double import api_double as server
 
     def interrupted(seconds: float) -> None:
         raise KeyboardInterrupt  # Ctrl-C, as soon as the banner is out

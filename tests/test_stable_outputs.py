@@ -92,7 +92,8 @@ def kit_vocabulary() -> frozenset[str]:
 def wire_words() -> frozenset[str]:
     """The error types a server sends as data, as the double plays them (`wire.flavours`):
     vLLM's are its Python exception names ("NotFoundError"), the API's words on the wire."""
-    from toolcall_lab.wire.flavours import FLAVOURS, error_body
+    from toolcall_lab.wire.flavoured import error_body
+    from toolcall_lab.wire.flavours import FLAVOURS
 
     found = set()
     for flavour in FLAVOURS.values():

@@ -21,7 +21,8 @@ from ..providers.openai_chat import LOCAL_SERVERS
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..template import render
-from ..wire.flavours import FLAVOURS, held_to, ignored, output_limit, refusal
+from ..wire.flavoured import held_to, ignored, output_limit, refusal
+from ..wire.flavours import FLAVOURS
 
 __all__ = ["Q1_OPTIONS", "Q2_CITIES", "SOLUTIONS", "exercise_1", "predict_limit", "predict_result_role", "q1",
            "q2"]

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from .._json import unicode_text
 from ..errors import UsageError, UsageTypeError
 from ..providers.scripted import Policy, Reply
-from ..wire import API_SPECS, flavours
+from ..wire import API_SPECS, flavoured, flavours
 from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
@@ -459,28 +459,28 @@ class ApiDouble(BackgroundServer):
             found = None if problem is None else (server.status_of(problem), problem)
         if found is not None:
             status, problem = found
-            return status, flavours.error_body(flavour, problem.text, status=status, param=problem.param,
-                                               code=problem.code), FINAL
-        refused = flavours.refusal(flavour, body)
+            return status, flavoured.error_body(flavour, problem.text, status=status, param=problem.param,
+                                                code=problem.code), FINAL
+        refused = flavoured.refusal(flavour, body)
         if refused is not None:
             return refused.status, refused.body, FINAL
-        limit = flavours.output_limit(flavour, body)
+        limit = flavoured.output_limit(flavour, body)
         ids: list[str] = []
 
         def adjust(turn: Any) -> Any:
-            turn = flavours.cut_to_limit(turn, limit)
-            turn, minted = flavours.spell_ids(flavour, turn)
+            turn = flavoured.cut_to_limit(turn, limit)
+            turn, minted = flavoured.spell_ids(flavour, turn)
             ids.extend(minted)
             return turn
 
-        self.held_to = flavours.held_to(flavour, body)
+        self.held_to = flavoured.held_to(flavour, body)
         try:
             answer = self._player.answer(api, body, held_to=self.held_to, adjust=adjust)
         except Unplayable as exc:
-            return 400, flavours.error_body(flavour, str(exc)), FINAL
+            return 400, flavoured.error_body(flavour, str(exc)), FINAL
         except BaseException as exc:  # a policy that fails is the server failing: a 500
-            return 500, flavours.error_body(flavour, _failed(exc), status=500), FINAL
-        return 200, flavours.finish(flavour, body, answer, ids), {}
+            return 500, flavoured.error_body(flavour, _failed(exc), status=500), FINAL
+        return 200, flavoured.finish(flavour, body, answer, ids), {}
 
 
 def _failed(exc: BaseException) -> str:

@@ -229,7 +229,7 @@ def quirk_table(flavours: Sequence[str] | None = None) -> str:
         lines.append("-" * len(lines[-1]))
         for field, source in flavour.sources.items():
             value = flavour.fact(field)
-            shown = ", ".join(value) if isinstance(value, tuple) else str(value)
+            shown = ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
             lines.append(f"  {field:<17} {shown or '(none)'}")
             lines.append(f"  {'':<17} {source}")
         lines.append("")

@@ -43,7 +43,8 @@ from typing import Any
 
 from ..turn import Turn
 from ..wire import API_SPECS, decode_reply
-from ..wire.flavours import Flavour, restream, stream_error
+from ..wire.flavoured import restream, stream_error
+from ..wire.flavours import Flavour
 from .faults import Fault
 
 __all__ = ["ON_THE_STREAM", "RecordedStream", "Streamed", "play", "stream_of"]
@@ -136,7 +137,7 @@ class RecordedStream:
 def stream_of(api: str, reply: Mapping[str, Any], request: Mapping[str, Any],
               fault: Fault | None = None, *, flavour: Flavour | None = None) -> Streamed:
     """`reply` (an `api` response body) as its stream, bent by `fault` if it is a stream's, and
-    streamed the way the local server `flavour` streams it (`wire.flavours.restream`)."""
+    streamed the way the local server `flavour` streams it (`wire.flavoured.restream`)."""
     events: Iterable[dict[str, Any]] = API_SPECS[api].server.encode_stream(reply, request=request)
     if flavour is not None and flavour.bends_chat_stream:
         events = restream(flavour, events)

@@ -316,14 +316,14 @@ def check(transcript: Transcript, *, api: str, tools: Sequence[Tool] = (),
     body = encode_request(transcript, tools, api=api, model=model, **options)
     if server is None:
         return check_request(body, api=api)
-    from . import flavours
+    from . import flavoured, flavours
 
     flavour = flavours.flavour_of(server)
     if flavour.api != api:
         raise UsageError(f"{flavour.title} speaks {flavour.api!r} in the double, not {api!r}; "
                          f"pass api={flavour.api!r}.")
-    refused = flavours.refusal(flavour, body, model_check=False)
-    return ([refused.problem] if refused else []) + flavours.ignored(flavour, body)
+    refused = flavoured.refusal(flavour, body, model_check=False)
+    return ([refused.problem] if refused else []) + flavoured.ignored(flavour, body)
 
 
 class Dropped(NamedTuple):
