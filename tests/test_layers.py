@@ -30,8 +30,8 @@ PACKAGE = SRC / "toolcall_lab"
 #: name wins, so `views.widgets` is its own layer). A module may import only from its own layer
 #: or above.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("vocabulary", ("_checked", "_display", "_files", "_json", "_jsonschema", "_redact", "_summable", "_text", "_version", "blocks",
-                    "errors", "messages", "stream", "transcript", "turn", "usage")),
+    ("vocabulary", ("_checked", "_display", "_files", "_json", "_jsonschema", "_redact", "_summable", "_text",
+                    "_version", "blocks", "errors", "messages", "stream", "transcript", "turn", "usage")),
     ("tools, tokens, models", ("mcp_tools", "models", "output_format", "schema", "server_tools", "tokens",
                                "tool", "tool_choice", "tools")),
     ("the wire", ("recorded", "wire")),

@@ -136,7 +136,7 @@ class McpConnection:
         from mcp import Client
         from mcp.types import Implementation
 
-        from .. import __version__
+        from .._version import __version__
 
         # subtle: no client-side cache, so every tools/list reaches the server (and the log)
         client = Client(self._pipe, mode=mode, cache=None, read_timeout_seconds=TIMEOUT_S,

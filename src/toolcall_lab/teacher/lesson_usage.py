@@ -234,7 +234,7 @@ def measure(notebooks: Path, *, providers: Iterable[str] = PROVIDERS, lessons: I
 
 
 def _kit_version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return __version__
 
