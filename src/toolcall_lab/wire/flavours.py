@@ -5,15 +5,16 @@ and Ollama also speaks its own `/api/chat`, and each reads a request its own way
 honours `max_completion_tokens`, another drops it without a word; one forces the tool you
 name, another quietly lets the model choose, a third answers 400 with an error that is a
 plain string. A `Flavour` is one server's record: its URL, start commands and default
-model, the API it speaks, and its quirks as data (how it spells an error and a call's id,
-what it refuses, how it streams), each fact with the public page it comes from
-(`Flavour.sources`). This module is only the records; `wire.flavoured` plays them, reading
-fields and never a server's name, so a sixth server is one more record
-(`tests/test_flavours.py` makes one). It is the one table of local servers: the
-providers' presets (`providers.openai_chat.LOCAL_SERVERS`, the servers that speak Chat),
-the registry's local names (`providers.registry.PROVIDERS`) and the Ollama provider's URL
-are read from it, the API double plays it (`ApiDouble(flavour="vllm")`), and
-`wire.check(..., server=...)` warns about what a server would silently ignore.
+model (an id of the dated table, `models.DEFAULT_MODELS`), the API it speaks, and its
+quirks as data (how it spells an error and a call's id, what it refuses, how it streams),
+each fact with the public page it comes from (`Flavour.sources`). This module is only the
+records; `wire.flavoured` plays them, reading fields and never a server's name, so a sixth
+server is one more record (`tests/test_flavours.py` makes one). It is the one table of
+local servers: the providers' presets (`providers.openai_chat.LOCAL_SERVERS`, the servers
+that speak Chat), the registry's local names (`providers.registry.PROVIDERS`) and the
+Ollama provider's URL are read from it, the API double plays it
+(`ApiDouble(flavour="vllm")`), and `wire.check(..., server=...)` warns about what a server
+would silently ignore.
 
     flavour         API     output limit read as                tool_choice             parallel calls
     ollama          ollama  options.num_predict                 no such field           model decides
@@ -62,6 +63,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, assert_never
 
 from ..errors import UsageError
+from ..models import default_model
 from ..tool_choice import MODES
 
 __all__ = ["FLAVOURS", "OLLAMA_OPENAI_INDEX_0", "ErrorShape", "Flavour", "Ids", "Refused", "Streaming",
@@ -265,8 +267,9 @@ class Flavour:
     Where it is: `base_url` (its default address, as an SDK's `base_url` takes it),
     `start` (the commands that get it serving, in order, with `{model}` where the model
     id goes), `model` (the one model it has loaded in the double, and the kit's default
-    for it), `label` (its name in the provider picker) and `notes` (what a learner should
-    know that no field below says).
+    for it: the id is a row of the dated table, `models.DEFAULT_MODELS`, and the record's
+    source says why that model), `label` (its name in the provider picker) and `notes`
+    (what a learner should know that no field below says).
 
     How it reads a request: `limit_fields`: the request fields the server reads the
     output limit from, first found wins (a dotted path for a nested one: Ollama's
@@ -357,7 +360,7 @@ _CHAT_ERROR = ("message", "type", "param", "code")  # the order OpenAI's error o
 FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
     Flavour(
         "ollama", "Ollama /api/chat", "ollama", label="Ollama (local)", base_url="http://localhost:11434",
-        start=("ollama serve", "ollama pull {model}"), model="qwen3:4b",
+        start=("ollama serve", "ollama pull {model}"), model=default_model("ollama"),
         max_tokens_field="options.num_predict", limit_fields=("options.num_predict",), tool_choice=(),
         named_choice="ignored", parallel=None, parallel_honoured=False,
         ids=Ids("letters", 8, prefix="call_", alphabet=_LOWER_DIGITS, added=True),  # routes.go toolCallId
@@ -377,7 +380,8 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
                  "model": _OLLAMA_TOOLS + " [its examples call qwen3; the kit's default is its 4b size]"}),
     Flavour(
         "ollama-openai", "Ollama /v1", "chat", label="Ollama /v1 (local)", base_url="http://localhost:11434/v1",
-        start=("ollama serve", "ollama pull {model}"), model="qwen3:4b", max_tokens_field="max_tokens",
+        start=("ollama serve", "ollama pull {model}"), model=default_model("ollama-openai"),
+        max_tokens_field="max_tokens",
         limit_fields=("max_tokens",), tool_choice=(),
         named_choice="ignored", parallel=None, parallel_honoured=False,
         ids=Ids("letters", 8, prefix="call_", alphabet=_LOWER_DIGITS), arguments="string",
@@ -409,7 +413,7 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
     Flavour(
         "vllm", "vLLM", "chat", label="vLLM (local)", base_url="http://localhost:8000/v1",
         start=("vllm serve {model} --enable-auto-tool-choice --tool-call-parser hermes",),
-        model="Qwen/Qwen3-0.6B",
+        model=default_model("vllm"),
         max_tokens_field="max_completion_tokens", limit_fields=("max_completion_tokens", "max_tokens"),
         tool_choice=("auto", "none", "required"), named_choice="honoured", parallel=True,
         parallel_honoured=True,
@@ -445,7 +449,7 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
     Flavour(
         "llamacpp", "llama.cpp llama-server", "chat", label="llama.cpp (local)",
         base_url="http://localhost:8080/v1", start=("llama-server -hf {model} --jinja --port 8080",),
-        model="ggml-org/Qwen3-1.7B-GGUF:Q4_K_M",
+        model=default_model("llamacpp"),
         max_tokens_field="max_tokens", limit_fields=("max_completion_tokens", "max_tokens"),
         tool_choice=("auto", "none", "required"), named_choice="auto", parallel=False,
         parallel_honoured=True,
@@ -479,7 +483,7 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
                                       "are the kit's choice]"}),
     Flavour(
         "lmstudio", "LM Studio", "chat", label="LM Studio (local)", base_url="http://localhost:1234/v1",
-        start=("lms load {model}", "lms server start --port 1234"), model="qwen2.5-7b-instruct",
+        start=("lms load {model}", "lms server start --port 1234"), model=default_model("lmstudio"),
         max_tokens_field="max_tokens", limit_fields=("max_tokens",),
         tool_choice=("auto", "none", "required"), named_choice="400", parallel=None, parallel_honoured=True,
         ids=Ids("number", 9), arguments="string",  # "365174485"
