@@ -387,8 +387,8 @@ def test_a_preset_is_its_instance_s_own_and_the_class_is_never_changed():
     server's record into the instance; the class keeps OpenAI's (issue 30: no ClassVar rebound)."""
     before = {name: getattr(OpenAIChatProvider, name) for name in ("name", "key_env", "start_hint")}
     vllm = OpenAIChatProvider(preset="vllm")
-    assert (vllm.name, vllm.key_env) == ("vllm", None) and vllm.start_hint == LOCAL_SERVERS["vllm"].start_hint(
-        vllm.model)
+    assert (vllm.name, vllm.key_env) == ("vllm", None)
+    assert vllm.start_hint == LOCAL_SERVERS["vllm"].start_hint(vllm.model)
     assert {name: getattr(OpenAIChatProvider, name) for name in before} == before == {
         "name": "openai-chat", "key_env": "OPENAI_API_KEY", "start_hint": None}
     assert {"name", "key_env", "start_hint"} <= set(vars(vllm))

@@ -6,4 +6,5 @@ provider keeps in `provider.requests`."""
 from .base import BaseProvider, Provider, SentRequest, StreamingProvider
 from .scripted import ScriptedProvider, call, stage
 
-__all__ = ["BaseProvider", "Provider", "ScriptedProvider", "SentRequest", "StreamingProvider", "call", "stage"]
+__all__ = ["BaseProvider", "Provider", "ScriptedProvider", "SentRequest", "StreamingProvider", "call",
+           "stage"]
