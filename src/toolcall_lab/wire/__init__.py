@@ -53,7 +53,8 @@ Each API's folder holds a file per job, and the package re-exports them as one c
     (anthropic/ also has thinking.py and caching.py: each concept's client, rules and
     double together)
 
-and beside the folders: `problem.py` (`Problem`, what check_request answers with),
+and beside the folders: `_server_half.py` (`ServerHalf`, what the double asks of a server
+half, and `Route`, where an API answers), `problem.py` (`Problem`, what check_request answers with),
 `signing.py` (how the API double signs the reasoning it invents), `flavours.py` (how five
 local servers bend the API they speak), `_shared.py` (what several codecs do the same
 way), `_openai.py` (what OpenAI's two server halves share), `_schema.py` (the shapes'
