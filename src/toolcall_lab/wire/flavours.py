@@ -197,7 +197,7 @@ class Ids:
     server; the double derives them from a counter (`flavoured.call_id`).
 
         >>> [str(FLAVOURS[name].ids) for name in ("ollama", "llamacpp", "lmstudio")]
-        ['call_ + 8 [a-z0-9]', '32 [A-Za-z0-9]', '9 digits']
+        ['call_ + 8 [a-z0-9], added to the reply', '32 [A-Za-z0-9]', '9 digits']
     """
 
     spelling: Literal["letters", "hex", "number"]
@@ -216,7 +216,8 @@ class Ids:
                 drawn = f"{self.length} digits"
             case _:
                 assert_never(self.spelling)
-        return f"{self.prefix} + {drawn}" if self.prefix else drawn
+        spelled = f"{self.prefix} + {drawn}" if self.prefix else drawn
+        return spelled + (", added to the reply" if self.added else "")
 
 
 def _ranges(alphabet: str) -> str:
