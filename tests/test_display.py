@@ -146,6 +146,24 @@ def test_repr_html_delegates_to_the_views(paris_run):
     assert paris_run._repr_html_() == run_html(paris_run)
 
 
+@pytest.mark.slow  # a fresh interpreter: nothing of the kit imported yet
+def test_a_lesson_shows_html_without_importing_a_view_and_the_vocabulary_names_none():
+    """The views register the HTML display from above (`_display.py`, issue 30): importing the
+    vocabulary loads no view, and the first display loads them, as a lesson's first cell does."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from toolcall_lab.messages import Message\n"
+            "from toolcall_lab.transcript import Transcript\n"
+            "before = [m for m in sys.modules if '.views' in m]\n"
+            "html = Transcript(messages=[Message.user('Hi')])._repr_html_()\n"
+            "print(before, html.startswith('<div class=\"tcl-view\"'),\n"
+            "      'toolcall_lab.views.display.html' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.split() == ["[]", "True", "True"]
+
+
 def test_text_reprs_are_unchanged(paris_run):
     assert repr(paris_run.transcript) == "Transcript(4 messages)"
     assert repr(paris_run.transcript[2]) == "Message.user(ToolResult('toolu_01', '18°C, sunny'))"
