@@ -56,9 +56,10 @@ Each API's folder holds a file per job, and the package re-exports them as one c
 and beside the folders: `_server_half.py` (`ServerHalf`, what the double asks of a server
 half, and `Route`, where an API answers), `problem.py` (`Problem`, what check_request answers with),
 `signing.py` (how the API double signs the reasoning it invents), `flavours.py` (how five
-local servers bend the API they speak), `_shared.py` (what several codecs do the same
-way), `_openai.py` (what OpenAI's two server halves share), `_schema.py` (the shapes'
-vocabulary) and `_layout.py` (a prompt block by block, for the prompt caches).
+local servers bend the API they speak: one record each), `flavoured.py` (a record played),
+`_shared.py` (what several codecs do the same way), `_openai.py` (what OpenAI's two server
+halves share), `_schema.py` (the shapes' vocabulary) and `_layout.py` (a prompt block by
+block, for the prompt caches).
 
 A rule's text is the API's own error message, word for word where one is on record,
 with its source beside it; a text written here in the API's style says so. A provider
