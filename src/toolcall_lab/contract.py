@@ -426,10 +426,12 @@ def _summary(name: str) -> str:
 
 # -- a kit provider through a fresh API double ------------------------------------------------------
 class DoubleFactory:
-    """`factory(policy)`: the kit provider `name`, talking to a new API double playing `policy`.
+    """`factory(policy)`: the kit provider `name`, talking to a new API double playing `policy`,
+    in-process (`get_provider(..., double=)`: through the double's transport, no socket).
 
-    Build it with `through_double`. Every double it starts is stopped by `close()` or on
-    leaving a `with` block, and `check_provider` stops the ones it made it start.
+    Build it with `through_double`. Every double it makes is stopped (and its providers'
+    clients closed) by `close()` or on leaving a `with` block, and `check_provider` stops the
+    ones it made it make.
     """
 
     def __init__(self, name: str, /, **options: Any) -> None:
@@ -452,9 +454,9 @@ class DoubleFactory:
         from .double.api_double import ApiDouble
         from .providers.registry import get_provider
 
-        double = ApiDouble(policy).start()
+        double = ApiDouble(policy)
         self._doubles.append((double, []))
-        provider = get_provider(self.name, base_url=double.base_url(self.api), **self.options)
+        provider = get_provider(self.name, double=double, **self.options)
         self._doubles[-1][1].append(provider)
         return provider
 

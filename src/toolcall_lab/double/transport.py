@@ -30,11 +30,11 @@ raises when a connection drops mid-body (`RemoteProtocolError`, with its words),
 each SDK then wraps as it does over a socket (anthropic's and openai's `APIConnectionError`).
 
 A double reached only through its transport is never started, and its `url` is then
-`IN_PROCESS_URL`, `http://double.invalid`: `.invalid` is a name no network resolves
-(RFC 6761 §6.4, "Users are free to use 'invalid' names as they would any other domain
-names, but they SHOULD expect those names to be invalid"), so a client given that URL
-without the transport fails at once instead of reaching anything. The transport answers any
-URL: pointed at a started double's own URL it still skips the socket.
+`IN_PROCESS_URL`, `http://double.invalid`: a name no network resolves (RFC 2606 §2,
+https://www.rfc-editor.org/rfc/rfc2606.html: '".invalid" is intended for use in online
+construction of domain names that are sure to be invalid and which it is obvious at a glance
+are invalid'), so a client given that URL without the transport reaches nothing, and says so.
+The transport answers any URL: pointed at a started double's own URL, it still skips the socket.
 
 Left out: timeouts while the double works (a "slow" answer arrives whole after its pause,
 then, if the pause was longer than the client's read timeout, the client's `ReadTimeout` is

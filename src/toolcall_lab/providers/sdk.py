@@ -87,7 +87,7 @@ _T = TypeVar("_T")
 #: on some key; this one says what it is if it ever shows up in a server's log.
 NO_KEY_NEEDED = "no-key-needed"
 #: The host of an API double reached in-process, through its transport (`double/transport.py`,
-#: `IN_PROCESS_URL`): on this machine, though no network resolves it (RFC 6761's `.invalid`).
+#: `IN_PROCESS_URL`): on this machine, though no network resolves it (`.invalid`: RFC 2606 §2).
 IN_PROCESS_HOST = "double.invalid"
 
 
@@ -558,7 +558,11 @@ class WireProvider(BaseProvider):
         """"nothing answers at <url>", and what is true of it: a remote host is the network's
         business; on this machine, the server there is not running (the API double a lesson
         stopped, or a local server not started yet), and the message says how to start it."""
-        if not is_loopback(self.base_url):
+        if urlsplit(self.base_url).hostname == IN_PROCESS_HOST:  # an unstarted double's address
+            hint = ("only an API double's transport answers there, in-process: pass the double itself, "
+                    "get_provider(..., double=double), or start it (`with ApiDouble(...) as double:`) and "
+                    "pass its base_url.")
+        elif not is_loopback(self.base_url):
             hint = "check your network connection and the base_url."
         else:
             double = ("if it was the API double, it was stopped or never started: run the cell that "
