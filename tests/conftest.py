@@ -49,11 +49,24 @@ def strict_checks():
 
 @pytest.fixture
 def make_double():
-    """Start API doubles (`make_double(policy)`); all are stopped when the test ends."""
+    """Start API doubles on loopback (`make_double(policy)`); all are stopped when the test ends.
+
+    A test that only points an SDK at the double needs no socket: `real_provider` reaches
+    any double through its transport, and a file whose doubles never serve says so by taking
+    `make_in_process_double` for its `make_double` (as tests/test_provider_stream.py does)."""
     from toolcall_lab.double import ApiDouble
 
     with contextlib.ExitStack() as stack:
         yield lambda policy=None, **kw: stack.enter_context(ApiDouble(policy, **kw))
+
+
+@pytest.fixture
+def make_in_process_double():
+    """Make API doubles that never serve (`make_in_process_double(policy)`): an SDK reaches them
+    only through their transport, in-process (`real_provider`, `get_provider(..., double=)`)."""
+    from toolcall_lab.double import ApiDouble
+
+    return lambda policy=None, **kw: ApiDouble(policy, **kw)
 
 
 @pytest.fixture
@@ -62,14 +75,18 @@ def double(make_double):
     return make_double()
 
 
-def real_provider(name: str, double, **options):
-    """A real provider (its SDK, its codec) pointed at the API double."""
+def real_provider(name: str, double, *, socket: bool = False, **options):
+    """A real provider (its SDK, its codec) talking to the API double: in-process, through the
+    double's transport (`get_provider(..., double=double)`: no socket, a served double's
+    included), or with `socket=True` at the served double's `base_url`, as a learner's is."""
     from toolcall_lab import get_provider
 
     if name == "ollama":
         pytest.importorskip("ollama")
     options.setdefault("api_key", SECRET)
-    return get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)
+    if socket:
+        return get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), **options)
+    return get_provider(name, double=double, **options)
 
 
 # -- slow tests, and the order tests run in ----------------------------------------------------

@@ -25,6 +25,13 @@ from toolcall_lab.usage import Usage
 from toolcall_lab.views.cost import cost_of, run_cost
 from toolcall_lab.wire import anthropic, chat, responses
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 OPUS = "claude-opus-5"      # 512-token minimum, $5 input, $0.50 read, $6.25 / $10 writes, $25 output
 HIDDEN = 286                # Opus 5's hidden tool-use system prompt, billed whenever tools are offered
 LONG = ("You are a weather assistant for a travel agency. " * 30).strip()   # 1,469 characters
@@ -90,8 +97,10 @@ def test_more_than_four_breakpoints_are_refused_in_the_apis_words_by_check_and_b
     text = "A maximum of 4 blocks with cache_control may be provided. Found 5."
     assert [str(p.text) for p in wire.check_request(body, api="anthropic")] == [text]
     import anthropic as sdk
+    import httpx2
 
-    client = sdk.Anthropic(base_url=double.url, api_key="sk-test", max_retries=0)
+    client = sdk.Anthropic(base_url=double.url, api_key="sk-test", max_retries=0,
+                           http_client=httpx2.Client(transport=double.transport()))
     with pytest.raises(sdk.BadRequestError) as refused:
         client.messages.create(**body)
     assert refused.value.body["error"] == {"type": "invalid_request_error", "message": text}

@@ -21,6 +21,13 @@ from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.providers.openai_chat import OpenAIChatProvider
 from toolcall_lab.wire import chat
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 NAMES = ["scripted", *REAL_PROVIDERS]
 
 
@@ -170,8 +177,8 @@ def test_a_broken_wire_adapter_through_the_double_is_named(make_double):
         codec = SimpleNamespace(encode_request=chat.encode_request, check_request=chat.check_request,
                                 decode_response=lambda body: without_ids(chat.decode_response(body)))
 
-    failures = check_provider(lambda policy: ForgetfulChat(base_url=make_double(policy).base_url("chat"),
-                                                           api_key="unused", max_retries=0))
+    failures = check_provider(lambda policy: ForgetfulChat(double=make_double(policy), api_key="unused",
+                                                           max_retries=0))
     assert [f.clause for f in failures] == ["paris_run", "parallel_calls", "unique_ids"]
     assert failures[0] == Failure("paris_run", "expected the call get_weather{city: 'Paris'} to carry an "
                                                "id to answer it with, got an empty id")

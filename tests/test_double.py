@@ -568,7 +568,7 @@ def test_a_stopped_double_hangs_up_kept_alive_connections():
     # The SDKs keep connections open between calls; a stopped double must not go on
     # answering on them (nor leave their sockets and threads behind).
     double = ApiDouble(["one", "two"]).start()
-    provider = real_provider("anthropic", double, max_retries=0, timeout=5)
+    provider = real_provider("anthropic", double, socket=True, max_retries=0, timeout=5)
     assert run_agent(provider, "Hi").answer == "one"
     double.stop()
     with pytest.raises(ProviderUnreachableError):

@@ -191,8 +191,14 @@ def test_a_budget_on_the_default_model_is_caught_before_sending(fake):
     assert server.requests == []  # nothing was sent
 
 
+@pytest.fixture
+def double(make_in_process_double):
+    """The API double, reached in-process through its transport: no test here is about the socket."""
+    return make_in_process_double()
+
+
 def test_paris_run_through_the_api_double(double):
-    provider = AnthropicProvider(base_url=double.base_url("anthropic"), api_key=SECRET)
+    provider = AnthropicProvider(double=double, api_key=SECRET)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     assert len(run.steps) == 2
@@ -200,8 +206,7 @@ def test_paris_run_through_the_api_double(double):
 
 
 def test_thinking_through_the_api_double(double):
-    provider = AnthropicProvider(base_url=double.base_url("anthropic"), thinking="adaptive", effort="low",
-                                 max_tokens=4096)
+    provider = AnthropicProvider(double=double, thinking="adaptive", effort="low", max_tokens=4096)
     run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     (thinking,) = run.transcript[1].reasoning

@@ -28,6 +28,13 @@ from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.tokens import estimate_tokens, request_text
 from toolcall_lab.tools import get_weather
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 NAMES = ["scripted", *REAL_PROVIDERS]
 
 
@@ -176,7 +183,7 @@ def test_every_sdk_client_verifies_with_the_one_tls_context_and_keeps_the_sdks_s
     # issue 20: a TLS context per client cost ~35 ms of CPU, a few dozen times a lesson
     import ssl
 
-    first, second = real_provider(name, double), real_provider(name, double)
+    first, second = real_provider(name, double, socket=True), real_provider(name, double, socket=True)
     context = _transport(first)._pool._ssl_context
     assert _transport(second)._pool._ssl_context is context
     assert (context.verify_mode, context.check_hostname) == (ssl.CERT_REQUIRED, True)

@@ -31,10 +31,10 @@ ollama = pytest.importorskip("ollama")
 
 
 def test_the_paris_run_goes_through_the_ollama_client():
-    with ApiDouble() as double:
-        provider = OllamaProvider(base_url=double.base_url("ollama"))
-        run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
-        received = [r.body for r in double.requests]
+    double = ApiDouble()  # reached in-process, through its transport
+    provider = OllamaProvider(double=double)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    received = [r.body for r in double.requests]
     assert run.answer == "It's 18°C and sunny in Paris."
     assert [s.stop_reason for s in run.steps] == ["tool_use", "end_turn"]
     for step, body in zip(run.steps, received, strict=True):
@@ -50,10 +50,9 @@ def test_the_paris_run_goes_through_the_ollama_client():
 
 
 def test_thinking_is_asked_for_and_replayed():
-    with ApiDouble() as double:
-        run = run_agent(OllamaProvider(base_url=double.base_url("ollama"), think=True), PARIS_QUESTION,
-                        tools=[get_weather])
-        received = [r.body for r in double.requests]
+    double = ApiDouble()
+    run = run_agent(OllamaProvider(double=double, think=True), PARIS_QUESTION, tools=[get_weather])
+    received = [r.body for r in double.requests]
     reasoning = run.steps[0].turn.message.reasoning[0]
     assert isinstance(reasoning, ReasoningBlock) and reasoning.provider == "ollama"
     assert received[0]["think"] is True

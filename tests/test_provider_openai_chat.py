@@ -170,10 +170,8 @@ def test_lm_studios_plain_string_error_and_an_unknown_model(server):
 def test_the_paris_run_against_the_shared_api_double(preset):
     from toolcall_lab.double import ApiDouble
 
-    with ApiDouble() as double:
-        provider = OpenAIChatProvider(preset=preset, base_url=double.base_url("chat"), api_key="any",
-                                      max_retries=0)
-        run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
+    provider = OpenAIChatProvider(preset=preset, double=ApiDouble(), api_key="any", max_retries=0)
+    run = run_agent(provider, PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
     assert all(step.turn.request and step.turn.response for step in run.steps)
 

@@ -39,8 +39,14 @@ def question():
     return Transcript(messages=[Message.user(PARIS_QUESTION)])
 
 
+@pytest.fixture
+def double(make_in_process_double):
+    """The API double, reached in-process through its transport: no test here is about the socket."""
+    return make_in_process_double()
+
+
 def provider_at(double, **options):
-    return OpenAIResponsesProvider(base_url=double.base_url("responses"), max_retries=0, **options)
+    return OpenAIResponsesProvider(double=double, max_retries=0, **options)
 
 
 # -- the Paris run ---------------------------------------------------------------------------
@@ -94,7 +100,7 @@ def test_tampered_reasoning_is_refused_before_sending_and_by_the_double(double, 
 
 
 def test_the_registry_builds_this_provider(double, no_key):
-    provider = get_provider("openai", base_url=double.base_url("responses"), reasoning_effort="high")
+    provider = get_provider("openai", double=double, reasoning_effort="high")
     assert isinstance(provider, OpenAIResponsesProvider) and provider.reasoning_effort == "high"
     assert provider.complete(question(), tools=[get_weather]).tool_calls[0].args == {"city": "Paris"}
 

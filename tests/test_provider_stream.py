@@ -48,6 +48,13 @@ from toolcall_lab.stream import (
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import codec
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 PROVIDERS = [*REAL_PROVIDERS, "scripted"]
 QUESTION = "What's the weather in Paris and Tōkyō?"
 #: Words and two parallel calls, then the answer: text, calls and (where the API reasons) reasoning.
@@ -329,72 +336,6 @@ def test_stream_needs_a_provider_with_a_stream_method():
         run_agent(ScriptedProvider(["Hi"]), "Hi", stream="yes")  # type: ignore[arg-type]
 
 
-def test_complete_and_stream_are_one_seam_on_one_base():
-    """Every provider of the kit is a `BaseProvider` with a `stream` of its own (issue 30): the
-    scripted one plays its reply, the SDK ones read the SDK's stream; the loop asks for a stream
-    through the seam (`streaming`), with no `type: ignore` left for a method the contract lacked."""
-    import inspect
-
-    from toolcall_lab import loop
-    from toolcall_lab.providers.base import BaseProvider, StreamingProvider, streaming
-    from toolcall_lab.providers.registry import PROVIDERS
-
-    for spec in PROVIDERS.values():
-        assert issubclass(spec.cls, BaseProvider), spec.name
-        assert spec.cls.stream is not BaseProvider.stream, spec.name
-    scripted = ScriptedProvider(["Hi."])
-    assert streaming(scripted) is scripted and isinstance(scripted, StreamingProvider)
-    assert "type: ignore" not in inspect.getsource(loop._streamed)
-
-
-def test_a_provider_that_cannot_stream_says_so_in_one_sentence_before_anything_is_sent():
-    from toolcall_lab.providers.base import BaseProvider
-
-    sent: list[Any] = []
-
-    class OneMethod(BaseProvider):  # `complete` only: BaseProvider's stream says it cannot
-        name, model = "one", "m"
-
-        def complete(self, transcript: Transcript, *, tools: Any = (), tool_choice: Any = None,
-                     parallel_tool_calls: Any = None) -> Any:
-            sent.append(transcript)
-            return ScriptedProvider(["Hi."]).complete(transcript)
-
-    class Plain:  # a learner's one-method provider, as lesson 9's EchoProvider: no base at all
-        name, model = "plain", "m"
-
-        def complete(self, transcript: Transcript, *, tools: Any = ()) -> Any:
-            sent.append(transcript)
-            return ScriptedProvider(["Hi."]).complete(transcript)
-
-    said = []
-    for provider in (OneMethod(), Plain()):
-        transcript = Transcript()
-        with pytest.raises(UsageTypeError) as raised:
-            run_agent(provider, "Hi", transcript=transcript, stream=True)
-        said.append(str(raised.value).replace(type(provider).__name__, "X"))
-        assert sent == [] and len(transcript) == 0  # refused before anything was sent or added
-        assert run_agent(provider, "Hi").answer == "Hi."  # unstreamed, the same provider runs
-        sent.clear()
-    with pytest.raises(UsageTypeError) as direct:
-        next(OneMethod().stream(Transcript()))
-    assert said[0] == said[1] == str(direct.value).replace("OneMethod", "X")
-    assert said[0].startswith("X cannot stream: it has no stream method of its own; leave stream=True out")
-
-
-def test_a_preset_is_its_instance_s_own_and_the_class_is_never_changed():
-    """`OpenAIChatProvider(preset=...)` reads its name, key variable and start hint from the local
-    server's record into the instance; the class keeps OpenAI's (issue 30: no ClassVar rebound)."""
-    before = {name: getattr(OpenAIChatProvider, name) for name in ("name", "key_env", "start_hint")}
-    vllm = OpenAIChatProvider(preset="vllm")
-    assert (vllm.name, vllm.key_env) == ("vllm", None)
-    assert vllm.start_hint == LOCAL_SERVERS["vllm"].start_hint(vllm.model)
-    assert {name: getattr(OpenAIChatProvider, name) for name in before} == before == {
-        "name": "openai-chat", "key_env": "OPENAI_API_KEY", "start_hint": None}
-    assert {"name", "key_env", "start_hint"} <= set(vars(vllm))
-    assert "start_hint" not in vars(OpenAIChatProvider(base_url="http://127.0.0.1:1/v1", api_key="sk-x"))
-
-
 def test_a_raising_on_event_mid_stream_is_its_own_error_and_the_transcript_is_restored(make_double):
     provider = real_provider("anthropic", make_double(list(SCRIPT)))
     transcript = Transcript()
@@ -450,8 +391,7 @@ def test_each_local_chat_server_streams_the_run_it_answers_unstreamed(server, ma
     runs = []
     for streamed in (False, True):
         double = make_double(list(SCRIPT), flavour=server)
-        provider = OpenAIChatProvider(preset=server, base_url=double.base_url("chat"),
-                                      parallel_tool_calls=True)
+        provider = OpenAIChatProvider(preset=server, double=double, parallel_tool_calls=True)
         runs.append(run_agent(provider, QUESTION, tools=[get_weather], stream=streamed))
     assert said(runs[1].transcript) == said(runs[0].transcript)
     assert [comparable(s.turn) for s in runs[1].steps] == [comparable(s.turn) for s in runs[0].steps]
@@ -460,7 +400,7 @@ def test_each_local_chat_server_streams_the_run_it_answers_unstreamed(server, ma
 @pytest.mark.parametrize("server", CHAT_SERVERS)
 def test_an_error_mid_stream_on_a_local_server_is_an_incomplete_stream(server, make_double):
     double = make_double(list(SCRIPT), flavour=server)
-    provider = OpenAIChatProvider(preset=server, base_url=double.base_url("chat"))
+    provider = OpenAIChatProvider(preset=server, double=double)
     double.fail_next("stream_error", after=3)
     transcript = Transcript()
     with pytest.raises(IncompleteStreamError, match="sent an error after") as raised:

@@ -24,6 +24,13 @@ from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import check_request, encode_request
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 HI = Transcript("Be brief.", [Message.user("Hi")])
 #: One model per API that takes a temperature (Claude Haiku 5.5, the default, takes only its own).
 MODELS = {"anthropic": "claude-haiku-4-5", "responses": "gpt-4o-mini", "chat": "gpt-4o-mini",

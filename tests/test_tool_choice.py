@@ -30,6 +30,13 @@ from toolcall_lab.tool_choice import callable_tools, check_tool_choice
 from toolcall_lab.tools import calculator, get_weather
 from toolcall_lab.wire import anthropic, chat, ollama, responses
 
+
+@pytest.fixture
+def make_double(make_in_process_double):
+    """This file's doubles never serve: the SDKs reach them in-process (`real_provider`, `double=`)."""
+    return make_in_process_double
+
+
 TOOLS = (get_weather, calculator)
 ASK = Transcript(messages=[Message.user("Weather in Paris and Tokyo?")])
 

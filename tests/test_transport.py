@@ -28,7 +28,7 @@ from conftest import REAL_PROVIDERS, SECRET
 from toolcall_lab import Message, Transcript, get_provider, run_agent
 from toolcall_lab.double import ApiDouble
 from toolcall_lab.double.transport import IN_PROCESS_URL
-from toolcall_lab.errors import IncompleteStreamError, ProviderTimeoutError
+from toolcall_lab.errors import IncompleteStreamError, ProviderTimeoutError, ProviderUnreachableError
 from toolcall_lab.providers.sdk import _create_arguments, is_loopback
 from toolcall_lab.tools import get_weather
 from toolcall_lab.wire import codec, decode_reply
@@ -275,3 +275,17 @@ def test_the_guard_catches_a_double_that_listens():
     """`no_sockets` is no empty promise: a double started over a socket fails under it."""
     with pytest.raises(AssertionError, match="a network socket was opened"):
         ApiDouble().start()
+
+
+def test_a_provider_at_an_unstarted_doubles_url_without_its_transport_says_what_to_pass(monkeypatch):
+    def unresolved(host: str, *args: Any, **kwargs: Any) -> Any:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")  # what .invalid gets
+
+    monkeypatch.setattr(socket, "getaddrinfo", unresolved)  # no name is looked up by this test
+    double = ApiDouble()
+    provider = get_provider("openai-chat", base_url=double.base_url("chat"), max_retries=0)
+    with pytest.raises(ProviderUnreachableError) as raised:
+        provider.complete(Transcript(messages=[Message.user(QUESTION)]))
+    assert str(raised.value).startswith("nothing answers at http://double.invalid/v1: only an API double's "
+                                        "transport answers there, in-process: pass the double itself, "
+                                        "get_provider(..., double=double)"), str(raised.value)
