@@ -12,12 +12,15 @@ A provider that can stream also has `stream(transcript, tools=...)` (`StreamingP
 the same reply as the kit's stream events (`toolcall_lab.stream`), the last one
 `StreamFinished(turn)` with the `Turn` that `complete` would have returned;
 `run_agent(..., stream=True)` uses it. The kit's own providers have both methods on one
-base class, `BaseProvider` (as openai-agents' `Model` has `get_response` and
-`stream_response`): `ScriptedProvider` plays its reply as events, `WireProvider` reads
-the SDK's stream. What a provider that cannot stream says is written once, here
-(`streaming`): `BaseProvider.stream`, left as it is, says it, and so does `run_agent` for
-a one-method provider, before anything is sent (pydantic-ai's `Model.request_stream` is
-the same default: "Streamed requests not supported by this ...").
+base class, `BaseProvider`, as openai-agents' `Model` has `get_response` and
+`stream_response` (github.com/openai/openai-agents-python, src/agents/models/interface.py:
+"It provides methods for both standard and streaming responses"): `ScriptedProvider` plays
+its reply as events, `WireProvider` reads the SDK's stream. What a provider that cannot
+stream says is written once, here (`streaming`): `BaseProvider.stream`, left as it is, says
+it, and so does `run_agent` for a one-method provider, before anything is sent. pydantic-ai's
+`Model.request_stream` has the same default (github.com/pydantic/pydantic-ai,
+pydantic_ai_slim/pydantic_ai/models/__init__.py: "This method is not required, but you
+need to implement it if you want to support streamed responses").
 
 Every provider of the kit also keeps `provider.requests`, one `SentRequest` per call that
 succeeded: the system prompt, the messages and the tools it was sent, the estimated input
