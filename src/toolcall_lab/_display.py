@@ -14,9 +14,10 @@ above:
   is displayed loads them: every module of the kit runs `toolcall_lab/__init__.py` first,
   so a lesson shows its first transcript as HTML without importing any view.
 
-IPython's own formatters allow the same from outside
-(`get_ipython().display_formatter.formatters["text/html"].for_type(Transcript, ...)`), but
-only where IPython runs; this one also answers a bare `transcript._repr_html_()` in a test.
+IPython's own formatters allow the same from outside, "you can register methods for third
+party types" (`formatter.for_type(int, llm_int)`,
+ipython.readthedocs.io/en/latest/api/generated/IPython.core.formatters.html), but only where
+IPython runs; this registry also answers a bare `transcript._repr_html_()` in a test.
 
 >>> class Note:
 ...     def __init__(self, text): self.text = text
