@@ -179,3 +179,13 @@ def test_the_meter_asks_each_apis_server_half_for_the_hidden_prompt_it_bills(pro
     assert with_tools.hidden == (tool_prompt_tokens(sender.model) if provider == "anthropic" else 0)
     assert without.hidden == 0
     assert with_tools.hidden < with_tools.input
+
+
+@pytest.mark.parametrize(("provider", "title"), [
+    ("anthropic", "Anthropic Messages"), ("openai", "OpenAI Responses"), ("openai-chat", "OpenAI Chat"),
+    ("ollama", "Ollama")])
+def test_the_report_names_the_api_by_its_api_spec_title(capsys, provider, title):
+    # issue 30: budget retyped the titles, and called Chat "Chat Completions" where every widget
+    # says ApiSpec's "OpenAI Chat"; the one record's wording wins
+    assert main(["budget", "--students", "2", "--provider", provider]) == 0
+    assert f"on {provider} ({title} API), model " in capsys.readouterr().out

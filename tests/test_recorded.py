@@ -130,3 +130,15 @@ def _chunk_model(chunk):
     from openai.types.chat import ChatCompletionChunk
 
     return construct_type(type_=ChatCompletionChunk, value=chunk)
+
+
+def test_raw_events_reads_a_stream_as_the_apis_server_half_frames_it(monkeypatch):
+    # issue 30: raw_events branched on the API's name ("ollama": NDJSON) and refused any other;
+    # it asks the server half's stream headers, so a new API (here one served by Ollama's half) reads
+    from toolcall_lab.wire import API_SPECS, ApiSpec
+
+    monkeypatch.setitem(API_SPECS, "toy", ApiSpec("toy", "Toy", "/toy", "", "ollama", "toy-",
+                                                  package="toolcall_lab.wire.ollama"))
+    assert raw_events(b'{"done":false}\n{"done":true}\n', "toy") == [{"done": False}, {"done": True}]
+    assert raw_events(RECORDINGS["ollama"].body, "toy") == RECORDINGS["ollama"].events()
+    assert [r.name for r in RECORDINGS.values()] == list(RECORDINGS)  # each record carries its key

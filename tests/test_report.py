@@ -79,3 +79,13 @@ def test_loop_table_worked_example():
         "   2         2,500          4,500\n"
         "   3         3,000          7,500"
     )
+
+
+def test_stop_table_asks_each_apis_codec_how_its_body_says_why_the_reply_ended(monkeypatch):
+    # issue 30: the table matched on the API's name, and any other API fell to Ollama's `done_reason`
+    from toolcall_lab.views.report import stop_table
+    from toolcall_lab.wire import API_SPECS, ApiSpec
+
+    monkeypatch.setitem(API_SPECS, "toy", ApiSpec("toy", "Toy", "/toy", "/v1", "openai-chat", "toy-",
+                                                  package="toolcall_lab.wire.chat"))
+    assert stop_table("end_turn", "max_tokens").splitlines()[-1].split() == ["toy", "stop", "length"]

@@ -753,3 +753,23 @@ def test_interval_explorer_takes_its_colours_from_the_theme():
     w.runs.value = 10
     for value in html_values(w):
         assert value and theme_problems(value) == [], value[:200]
+
+
+def test_the_step_through_shows_the_items_under_each_apis_own_key(monkeypatch):
+    # issue 30: the key was a table by API name ("input" for Responses), which a new API had to join
+    from toolcall_lab.views.widgets._step_through import _wire_part
+    from toolcall_lab.wire import API_SPECS, ApiSpec
+
+    monkeypatch.setitem(API_SPECS, "toy", ApiSpec("toy", "Toy", "/toy", "/v1", "openai", "toy-",
+                                                  package="toolcall_lab.wire.responses"))
+    shown = _wire_part(Transcript(messages=[Message.user("Hi")]), 0, (), "toy", None)
+    assert "message 1 in the Toy request body: input[0]" in shown
+
+
+def test_the_stream_player_offers_each_apis_first_recording():
+    from toolcall_lab.recorded import RECORDINGS
+    from toolcall_lab.views.widgets._stream_player import ONE_PER_API
+    from toolcall_lab.wire import API_SPECS
+
+    assert ONE_PER_API == ("anthropic", "responses", "chat", "ollama")
+    assert [RECORDINGS[name].api for name in ONE_PER_API] == list(API_SPECS)

@@ -4,7 +4,8 @@ Each recording is a response body byte for byte, copied from an official SDK's t
 vendor's documentation page (`data/streams/SOURCES.md` says where each came from), and
 shipped with the package so a lesson reads it offline. `raw_events` turns a body into
 what `wire.decode_stream` reads: one dict per event (an SSE event's `data` JSON, an
-NDJSON line), in order, the end marker `data: [DONE]` left out.
+NDJSON line, as the API's server half frames its streams), in order, the end marker
+`data: [DONE]` left out.
 
     >>> chat = RECORDINGS["chat"]
     >>> chat.api, len(raw_events(chat.body, chat.api))
@@ -30,7 +31,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .errors import ToolcallLabError, UsageError
-from .wire._framing import events_of
+from .wire import API_SPECS
+from .wire._framing import events_of, is_ndjson
 
 if TYPE_CHECKING:
     from .stream import StreamEvent
@@ -40,8 +42,10 @@ __all__ = ["RECORDINGS", "Recording", "Step", "raw_events", "timeline"]
 
 @dataclass(frozen=True)
 class Recording:
-    """One recorded stream: which API sent it, what it shows, and where it was copied from."""
+    """One recorded stream: its name (a key of `RECORDINGS`), which API sent it, what it shows,
+    and where it was copied from."""
 
+    name: str
     api: str
     file: str
     shows: str
@@ -98,34 +102,36 @@ def timeline(events: Sequence[Mapping[str, Any]], api: str) -> list[Step]:
 
 
 _SDK_PY = "anthropic-sdk-python@009b0353, a live recording in its tests"
-RECORDINGS: dict[str, Recording] = {
-    "anthropic": Recording(
-        "anthropic", "anthropic_messages_tool_use_stream.sdk_recorded.sse",
+#: The recorded streams by name; each API's first is named for it.
+RECORDINGS: dict[str, Recording] = {r.name: r for r in (
+    Recording(
+        "anthropic", "anthropic", "anthropic_messages_tool_use_stream.sdk_recorded.sse",
         "claude-haiku-4-5 calls get_weather", _SDK_PY),
-    "responses": Recording(
-        "responses", "openai_responses_function_call_stream.dotnet_recorded.sse",
+    Recording(
+        "responses", "responses", "openai_responses_function_call_stream.dotnet_recorded.sse",
         "gpt-4o-mini calls a function", "openai-dotnet@b3b4bbbc, a live recording in its tests"),
-    "chat": Recording(
-        "chat", "openai_chat_tool_call_stream.openai_python_recorded.sse",
+    Recording(
+        "chat", "chat", "openai_chat_tool_call_stream.openai_python_recorded.sse",
         "gpt-4o calls a function", "openai-python@e43b4224, a live recording in its tests"),
-    "ollama": Recording(
-        "ollama", "ollama_chat_tool_calls_stream.docs.ndjson",
+    Recording(
+        "ollama", "ollama", "ollama_chat_tool_calls_stream.docs.ndjson",
         "llama3.2 calls get_weather", "Ollama's API docs (docs/api.md), the streaming tools example"),
-    "chat_parallel": Recording(
-        "chat", "openai_chat_parallel_tool_calls_stream.openai_python_recorded.sse",
+    Recording(
+        "chat_parallel", "chat", "openai_chat_parallel_tool_calls_stream.openai_python_recorded.sse",
         "gpt-4o calls two functions", "openai-python@e43b4224, a live recording in its tests"),
-    "anthropic_max_tokens": Recording(
-        "anthropic", "anthropic_messages_max_tokens_partial_tool_use_stream.sdk_fixture.sse",
+    Recording(
+        "anthropic_max_tokens", "anthropic",
+        "anthropic_messages_max_tokens_partial_tool_use_stream.sdk_fixture.sse",
         "a reply that hits max_tokens inside a call's arguments",
         "anthropic-sdk-python@009b0353, a test fixture"),
-}
+)}
 
 
 def raw_events(body: bytes, api: str) -> list[dict[str, Any]]:
-    """The events of a stream's `body` as dicts: NDJSON lines for Ollama, SSE `data` for the rest."""
-    if api not in ("anthropic", "responses", "chat", "ollama"):
-        raise UsageError(f"unknown API {api!r}; recorded streams come from anthropic, responses, chat "
-                         "or ollama.")
+    """The events of a stream's `body` as dicts, framed as `api`'s server half streams them: NDJSON
+    lines where its stream's content type says so (Ollama's), else server-sent events' `data`."""
+    if api not in API_SPECS:
+        raise UsageError(f"unknown API {api!r}; recorded streams come from {', '.join(API_SPECS)}.")
     # subtle: the blank line ends a last event a recording was saved without (read as an SSE
     # client reads a whole body; `events_of` reads past an unended one, as a live stream must)
-    return events_of(body + b"\n\n", lines=api == "ollama")
+    return events_of(body + b"\n\n", lines=is_ndjson(API_SPECS[api].server.STREAM_HEADERS))

@@ -55,10 +55,6 @@ from .lesson_usage import PROVIDERS, load_usage
 __all__ = ["ClassBudget", "LessonBill", "class_budget", "parse_lessons", "request_usages"]
 
 COLUMNS = 80
-#: The vendor whose price rows each provider may be priced with.
-VENDOR = {"anthropic": "anthropic", "openai": "openai", "openai-chat": "openai", "ollama": "local"}
-API_TITLE = {"anthropic": "Anthropic Messages", "responses": "OpenAI Responses",
-             "chat": "Chat Completions", "ollama": "Ollama"}
 
 
 @dataclass(frozen=True)
@@ -215,11 +211,22 @@ def class_budget(*, students: int, lessons: str | Sequence[int] | None = None, p
                        tuple(bills), price, rate_limit_of(model) if price else None, data)
 
 
+def _vendor(provider: str) -> str | None:
+    """The vendor whose price rows `provider` may be priced with: its default model's
+    (`models.DEFAULT_MODELS`, `models.PRICES`), None for a local server, whose default has no price.
+
+    >>> _vendor("openai-chat"), _vendor("anthropic"), _vendor("ollama")
+    ('openai', 'anthropic', None)
+    """
+    price = price_of(default_model(provider))
+    return None if price is None else price.provider
+
+
 def _price_for(provider: str, model: str) -> Price | None:
     """The price row for `model`, checked against `provider`'s vendor (None: a local model)."""
-    vendor = VENDOR[provider]
+    vendor = _vendor(provider)
     price = price_of(model)
-    if vendor == "local":
+    if vendor is None:
         return None  # a local server bills nothing per token, whatever the model
     if price is None:
         known = ", ".join(m for m, p in PRICES.items() if p.provider == vendor)
@@ -273,7 +280,7 @@ def _report(budget: ClassBudget) -> list[str]:
     runs = f"{budget.runs} run{'s' if budget.runs > 1 else ''}"
     numbers = _spans([int(b.lesson[:2]) for b in budget.lessons])
     lines = [f"Class budget: {budget.students} learners x {runs} of lessons {numbers}",
-             f"on {budget.provider} ({API_TITLE[budget.api]} API), model {budget.model}", "",
+             f"on {budget.provider} ({API_SPECS[budget.api].title} API), model {budget.model}", "",
              _ROW.format("lesson (one Run All)", "calls", "input tokens", "output", "no caching",
                          "with caching")]
     for bill in budget.lessons:

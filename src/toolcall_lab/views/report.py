@@ -155,25 +155,12 @@ def wire_json(body: Mapping[str, Any], *, hide: Sequence[str] = ("tools",)) -> s
     return json.dumps(shown, ensure_ascii=False, indent=2)
 
 
-def _said(body: Mapping[str, Any], api: str) -> str:
-    """The field of a response body that says why the reply ended, as `api` spells it."""
-    match api:
-        case "anthropic":
-            return str(body["stop_reason"])
-        case "responses":
-            details = body.get("incomplete_details") or {}
-            return f"{body['status']}/{details['reason']}" if details else str(body["status"])
-        case "chat":
-            return str(body["choices"][0]["finish_reason"])
-        case _:
-            return str(body.get("done_reason"))
-
-
 def stop_table(*reasons: str) -> str:
     """How each API says a reply ended for each of `reasons` (the kit's stop reasons).
 
     One row per API, one column per reason: the word its response body carries, as the
-    API double writes it (a Responses body says `status/incomplete_details.reason`).
+    API double writes it and the API's codec reads it back (`ended_by`, in each
+    `wire/<api>/_blocks.py`: a Responses body says `status/incomplete_details.reason`).
 
     >>> print(stop_table("end_turn", "max_tokens"))
     api        end_turn   max_tokens
@@ -185,14 +172,15 @@ def stop_table(*reasons: str) -> str:
     """
     from ..turn import StopReason, Turn
     from ..usage import Usage
-    from ..wire import API_SPECS, APIS
+    from ..wire import API_SPECS
 
     rows: list[list[str]] = []
-    for api in APIS:
+    for api, spec in API_SPECS.items():
+        codec: Any = spec.codec  # subtle: `ended_by` is the API's own name, not the `Codec` protocol's
         row: list[str] = [api]
         for reason in reasons:
             turn = Turn(Message.assistant("It's 18°C and sunny in Pa"), StopReason(reason), Usage(), "m")
-            row.append(_said(API_SPECS[api].server.encode_response(turn, response_id="resp_1"), api))
+            row.append(codec.ended_by(spec.server.encode_response(turn, response_id="resp_1")))
         rows.append(row)
     return table(["api", *reasons], rows, right=set())
 

@@ -47,7 +47,7 @@ from typing import Any
 from .._json import compact
 from ..errors import MalformedResponseError
 
-__all__ = ["DONE", "NDJSON_HEADERS", "SSE_HEADERS", "events_of", "ndjson", "sse"]
+__all__ = ["DONE", "NDJSON_HEADERS", "SSE_HEADERS", "events_of", "is_ndjson", "ndjson", "sse"]
 
 #: What a server-sent event stream is sent with (Anthropic, OpenAI: recorded).
 SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream; charset=utf-8",
@@ -71,6 +71,18 @@ def sse(event: Mapping[str, Any], *, named: bool = True) -> bytes:
 def ndjson(event: Mapping[str, Any]) -> bytes:
     """One line of newline-delimited JSON."""
     return f"{compact(event)}\n".encode()
+
+
+def is_ndjson(headers: Mapping[str, str]) -> bool:
+    """Whether a stream sent with `headers` is NDJSON, one JSON object a line (else server-sent
+    events), as its content type says: what `events_of`'s `lines` is for a server half's
+    `STREAM_HEADERS`, or a response's own.
+
+    >>> is_ndjson(NDJSON_HEADERS), is_ndjson(SSE_HEADERS), is_ndjson({"content-type": "Application/X-NDJSON"})
+    (True, False, True)
+    """
+    kind = str(headers.get("content-type", "")).split(";")[0].strip().lower()
+    return kind == NDJSON_HEADERS["content-type"]
 
 
 def events_of(raw: bytes, *, lines: bool = False) -> list[dict[str, Any]]:

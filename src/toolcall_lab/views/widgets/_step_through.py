@@ -36,9 +36,6 @@ __all__ = ["step_through"]
 #: The tallest the sequence diagram is drawn in the widget (CSS), whatever the column's width.
 DIAGRAM_MAX_HEIGHT = "400px"
 
-_ITEMS_KEY = {"anthropic": "messages", "responses": "input", "chat": "messages", "ollama": "messages"}
-
-
 def _input_so_far(transcript: Transcript, run: Run | None,
                   tools: Sequence[Tool]) -> list[tuple[int, int, bool]]:
     """(calls made, input tokens billed, estimated?) once message k is on the table.
@@ -74,15 +71,19 @@ def _input_so_far(transcript: Transcript, run: Run | None,
 
 def _wire_part(transcript: Transcript, k: int, tools: Sequence[Tool], api: str,
                model: str | None) -> str:
-    """HTML: the items of `api`'s request body that message k becomes, as pretty JSON."""
+    """HTML: the items of `api`'s request body that message k becomes, as pretty JSON (the list
+    under the API's `ITEMS_KEY`, `wire/<api>/_blocks.py`: "input" for Responses, else "messages")."""
     from ...transcript import Transcript
+    from ...wire import API_SPECS
 
-    key = _ITEMS_KEY[api]
+    spec = API_SPECS[api]
+    codec: Any = spec.codec  # subtle: ITEMS_KEY is the API's own name, not the `Codec` protocol's
+    key = codec.ITEMS_KEY
     before = wire_body(Transcript(transcript.system, transcript.messages[:k]), tools, api, model)[key]
     after = wire_body(Transcript(transcript.system, transcript.messages[: k + 1]), tools, api, model)[key]
     start = len(before) if after[: len(before)] == before else len(after) - 1
     part = after[start:]
-    title = API_TITLES[api]
+    title = spec.title
     if not part:
         where = f"nothing: the {title} request leaves message {k + 1} out"
         return f"<div style='{FONT}'><b>{html.escape(where)}</b></div>"

@@ -28,14 +28,29 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
-from ...recorded import Step, timeline
+from ...recorded import RECORDINGS, Step, timeline
+from ...wire import APIS
 from ._common import API_TITLES, FONT, described, pre
 
 __all__ = ["stream_player"]
 
-#: The recordings the player offers unless told: one tool call on each of the four wires.
-FOUR_WIRES = ("anthropic", "responses", "chat", "ollama")
 _RAW_SHOWN = 300  # characters of a wire event shown
+
+
+def _first_of_each_api() -> tuple[str, ...]:
+    """Each API's first recording (`recorded.RECORDINGS`), in the APIs' order.
+
+    >>> _first_of_each_api()
+    ('anthropic', 'responses', 'chat', 'ollama')
+    """
+    first: dict[str, str] = {}
+    for name, recording in RECORDINGS.items():
+        first.setdefault(recording.api, name)
+    return tuple(first[api] for api in APIS if api in first)
+
+
+#: The recordings the player offers unless told: one tool call on each wire.
+ONE_PER_API = _first_of_each_api()
 
 
 def _is_token(event: Any) -> bool:
@@ -142,7 +157,7 @@ def _titled(title: str, body: str) -> str:
     return f"<div style='{FONT}'><b>{html.escape(title)}</b></div>{body}"
 
 
-def stream_player(recordings: Sequence[str] = FOUR_WIRES, *, pace_ms: int = 400) -> Any:
+def stream_player(recordings: Sequence[str] = ONE_PER_API, *, pace_ms: int = 400) -> Any:
     """Play recorded streams (`toolcall_lab.recorded.RECORDINGS` keys) event by event.
 
     Laid out for a 1280x720 screen: the stream picker and the position on top, Play and
@@ -153,8 +168,6 @@ def stream_player(recordings: Sequence[str] = FOUR_WIRES, *, pace_ms: int = 400)
     `position` (Label), `raw`, `said`, `arguments`, `first_token`, `verdict` (HTML).
     """
     import ipywidgets as widgets
-
-    from ...recorded import RECORDINGS
 
     unknown = [name for name in recordings if name not in RECORDINGS]
     if unknown or not recordings:

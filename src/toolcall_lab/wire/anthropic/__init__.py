@@ -49,7 +49,7 @@ Left out: images, documents, citations, the double's streams (the kit reads stre
 """
 
 from ..signing import SIGNATURE_PREFIX, binding_of, sign_thinking, signature_is_ours, verify_thinking
-from ._blocks import API_NAME, PROVIDER_NAME, why_dropped
+from ._blocks import API_NAME, ITEMS_KEY, PROVIDER_NAME, ended_by, why_dropped
 from .caching import CACHE_TTLS, CACHING, caching_strategies, place_breakpoints
 from .client import decode_response, encode_request, tool_choice_config
 from .rules import check_request
@@ -61,6 +61,7 @@ __all__ = [
     "API_NAME",
     "CACHE_TTLS",
     "CACHING",
+    "ITEMS_KEY",
     "PROVIDER_NAME",
     "SIGNATURE_PREFIX",
     "binding_of",
@@ -73,6 +74,7 @@ __all__ = [
     "decode_tool_choice",
     "encode_request",
     "encode_response",
+    "ended_by",
     "error_body",
     "place_breakpoints",
     "sign_thinking",

@@ -43,13 +43,27 @@ from ...turn import StopReason
 from .._shared import json_text, made_elsewhere, object_call, parse_arguments, plain_json
 from ..signing import sign_thinking
 
-__all__ = ["API_NAME", "MIN_BUDGET", "PROVIDER_NAME", "STOP_IN", "Merged", "decode_blocks", "encode_content",
-           "merge", "result_text", "why_dropped"]
+__all__ = [
+    "API_NAME",
+    "ITEMS_KEY",
+    "MIN_BUDGET",
+    "PROVIDER_NAME",
+    "STOP_IN",
+    "Merged",
+    "decode_blocks",
+    "encode_content",
+    "ended_by",
+    "merge",
+    "result_text",
+    "why_dropped",
+]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME = "anthropic"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are sent back here.
 PROVIDER_NAME = "anthropic"
+#: The request body's key that carries the conversation, a list of messages.
+ITEMS_KEY = "messages"
 #: The smallest `thinking.budget_tokens` the API takes.
 MIN_BUDGET = 1024
 
@@ -312,3 +326,12 @@ def merge(messages: Sequence[object]) -> list[Merged]:
         else:
             merged.append(Merged(str(message.get("role")), blocks))
     return merged
+
+
+def ended_by(body: Mapping[str, Any]) -> str:
+    """What a response body says ended the reply, in the API's words: its `stop_reason`.
+
+    >>> ended_by({"stop_reason": "max_tokens"})
+    'max_tokens'
+    """
+    return str(body["stop_reason"])

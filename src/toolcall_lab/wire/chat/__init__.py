@@ -46,7 +46,7 @@ Left out: the double's streams (the kit reads streams, `stream.py`), images and 
 
 
 from .._shared import ERROR_PREFIX
-from ._blocks import API_NAME, PROVIDER_NAME
+from ._blocks import API_NAME, ITEMS_KEY, PROVIDER_NAME, ended_by
 from .client import MAX_TOKENS_FIELDS, decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
@@ -55,6 +55,7 @@ from .stream import decode_stream
 __all__ = [
     "API_NAME",
     "ERROR_PREFIX",
+    "ITEMS_KEY",
     "MAX_TOKENS_FIELDS",
     "PROVIDER_NAME",
     "check_request",
@@ -64,6 +65,7 @@ __all__ = [
     "decode_tool_choice",
     "encode_request",
     "encode_response",
+    "ended_by",
     "error_body",
     "why_dropped",
 ]

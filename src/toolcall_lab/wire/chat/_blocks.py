@@ -20,12 +20,14 @@ from typing import Any
 from ...blocks import ToolCall
 from .._shared import object_call, parse_arguments
 
-__all__ = ["API_NAME", "PROVIDER_NAME", "read_call", "text_of"]
+__all__ = ["API_NAME", "ITEMS_KEY", "PROVIDER_NAME", "ended_by", "read_call", "text_of"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME = "chat"
 #: The name this codec stamps on the reasoning it decodes (`ReasoningBlock.provider`).
 PROVIDER_NAME = "openai-chat"
+#: The request body's key that carries the conversation, a list of messages.
+ITEMS_KEY = "messages"
 
 
 def read_call(call: Mapping[str, Any]) -> ToolCall:
@@ -55,6 +57,10 @@ def text_of(content: Any) -> str:
                    if isinstance(part, Mapping))
 
 
-# -- the server half and the API's rules, in modules of their own ------------------------------
-# subtle: imported last, because both read this module's names (API_NAME, the readers);
-# re-exported, so this module stays the API's one codec (`wire.API_SPECS`).
+def ended_by(body: Mapping[str, Any]) -> str:
+    """What a response body says ended the reply, in the API's words: its first choice's `finish_reason`.
+
+    >>> ended_by({"choices": [{"finish_reason": "length"}]})
+    'length'
+    """
+    return str(body["choices"][0]["finish_reason"])

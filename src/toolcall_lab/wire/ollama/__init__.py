@@ -45,12 +45,12 @@ Left out: the double's streams (the kit sends `stream: false`, and reads a strea
 
 
 from .._shared import ERROR_PREFIX
-from ._blocks import API_NAME, PROVIDER_NAME, mint_call_id
+from ._blocks import API_NAME, ITEMS_KEY, PROVIDER_NAME, ended_by, mint_call_id
 from .client import decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
 from .stream import decode_stream
 
-__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
+__all__ = ["API_NAME", "ERROR_PREFIX", "ITEMS_KEY", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "decode_stream", "decode_tool_choice", "encode_request", "encode_response",
-           "error_body", "mint_call_id", "why_dropped"]
+           "ended_by", "error_body", "mint_call_id", "why_dropped"]

@@ -24,12 +24,15 @@ from typing import Any
 from ...blocks import ReasoningBlock, TextBlock, ToolCall
 from .._shared import json_text, object_call, parse_arguments
 
-__all__ = ["API_NAME", "PROVIDER_NAME", "mint_call_id", "read_call", "reasoning_and_text"]
+__all__ = ["API_NAME", "ITEMS_KEY", "PROVIDER_NAME", "ended_by", "mint_call_id", "read_call",
+           "reasoning_and_text"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME = "ollama"
 #: The name stamped on `ReasoningBlock.provider` by this codec; only such blocks are replayed.
 PROVIDER_NAME = "ollama"
+#: The request body's key that carries the conversation, a list of messages.
+ITEMS_KEY = "messages"
 
 
 def read_call(call: Mapping[str, Any], body: Mapping[str, Any], index: int) -> ToolCall:
@@ -72,3 +75,12 @@ def mint_call_id(body: Mapping[str, Any], index: int) -> str:
     """
     canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return "call_" + hashlib.sha256(f"{canonical}#{index}".encode()).hexdigest()[:24]
+
+
+def ended_by(body: Mapping[str, Any]) -> str:
+    """What a response body says ended the reply, in the API's words: its `done_reason`.
+
+    >>> ended_by({"done": True, "done_reason": "length"})
+    'length'
+    """
+    return str(body.get("done_reason"))

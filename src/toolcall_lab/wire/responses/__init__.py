@@ -80,12 +80,12 @@ pairing rules are then not checked, since the earlier items live on OpenAI's ser
 
 from .._shared import ERROR_PREFIX
 from ..signing import seal_reasoning, unseal_reasoning
-from ._blocks import API_NAME, PROVIDER_NAME, web_search_call
+from ._blocks import API_NAME, ITEMS_KEY, PROVIDER_NAME, ended_by, web_search_call
 from .client import decode_response, encode_request, why_dropped
 from .rules import check_request
 from .server import decode_request, decode_tool_choice, encode_response, error_body
 from .stream import decode_stream
 
-__all__ = ["API_NAME", "ERROR_PREFIX", "PROVIDER_NAME", "check_request", "decode_request",
+__all__ = ["API_NAME", "ERROR_PREFIX", "ITEMS_KEY", "PROVIDER_NAME", "check_request", "decode_request",
            "decode_response", "decode_stream", "decode_tool_choice", "encode_request", "encode_response",
-           "error_body", "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]
+           "ended_by", "error_body", "seal_reasoning", "unseal_reasoning", "web_search_call", "why_dropped"]

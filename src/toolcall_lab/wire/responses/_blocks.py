@@ -24,12 +24,16 @@ from ...blocks import ServerToolCall, ToolCall
 from ...errors import UsageError
 from .._shared import parse_arguments, plain_json
 
-__all__ = ["API_NAME", "PROVIDER_NAME", "part_text", "read_call", "summary", "web_search_call"]
+__all__ = ["API_NAME", "ITEMS_KEY", "PROVIDER_NAME", "ended_by", "part_text", "read_call", "summary",
+           "web_search_call"]
 
 #: The API's name, as `wire.API_SPECS` and every `Problem` of this API spell it.
 API_NAME = "responses"
 #: The name stamped on `ReasoningBlock.provider`: only blocks with it are replayed here.
 PROVIDER_NAME = "openai"
+#: The request body's key that carries the conversation, a list of items (messages, calls and
+#: their outputs, reasoning).
+ITEMS_KEY = "input"
 
 
 def read_call(call_id: str, name: str, arguments: str) -> ToolCall:
@@ -74,3 +78,14 @@ def web_search_call(item: Mapping[str, Any]) -> ServerToolCall:
     action = item.get("action")
     return ServerToolCall(str(item.get("id", "")), "web_search", action if isinstance(action, dict) else {},
                           PROVIDER_NAME, plain_json(item))
+
+
+def ended_by(body: Mapping[str, Any]) -> str:
+    """What a response body says ended the reply, in the API's words: its `status`, and the
+    `incomplete_details.reason` of one that stopped short.
+
+    >>> ended_by({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}})
+    'incomplete/max_output_tokens'
+    """
+    details = body.get("incomplete_details") or {}
+    return f"{body['status']}/{details['reason']}" if details else str(body["status"])
