@@ -9,7 +9,7 @@ cache expire on cue.
 What a request reads and writes is its API's business, asked of its server half
 (`wire/<api>/server.py`, `cache_usage`): Anthropic caches only where a request puts a
 breakpoint (`wire/anthropic/caching.py`), OpenAI by itself from 1,024 tokens on
-(`wire/_openai.py`), Ollama not at all that a client could see. Each API lays the prompt
+(`wire/_openai/server.py`), Ollama not at all that a client could see. Each API lays the prompt
 out block by block, every block ending a prefix named by a hash (`wire._layout`), and
 reads and writes through `held` and `keep` here, which keep each prefix's expiry and
 start its lifetime again on a read.
