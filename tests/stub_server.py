@@ -27,11 +27,13 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import NamedTuple
 
-__all__ = ["Request", "StubServer", "free_port"]
+__all__ = ["Request", "StubServer", "free_port", "post_json"]
 
 
 def free_port() -> int:
@@ -39,6 +41,20 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def post_json(url: str, body: object, *, method: str = "POST") -> tuple[int, object]:
+    """(status, parsed reply) of one request to a loopback server: `body` as JSON (bytes as they
+    are), with the standard library, an error status read like any other."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.load(error)
 
 
 class Request(NamedTuple):

@@ -11,11 +11,10 @@ import socket
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 
 import pytest
 
+from stub_server import post_json
 from toolcall_lab.examples import PARIS_QUESTION
 from toolcall_lab.parts_api import DOC, PartsServer, first_problem
 
@@ -24,15 +23,7 @@ PATH = "/v1/models/parts-1:generateContent"
 
 def post(server, body, path=PATH, method="POST"):
     """(status, JSON reply) of one request over HTTP."""
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + path, data=data, method=method,
-                                     headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, json.load(error)
+    return post_json(server.url + path, body, method=method)
 
 
 def doc_examples():

@@ -11,16 +11,21 @@ from toolcall_lab.checks import reading_calls_from_text as key
 from toolcall_lab.checks.reading_calls_from_text import read_tool_calls
 
 
-def first_brace(text):
-    """A regex that stops at the first `}`: the arguments' own brace ends the match."""
+def _each_match(pattern, text):
+    """(calls, problems): each match of `pattern` read as a call's JSON, its arguments as they are."""
     calls, problems = [], []
-    for inner in re.findall(r"<tool_call>\s*(\{.*?\})", text, re.DOTALL):
+    for inner in re.findall(pattern, text, re.DOTALL):
         try:
             call = json.loads(inner)
             calls.append((call["name"], call["arguments"]))
         except ValueError as error:
             problems.append(str(error))
     return calls, problems
+
+
+def first_brace(text):
+    """A regex that stops at the first `}`: the arguments' own brace ends the match."""
+    return _each_match(r"<tool_call>\s*(\{.*?\})", text)
 
 
 def first_call_only(text):
@@ -59,14 +64,7 @@ def silent_on_bad_json(text):
 
 def arguments_left_as_text(text):
     """Keeps arguments written as a string of JSON as that string: the tool gets a str."""
-    calls, problems = [], []
-    for inner in re.findall(r"<tool_call>(.*?)</tool_call>", text, re.DOTALL):
-        try:
-            call = json.loads(inner)
-            calls.append((call["name"], call["arguments"]))
-        except ValueError as error:
-            problems.append(str(error))
-    return calls, problems
+    return _each_match(r"<tool_call>(.*?)</tool_call>", text)
 
 
 def complains_always(text):

@@ -144,43 +144,36 @@ def the_sdks_accumulator(chunks):
     return [(c.id, c.function.name, c.function.arguments) for c in message.tool_calls or []]
 
 
-def reads_the_first_entry_only(chunks):
-    """delta.tool_calls[0] on every chunk: a chunk carrying two calls' pieces loses the second."""
+def _gathered(chunks, *, pieces=_pieces, joined=False):
+    """The calls a stream's pieces build, by index: id and name kept once seen (or, `joined`, joined
+    like the arguments), the arguments joined."""
     calls = {}
     for chunk in chunks:
-        entries = _pieces(chunk)
-        if not entries:
-            continue
-        piece = entries[0]
-        call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
-        call["id"] = piece.get("id") or call["id"]
-        call["name"] = piece.get("function", {}).get("name") or call["name"]
-        call["arguments"] += piece.get("function", {}).get("arguments") or ""
+        for piece in pieces(chunk):
+            call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
+            for field, said in (("id", piece.get("id")), ("name", piece.get("function", {}).get("name"))):
+                call[field] = call[field] + (said or "") if joined else said or call[field]
+            call["arguments"] += piece.get("function", {}).get("arguments") or ""
+    return calls
+
+
+def _by_index(calls):
     return [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+
+
+def reads_the_first_entry_only(chunks):
+    """delta.tool_calls[0] on every chunk: a chunk carrying two calls' pieces loses the second."""
+    return _by_index(_gathered(chunks, pieces=lambda chunk: _pieces(chunk)[:1]))
 
 
 def joins_every_field(chunks):
     """Joins id and name as it joins the arguments: llama.cpp's pieces each send them again."""
-    calls = {}
-    for chunk in chunks:
-        for piece in _pieces(chunk):
-            call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
-            call["id"] += piece.get("id") or ""
-            call["name"] += piece.get("function", {}).get("name") or ""
-            call["arguments"] += piece.get("function", {}).get("arguments") or ""
-    return [(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+    return _by_index(_gathered(chunks, joined=True))
 
 
 def in_order_of_arrival(chunks):
     """Keyed by index, but listed in the order the calls first appeared, not by their index."""
-    calls = {}
-    for chunk in chunks:
-        for piece in _pieces(chunk):
-            call = calls.setdefault(piece["index"], {"id": "", "name": "", "arguments": ""})
-            call["id"] = piece.get("id") or call["id"]
-            call["name"] = piece.get("function", {}).get("name") or call["name"]
-            call["arguments"] += piece.get("function", {}).get("arguments") or ""
-    return [(c["id"], c["name"], c["arguments"]) for c in calls.values()]
+    return [(c["id"], c["name"], c["arguments"]) for c in _gathered(chunks).values()]
 
 
 ROWS = [
