@@ -25,8 +25,10 @@ MODELS = {"anthropic": "claude-haiku-4-5", "responses": "gpt-4o-mini", "chat": "
 
 def held_by(double: ApiDouble) -> int:
     """How many objects are reachable from `double` (not through classes, modules or
-    functions, which lead to everything else in the process)."""
-    gc.collect()
+    functions, which lead to everything else in the process).
+
+    subtle: no `gc.collect()` first: what is reachable from the double is alive whatever a
+    collection frees, and in the full suite's heap a collection costs seconds."""
     seen, todo = {id(double)}, [double]
     while todo:
         for inner in gc.get_referents(todo.pop()):
