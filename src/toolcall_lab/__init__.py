@@ -20,6 +20,7 @@ import types
 import warnings
 
 from . import _display
+from ._version import __version__ as __version__
 from .blocks import ReasoningBlock, TextBlock, ToolCall, ToolResult
 from .errors import (
     IncompleteStreamError,
@@ -102,7 +103,6 @@ class _OldPaths:
 # file finder would run `widgets/_common.py` again as a second module, `toolcall_lab.widgets._common`
 sys.meta_path.insert(0, _OldPaths())
 
-__version__ = "0.1.0"
 
 __all__ = [
     "AnthropicProvider",
