@@ -106,7 +106,7 @@ def post(url: str, body: object) -> tuple[int, object]:
 
 def test_a_copied_folder_and_one_api_spec_line_is_an_api_the_double_serves(toy):
     assert wire.codec("toy") is toy and toy.API_NAME == "toy"
-    assert API_SPECS["toy"].server is toy.server.SERVER and toy.server is not wire.ollama.server
+    assert API_SPECS["toy"].server is toy.server.SERVER is not API_SPECS["ollama"].server
     with ApiDouble() as double:
         run = run_agent(ToyProvider(double.url + ENDPOINT, toy), PARIS_QUESTION, tools=[get_weather])
     assert run.answer == "It's 18°C and sunny in Paris."
