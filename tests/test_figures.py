@@ -87,6 +87,20 @@ def test_cli_check_passes_on_a_good_set_and_fails_on_a_missing_one(fresh, tmp_pa
     assert list(tmp_path.iterdir()) == []  # --check writes nothing there
 
 
+def test_checking_a_folder_draws_only_the_figures_it_holds(fresh, tmp_path, monkeypatch):
+    # a missing figure is reported without drawing it (drawing all four took seconds)
+    import shutil
+
+    drawn = []
+    for name, spec in list(FIGURES.items()):
+        counted = spec._replace(make=lambda make=spec.make, name=name: drawn.append(name) or make())
+        monkeypatch.setitem(FIGURES, name, counted)
+    shutil.copy(fresh / "caching.png", tmp_path / "caching.png")
+    problems = compare_figures(tmp_path)
+    assert drawn == ["caching"] and problems["caching"] is None
+    assert all("is missing" in problems[name] for name in NAMES if name != "caching")
+
+
 def test_readme_lists_every_figure_and_the_command():
     readme = (COMMITTED / "README.md").read_text(encoding="utf-8")
     assert "python -m toolcall_lab figures" in readme

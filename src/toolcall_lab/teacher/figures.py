@@ -135,7 +135,8 @@ def compare_figures(expected_dir: str | Path, actual_dir: str | Path | None = No
                     tol: float = 2.0) -> dict[str, str | None]:
     """Compare each figure in `actual_dir` with the committed one in `expected_dir`.
 
-    With no `actual_dir`, a fresh set is written to a temporary folder first. Returns
+    With no `actual_dir`, a fresh set is written to a temporary folder first: only the
+    figures `expected_dir` holds, since a missing one is reported without drawing it. Returns
     name -> None when the two agree within `tol` (RMS difference of pixel values, 0-255),
     or a sentence saying what differs (a missing file, or matplotlib's comparison message).
     """
@@ -143,8 +144,10 @@ def compare_figures(expected_dir: str | Path, actual_dir: str | Path | None = No
     from matplotlib.testing.exceptions import ImageComparisonFailure
 
     if actual_dir is None:
+        held = [name for name in FIGURES if (Path(expected_dir) / f"{name}.png").exists()]
         with tempfile.TemporaryDirectory(prefix="toolcall-lab-figures-") as tmp:
-            write_figures(tmp)
+            if held:  # subtle: write_figures(names=[]) would draw every figure
+                write_figures(tmp, names=held)
             return compare_figures(expected_dir, tmp, tol=tol)
     results: dict[str, str | None] = {}
     for name in FIGURES:
