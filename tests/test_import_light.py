@@ -74,3 +74,5 @@ def test_the_api_folders_load_on_first_use(code):
 def test_an_api_folder_loads_when_its_spec_is_first_asked():
     loaded = modules_after("from toolcall_lab.wire import API_SPECS\nAPI_SPECS['chat'].server")
     assert "toolcall_lab.wire.chat.server" in loaded and "toolcall_lab.wire.anthropic" not in loaded
+    loaded = modules_after("from toolcall_lab import wire\nassert wire.ollama.API_NAME == 'ollama'")
+    assert "toolcall_lab.wire.ollama" in loaded and "toolcall_lab.wire.chat" not in loaded

@@ -85,6 +85,7 @@ import importlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from ..errors import UsageError
@@ -214,6 +215,13 @@ API_SPECS: dict[str, ApiSpec] = {spec.name: spec for spec in (
             models_path="/api/tags", local_rules=True),
 )}
 APIS: tuple[API, ...] = tuple(API_SPECS)
+
+
+def __getattr__(name: str) -> ModuleType:
+    # `wire.chat` after a bare `import toolcall_lab.wire`: the API's folder, imported on first use
+    if name in API_SPECS:
+        return cast("ModuleType", API_SPECS[name].codec)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 #: The path each API is served at, relative to the server's root.
 ENDPOINTS: dict[str, str] = {spec.name: spec.endpoint for spec in API_SPECS.values()}
 
