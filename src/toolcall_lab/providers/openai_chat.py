@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import UsageError
 from ..models import default_model, rules_of
 from ..wire import chat
-from ..wire._openai import prompt_cache_fields
+from ..wire._openai.client import prompt_cache_fields
 from ..wire.flavours import FLAVOURS, Flavour
 from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..wire import responses
-from ..wire._openai import prompt_cache_fields
+from ..wire._openai.client import prompt_cache_fields
 from .sdk import WireProvider, send_via_sdk, stream_via_sdk
 
 if TYPE_CHECKING:
