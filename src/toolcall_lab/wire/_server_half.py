@@ -3,44 +3,10 @@
 The double (`toolcall_lab.double`) is the same for every API: it listens, finds the
 route a request came in by, checks the body's shape, runs the codec's `check_request`,
 plays the model and injects faults. What it does an API's own way it asks of that API's
-server half, one `ServerHalf` subclass in each `wire/<api>/server.py` (its instance is
-`ApiSpec.server`), so the double names no API:
-
-    SHAPE, shape_problem(failure)   the request body's JSON Schema, and the API's words for
-                                    the first way a body breaks it
-    decode_request(body)            the transcript and tools a request carries
-    decode_tool_choice(body)        ... and how free the request leaves the model
-    decode_output_format(body)      ... and the schema a structured reply must match
-    encode_response(turn, ...)      the reply the API would send for a turn
-    error_body(message, ...)        the API's error JSON
-    fault(kind, status, ...)        a failure the double injects (`double.FAULTS`) or a refusal
-                                    before the body is read, as the API answers it
-    model_list(model, owner)        a one-model list, as the API's model list answers
-    encode_stream(reply, request=)  the same reply as the API streams it: its raw events, one
-                                    dict each (`<api>/streaming.py`)
-    stream_error(sent, reply,       the error event a stream breaks off with (`failed`: the
-      failed=)                      API's failed end, Responses' `response.failed`)
-
-and, with a default here that a half overrides only where its API differs:
-
-    with_headers(body, headers)     the body as the rules read it (default: as sent; Anthropic
-                                    reads its `anthropic-beta` header into it)
-    status_of(problem)              the status a broken rule gets (default: 400)
-    refusal(body, stored)           what only the server can refuse, a response it does not
-                                    hold (default: nothing; the API keeps nothing)
-    as_the_model_reads_it(...)      the request as the model reads it, and what the reply says
-                                    about that (default: as sent, nothing to say)
-    cache_usage(cache, body, ...)   what a request reads from the prompt cache and writes
-                                    (default: nothing, the API bills no cache)
-    as_served(turn, tools)          the model's turn as the API serves it: its ids, the hidden
-                                    prompt it bills (default: as played)
-    reasons(body, transcript, turn) whether the model reasons before this turn (default: no)
-    reply(turn, ..., created=)      the reply the double sends, made at `created` (Unix
-                                    seconds, by the double's clock; default: `encode_response`)
-    identify(body, token)           an answer with its request id, the API's way (a header,
-                                    and the error body's field; default: none)
-    frame(event), STREAM_END,       how each event goes on the wire, what ends a stream, its
-      STREAM_HEADERS                headers (default: a named server-sent event, nothing, SSE's)
+server half, one `ServerHalf` subclass in each `wire/<api>/server.py` (its instance,
+`SERVER`, is `ApiSpec.server`), so the double names no API. The class below states what
+that is, once: the methods every API spells its own way (abstract), then those with a
+default a half overrides only where its API differs.
 
 `stored` is what the server half keeps between requests, one bounded mapping per API
 and double (Responses keeps its stored responses there). A stream is played from the
@@ -136,42 +102,54 @@ class ServerHalf(ABC):
 
     # -- what every API does its own way ------------------------------------------------------
     @abstractmethod
-    def shape_problem(self, failure: Failure) -> Problem: ...
+    def shape_problem(self, failure: Failure) -> Problem:
+        """The API's words for the first way a body breaks `SHAPE`."""
 
     @abstractmethod
-    def decode_request(self, body: Mapping[str, Any], /) -> tuple[Transcript, tuple[Tool, ...]]: ...
+    def decode_request(self, body: Mapping[str, Any], /) -> tuple[Transcript, tuple[Tool, ...]]:
+        """The transcript and tools a request carries."""
 
     @abstractmethod
-    def decode_tool_choice(self, body: Mapping[str, Any]) -> tuple[str | None, bool | None]: ...
+    def decode_tool_choice(self, body: Mapping[str, Any]) -> tuple[str | None, bool | None]:
+        """How free the request leaves the model: (tool_choice, parallel_tool_calls), None if unsaid."""
 
     @abstractmethod
-    def decode_output_format(self, body: Mapping[str, Any]) -> OutputFormat | None: ...
+    def decode_output_format(self, body: Mapping[str, Any]) -> OutputFormat | None:
+        """The schema a structured reply must match, or None."""
 
     @abstractmethod
-    def encode_response(self, turn: Turn, *, response_id: str) -> dict[str, Any]: ...
+    def encode_response(self, turn: Turn, *, response_id: str) -> dict[str, Any]:
+        """The reply the API would send for `turn`."""
 
     @abstractmethod
     def error_body(self, message: str, *, status: int = 400, param: str | None = None,
-                   code: str | None = None, error_type: str | None = None) -> dict[str, Any]: ...
+                   code: str | None = None, error_type: str | None = None) -> dict[str, Any]:
+        """The API's error JSON."""
 
     @abstractmethod
     def fault(self, kind: str, status: int, *, param: str | None = None,
-              **fill: object) -> tuple[int, dict[str, Any]]: ...
+              **fill: object) -> tuple[int, dict[str, Any]]:
+        """(status, body) of a failure the double injects (`double.FAULTS`), or of a refusal before
+        the body is read, as the API answers it, `fill` completing its words."""
 
     @abstractmethod
-    def model_list(self, model: str, owner: str) -> dict[str, Any]: ...
+    def model_list(self, model: str, owner: str) -> dict[str, Any]:
+        """A one-model list, as the API's model list (`ApiSpec.models_path`) answers."""
 
     @abstractmethod
     def encode_stream(self, reply: Mapping[str, Any], *, request: Mapping[str, Any] | None = None
-                      ) -> Iterator[dict[str, Any]]: ...
+                      ) -> Iterator[dict[str, Any]]:
+        """The reply as the API streams it: its raw events, one dict each (`<api>/streaming.py`)."""
 
     @abstractmethod
     def stream_error(self, sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
-                     ) -> dict[str, Any]: ...
+                     ) -> dict[str, Any]:
+        """The error event a stream breaks off with after `sent` events (`failed`: the API's failed
+        end, Responses' `response.failed`)."""
 
     # -- the defaults: what most APIs do alike ------------------------------------------------
     def with_headers(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> Mapping[str, Any]:
-        """`body` as sent: the API reads nothing of a request's headers into it."""
+        """The body as the rules read it: as sent (Anthropic reads its `anthropic-beta` header into it)."""
         return body
 
     def status_of(self, problem: Problem) -> int:
@@ -204,8 +182,8 @@ class ServerHalf(ABC):
     def reply(self, turn: Turn, *, response_id: str, request: Mapping[str, Any], read: Mapping[str, Any],
               notes: Sequence[dict[str, Any]], stored: MutableMapping[str, Any],
               created: int = 0) -> dict[str, Any]:
-        """The reply the double sends: `encode_response`'s body (a body with no time in it, so
-        `created` is not used)."""
+        """The reply the double sends, made at `created` (Unix seconds, by the double's clock):
+        `encode_response`'s body (a body with no time in it, so `created` is not used)."""
         return self.encode_response(turn, response_id=response_id)
 
     def identify(self, body: Any, token: str) -> tuple[Any, dict[str, str]]:
