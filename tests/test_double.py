@@ -316,7 +316,9 @@ def test_each_fault_becomes_the_kits_error(name, kind, double):
 @pytest.mark.parametrize("name", NAMES)
 def test_a_slow_server_times_out(name, double):
     double.fail_next("slow", delay=1.0)
-    fails_cleanly(real_provider(name, double, timeout=0.3, max_retries=0), ProviderTimeoutError)
+    # subtle: over the socket, where the client gives up at its timeout; in-process it would
+    # wait the whole delay first (double/transport.py, "Left out")
+    fails_cleanly(real_provider(name, double, socket=True, timeout=0.3, max_retries=0), ProviderTimeoutError)
 
 
 @pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat"])
