@@ -40,8 +40,8 @@ def require_browser() -> None:
     pytest.skip(why)
 
 
-def load_checker():
-    spec = importlib.util.spec_from_file_location("browser_check_lesson", SCRIPT)
+def load_checker(script: Path = SCRIPT, name: str = "browser_check_lesson"):
+    spec = importlib.util.spec_from_file_location(name, script)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # subtle: dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
@@ -82,22 +82,8 @@ def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(script.args, script.returncode, stdout, stderr)
 
 
-def descendants(pid: int) -> set[int]:
-    """Every live process below `pid`, read from /proc (Linux)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended while we looked
-            continue
-        if fields[0] != "Z":  # a zombie has ended; only its parent's wait() is missing
-            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
+#: Every live process below a pid, read from /proc (Linux): the hub class's own reader.
+descendants = load_checker(SCRIPT.parent / "hub_class.py", "browser_hub_class").descendants
 
 
 def alive(pid: int) -> bool:
