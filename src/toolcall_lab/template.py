@@ -48,17 +48,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from importlib import resources
-from typing import Any, Literal, assert_never
+from typing import Any, Literal
 
 from ._text import shorten
 from .blocks import (
     NOT_AN_OBJECT,
-    ReasoningBlock,
-    ServerToolCall,
-    ServerToolResult,
-    TextBlock,
     ToolCall,
-    ToolResult,
     arguments_problem,
     clean_text,
     read_arguments,
@@ -68,7 +63,7 @@ from .messages import Message
 from .tool import Tool
 from .transcript import Transcript
 from .views.palette import OKABE_ITO
-from .wire._shared import result_text
+from .wire._shared import parse_arguments
 
 __all__ = ["TEMPLATES", "ChatTemplate", "ParsedOutput", "PromptView", "Span", "chat_messages",
            "parse_tool_calls", "render", "tool_schemas", "view"]
@@ -136,40 +131,21 @@ def chat_messages(transcript: Transcript) -> list[dict[str, Any]]:
     if not isinstance(transcript, Transcript):
         raise UsageTypeError(f"expected a Transcript, got {type(transcript).__name__}; "
                              "pass run.transcript, or Transcript(system, messages).")
-    messages: list[dict[str, Any]] = []
-    if transcript.system:
-        messages.append({"role": "system", "content": transcript.system})
-    for message in transcript:
-        messages += _message(message)
-    return messages
+    from .wire.chat.client import encode_messages  # subtle: on first use, so no API folder loads on import
+
+    return [_as_the_template_reads_it(message) for message in encode_messages(transcript)]
 
 
-def _message(message: Message) -> list[dict[str, Any]]:
-    texts: list[str] = []
-    calls: list[dict[str, Any]] = []
-    results: list[dict[str, Any]] = []
-    for block in message.blocks:
-        match block:
-            case TextBlock(text=text):
-                texts.append(text)
-            case ToolCall(id=call_id, name=name):
-                # subtle: a malformed call has no dict; its raw text goes in, and tojson quotes it.
-                arguments = block.raw_args if block.malformed else dict(block.args)
-                calls.append({"id": call_id, "type": "function",
-                              "function": {"name": name, "arguments": arguments}})
-            case ToolResult(call_id=call_id):
-                results.append({"role": "tool", "tool_call_id": call_id, "content": result_text(block)})
-            case ReasoningBlock() | ServerToolCall() | ServerToolResult():
-                pass  # the template has no place for them, as Chat's wire has none
-            case _:
-                assert_never(block)
-    text = "\n\n".join(texts)
-    if message.role == "assistant":
-        reply: dict[str, Any] = {"role": "assistant", "content": text if texts or not calls else None}
-        if calls:
-            reply["tool_calls"] = calls
-        return [reply]
-    return [*results, {"role": "user", "content": text}] if texts or not results else results
+def _as_the_template_reads_it(message: dict[str, Any]) -> dict[str, Any]:
+    """A Chat message as `apply_chat_template` takes it: several text parts joined by a blank line,
+    a call's arguments a dict (a malformed call's raw text as it is, which tojson quotes)."""
+    if isinstance(message.get("content"), list):
+        message["content"] = "\n\n".join(part["text"] for part in message["content"])
+    for call in message.get("tool_calls", ()):
+        text = call["function"]["arguments"]
+        arguments = parse_arguments(text)
+        call["function"]["arguments"] = text if arguments is None else arguments
+    return message
 
 
 # -- rendering ------------------------------------------------------------------------------------

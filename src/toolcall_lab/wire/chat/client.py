@@ -31,7 +31,8 @@ from .._openai import arguments_json, prompt_cache_fields
 from .._shared import from_the_wire, made_elsewhere, result_text, sampling
 from ._blocks import API_NAME, PROVIDER_NAME, read_call, text_of
 
-__all__ = ["MAX_TOKENS_FIELDS", "REPLY_FIELDS", "decode_response", "encode_request", "why_dropped"]
+__all__ = ["MAX_TOKENS_FIELDS", "REPLY_FIELDS", "decode_response", "encode_messages", "encode_request",
+           "why_dropped"]
 
 #: The two spellings of the output limit: OpenAI's current one, and the older one that
 #: local servers read (Ollama ignores `max_completion_tokens` without a word).
@@ -68,12 +69,7 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
     if max_tokens_field not in MAX_TOKENS_FIELDS:
         raise UsageError(f"max_tokens_field must be one of {MAX_TOKENS_FIELDS}, got {max_tokens_field!r}")
     check_tool_choice(tool_choice, tools, parallel_tool_calls)
-    messages: list[dict[str, Any]] = []
-    if transcript.system:
-        messages.append({"role": "system", "content": transcript.system})
-    for message in transcript:
-        messages.extend(_encode_message(message))
-    body: dict[str, Any] = {"model": model, "messages": messages}
+    body: dict[str, Any] = {"model": model, "messages": encode_messages(transcript)}
     if tools:
         # subtle: no "tools": [] when there are none; the API refuses an empty array.
         body["tools"] = [{"type": "function", "function": _function(t)} for t in tools]
@@ -93,6 +89,21 @@ def encode_request(transcript: Transcript, tools: Sequence[Tool] = (), *, model:
             "name": output_format.name, "schema": dict(output_format.schema),
             "strict": output_format.strict}}
     return body
+
+
+def encode_messages(transcript: Transcript) -> list[dict[str, Any]]:
+    """The conversation as Chat's `messages`: the system prompt, then each message (a user's
+    results become `tool` messages; reasoning and server tools are left out).
+
+    >>> encode_messages(Transcript(system="Be brief.", messages=[Message.user("Hi")]))
+    [{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'Hi'}]
+    """
+    messages: list[dict[str, Any]] = []
+    if transcript.system:
+        messages.append({"role": "system", "content": transcript.system})
+    for message in transcript:
+        messages.extend(_encode_message(message))
+    return messages
 
 
 def why_dropped(block: ReasoningBlock, **options: Any) -> str | None:
