@@ -120,8 +120,9 @@ def tool_schemas(tools: Iterable[Tool]) -> list[dict[str, Any]]:
 def chat_messages(transcript: Transcript) -> list[dict[str, Any]]:
     """The conversation as a chat template receives it: OpenAI-chat message dicts.
 
-    As `apply_chat_template` expects them, a call's `arguments` are a dict (not Chat's JSON
-    string) and each result is a `tool` message.
+    Chat Completions' own messages (`wire.chat.client.encode_messages`), with a call's
+    `arguments` a dict (not Chat's JSON string), as `apply_chat_template` expects them; each
+    result is a `tool` message.
 
     >>> from toolcall_lab import Message, ToolCall, Transcript
     >>> chat_messages(Transcript(messages=[Message.assistant(ToolCall("call_1", "f", {"x": 1}))]))
