@@ -163,20 +163,22 @@ const responsesTool = { type: 'function', name: 'get_weather', description: DESC
 const anthropicTool = { name: 'get_weather', description: DESCRIPTION, input_schema: SCHEMA };
 const ollamaTool = chatTool;
 
-// The Chat loop written by hand: ask, run each call, answer with its id, ask again.
-async function chatLoop(run, ask) {
+// The loop of the two `messages` APIs whose replies carry `tool_calls` (Chat, Ollama), written by
+// hand: ask, run each call, answer it with a `tool` message (`answer(call)`), ask again.
+async function toolCallsLoop(ask, answer) {
   const messages = [{ role: 'user', content: QUESTION }];
   for (let turn = 0; turn < 5; turn++) {
     const message = await ask(messages);
     messages.push(message);
     if (!message.tool_calls?.length) return message.content;
-    for (const call of message.tool_calls) {
-      const { city } = JSON.parse(call.function.arguments);
-      messages.push({ role: 'tool', tool_call_id: call.id, content: run.weather(city) });
-    }
+    for (const call of message.tool_calls) messages.push({ role: 'tool', ...answer(call) });
   }
   throw new Error('no answer after 5 turns');
 }
+
+// Chat answers a call by its id, its arguments a JSON string.
+const chatLoop = (run, ask) => toolCallsLoop(ask, (call) => (
+  { tool_call_id: call.id, content: run.weather(JSON.parse(call.function.arguments).city) }));
 
 // A streamed Chat reply put back together from its deltas, by each call's `index`.
 async function chatFromStream(stream) {
@@ -224,18 +226,9 @@ async function anthropicLoop(run, ask) {
   throw new Error('no answer after 5 turns');
 }
 
-async function ollamaLoop(run, ask) {
-  const messages = [{ role: 'user', content: QUESTION }];
-  for (let turn = 0; turn < 5; turn++) {
-    const message = await ask(messages);
-    messages.push(message);
-    if (!message.tool_calls?.length) return message.content;
-    for (const call of message.tool_calls) {
-      messages.push({ role: 'tool', tool_name: call.function.name, content: run.weather(call.function.arguments.city) });
-    }
-  }
-  throw new Error('no answer after 5 turns');
-}
+// Ollama answers a call by its tool's name, its arguments an object.
+const ollamaLoop = (run, ask) => toolCallsLoop(ask, (call) => (
+  { tool_name: call.function.name, content: run.weather(call.function.arguments.city) }));
 
 function aiTool(run) {
   return tool({
