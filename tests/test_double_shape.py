@@ -191,12 +191,9 @@ def named(api: str, path: tuple[str, ...], answer: dict) -> bool:
                 "invalid format: ")
 
 
-@pytest.mark.parametrize("api", list(SWITCHES))
-@settings(max_examples=80)
-@given(data=st.data())
-def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(api, data):
-    from toolcall_lab.double import ApiDouble
-
+def wrongly_switched(api, data):
+    """(path, body): `api`'s base body with the switch at `path` set to a value of a type it does
+    not take."""
     path, takes, strings = data.draw(st.sampled_from(SWITCHES[api]))
     value = data.draw(JSON_VALUES.filter(lambda v: type(v) not in takes and not (
         strings is not None and isinstance(v, str) and v in strings)))
@@ -205,6 +202,16 @@ def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(a
     for step in path[:-1]:
         node = node.setdefault(step, {})
     node[path[-1]] = value
+    return path, body
+
+
+@pytest.mark.parametrize("api", list(SWITCHES))
+@settings(max_examples=80)
+@given(data=st.data())
+def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(api, data):
+    from toolcall_lab.double import ApiDouble
+
+    path, body = wrongly_switched(api, data)
     status, raw, headers = ApiDouble().handle("POST", API_SPECS[api].endpoint, json.dumps(body).encode())
     answer = json.loads(bytes(raw))
     assert status == (500 if (api, path) == ("ollama", ("format",)) else 400), answer

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_double_shape import BASE, JSON_VALUES, MISSHAPEN, SWITCHES, mutated, rich_body
+from test_double_shape import BASE, MISSHAPEN, SWITCHES, mutated, rich_body, wrongly_switched
 from toolcall_lab.double import shape
 from toolcall_lab.wire import ENDPOINTS
 
@@ -34,15 +34,7 @@ def test_a_body_that_surely_fits_is_one_jsonschema_finds_nothing_in(api, data):
 @settings(max_examples=60)
 @given(data=st.data())
 def test_a_wrongly_typed_switch_is_never_sure_to_fit(api, data):
-    path, takes, strings = data.draw(st.sampled_from(SWITCHES[api]))
-    value = data.draw(JSON_VALUES.filter(lambda v: type(v) not in takes and not (
-        strings is not None and isinstance(v, str) and v in strings)))
-    body = copy.deepcopy(BASE[api])
-    node = body
-    for step in path[:-1]:
-        node = node.setdefault(step, {})
-    node[path[-1]] = value
-    assert not shape.fits(api, body)
+    assert not shape.fits(api, wrongly_switched(api, data)[1])
 
 
 @pytest.mark.parametrize(("api", "change", "text"), MISSHAPEN)
