@@ -25,12 +25,12 @@ import importlib
 import json
 import shutil
 import sys
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from stub_server import post_json as post
 from toolcall_lab import run_agent, wire
 from toolcall_lab.double import ApiDouble, shape
 from toolcall_lab.examples import PARIS_QUESTION
@@ -91,17 +91,6 @@ class ToyProvider:
         body = self.codec.encode_request(transcript, tools, model=self.model)
         assert self.codec.check_request(body) == []
         return self.codec.decode_response(post(self.url, body)[1])
-
-
-def post(url: str, body: object) -> tuple[int, object]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, json.load(error)
 
 
 def test_a_copied_folder_and_one_api_spec_line_is_an_api_the_double_serves(toy):
