@@ -509,7 +509,8 @@ class KeepAlives:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # subtle: shutdown() waits for serve_forever's next look, every 0.5 s by default
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.01,), daemon=True)
 
     def __enter__(self) -> KeepAlives:
         self.thread.start()
