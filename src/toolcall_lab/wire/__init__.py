@@ -49,7 +49,9 @@ Each API's folder holds a file per job, and the package re-exports them as one c
     <api>/stream.py     the stream half: decode_stream, a streamed reply read into the kit's
                         events (`toolcall_lab.stream`) on the one assembler all four share
                         (`_stream.py`), ending in the Turn decode_response gives
-    <api>/_blocks.py    the translators both halves share, and the API's names
+    <api>/_blocks.py    the translators both halves share, and the API's names (`ITEMS_KEY`,
+                        the request key of its conversation; `ended_by`, what a response
+                        body says ended the reply)
     (anthropic/ also has thinking.py and caching.py: each concept's client, rules and
     double together)
 
@@ -57,9 +59,9 @@ and beside the folders: `_server_half.py` (`ServerHalf`, what the double asks of
 half, and `Route`, where an API answers), `problem.py` (`Problem`, what check_request answers with),
 `signing.py` (how the API double signs the reasoning it invents), `flavours.py` (how five
 local servers bend the API they speak: one record each), `flavoured.py` (a record played),
-`_shared.py` (what several codecs do the same way), `_openai.py` (what OpenAI's two server
-halves share), `_schema.py` (the shapes' vocabulary) and `_layout.py` (a prompt block by
-block, for the prompt caches).
+`_shared.py` (what all four codecs do the same way), `_openai/` (what OpenAI's two APIs
+share, client and server: a file per job, as in an API's folder), `_schema.py` (the shapes'
+vocabulary) and `_layout.py` (a prompt block by block, for the prompt caches).
 
 A rule's text is the API's own error message, word for word where one is on record,
 with its source beside it; a text written here in the API's style says so. A provider
