@@ -78,7 +78,7 @@ def test_wait_for_server_returns_once_it_answers():
 
     def start_late():
         time.sleep(0.3)  # the first polls are refused, as while JupyterLab starts
-        server.serve_forever()
+        server.serve_forever(0.01)  # subtle: shutdown() waits for its next look (0.5 s by default)
 
     # subtle: bound already, so early polls queue; serve_forever starts answering later.
     thread = threading.Thread(target=start_late, daemon=True)
@@ -94,7 +94,7 @@ def test_wait_for_server_returns_once_it_answers():
 
 def test_wait_for_server_gives_up_when_nothing_listens():
     started = time.monotonic()
-    assert not dev.wait_for_server(f"http://127.0.0.1:{free_port()}/", timeout=0.5, interval=0.05)
+    assert not dev.wait_for_server(f"http://127.0.0.1:{free_port()}/", timeout=0.2, interval=0.05)
     assert time.monotonic() - started < 5
 
 
