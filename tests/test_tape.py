@@ -248,19 +248,29 @@ def test_record_needs_an_sdk_provider_and_a_double_takes_a_tape_or_a_policy():
     assert Exchange("chat", "/v1/chat/completions", 200, "m", None, {}, {}).to_dict()["latency_ms"] is None
 
 
-def test_a_replays_double_stops_when_its_provider_is_gone():
-    import gc
-    import time
+def test_a_replay_listens_nowhere_and_leaves_nothing_running(monkeypatch):
+    """A replay's double is reached in-process, through its transport: no network socket is
+    opened, no thread started, so there is nothing to stop when the provider goes."""
+    import socket
+    import threading
 
-    provider = replay("anthropic_weather")
-    url = provider.base_url
-    assert ApiDouble.serving_at(url) and not ApiDouble.serving_at(url + "0")
-    del provider
-    gc.collect()
-    deadline = time.monotonic() + 5
-    while ApiDouble.serving_at(url) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not ApiDouble.serving_at(url)
+    real = socket.socket
+
+    class NoNetwork(real):  # type: ignore[misc, valid-type]
+        def __init__(self, family=-1, *args, **kwargs):
+            if family in (-1, socket.AF_INET, socket.AF_INET6):
+                raise AssertionError("a network socket was opened")
+            super().__init__(family, *args, **kwargs)
+
+    tape = load("anthropic_weather")
+    before = set(threading.enumerate())
+    monkeypatch.setattr(socket, "socket", NoNetwork)
+    provider = replay(tape)
+    assert run_agent(provider, tape.question, tools=tape.tools()).answer == tape.answer
+    assert set(threading.enumerate()) == before and not ApiDouble.serving_at(provider.base_url)
+    monkeypatch.undo()
+    with ApiDouble() as served:  # serving_at still tells a started double's URL
+        assert ApiDouble.serving_at(served.url) and not ApiDouble.serving_at(served.url + "0")
 
 
 def test_serve_with_a_tape_that_is_not_there_says_so(capsys):

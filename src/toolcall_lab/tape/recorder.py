@@ -293,23 +293,17 @@ def _label(provider: Provider, api: str, *, double: bool = False) -> str:
 
 # -- replaying -------------------------------------------------------------------------------
 def replay(tape: str | Path | Tape, **options: Any) -> Provider:
-    """A provider, built as the recording's was, pointed at a double that plays `tape`.
+    """A provider, built as the recording's was, talking to a double that plays `tape`.
 
     `tape` is a shipped tape's name, a path or a `Tape`; `options` go to `get_provider`
-    over the recorded settings. The double runs until the provider is garbage collected
-    (or the program ends).
+    over the recorded settings. The double is reached in-process, through its transport
+    (`get_provider(..., double=)`): no port, no thread, nothing to stop, so a replay runs
+    where nothing may listen (a locked-down hub, a browser's Python).
     """
-    import weakref
-
     from ..double.api_double import ApiDouble
     from ..providers.registry import get_provider
 
     tape = load(tape)
-    double = ApiDouble(tape=tape).start()
     options = {"model": tape.model, **tape.settings, **options}
-    provider = get_provider(tape.provider, base_url=double.base_url(tape.api), **options)
-    # subtle: the collector may run in any thread, the double's own included, where stop() would
-    # wait for itself; so the stop runs in a thread of its own.
-    weakref.finalize(provider, lambda: threading.Thread(target=double.stop, daemon=True).start())
-    return provider
+    return get_provider(tape.provider, double=ApiDouble(tape=tape), **options)
 
