@@ -16,51 +16,6 @@ folder, and never imports either folder:
                 (`openai_error_body`), the injected failures' words (`fault`), "call_..."
                 ids, the request id header, the model list and the automatic prompt cache
 
-This package re-exports the names the two folders and the OpenAI providers use.
+Each name is imported from the file that defines it (`from .._openai.rules import
+invalid_effort`), as everywhere in the kit.
 """
-
-from .client import CACHE_RETENTIONS, arguments_json, prompt_cache_fields
-from .rules import (
-    OPENAI_EFFORTS,
-    invalid_effort,
-    parameters_problems,
-    strict_schema_problems,
-    unsupported_reasoning,
-)
-from .server import OpenAIServer, cache_usage, call_ids, fault, identify, model_list, openai_error_body
-from .shape import (
-    CACHE_RETENTION,
-    EFFORT,
-    FUNCTION,
-    JSON_SCHEMA,
-    PART_TEXT,
-    choice,
-    openai_param,
-    shape_problem,
-)
-
-__all__ = [
-    "CACHE_RETENTION",
-    "CACHE_RETENTIONS",
-    "EFFORT",
-    "FUNCTION",
-    "JSON_SCHEMA",
-    "OPENAI_EFFORTS",
-    "PART_TEXT",
-    "OpenAIServer",
-    "arguments_json",
-    "cache_usage",
-    "call_ids",
-    "choice",
-    "fault",
-    "identify",
-    "invalid_effort",
-    "model_list",
-    "openai_error_body",
-    "openai_param",
-    "parameters_problems",
-    "prompt_cache_fields",
-    "shape_problem",
-    "strict_schema_problems",
-    "unsupported_reasoning",
-]

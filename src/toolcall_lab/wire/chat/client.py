@@ -27,7 +27,7 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._fields import COUNT, LIST, OBJECT, STRING, TEXT, Field, check_reply
-from .._openai import arguments_json, prompt_cache_fields
+from .._openai.client import arguments_json, prompt_cache_fields
 from .._shared import from_the_wire, made_elsewhere, result_text, sampling
 from ._blocks import API_NAME, PROVIDER_NAME, read_call, text_of
 

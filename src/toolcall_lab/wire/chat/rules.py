@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...models import rules_of
-from .._openai import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
+from .._openai.rules import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
 from ..problem import Problem
 from ._blocks import API_NAME
 

@@ -27,8 +27,9 @@ from ...output_format import OutputFormat
 from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
-from .._openai import OpenAIServer, arguments_json
-from .._openai import openai_error_body as error_body
+from .._openai.client import arguments_json
+from .._openai.server import OpenAIServer
+from .._openai.server import openai_error_body as error_body
 from .._shared import from_the_wire, read_result_text, request_tool
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE

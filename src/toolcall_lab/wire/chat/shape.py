@@ -17,7 +17,7 @@ Its types are `CreateChatCompletionRequest`'s and what that references.
 
 from __future__ import annotations
 
-from .._openai import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
+from .._openai.shape import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
 from .._schema import BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, Schema, array, either, null, obj, tagged
 
 __all__ = ["SHAPE"]

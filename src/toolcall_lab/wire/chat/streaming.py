@@ -49,7 +49,7 @@ from typing import Any
 
 from ...stream import pieces
 from .._framing import DONE, SSE_HEADERS, sse
-from .._openai import fault
+from .._openai.server import fault
 
 __all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
 

@@ -78,12 +78,13 @@ pairing rules are then not checked, since the earlier items live on OpenAI's ser
 """
 
 
+from .._openai.server import openai_error_body as error_body
 from .._shared import ERROR_PREFIX
 from ..signing import seal_reasoning, unseal_reasoning
 from ._blocks import API_NAME, ITEMS_KEY, PROVIDER_NAME, ended_by, web_search_call
 from .client import decode_response, encode_request, why_dropped
 from .rules import check_request
-from .server import decode_request, decode_tool_choice, encode_response, error_body
+from .server import decode_request, decode_tool_choice, encode_response
 from .stream import decode_stream
 
 __all__ = ["API_NAME", "ERROR_PREFIX", "ITEMS_KEY", "PROVIDER_NAME", "check_request", "decode_request",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...models import rules_of
-from .._openai import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
+from .._openai.rules import invalid_effort, parameters_problems, strict_schema_problems, unsupported_reasoning
 from ..problem import Problem
 from ..signing import seal_is_ours, unseal_reasoning
 from ._blocks import API_NAME

@@ -34,8 +34,9 @@ from ...tool import Tool
 from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from ...usage import Usage
-from .._openai import OpenAIServer, arguments_json
-from .._openai import openai_error_body as error_body
+from .._openai.client import arguments_json
+from .._openai.server import OpenAIServer
+from .._openai.server import openai_error_body as error_body
 from .._shared import from_the_wire, plain_json, read_result_text, request_tool
 from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call

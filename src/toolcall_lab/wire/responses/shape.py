@@ -14,7 +14,7 @@ Its types are `CreateResponse`'s and what that references.
 
 from __future__ import annotations
 
-from .._openai import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
+from .._openai.shape import CACHE_RETENTION, EFFORT, FUNCTION, JSON_SCHEMA, PART_TEXT, choice
 from .._schema import BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, Schema, array, either, enum, null, obj, tagged
 
 __all__ = ["SHAPE"]
