@@ -272,3 +272,46 @@ def test_arguments_json_cannot_write_are_a_malformed_call_the_model_is_told_abou
     transcript.save(tmp_path / "run.json")  # a transcript that can be saved ...
     for other in API_SPECS:  # ... and sent to every API (Anthropic and Ollama refuse NaN)
         json.dumps(encode_request(transcript, api=other, model="m"), allow_nan=False)
+
+
+def _importers(package_dir, module_suffix):
+    """name -> the places (an API folder, or a file outside wire/) that import it from a module
+    ending in `module_suffix`."""
+    import ast
+    from pathlib import Path
+
+    found: dict[str, set[str]] = {}
+    root = Path(package_dir)
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).parts
+        place = parts[1] if parts[0] == "wire" and len(parts) > 2 else "/".join(parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(module_suffix):
+                for alias in node.names:
+                    found.setdefault(alias.name, set()).add(place)
+    return found
+
+
+def test_what_only_openai_shares_lives_in_its_own_home_not_in_shared():
+    # issue 30: about 200 lines of wire/_shared.py were used by OpenAI's two APIs alone
+    # (openai_error_body, OPENAI_EFFORTS, strict_schema_problems, prompt_cache_fields, ...)
+    from pathlib import Path
+
+    import toolcall_lab
+    from toolcall_lab.wire import _shared
+
+    importers = _importers(Path(toolcall_lab.__file__).parent, "_shared")
+    openai_only = sorted(name for name in _shared.__all__
+                         if importers.get(name) and importers[name] <= {"chat", "responses", "_openai"})
+    assert openai_only == []
+    # and the home keeps the layering: it imports neither OpenAI folder (`from ..chat ...`)
+    import ast
+
+    home = Path(toolcall_lab.__file__).parent / "wire" / "_openai"
+    assert sorted(p.name for p in home.glob("*.py")) == ["__init__.py", "client.py", "rules.py", "server.py",
+                                                          "shape.py"]
+    for path in home.glob("*.py"):
+        modules = {".".join(filter(None, [node.module, *(a.name for a in node.names if not node.module)]))
+                   for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                   if isinstance(node, ast.ImportFrom) and node.level == 2}
+        assert not {m for m in modules if m.split(".")[0] in ("chat", "responses")}, path.name
