@@ -307,7 +307,7 @@ class ApiDouble(BackgroundServer):
     # -- answering ---------------------------------------------------------------------------
     def sdk_of(self, names: Iterable[str]) -> str | None:
         """The API whose SDK sent a request with headers of these `names`, told by a header only
-        that SDK sends (its server half's `SDK_HEADER`); None when no header says. Only names
+        that SDK sends (its `ApiSpec.sdk_header`); None when no header says. Only names
         are read, never values.
 
         >>> ApiDouble().sdk_of(["Content-Type", "Anthropic-Version"])

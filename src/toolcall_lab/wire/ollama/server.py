@@ -9,8 +9,8 @@ The rest is what the double asks of this half (`wire.ServerHalf`) to play Ollama
 body's shape (`shape.py`), Ollama's words for each failure (`fault`), and its reasoning:
 the double's model thinks when `think` is set (Ollama also thinks by default on models
 that can; the double only when asked). Ollama streams unless a request says
-`"stream": false` (`STREAMS_BY_DEFAULT`), and so does the double: the finished reply as
-Ollama's newline-delimited JSON (`streaming.py`, `encode_stream`).
+`"stream": false` (`ApiSpec.streams_by_default`), and so does the double: the finished
+reply as Ollama's newline-delimited JSON (`streaming.py`, `encode_stream`).
 
 The call and message readers are this folder's (`_blocks.py`), shared with the client half.
 
