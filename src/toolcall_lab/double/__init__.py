@@ -36,10 +36,10 @@ The double itself names no API: everything it does one API's way it asks of that
 server half (a `wire.ServerHalf`: the shape, the words, the prompt cache, what the model
 reads, what the reply says), and places a request by the routes the API's `ApiSpec`
 declares (`routing`: a path, or a template that carries the model and the stream switch in
-the URL), so an API added as a folder and one `ApiSpec` line is served too. Where the double chooses differently from a real server (Ollama streams
-unless told not to, so the double refuses a request that does not say `"stream": false`;
-the newest Claude models think unasked, the double only when asked), the server half
-says so.
+the URL), so an API added as a folder and one `ApiSpec` line is served too. Where the
+double chooses differently from a real server (Ollama streams unless told not to, so the
+double refuses a request that does not say `"stream": false`; the newest Claude models
+think unasked, the double only when asked), the server half says so.
 
 The double is a package of small modules, read in this order: `server`
 (`ApiDouble`, sockets, limits, `serve`), `routing` (which API a path and query are, and
