@@ -19,3 +19,5 @@ folder, and never imports either folder:
 Each name is imported from the file that defines it (`from .._openai.rules import
 invalid_effort`), as everywhere in the kit.
 """
+
+__all__: list[str] = []  # each name is its file's: see above
