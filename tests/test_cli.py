@@ -122,7 +122,7 @@ def test_serve_on_ipv6_loopback_and_with_a_small_ring():
 def test_allow_remote_warns_on_stderr(capsys, monkeypatch):
     # The warning is printed before binding; the bind itself is replaced, so nothing
     # listens beyond loopback during the test.
-    from toolcall_lab.double import server
+    from toolcall_lab.double import api_double as server
 
     monkeypatch.setattr(server.ApiDouble, "__enter__", lambda self: (_ for _ in ()).throw(KeyboardInterrupt))
     with __import__("pytest").raises(KeyboardInterrupt):
