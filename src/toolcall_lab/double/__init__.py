@@ -41,10 +41,12 @@ double chooses differently from a real server (Ollama streams unless told not to
 double refuses a request that does not say `"stream": false`; the newest Claude models
 think unasked, the double only when asked), the server half says so.
 
-The double is a package of small modules, read in this order: `server`
-(`ApiDouble`, sockets, limits, `serve`), `routing` (which API a path and query are, and
-whether the request streams), `shape` (the type checks before the rules,
-against each API's `SHAPE`), `play` (the model's reply, step by step through the API's
+The double is a package of small modules, read in this order: `api_double`
+(`ApiDouble`, sockets, limits, `serve`), `handler` (the socket side: bytes read, `handle`
+asked, bytes sent), `transport` (the same without a socket: `double.transport()` for an
+SDK's HTTP client, which `get_provider(..., double=double)` uses), `routing` (which API
+a path and query are, and whether the request streams), `shape` (the type checks before
+the rules, against each API's `SHAPE`), `play` (the model's reply, step by step through the API's
 server half), `cache` (the prefixes the prompt cache holds, and its clock), `faults`
 (failures, in each API's words), `background` (serving from a thread, shared with
 `parts_api`) and `spectrum` (`flavour_table`: the same requests sent to every
@@ -53,9 +55,21 @@ local-server flavour).
 `ApiDouble(flavour="vllm")` (or "ollama", "ollama-openai", "llamacpp", "lmstudio")
 answers like that local server instead: its output-limit field, the `tool_choice` and
 parallel calls it honours, its tool-call ids and error shapes, its answer to an unknown
-model. The quirks are data, each with its source, in `toolcall_lab.wire.flavours`.
+model. The quirks are data, each with its source, in `toolcall_lab.wire.flavours`, played
+by their fields in `toolcall_lab.wire.flavoured`.
 
-Left out: streaming (`stream: true` gets a 400 saying so), keys (any key is accepted;
+A double never started is reached only through its transport, in the caller's thread
+with no port (a hub that forbids listening, a browser's Python with no sockets); its `url`
+is then `http://double.invalid`, a name no network resolves:
+
+    >>> double = ApiDouble()
+    >>> provider = get_provider("anthropic", double=double)
+    >>> run_agent(provider, "What's the weather in Paris?", tools=[get_weather]).answer
+    "It's 18°C and sunny in Paris."
+    >>> double.url
+    'http://double.invalid'
+
+Left out: keys (any key is accepted;
 of the headers only `X-Double-Fault` and the presence of a header only one SDK sends,
 `anthropic-version`, are read, and none is ever logged), real token counts (usage is the
 scripted 4-characters-per-token estimate, plus the hidden prompt an API bills, such as
