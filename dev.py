@@ -381,10 +381,15 @@ def test(args: list[str]) -> int:
     """pytest with the project's settings; `--quick` skips the tests marked slow (each that starts
     a process: a whole command, a kernel, a browser, a hub, mypy, ruff, pip or another Python;
     tests/conftest.py fails one that does and is not marked), for a fast loop while working.
-    CI runs everything."""
+    CI runs everything.
+
+    `--quick` also searches less: each Hypothesis test runs a tenth of its examples (at least 10;
+    `TOOLCALL_LAB_HYPOTHESIS=quick`, read by tests/conftest.py); the full run runs them all."""
+    env = None
     if "--quick" in args:
         args = [a for a in args if a != "--quick"] + ["-m", "not slow"]
-    return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT)
+        env = {**os.environ, "TOOLCALL_LAB_HYPOTHESIS": "quick"}
+    return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT, env=env)
 
 
 def demo(args: list[str]) -> int:

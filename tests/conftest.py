@@ -20,10 +20,25 @@ from toolcall_lab.wire import API_SPECS
 
 # The one Hypothesis profile of the suite: no deadline (two cores shared by several runs make
 # any example's time noise) and no too-slow health check. A test may set only its own number of
-# examples, `@settings(max_examples=N)`, which inherits the rest from here
+# examples, `@settings(max_examples=examples(N))`, which inherits the rest from here
 # (tests/test_suite_rules.py holds every test file to that).
+#
+# `python3 dev.py test --quick` searches less: it sets TOOLCALL_LAB_HYPOTHESIS=quick, and every
+# Hypothesis test then runs a tenth of its examples (at least 10; 10 for a test that sets no
+# number, Hypothesis' default being 100). Without it (`python3 dev.py test`, CI, a plain
+# `pytest`) every test runs exactly the examples it asks for.
+HYPOTHESIS_RUN = "TOOLCALL_LAB_HYPOTHESIS"
+QUICK_SEARCH = os.environ.get(HYPOTHESIS_RUN) == "quick"
 settings.register_profile("toolcall-lab", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("toolcall-lab")
+settings.register_profile("toolcall-lab-quick", parent=settings.get_profile("toolcall-lab"),
+                          max_examples=10)
+settings.load_profile("toolcall-lab-quick" if QUICK_SEARCH else "toolcall-lab")
+
+
+def examples(wanted: int) -> int:
+    """A test's number of Hypothesis examples: `wanted` in the full run; in `dev.py test --quick`
+    a tenth of it, at least 10 (e.g. 800 -> 80, 60 -> 10)."""
+    return max(10, wanted // 10) if QUICK_SEARCH else wanted
 
 # What a learner's fresh shell has: no provider chosen, no key, no tape. The tests and every
 # kernel they start (nbval's included) see none of the variables a developer's shell may set,

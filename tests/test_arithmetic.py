@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcall_lab.tools import arithmetic
 from toolcall_lab.tools.arithmetic import (
     MAX_DEPTH,
@@ -151,7 +152,7 @@ def reference(tree):
             raise AssertionError(tree)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(trees)
 def test_random_trees_agree_with_python(tree):
     text = render(tree)

@@ -178,6 +178,15 @@ def test_quick_skips_the_slow_tests(monkeypatch):
     assert calls[0][-4:] == ["-k", "loop", "-m", "not slow"]
 
 
+def test_quick_searches_less_and_the_full_run_searches_as_much_as_each_test_asks(monkeypatch):
+    runs = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: runs.append(kw.get("env")) or 0)
+    dev.test(["--quick"])
+    dev.test([])
+    assert runs[0]["TOOLCALL_LAB_HYPOTHESIS"] == "quick"  # read by tests/conftest.py
+    assert runs[1] is None or "TOOLCALL_LAB_HYPOTHESIS" not in runs[1]
+
+
 def test_kernels_run_over_ipc_where_the_system_has_it():
     # over TCP every kernel prints "... susceptible to eavesdropping" into the terminal
     if dev.os.name == "posix":

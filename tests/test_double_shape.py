@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SECRET, post_to
+from conftest import SECRET, examples, post_to
 from schemas import anthropic_request_errors, fixture, openapi_errors
 from toolcall_lab import Message, ToolCall, ToolResult, Transcript, call
 from toolcall_lab.double import shape
@@ -206,7 +206,7 @@ def wrongly_switched(api, data):
 
 
 @pytest.mark.parametrize("api", list(SWITCHES))
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(data=st.data())
 def test_a_wrongly_typed_switch_gets_the_apis_refusal_in_its_words_never_a_200(api, data):
     from toolcall_lab.double import ApiDouble
@@ -389,7 +389,7 @@ def sdk_silent(body: dict, problem: object) -> bool:
 
 
 @pytest.mark.parametrize("api", ["responses", "chat", "anthropic"])
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=st.data())
 def test_the_shape_refuses_only_what_the_apis_own_schema_refuses(api, data):
     body = data.draw(mutated(api))
@@ -430,7 +430,7 @@ def serving():
 
 
 @pytest.mark.parametrize("api", list(ENDPOINTS))
-@settings(max_examples=75)
+@settings(max_examples=examples(75))
 @given(data=st.data())
 def test_a_mutated_body_gets_a_200_or_the_apis_400_never_a_500(api, data, serving):
     body = data.draw(mutated(api))

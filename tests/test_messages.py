@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcall_lab import Message, ReasoningBlock, TextBlock, ToolCall, ToolResult, Transcript
 from toolcall_lab.transcript import TRANSCRIPT_FORMAT_VERSION
 
@@ -386,7 +387,7 @@ def messages(draw):
 transcripts = st.builds(Transcript, st.none() | st.text(), st.lists(messages(), max_size=5))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(transcripts)
 def test_any_transcript_survives_json(transcript):
     assert Transcript.from_json(transcript.to_json()) == transcript

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REAL_PROVIDERS, SECRET
+from conftest import REAL_PROVIDERS, SECRET, examples
 from toolcall_lab import Message, TextBlock, Tool, ToolCall, ToolResult, Transcript, get_provider
 from toolcall_lab.double import ApiDouble
 
@@ -103,7 +103,7 @@ def test_a_conversation_survives_the_wire(name):
     with ApiDouble(recorder) as double:
         provider = get_provider(name, base_url=double.base_url(REAL_PROVIDERS[name]), api_key=SECRET)
 
-        @settings(max_examples=30)
+        @settings(max_examples=examples(30))
         @given(transcript=conversations(), reply=replies())
         def round_trip(transcript, reply):
             recorder.reply = reply

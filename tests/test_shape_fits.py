@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from test_double_shape import BASE, MISSHAPEN, SWITCHES, mutated, rich_body, wrongly_switched
 from toolcall_lab.double import shape
 from toolcall_lab.wire import ENDPOINTS
@@ -22,7 +23,7 @@ def jsonschema_finds(api: str, body: object) -> bool:
 
 
 @pytest.mark.parametrize("api", APIS)
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(data=st.data())
 def test_a_body_that_surely_fits_is_one_jsonschema_finds_nothing_in(api, data):
     body = data.draw(mutated(api) | st.just(rich_body(api)) | st.just(copy.deepcopy(BASE[api])))
@@ -31,7 +32,7 @@ def test_a_body_that_surely_fits_is_one_jsonschema_finds_nothing_in(api, data):
 
 
 @pytest.mark.parametrize("api", list(SWITCHES))
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=st.data())
 def test_a_wrongly_typed_switch_is_never_sure_to_fit(api, data):
     assert not shape.fits(api, wrongly_switched(api, data)[1])

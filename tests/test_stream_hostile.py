@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import json_paths, same_turn
+from conftest import examples, json_paths, same_turn
 from stream_grammar import STREAMS
 from test_stream_ends import REPLIES, SplitEvery
 from test_stream_property import BODIES, DrawnCuts
@@ -121,7 +121,7 @@ def swap(event: dict[str, Any], path: tuple[Any, ...], value: object) -> object:
 
 
 @pytest.mark.parametrize("api", APIS)
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(data=st.data())
 def test_a_field_of_the_wrong_type_is_the_kits_error_naming_it_never_a_python_error(api, data):
     body = data.draw(BODIES[api], label="body")
@@ -275,7 +275,7 @@ def end_of_reply(api: str, events: list[dict[str, Any]]) -> int:
 
 
 @pytest.mark.parametrize("api", APIS)
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(data=st.data())
 def test_nothing_after_the_end_of_reply_changes_the_turn_it_is_refused(api, data):
     body = data.draw(BODIES[api], label="body")
@@ -458,7 +458,7 @@ forged = st.text(st.sampled_from(["a", "_", "[", "]", "1", " ", "\n", "\r", "\x0
                                   "\u2029", "é", "'", '"']), max_size=12)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(name=forged, call_id=forged, text=forged)
 def test_a_forged_line_break_cannot_start_a_line_of_narration(name, call_id, text):
     from toolcall_lab import Message, ToolCall, ToolResult, Usage

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import same_turn
+from conftest import examples, same_turn
 from stream_grammar import STREAMS
 from toolcall_lab import ReasoningBlock, TextBlock, ToolCall, Turn
 from toolcall_lab.stream import (
@@ -211,7 +211,7 @@ class DrawnCuts:
 
 
 @pytest.mark.parametrize("api", APIS)
-@settings(max_examples=EXAMPLES)
+@settings(max_examples=examples(EXAMPLES))
 @given(data=st.data())
 def test_a_streamed_reply_decodes_to_the_turn_of_the_same_reply_unstreamed(api, data):
     body = data.draw(BODIES[api], label="body")

@@ -48,6 +48,33 @@ def test_every_hypothesis_test_uses_the_one_profile():
                          f"tests/conftest.py: {found}")
 
 
+def test_every_number_of_examples_goes_through_examples_so_quick_can_scale_it():
+    # `@settings(max_examples=N)` overrides the profile's number: a bare N would run in full
+    # under `dev.py test --quick` too
+    bare = []
+    this = Path(__file__).name  # its own settings(max_examples=3) below tests the profile
+    for path in sorted(TESTS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for keyword in getattr(node, "keywords", []) if isinstance(node, ast.Call) else []:
+                value = keyword.value
+                if keyword.arg == "max_examples" and path.name not in ("conftest.py", this) and not (
+                        isinstance(value, ast.Call) and getattr(value.func, "id", "") == "examples"):
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert bare == [], f"write max_examples=examples(N) (tests/conftest.py): {bare}"
+
+
+def test_quick_runs_a_tenth_of_the_examples_at_least_ten_and_the_full_run_all(monkeypatch):
+    from hypothesis import settings
+
+    monkeypatch.setattr(conftest, "QUICK_SEARCH", False)
+    assert [conftest.examples(n) for n in (800, 300, 60, 5)] == [800, 300, 60, 5]
+    monkeypatch.setattr(conftest, "QUICK_SEARCH", True)
+    assert [conftest.examples(n) for n in (800, 300, 60, 5)] == [80, 30, 10, 10]
+    full, quick = settings.get_profile("toolcall-lab"), settings.get_profile("toolcall-lab-quick")
+    assert full.max_examples == 100 and quick.max_examples == 10  # a test that sets no number
+    assert quick.deadline is None and quick.suppress_health_check == full.suppress_health_check
+
+
 def test_the_profile_has_no_deadline_and_no_too_slow_check():
     from hypothesis import HealthCheck, settings
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REAL_PROVIDERS, SECRET, json_paths
+from conftest import REAL_PROVIDERS, SECRET, examples, json_paths
 from stub_server import StubServer
 from tape_sources import BUILDERS, TAPES
 from toolcall_lab import (
@@ -524,7 +524,7 @@ _FOLDER = tempfile.TemporaryDirectory(prefix="mutated-")  # removed when the tes
 _FILES = Path(_FOLDER.name)
 
 
-@settings(max_examples=800)
+@settings(max_examples=examples(800))
 @given(name=st.sampled_from(sorted(DOCUMENTS)), data=st.data())
 def test_a_mutated_tape_or_transcript_raises_only_the_kits_errors(name, data):
     """Loaded from a file and read as a lesson reads it, a mutated document either works or

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REAL_PROVIDERS, SECRET, same_turn
+from conftest import REAL_PROVIDERS, SECRET, examples, same_turn
 from stream_grammar import STREAMS, NoCuts
 from test_stream_fixtures import anthropic_sdk
 from test_stream_property import DrawnCuts, pieces_say_what_the_turn_holds
@@ -138,7 +138,7 @@ def test_a_secret_cut_in_two_at_every_point_is_redacted_on_the_tape_of_each_wire
 
 
 @pytest.mark.parametrize("api", APIS)
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=st.data(), shape=st.sampled_from([*SHAPED, SHAPELESS]),
        before=st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=12),
        after=st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=12),
@@ -224,7 +224,7 @@ def _lines(body: bytes) -> list[bytes]:
     return (body.rstrip(b"\n") + b"\n\n").split(b"\n")[:-1]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(name=st.sampled_from(SSE_RECORDINGS), data=st.data())
 def test_an_sse_stream_reads_the_same_whatever_its_lines_end_with(name, data):
     """WHATWG's event stream grammar: `end-of-line = ( cr lf / cr / lf )`, mixed freely."""

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from toolcall_lab import (
     Message,
     ScriptedProvider,
@@ -313,7 +314,7 @@ def test_the_quick_and_the_checked_reading_agree_on_every_one_field_change():
                 lambda d: _checked_message(Message, d, "message"), data), data
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(block_documents())
 def test_the_quick_and_the_checked_reading_of_a_block_agree(data):
     from toolcall_lab.blocks import _checked_block, block_from_dict, loaded_block
@@ -338,7 +339,7 @@ def message_documents():
                                             if v is not DELETE}, changes, blocks)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(message_documents())
 def test_the_quick_and_the_checked_reading_of_a_message_agree(data):
     from toolcall_lab.messages import _checked_message

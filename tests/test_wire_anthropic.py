@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from schemas import anthropic_request_errors, fixture
 from toolcall_lab import Message, ReasoningBlock, StopReason, TextBlock, ToolCall, ToolResult, Transcript
 from toolcall_lab.blocks import ServerToolCall
@@ -499,7 +500,7 @@ messages = st.lists(st.one_of(st.builds(lambda b: Message("user", tuple(b)), use
                     max_size=5)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(system=st.none() | words, conversation=messages)
 def test_encode_then_decode_request_gives_the_transcript_back(system, conversation):
     body = wire.encode_request(Transcript(system, conversation), model=MODEL)

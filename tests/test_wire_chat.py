@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
+from conftest import examples
 from schemas import fixture, openapi_errors
 from toolcall_lab import (
     Message,
@@ -483,7 +484,7 @@ def tool_lists(draw):
         "x": {"type": "string"}}}, lambda **_: None) for n in names]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(conversations(), tool_lists())
 def test_encode_request_then_decode_request_round_trips(transcript, tools):
     body = chat.encode_request(transcript, tools, model="m")

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from schemas import fixture
 from toolcall_lab import (
     Message,
@@ -326,7 +327,7 @@ def transcripts(draw):
     return Transcript(draw(st.none() | words), messages)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(transcript=transcripts(), tools=st.lists(st.sampled_from(NAMES), unique=True))
 def test_decode_request_reads_back_what_encode_request_wrote(transcript, tools):
     tools = [Tool(n, f"The {n} tool.", {"type": "object", "properties": {"q": {"type": "string"}}},
@@ -339,7 +340,7 @@ def test_decode_request_reads_back_what_encode_request_wrote(transcript, tools):
         (t.name, t.description, dict(t.input_schema)) for t in tools]
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(text=texts, thinking=texts, calls=st.lists(st.tuples(st.sampled_from(NAMES),
                                                             st.dictionaries(keys, values, max_size=3)),
                                                   max_size=3),

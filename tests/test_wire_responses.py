@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import same_turn
+from conftest import examples, same_turn
 from schemas import fixture, openapi_errors
 from toolcall_lab import (
     Message,
@@ -483,7 +483,7 @@ def transcripts(draw):
     return Transcript(draw(st.none() | texts), messages)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(transcripts())
 def test_decode_request_inverts_encode_request(transcript):
     body = responses.encode_request(transcript, [get_weather], model="gpt-6-luna")
