@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -24,17 +25,26 @@ TESTS = Path(__file__).parent
 OWN_SETTINGS = {"max_examples"}
 
 
+@cache
+def calls_in(path: Path) -> tuple[ast.Call, ...]:
+    """Every call in a test file, parsed once for the tests below; none in a file whose text
+    names no Hypothesis setting (most files: parsing them all took a second)."""
+    text = path.read_text(encoding="utf-8")
+    if not any(word in text for word in ("settings", "max_examples", "_profile")):
+        return ()
+    return tuple(node for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Call))
+
+
 def hypothesis_settings_calls(path: Path) -> list[tuple[int, set[str]]]:
     """(line, keyword names) of each `settings(...)` call in the file, e.g. [(154, {"max_examples"})]."""
     calls = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name == "settings":
-                calls.append((node.lineno, {keyword.arg or "**" for keyword in node.keywords}
-                              | ({"(positional)"} if node.args else set())))
-            elif name in ("register_profile", "load_profile") and path.name != "conftest.py":
-                calls.append((node.lineno, {name}))
+    for node in calls_in(path):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name == "settings":
+            calls.append((node.lineno, {keyword.arg or "**" for keyword in node.keywords}
+                          | ({"(positional)"} if node.args else set())))
+        elif name in ("register_profile", "load_profile") and path.name != "conftest.py":
+            calls.append((node.lineno, {name}))
     return calls
 
 
@@ -54,8 +64,8 @@ def test_every_number_of_examples_goes_through_examples_so_quick_can_scale_it():
     bare = []
     this = Path(__file__).name  # its own settings(max_examples=3) below tests the profile
     for path in sorted(TESTS.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            for keyword in getattr(node, "keywords", []) if isinstance(node, ast.Call) else []:
+        for node in calls_in(path):
+            for keyword in node.keywords:
                 value = keyword.value
                 if keyword.arg == "max_examples" and path.name not in ("conftest.py", this) and not (
                         isinstance(value, ast.Call) and getattr(value.func, "id", "") == "examples"):
