@@ -384,12 +384,27 @@ def test(args: list[str]) -> int:
     CI runs everything.
 
     `--quick` also searches less: each Hypothesis test runs a tenth of its examples (at least 10;
-    `TOOLCALL_LAB_HYPOTHESIS=quick`, read by tests/conftest.py); the full run runs them all."""
+    `TOOLCALL_LAB_HYPOTHESIS=quick`, read by tests/conftest.py); the full run runs them all.
+    And it leaves nbval out (`quick_options`): it runs no lesson cell, every one being slow."""
     env = None
     if "--quick" in args:
-        args = [a for a in args if a != "--quick"] + ["-m", "not slow"]
+        args = [a for a in args if a != "--quick"] + ["-m", "not slow", *quick_options()]
         env = {**os.environ, "TOOLCALL_LAB_HYPOTHESIS": "quick"}
     return subprocess.call([str(venv_bin("python")), "-m", "pytest", *args], cwd=ROOT, env=env)
+
+
+def quick_options() -> list[str]:
+    """pytest options for `test --quick`: no nbval plugin, and pyproject's addopts without its
+    options. Every lesson cell is marked slow (tests/conftest.py), so `-m "not slow"` ran none
+    anyway; loading nbval (nbformat, jsonschema's format checkers) and collecting 28 lessons
+    only to deselect them took about 2 s of each quick run."""
+    import shlex
+    import tomllib
+
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["pytest"]["ini_options"]["addopts"]
+    return ["-p", "no:nbval", "-o", "addopts=" + shlex.join(
+        option for option in addopts if not option.startswith("--nbval"))]
 
 
 def demo(args: list[str]) -> int:

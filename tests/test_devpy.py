@@ -175,7 +175,26 @@ def test_quick_skips_the_slow_tests(monkeypatch):
     calls = []
     monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
     dev.test(["--quick", "-k", "loop"])
-    assert calls[0][-4:] == ["-k", "loop", "-m", "not slow"]
+    assert calls[0][-8:-4] == ["-k", "loop", "-m", "not slow"]
+
+
+def test_quick_loads_no_nbval_and_keeps_every_other_addopt(monkeypatch):
+    # every lesson cell is slow: -m "not slow" ran none, nbval only cost its import and collection
+    calls = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
+    dev.test(["--quick"])
+    dev.test([])
+    assert calls[0][-4:-2] == ["-p", "no:nbval"]
+    import shlex
+    import tomllib
+
+    pytest_ini = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    configured = pytest_ini["ini_options"]["addopts"]
+    assert "--nbval" in configured and "--doctest-modules" in configured
+    assert calls[0][-2] == "-o" and calls[0][-1].startswith("addopts=")
+    assert shlex.split(calls[0][-1].removeprefix("addopts=")) == [
+        option for option in configured if not option.startswith("--nbval")]
+    assert "no:nbval" not in calls[1]  # the full run compares every lesson under strict nbval
 
 
 def test_quick_searches_less_and_the_full_run_searches_as_much_as_each_test_asks(monkeypatch):
