@@ -4,7 +4,9 @@ tests run in, and the background jobs of tests/background.py."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import os
 import shlex
 import subprocess
@@ -239,6 +241,18 @@ NBVAL = NbvalRecord()
 
 def pytest_configure(config):
     config.pluginmanager.register(NBVAL, "toolcall-lab-nbval-record")
+
+
+@functools.cache
+def _parsed(path: Path, changed: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def parsed(path: Path) -> ast.Module:
+    """The Python file at `path` parsed once per session, again only if it changed. Several tests
+    read every module of the package (six of them parsed all of src/ again, about 0.5 s each).
+    The tree is shared: read it, never change it."""
+    return _parsed(path.resolve(), path.stat().st_mtime_ns)
 
 
 def post_to(port: int, api: str, body: object, *, timeout: float = 60) -> tuple[int, dict[str, str], bytes]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import parsed
 from toolcall_lab import (
     AnthropicProvider,
     Message,
@@ -326,7 +327,7 @@ def plain_raises(root: Path = SRC) -> list[str]:
     """Every `raise ValueError(...)`, `raise TypeError` ... under `root`, as "path:line name"."""
     found: list[tuple[str, int, str]] = []
     for path in sorted(root.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Raise) and node.exc is not None:
                 raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
                 if isinstance(raised, ast.Name) and raised.id in PLAIN:

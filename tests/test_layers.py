@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from conftest import parsed
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "toolcall_lab"
 
@@ -58,7 +60,7 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-TREES = {name: ast.parse(path.read_text(), filename=str(path)) for name, path in MODULES.items()}
+TREES = {name: parsed(path) for name, path in MODULES.items()}
 
 
 def is_package(module: str) -> bool:

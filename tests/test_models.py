@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from conftest import parsed
 from toolcall_lab.models import (
     DEFAULT_MODELS,
     EFFORTS,
@@ -175,7 +176,7 @@ def _ids_spelled_in_code() -> list[tuple[str, int, str]]:
     for path in sorted(root.rglob("*.py")):
         if path.name in ("models.py", "template.py"):  # template.py names chat templates, not models
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                       if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
                       and node.body and isinstance(node.body[0], ast.Expr)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import parsed
 from stub_server import post_json as post
 from toolcall_lab import run_agent, wire
 from toolcall_lab.double import ApiDouble, shape
@@ -195,7 +196,7 @@ def per_api_tables() -> dict[str, list[int]]:
         where = path.relative_to(PACKAGE).as_posix()
         if where.split("/")[0] == "checks" or (where.split("/")[0] == "wire" and where.split("/")[1] in APIS):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             match node:
                 case ast.Dict(keys=keys):
                     named = keys

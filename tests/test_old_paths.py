@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import toolcall_lab
+from conftest import parsed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,10 +88,13 @@ def test_nothing_is_left_at_an_old_path():
     assert left == [] and not (ROOT / "tests" / "fix_imports.py").exists()
 
 
-def imports_of_old_paths(code: str) -> list[str]:
-    python = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+def imports_of_old_paths(code: str | ast.Module) -> list[str]:
+    """The old paths `code` imports: a cell's source (its % and ! lines left out), or a parsed module."""
+    if isinstance(code, str):
+        code = ast.parse("\n".join(line for line in code.splitlines()
+                                    if not line.lstrip().startswith(("%", "!"))))
     found = []
-    for node in ast.walk(ast.parse(python)):
+    for node in ast.walk(code):
         names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
                  else [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
         found += [name for name in names if any(name == o or name.startswith(o + ".") for o in old_modules())]
@@ -111,7 +115,7 @@ def test_no_lesson_imports_an_old_path():
 def test_no_module_of_the_package_imports_an_old_path():
     """Inside functions and under `if TYPE_CHECKING:` too: an old path warns, and it goes."""
     found = [f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / "src").rglob("*.py"))
-             for name in imports_of_old_paths(path.read_text(encoding="utf-8"))]
+             for name in imports_of_old_paths(parsed(path))]
     assert found == []
 
 

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from conftest import parsed
 from toolcall_lab import Message, ReasoningBlock, StopReason, ToolCall, ToolResult, Transcript, Turn, Usage
 from toolcall_lab.wire import API_SPECS, Codec, Dropped, ServerHalf, encode_request, foreign_reasoning
 
@@ -285,7 +286,7 @@ def _importers(package_dir, module_suffix):
     for path in root.rglob("*.py"):
         parts = path.relative_to(root).parts
         place = parts[1] if parts[0] == "wire" and len(parts) > 2 else "/".join(parts)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(module_suffix):
                 for alias in node.names:
                     found.setdefault(alias.name, set()).add(place)
