@@ -1,6 +1,7 @@
 """Shared test helpers: the loopback API double, and real providers pointed at it; and the
-suite's rules about time: one Hypothesis profile, the `slow` marker kept honest, the order
-tests run in, and the background jobs of tests/background.py."""
+suite's rules about time: one Hypothesis profile (searching a tenth as much under
+`dev.py test --quick`), the `slow` marker kept honest, the order tests run in, and the
+background jobs of tests/background.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The suite's own rules about time, kept by tests: one Hypothesis profile, and `slow` on every
-test that starts a process (what `python3 dev.py test --quick` skips).
+"""The suite's own rules about time, kept by tests: one Hypothesis profile (a tenth of the
+examples under `python3 dev.py test --quick`, every number through `examples(N)`), and `slow` on
+every test that starts a process (what `--quick` skips).
 
 The profile and the guard live in tests/conftest.py; the guard is shown at work on a small
 suite of its own, run as a separate pytest in a temporary folder.
