@@ -111,6 +111,7 @@ def test_the_copies_are_what_uv_exports_from_the_lock():
 
 def test_dev_py_installs_the_lock_as_committed(monkeypatch, tmp_path):
     ran = []
+    monkeypatch.setattr(dev, "USE_AS_IS", False)  # as without TOOLCALL_LAB_VENV, whatever runs the suite
     monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp")
     monkeypatch.setattr(dev, "find_uv", lambda: Path("/uv"))
     monkeypatch.setattr(dev, "write_lab_overrides", lambda: None)
@@ -125,6 +126,7 @@ def test_dev_py_installs_the_lock_as_committed(monkeypatch, tmp_path):
 
 def test_the_pip_route_of_dev_py_installs_the_same_versions_hash_checked(monkeypatch, tmp_path):
     ran = []
+    monkeypatch.setattr(dev, "USE_AS_IS", False)
     monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp")
     monkeypatch.setattr(dev, "VENV", tmp_path / "venv")
     monkeypatch.setenv(dev.INSTALLER, "pip")
