@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .streams import Streamed
@@ -34,7 +34,7 @@ from .streams import Streamed
 if TYPE_CHECKING:
     from .api_double import ApiDouble
 
-__all__ = ["DOUBLE_HEADER", "content_length", "handler_for"]
+__all__ = ["DOUBLE_HEADER", "answer_headers", "content_length", "handler_for"]
 
 #: A header on every answer of the double, so a recording in another process (a lesson's
 #: kernel) can label its tape "recorded against the toolcall-lab API double".
@@ -156,8 +156,7 @@ class _Handling(_HandlerBase):
             return self._stream(status, data, headers)
         try:
             self.send_response(status)
-            for name, value in {"content-type": "application/json", "content-length": str(len(data)),
-                                DOUBLE_HEADER: "1", **headers}.items():
+            for name, value in answer_headers(data, headers).items():
                 self.send_header(name, value)
             self.end_headers()
             if self.command != "HEAD":
@@ -169,15 +168,13 @@ class _Handling(_HandlerBase):
         """A streamed answer: the headers, then each frame a chunk of its own, flushed as written."""
         try:
             self.send_response(status)
-            for name, value in {**stream.headers, "transfer-encoding": "chunked", DOUBLE_HEADER: "1",
-                                **headers}.items():
+            for name, value in answer_headers(stream, headers).items():
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.flush()  # the status and headers go out before the first event
-            for number, frame in enumerate(frame for frame in stream.frames if frame):
-                # subtle: an empty chunk would end the body; a frame is never empty, but say so
-                if number and stream.delay:
-                    time.sleep(stream.delay)
+            for pause, frame in stream.paced():
+                if pause:
+                    time.sleep(pause)
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
                 self.wfile.flush()
             if stream.cut:
@@ -189,6 +186,16 @@ class _Handling(_HandlerBase):
             self.wfile.write(b"0\r\n\r\n")
         except ConnectionError:
             self.close_connection = True  # the client stopped reading (it closed the stream early)
+
+
+def answer_headers(body: bytes | Streamed, headers: Mapping[str, str]) -> dict[str, str]:
+    """The headers the double sends with `body` (the answer's own `headers` last): JSON with
+    its length, or a stream's own headers, chunked; `DOUBLE_HEADER` on both. The socket
+    (`_Handling`) and the in-process transport (`transport.py`) send the same."""
+    if isinstance(body, Streamed):
+        return {**body.headers, "transfer-encoding": "chunked", DOUBLE_HEADER: "1", **headers}
+    return {"content-type": "application/json", "content-length": str(len(body)), DOUBLE_HEADER: "1",
+            **headers}
 
 
 def content_length(values: Sequence[str]) -> int | None:

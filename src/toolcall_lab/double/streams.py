@@ -111,6 +111,13 @@ class Streamed:
             return
         yield from map(self.framing, self._each())
 
+    def paced(self) -> Iterator[tuple[float, bytes]]:
+        """(pause, frame) for each frame that is sent: the seconds to wait before it (`delay`,
+        none before the first) and its bytes; an empty frame is skipped, since an empty chunk
+        would end the body. What the socket (`handler.py`) and the transport both send."""
+        for number, frame in enumerate(frame for frame in self.frames if frame):
+            yield (self.delay if number else 0.0), frame
+
     @property
     def end(self) -> bytes:
         """What is sent after the last frame (nothing after a torn stream)."""

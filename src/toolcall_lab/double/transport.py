@@ -47,11 +47,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self
 
-from .handler import DOUBLE_HEADER
+from .handler import answer_headers
 from .streams import Streamed
 
 if TYPE_CHECKING:
@@ -90,15 +90,17 @@ class DoubleTransport:
 
     def handle_request(self, request: Any) -> Any:
         """Answer `request` (the client's `Request`) as the double's handler would, with no socket."""
+        return self._respond(request, request.read(), _frames)
+
+    def _respond(self, request: Any, raw: bytes, frames: Callable[[ModuleType, Any, Streamed], Any]) -> Any:
+        """The client's `Response` to `request` with body `raw`, a stream's body read by `frames`."""
         http = _library(request)
         started = time.monotonic()
-        status, body, headers = self._answer(request, request.read())
+        status, body, headers = self._answer(request, raw)
         _late(http, request, time.monotonic() - started)
-        if isinstance(body, Streamed):
-            return http.Response(status, headers=_stream_headers(body, headers),
-                                 content=_frames(http, request, body), request=request)
-        return http.Response(status, headers=_headers(body, headers),
-                             content=b"" if request.method == "HEAD" else body, request=request)
+        content = (frames(http, request, body) if isinstance(body, Streamed)
+                   else b"" if request.method == "HEAD" else body)
+        return http.Response(status, headers=answer_headers(body, headers), content=content, request=request)
 
     def _answer(self, request: Any, raw: bytes) -> tuple[int, bytes | Streamed, dict[str, str]]:
         """What `ApiDouble.handle` says to `request`, after the handler's own checks (`handler.py`)."""
@@ -131,31 +133,12 @@ class AsyncDoubleTransport(DoubleTransport):
 
     async def handle_async_request(self, request: Any) -> Any:
         """Answer `request` as `handle_request` does, its stream read with `async for`."""
-        http = _library(request)
-        started = time.monotonic()
-        status, body, headers = self._answer(request, await request.aread())
-        _late(http, request, time.monotonic() - started)
-        if isinstance(body, Streamed):
-            return http.Response(status, headers=_stream_headers(body, headers),
-                                 content=_async_frames(http, request, body), request=request)
-        return http.Response(status, headers=_headers(body, headers),
-                             content=b"" if request.method == "HEAD" else body, request=request)
+        return self._respond(request, await request.aread(), _async_frames)
 
 
 def _library(request: Any) -> ModuleType:
     """The HTTP library `request` belongs to (httpx2 or httpx): its answer is built with it."""
     return sys.modules[type(request).__module__.partition(".")[0]]
-
-
-def _headers(body: bytes, headers: dict[str, str]) -> dict[str, str]:
-    """A whole answer's headers, as the handler sends them (`handler._Handling._send`)."""
-    return {"content-type": "application/json", "content-length": str(len(body)), DOUBLE_HEADER: "1",
-            **headers}
-
-
-def _stream_headers(stream: Streamed, headers: dict[str, str]) -> dict[str, str]:
-    """A streamed answer's headers, as the handler sends them (`handler._Handling._stream`)."""
-    return {**stream.headers, "transfer-encoding": "chunked", DOUBLE_HEADER: "1", **headers}
 
 
 def _read_timeout(request: Any) -> float | None:
@@ -172,35 +155,41 @@ def _late(http: ModuleType, request: Any, took: float) -> None:
 
 
 def _frames(http: ModuleType, request: Any, stream: Streamed) -> Iterator[bytes]:
-    """The stream's body, a frame at a time as the client reads it (`handler._Handling._stream`):
-    the stream's pause before each frame but the first, and a pause longer than the client
-    waits its `ReadTimeout`, raised after that wait."""
+    """The stream's body, a frame at a time as the client reads it, with the stream's pauses
+    (`Streamed.paced`, as the handler sends it); a pause longer than the client waits is its
+    `ReadTimeout`, raised after that wait."""
     wait = _read_timeout(request)
-    for number, frame in enumerate(frame for frame in stream.frames if frame):
-        if number and stream.delay:
-            if wait is not None and stream.delay > wait:
-                time.sleep(wait)
-                raise http.ReadTimeout("timed out", request=request)
-            time.sleep(stream.delay)
+    for pause, frame in stream.paced():
+        if pause:
+            time.sleep(pause if wait is None else min(pause, wait))
+            _waited_out(http, request, pause, wait)
         yield frame
-    if stream.cut:  # subtle: no last chunk: what a dropped connection leaves the client reading
-        raise http.RemoteProtocolError(CUT, request=request)
-    if stream.end:
-        yield stream.end
+    if last := _last(http, request, stream):
+        yield last
 
 
 async def _async_frames(http: ModuleType, request: Any, stream: Streamed) -> AsyncIterator[bytes]:
     """`_frames` for an async client: the pauses are `asyncio.sleep`s."""
     import asyncio  # subtle: here, not at the top: `import toolcall_lab` stays light without it
     wait = _read_timeout(request)
-    for number, frame in enumerate(frame for frame in stream.frames if frame):
-        if number and stream.delay:
-            if wait is not None and stream.delay > wait:
-                await asyncio.sleep(wait)
-                raise http.ReadTimeout("timed out", request=request)
-            await asyncio.sleep(stream.delay)
+    for pause, frame in stream.paced():
+        if pause:
+            await asyncio.sleep(pause if wait is None else min(pause, wait))
+            _waited_out(http, request, pause, wait)
         yield frame
+    if last := _last(http, request, stream):
+        yield last
+
+
+def _waited_out(http: ModuleType, request: Any, pause: float, wait: float | None) -> None:
+    """The client's `ReadTimeout` if it waited `wait` seconds for a frame `pause` seconds away."""
+    if wait is not None and pause > wait:
+        raise http.ReadTimeout("timed out", request=request)
+
+
+def _last(http: ModuleType, request: Any, stream: Streamed) -> bytes:
+    """What closes the stream's body (`Streamed.end`); a cut stream ends instead in the error the
+    client raises when a connection drops mid-body (no last chunk)."""
     if stream.cut:
         raise http.RemoteProtocolError(CUT, request=request)
-    if stream.end:
-        yield stream.end
+    return stream.end
