@@ -21,6 +21,7 @@ Left out: routes with other methods than POST (and GET for the model lists).
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
@@ -70,9 +71,7 @@ class Route(NamedTuple):
         if "{" not in self.path:
             found: dict[str, str] | None = {} if path == self.path else None
         else:
-            pattern = "".join(f"(?P<{part}>[^/:]+)" if index % 2 else re.escape(part)
-                              for index, part in enumerate(_FIELD.split(self.path)))
-            matched = re.fullmatch(pattern, path)
+            matched = _template(self.path).fullmatch(path)
             found = None if matched is None else matched.groupdict()
         if found is None or not self.query:
             return found
@@ -85,6 +84,14 @@ class Route(NamedTuple):
     def first_segment(self) -> str:
         """The path's first segment ("v1", "api"), whose unknown paths answer in this API's shape."""
         return self.path.strip("/").split("/")[0]
+
+
+@functools.cache
+def _template(path: str) -> re.Pattern[str]:
+    """A route template as a regular expression, each `{name}` a group of one segment; made once
+    per template, not on each request."""
+    return re.compile("".join(f"(?P<{part}>[^/:]+)" if index % 2 else re.escape(part)
+                              for index, part in enumerate(_FIELD.split(path))))
 
 
 class ServerHalf(ABC):
