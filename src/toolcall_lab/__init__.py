@@ -80,8 +80,10 @@ class _OldPaths:
     def find_spec(self, name: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
         below = name.removeprefix(f"{__name__}.")
+        if below == name:  # not the kit's: every import in the process asks this finder first
+            return None
         old = next((old for old in _MOVED if below == old or below.startswith(f"{old}.")), None)
-        if old is None or below == name:
+        if old is None:
             return None
         new = f"{__name__}.{_MOVED[old]}{below[len(old):]}"
         warnings.warn(f"{name} is now {new}: import it from there (the old path goes after this release)",
