@@ -21,13 +21,15 @@ streams in `tests/fixtures/anthropic_messages_*_stream.sdk_recorded.sse`:
     message_stop
 
 Each piece is `PIECE` characters (`wire._framing.pieces`), so the stream of a reply is the
-same on every run:
+same on every run; each event goes out as a named server-sent event (the server half's
+default, `ServerHalf.frame`), and nothing follows `message_stop`:
 
+    >>> from toolcall_lab.wire._framing import sse
     >>> reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
     ...          "content": [{"type": "text", "text": "Hi there"}], "stop_reason": "end_turn",
     ...          "stop_sequence": None, "usage": {"input_tokens": 9, "output_tokens": 2}}
     >>> for event in encode_stream(reply):
-    ...     print(frame(event).decode().split("\\n")[0], *[event["delta"]] if "delta" in event else [])
+    ...     print(sse(event).decode().split("\\n")[0], *[event["delta"]] if "delta" in event else [])
     event: message_start
     event: content_block_start
     event: ping
@@ -49,14 +51,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...stream import pieces
-from .._framing import SSE_HEADERS, sse
 
-__all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
+__all__ = ["encode_stream", "stream_error"]
 
-#: The headers a stream goes out with (recorded: `text/event-stream; charset=utf-8`, no-cache).
-STREAM_HEADERS = SSE_HEADERS
-#: Nothing follows `message_stop`: the stream simply ends.
-STREAM_END = b""
 #: Blocks whose `input` arrives as `input_json_delta` pieces.
 _TAKES_INPUT = ("tool_use", "server_tool_use", "mcp_tool_use")
 #: The usage counts known when the message starts; the rest arrive with `message_delta`.
@@ -107,11 +104,6 @@ def _block(index: int, block: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     for delta in deltas:
         yield {"type": "content_block_delta", "index": index, "delta": delta}
     yield {"type": "content_block_stop", "index": index}
-
-
-def frame(event: Mapping[str, Any]) -> bytes:
-    """One event on the wire: `event: <type>`, `data: <json>`, a blank line."""
-    return sse(event)
 
 
 def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False

@@ -55,14 +55,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ...stream import pieces
-from .._framing import SSE_HEADERS, sse
 
-__all__ = ["STREAM_END", "STREAM_HEADERS", "encode_stream", "frame", "stream_error"]
+__all__ = ["encode_stream", "stream_error"]
 
-#: The headers a stream goes out with (recorded: `text/event-stream; charset=utf-8`).
-STREAM_HEADERS = SSE_HEADERS
-#: Nothing follows the terminal event: no `[DONE]` (every recorded Responses stream).
-STREAM_END = b""
 
 _Event = Callable[..., dict[str, Any]]
 
@@ -132,11 +127,6 @@ def _part(event: _Event, at: dict[str, Any], part: Mapping[str, Any]) -> Iterato
             yield event("output_text.delta", **at, delta=piece, logprobs=[])
         yield event("output_text.done", **at, text=text, logprobs=[])
     yield event("content_part.done", **at, part=dict(part))
-
-
-def frame(event: Mapping[str, Any]) -> bytes:
-    """One event on the wire: `event: <type>`, `data: <json>`, a blank line."""
-    return sse(event)
 
 
 def stream_error(sent: int, reply: Mapping[str, Any] | None = None, *, failed: bool = False
