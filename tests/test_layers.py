@@ -12,9 +12,8 @@ does) so the drawing, the tree and the imports say the same thing:
 - every module of the package sits in exactly one layer;
 - inside the package each name is imported from the module that defines it, never through
   a module that only passes it on (`messages.Transcript` was reached 36 ways);
-- only the façades re-export: the package `__init__`s, `messages` (lessons import
-  `toolcall_lab.messages`), each API's server half (`wire/<api>/server.py` is an object,
-  `ApiSpec.server`, and what it offers is its interface wherever each part is written).
+- only the façades re-export: the package `__init__`s and `messages` (lessons import
+  `toolcall_lab.messages`).
 """
 
 from __future__ import annotations
@@ -50,8 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 #: the modules that may re-export names defined elsewhere (see the module docstring)
-FACADES = {"toolcall_lab.messages",
-           *(f"toolcall_lab.wire.{api}.server" for api in ("anthropic", "chat", "ollama", "responses"))}
+FACADES = {"toolcall_lab.messages"}
 
 
 def module_name(path: Path) -> str:

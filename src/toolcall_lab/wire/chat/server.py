@@ -2,8 +2,8 @@
 
 `decode_request` reads a `/v1/chat/completions` body back into a transcript and tools
 (the inverse of `encode_request`), `encode_response` writes the body the API would
-answer with for a `Turn` (the SDK's `ChatCompletion` parses it), and `error_body`
-OpenAI's error JSON (one shape for both OpenAI APIs).
+answer with for a `Turn` (the SDK's `ChatCompletion` parses it); OpenAI's error JSON, one
+shape for both OpenAI APIs, is `_openai.server.openai_error_body`.
 
 The rest is what the double asks of this half (`wire.ServerHalf`) to play OpenAI Chat:
 the body's shape (`shape.py`), the failures and the automatic prompt cache both OpenAI
@@ -29,14 +29,13 @@ from ...transcript import Transcript
 from ...turn import StopReason, Turn
 from .._openai.client import arguments_json
 from .._openai.server import OpenAIServer
-from .._openai.server import openai_error_body as error_body
 from .._shared import from_the_wire, read_result_text, request_tool
 from ._blocks import API_NAME, read_call, text_of
 from .shape import SHAPE
 from .streaming import STREAM_END, encode_stream, frame, stream_error
 
 __all__ = ["SERVER", "ChatServer", "decode_output_format", "decode_request", "decode_tool_choice",
-           "encode_response", "error_body"]
+           "encode_response"]
 
 
 @from_the_wire

@@ -2,8 +2,8 @@
 
 `decode_request` reads a `/v1/responses` body back into a transcript and tools (the
 inverse of `encode_request`), `encode_response` writes the body OpenAI would answer
-with for a `Turn`, echoing the request the way the API does, and `error_body` OpenAI's
-error JSON (one shape for both OpenAI APIs). Reasoning the double invents gets an
+with for a `Turn`, echoing the request the way the API does (OpenAI's error JSON, one
+shape for both OpenAI APIs, is `_openai.server.openai_error_body`). Reasoning the double invents gets an
 `encrypted_content` sealed with `seal_reasoning` (`wire.signing`), so the rules can tell
 when it comes back altered.
 
@@ -36,7 +36,6 @@ from ...turn import StopReason, Turn
 from ...usage import Usage
 from .._openai.client import arguments_json
 from .._openai.server import OpenAIServer
-from .._openai.server import openai_error_body as error_body
 from .._shared import from_the_wire, plain_json, read_result_text, request_tool
 from ..problem import Problem
 from ._blocks import API_NAME, PROVIDER_NAME, part_text, read_call, summary, web_search_call
@@ -46,7 +45,7 @@ from .store import keep, unknown_previous, unknown_reference, with_history
 from .streaming import encode_stream, stream_error
 
 __all__ = ["SERVER", "ResponsesServer", "decode_output_format", "decode_request", "decode_tool_choice",
-           "encode_response", "error_body"]
+           "encode_response"]
 
 _ItemRole = Literal["user", "assistant", "system"]  # Message checks a role the body made up
 
