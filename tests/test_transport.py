@@ -2,7 +2,7 @@
 
 For each of the four APIs, through its official SDK (anthropic, openai Responses, openai
 Chat, ollama), plain and streamed, with the sync client and the async one, and with no
-socket opened at all (`socket.socket` raises for the whole test: `no_sockets`):
+socket opened at all (`socket.socket` raises in the test's thread: `no_sockets`):
 
 - a tool round trip: the model asks for `get_weather`, the result goes back, the answer
   comes (the sync clients through the kit's providers, `get_provider(..., double=double)`;
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,12 +47,17 @@ ANSWER = "It's 18°C and sunny in Paris."
 @pytest.fixture(autouse=True)
 def no_sockets(monkeypatch):
     """Every network socket the test would open raises instead (the double's transport needs
-    none); the one pair of Unix sockets an asyncio event loop wakes itself with is let be."""
+    none); the one pair of Unix sockets an asyncio event loop wakes itself with is let be.
+
+    subtle: only in the test's own thread, where the transport does all its work: `socket.socket`
+    is the whole process's, and the suite's background jobs (the swap test's doubles, accepting
+    in threads of their own while these tests run) must keep theirs."""
     real = socket.socket
+    test_thread = threading.get_ident()
 
     class NoNetwork(real):  # type: ignore[misc, valid-type]
         def __init__(self, family: Any = -1, *args: Any, **kwargs: Any) -> None:
-            if family in (-1, socket.AF_INET, socket.AF_INET6):
+            if family in (-1, socket.AF_INET, socket.AF_INET6) and threading.get_ident() == test_thread:
                 raise AssertionError("a network socket was opened")
             super().__init__(family, *args, **kwargs)
 
@@ -275,6 +281,21 @@ def test_the_guard_catches_a_double_that_listens():
     """`no_sockets` is no empty promise: a double started over a socket fails under it."""
     with pytest.raises(AssertionError, match="a network socket was opened"):
         ApiDouble().start()
+
+
+def test_the_guard_leaves_other_threads_sockets_be():
+    """A double serving for another part of the suite (the swap test's, accepting in its own
+    thread while these tests run) keeps its sockets: only the test's thread is refused."""
+    opened: list[object] = []
+
+    def open_one() -> None:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as other:
+            opened.append(other.family)
+
+    worker = threading.Thread(target=open_one)
+    worker.start()
+    worker.join()
+    assert opened == [socket.AF_INET]
 
 
 def test_a_provider_at_an_unstarted_doubles_url_without_its_transport_says_what_to_pass(monkeypatch):
