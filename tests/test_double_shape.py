@@ -454,14 +454,18 @@ def test_a_mutated_body_gets_a_200_or_the_apis_400_never_a_500(api, data, servin
 @pytest.mark.slow
 def test_the_doubles_first_shape_check_builds_no_format_grammar():
     # jsonschema's format checkers import rfc3987_syntax, whose lark grammars cost seconds of
-    # CPU; the double checks no "format", so its first request must not load them (issue 20)
-    body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]})
-    code = (f"import sys\nfrom toolcall_lab.double import ApiDouble\nbody = {body.encode()!r}\n"
-            "assert ApiDouble().handle('POST', '/v1/chat/completions', body)[0] == 200\n"
-            "print('jsonschema' in sys.modules, 'rfc3987_syntax' in sys.modules, 'lark' in sys.modules)\n"
-            "import rfc3987_syntax  # still importable by anyone who wants it\n")
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    assert out.stdout.split() == ["True", "False", "False"]
+    # CPU; the double checks no "format", so its first request must not load them (issue 20).
+    # A body sure to fit needs no jsonschema at all (`shape.fits`, issue 30); one that is not
+    # (a wrongly typed field) is read by jsonschema, still without the grammars.
+    fits = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hi"}]})
+    unsure = json.dumps({"model": "gpt-4o-mini", "messages": "Hi"})
+    for body, status, loaded in ((fits, 200, "False"), (unsure, 400, "True")):
+        code = (f"import sys\nfrom toolcall_lab.double import ApiDouble\nbody = {body.encode()!r}\n"
+                f"assert ApiDouble().handle('POST', '/v1/chat/completions', body)[0] == {status}\n"
+                "print('jsonschema' in sys.modules, 'rfc3987_syntax' in sys.modules, 'lark' in sys.modules)\n"
+                "import rfc3987_syntax  # still importable by anyone who wants it\n")
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        assert out.stdout.split() == [loaded, "False", "False"], body
 
 
 @pytest.mark.slow
