@@ -30,6 +30,9 @@ What the caller may ask of the model's tool use, and what the loop does with it:
 - `approve` is the permission gate (`approval.py`): asked about every call that could
   run; a call it refuses never runs, and the model gets an error result saying so. A tool
   marked `needs_approval=True` never runs without it.
+- `max_result_tokens` caps every tool result before it enters the transcript
+  (`result_cap.py`): a longer one keeps its head and tail, and a note tells the model how
+  much was cut and how to ask for the rest.
 
 Whatever else interrupts a run (Ctrl-C, a raising `on_event`, `SystemExit`), the
 transcript is left in a state the next call accepts:
@@ -73,6 +76,7 @@ from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTy
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .messages import Message
 from .providers.base import Provider, streaming
+from .result_cap import cap_result
 from .stream import StreamEvent, StreamFinished
 from .tool import Tool, execute, tool_map
 from .tool_choice import check_tool_choice
@@ -293,6 +297,7 @@ class _Setup:
     approve: Approve | None
     choice: dict[str, Any]  # tool_choice / parallel_tool_calls: only those set, so any provider works
     stream: bool = False
+    max_result_tokens: int | None = None
     by_name: dict[str, Tool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -304,6 +309,8 @@ def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: lis
     for tool_call in calls:
         refused = refusal(tool_call, setup.by_name, setup.approve)  # None: it may run
         result = refused or execute(tool_call, setup.by_name)
+        if setup.max_result_tokens is not None:
+            result = cap_result(result, setup.max_result_tokens)  # before it enters the history
         results.append(result)
         setup.emit(ToolRefused(step, tool_call, result) if refused else ToolExecuted(step, tool_call, result))
 
@@ -344,6 +351,7 @@ def run_agent(
     parallel_tool_calls: bool | None = None,
     approve: Approve | None = None,
     stream: bool = False,
+    max_result_tokens: int | None = None,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -353,6 +361,7 @@ def run_agent(
     tool calls are answered with "interrupted" error results: the next call accepts it.
     `tool_choice` holds until the model calls a tool; `approve` gates every call (see above).
     `stream=True` streams each reply and hands its stream events to `on_event` too.
+    `max_result_tokens` cuts a longer tool result to its head and tail (`result_cap.py`).
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -364,7 +373,10 @@ def run_agent(
     choice = {k: v for k, v in [("tool_choice", tool_choice), ("parallel_tool_calls", parallel_tool_calls)]
               if v is not None}
     _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice, stream)
-    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream)
+    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream,
+                   max_result_tokens)
+    if max_result_tokens is not None:
+        cap_result(ToolResult("", ""), max_result_tokens)  # a bad cap is refused before anything is sent
     check_tool_choice(tool_choice, setup.tools, parallel_tool_calls)
     for t in setup.tools:
         # A broken schema must fail here, before any call, not halfway through the run.
