@@ -33,6 +33,8 @@ What the caller may ask of the model's tool use, and what the loop does with it:
 - `max_result_tokens` caps every tool result before it enters the transcript
   (`result_cap.py`): a longer one keeps its head and tail, and a note tells the model how
   much was cut and how to ask for the rest.
+- `ledger` (`ledger.py`) runs each call id at most once: a call id it has seen before (a
+  run started again from a saved transcript) is answered from it, not run again.
 
 Whatever else interrupts a run (Ctrl-C, a raising `on_event`, `SystemExit`), the
 transcript is left in a state the next call accepts:
@@ -74,6 +76,7 @@ from .approval import Approve, refusal
 from .blocks import ToolCall, ToolResult
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
+from .ledger import Ledger
 from .messages import Message
 from .providers.base import Provider, streaming
 from .result_cap import cap_result
@@ -298,6 +301,7 @@ class _Setup:
     choice: dict[str, Any]  # tool_choice / parallel_tool_calls: only those set, so any provider works
     stream: bool = False
     max_result_tokens: int | None = None
+    ledger: Ledger | None = None
     by_name: dict[str, Tool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -308,7 +312,8 @@ def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: lis
     """Run every call of one reply in order, in your process, unless the gate refuses it."""
     for tool_call in calls:
         refused = refusal(tool_call, setup.by_name, setup.approve)  # None: it may run
-        result = refused or execute(tool_call, setup.by_name)
+        once = setup.ledger.execute if setup.ledger is not None else execute
+        result = refused or once(tool_call, setup.by_name)
         if setup.max_result_tokens is not None:
             result = cap_result(result, setup.max_result_tokens)  # before it enters the history
         results.append(result)
@@ -352,6 +357,7 @@ def run_agent(
     approve: Approve | None = None,
     stream: bool = False,
     max_result_tokens: int | None = None,
+    ledger: Ledger | None = None,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -361,7 +367,8 @@ def run_agent(
     tool calls are answered with "interrupted" error results: the next call accepts it.
     `tool_choice` holds until the model calls a tool; `approve` gates every call (see above).
     `stream=True` streams each reply and hands its stream events to `on_event` too.
-    `max_result_tokens` cuts a longer tool result to its head and tail (`result_cap.py`).
+    `max_result_tokens` cuts a longer tool result to its head and tail (`result_cap.py`);
+    `ledger` runs each call id at most once (`ledger.py`).
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -374,7 +381,10 @@ def run_agent(
               if v is not None}
     _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice, stream)
     setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream,
-                   max_result_tokens)
+                   max_result_tokens, ledger)
+    if ledger is not None and not isinstance(ledger, Ledger):
+        raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
+                             f"got {ledger!r}.")
     if max_result_tokens is not None:
         cap_result(ToolResult("", ""), max_result_tokens)  # a bad cap is refused before anything is sent
     check_tool_choice(tool_choice, setup.tools, parallel_tool_calls)

@@ -2,7 +2,9 @@
 
 A tool result goes into the history whole and is sent again on every later call. One big
 file, grep or HTML page can fill the context window in a single step, and then every retry
-fails the same way (coder/coder#26637: https://github.com/coder/coder/issues/26637).
+fails the same way (coder/coder#26637, as issue 31 reports it; and "a single uncapped result
+(a runaway MCP tool, a big fetch on a small-window model) ... died",
+https://github.com/justrach/codegraff/pull/196).
 `cap_result(result, max_tokens)` keeps a result under `max_tokens` tokens:
 
     kept head  ->  one note saying what was cut and how to ask for it  ->  kept tail
