@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                                "tool", "tool_choice", "tools")),
     ("the wire", ("recorded", "wire")),
     ("providers", ("providers",)),
-    ("the loop", ("approval", "compaction", "events", "examples", "ledger", "loop", "mcp_loop",
+    ("the loop", ("approval", "cancel", "compaction", "events", "examples", "ledger", "loop", "mcp_loop",
                   "result_cap")),
     ("seeing it", ("views",)),
     ("what the model reads", ("template",)),
