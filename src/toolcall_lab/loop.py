@@ -33,6 +33,8 @@ What the caller may ask of the model's tool use, and what the loop does with it:
 - `max_result_tokens` caps every tool result before it enters the transcript
   (`result_cap.py`): a longer one keeps its head and tail, and a note tells the model how
   much was cut and how to ask for the rest.
+- `tool_timeout` gives every tool without a `timeout` of its own one: a call that runs
+  longer (a hung tool) is answered with an error result and the loop goes on (`tool.py`).
 - `ledger` (`ledger.py`) runs each call id at most once: a call id it has seen before (a
   run started again from a saved transcript) is answered from it, not run again.
 
@@ -67,7 +69,7 @@ call, and no call of the broken reply runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, assert_never
 
 from ._display import html_of
@@ -358,6 +360,7 @@ def run_agent(
     stream: bool = False,
     max_result_tokens: int | None = None,
     ledger: Ledger | None = None,
+    tool_timeout: float | None = None,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -368,7 +371,8 @@ def run_agent(
     `tool_choice` holds until the model calls a tool; `approve` gates every call (see above).
     `stream=True` streams each reply and hands its stream events to `on_event` too.
     `max_result_tokens` cuts a longer tool result to its head and tail (`result_cap.py`);
-    `ledger` runs each call id at most once (`ledger.py`).
+    `ledger` runs each call id at most once (`ledger.py`); `tool_timeout` (seconds) limits
+    every tool that has no `timeout` of its own.
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -380,6 +384,8 @@ def run_agent(
     choice = {k: v for k, v in [("tool_choice", tool_choice), ("parallel_tool_calls", parallel_tool_calls)]
               if v is not None}
     _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice, stream)
+    tools = [replace(t, timeout=tool_timeout) if tool_timeout is not None and isinstance(t, Tool)
+             and t.timeout is None else t for t in tools]  # Tool checks the number (ToolDefinitionError)
     setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream,
                    max_result_tokens, ledger)
     if ledger is not None and not isinstance(ledger, Ledger):

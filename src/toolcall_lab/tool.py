@@ -13,6 +13,15 @@ function that raises, one that returns what JSON cannot hold, and one that runs 
 `timeout` each become a `ToolResult` with `is_error=True`, worded so the model can fix
 its next call. Only what interrupts your program (Ctrl-C, `SystemExit`) passes through.
 
+A hung tool (one that never returns: it waits on a lock, a socket, an `Event` nobody sets)
+would block the loop forever ("If a tool's async function stalls ... the agent loop waits
+forever with no error", https://github.com/mastra-ai/mastra/issues/18594); `timeout` is
+what stops that (`run_agent(..., tool_timeout=...)` gives one to every tool without its
+own). Python cannot stop a thread, so the abandoned call goes on in its daemon thread:
+`abandoned()` is set for it when `execute` gives up, so a tool that waits with
+`abandoned().wait(seconds)` (instead of `time.sleep`), or checks `abandoned().is_set()`
+between steps, ends then and leaks nothing; `still_running()` lists the ones that did not.
+
 Two flags change how a tool travels and runs. `strict=True` asks OpenAI's APIs to hold
 the model to the schema exactly (`@tool(strict=True)` builds a schema strict mode accepts:
 every object closed, every parameter required, an optional one as "this type or null").
@@ -24,10 +33,13 @@ Left out: async tools and tools that return images.
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import json
 import re
+import threading
 import typing
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -39,7 +51,7 @@ from .blocks import NOT_AN_OBJECT, ToolCall, ToolResult, read_arguments
 from .errors import ToolDefinitionError, UsageTypeError
 from .schema import function_schema, nullable_defaults, parse_docstring
 
-__all__ = ["TOOL_NAME_PATTERN", "Tool", "execute", "tool", "tool_map"]
+__all__ = ["TOOL_NAME_PATTERN", "Tool", "abandoned", "execute", "still_running", "tool", "tool_map"]
 
 #: Tool names every API accepts: OpenAI Chat allows at most 64 characters.
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -209,18 +221,43 @@ class _TimedOut(Exception):
     """A tool ran past its timeout (private: a tool's own TimeoutError is just an error)."""
 
 
+#: The stop signal of the timed call running in this thread (None outside one).
+_STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("toolcall_lab_stop",
+                                                                                 default=None)
+#: Worker threads of abandoned calls; a thread drops out when it ends.
+_ABANDONED: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def abandoned() -> threading.Event:
+    """Inside a tool with a `timeout`: an Event set once `execute` has given up on this call.
+
+    A tool that waits on it, or checks it between steps, can stop when nobody is waiting
+    for its answer any more. Outside a timed call it is a new Event, never set.
+
+    >>> abandoned().is_set()
+    False
+    """
+    return _STOP.get() or threading.Event()
+
+
+def still_running() -> list[threading.Thread]:
+    """The worker threads of calls that ran out of time and have not ended yet (by name, "tool ...")."""
+    return sorted((t for t in _ABANDONED if t.is_alive()), key=lambda t: t.name)
+
+
 def _call_with_timeout(chosen: Tool, args: Mapping[str, Any]) -> Any:
     """`chosen.function(**args)`, raising `_TimedOut` if it runs past `chosen.timeout`.
 
     subtle: Python cannot stop a thread. A tool that runs out of time is left running in
     a daemon thread (it ends when it ends, or when the interpreter exits) and what it
-    returns then is thrown away; a tool with side effects may still complete them.
+    returns then is thrown away; a tool with side effects may still complete them. Its
+    `abandoned()` Event is set, so a tool that watches it can end there.
     """
-    import threading
-
     outcome: dict[str, Any] = {}
+    stop = threading.Event()
 
     def run() -> None:
+        _STOP.set(stop)  # a new thread starts with an empty context: this is its own
         try:
             outcome["value"] = chosen.function(**args)
         except BaseException as exc:  # handed to the caller's thread, which decides
@@ -230,6 +267,8 @@ def _call_with_timeout(chosen: Tool, args: Mapping[str, Any]) -> Any:
     worker.start()
     worker.join(chosen.timeout)
     if worker.is_alive():
+        stop.set()
+        _ABANDONED.add(worker)
         raise _TimedOut(chosen.timeout)
     if "error" in outcome:
         raise outcome["error"]
