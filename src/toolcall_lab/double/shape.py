@@ -102,6 +102,9 @@ _TYPES: dict[str, Check] = {
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
     or (isinstance(v, float) and v.is_integer())}
+#: The types that are each one Python type (`_type` checks them with one isinstance)
+_PYTHON_TYPE: dict[str, type] = {"object": dict, "array": list, "string": str,
+                              "null": type(None), "boolean": bool}
 #: keywords that check nothing (annotations, and the words `wire._schema` adds for the errors)
 _SAYS_NOTHING = frozenset({"description", "title", "default", "examples", "x-go", "x-error", "x-status",
                            "x-missing", "x-hosted"})
@@ -126,34 +129,83 @@ def _compiled(api: str) -> Check:
 
 def _compile(schema: Any) -> Check:
     """The checks of one schema node, each node compiled once: every keyword the node has must
-    hold; a keyword not known here makes the node "not sure" (False)."""
+    hold; a keyword not known here makes the node "not sure" (False).
+
+    subtle: every body a request sends is walked here, so each node is one plain function, with
+    loops instead of generators: `all(check(v) for ...)` made a generator per node visited."""
     if schema is True or schema == {}:
-        return lambda value: True
+        return _always
     if not isinstance(schema, dict) or any(k not in _KEYWORDS and k not in _SAYS_NOTHING for k in schema):
-        return lambda value: False
+        return _never
     made = (_KEYWORDS[k](schema[k], schema) for k in schema if k in _KEYWORDS)
-    checks = [check for check in made if check is not None]  # `then` is its `if`'s
-    return lambda value: all(check(value) for check in checks)
+    checks = tuple(check for check in made if check is not None)  # `then` is its `if`'s
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+
+    def every(value: Any) -> bool:
+        for check in checks:
+            if not check(value):
+                return False
+        return True
+
+    return every
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+def _never(value: Any) -> bool:
+    return False
 
 
 def _type(kinds: Any, schema: dict[str, Any]) -> Check:
-    tests = [_TYPES[kind] for kind in (kinds if isinstance(kinds, list) else [kinds])]
-    return lambda value: any(test(value) for test in tests)
+    names = kinds if isinstance(kinds, list) else [kinds]
+    if "number" in names or "integer" in names:
+        tests = [_TYPES[kind] for kind in names]
+        return lambda value: any(test(value) for test in tests)
+    # subtle: object, array, string, null and boolean are each one Python type, and a bool is
+    # only a boolean (it is no number here), so one isinstance answers for all of them
+    exact = tuple(_PYTHON_TYPE[kind] for kind in names)
+    return lambda value: isinstance(value, exact)
 
 
 def _properties(properties: dict[str, Any], schema: dict[str, Any]) -> Check:
     compiled = {name: _compile(node) for name, node in properties.items()}
-    return lambda value: not isinstance(value, dict) or all(
-        compiled[name](item) for name, item in value.items() if name in compiled)
+    find = compiled.get
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for name, item in value.items():
+            test = find(name)
+            if test is not None and not test(item):
+                return False
+        return True
+
+    return check
 
 
-def _required(names: list[str], schema: dict[str, Any]) -> Check:
+def _required(names: list[str], schema: dict[str, Any]) -> Check | None:
+    if not names:
+        return None  # subtle: nothing is required, so there is nothing to check
     return lambda value: not isinstance(value, dict) or all(name in value for name in names)
 
 
 def _items(items: Any, schema: dict[str, Any]) -> Check:
     each = _compile(items)
-    return lambda value: not isinstance(value, list) or all(each(item) for item in value)
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, list):
+            return True
+        for item in value:
+            if not each(item):
+                return False
+        return True
+
+    return check
 
 
 def _enum(members: list[Any], schema: dict[str, Any]) -> Check:
