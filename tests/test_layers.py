@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the wire", ("recorded", "wire")),
     ("providers", ("providers",)),
     ("the loop", ("approval", "cancel", "compaction", "events", "examples", "ledger", "loop", "mcp_loop",
-                  "result_cap")),
+                  "pending", "result_cap")),
     ("seeing it", ("views",)),
     ("what the model reads", ("template",)),
     ("the double", ("double", "parts_api")),

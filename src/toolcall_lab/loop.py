@@ -27,9 +27,11 @@ What the caller may ask of the model's tool use, and what the loop does with it:
   a call, sent again with the results, would force another call on every step and the
   model could never answer (the OpenAI Agents SDK resets it the same way,
   `reset_tool_choice`). `parallel_tool_calls` holds for every call.
-- `approve` is the permission gate (`approval.py`): asked about every call that could
-  run; a call it refuses never runs, and the model gets an error result saying so. A tool
-  marked `needs_approval=True` never runs without it.
+- `approve` is the permission gate (`approval.py`): asked about every call of a reply that
+  could run, before any of them runs; a call it refuses never runs, and the model gets an
+  error result saying so. A tool marked `needs_approval=True` never runs without it. A
+  gate that answers `DEFER` stops the run before any call of the reply runs: `run.pending`
+  holds the waiting calls, to save and decide later (`pending.py`).
 - `max_result_tokens` caps every tool result before it enters the transcript
   (`result_cap.py`): a longer one keeps its head and tail, and a note tells the model how
   much was cut and how to ask for the rest.
@@ -74,12 +76,13 @@ from typing import Any, ClassVar, Literal, assert_never
 
 from ._display import html_of
 from ._text import PartsRepr
-from .approval import Approve, refusal
+from .approval import Approve, Deferred, answer_of, refused
 from .blocks import ToolCall, ToolResult
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .ledger import Ledger
 from .messages import Message
+from .pending import Pending
 from .providers.base import Provider, streaming
 from .result_cap import cap_result
 from .stream import StreamEvent, StreamFinished
@@ -131,12 +134,16 @@ class Step:
 
 @dataclass(repr=False)
 class Run(PartsRepr):
-    """A finished run: the transcript, one `Step` per model call, and why it stopped."""
+    """A finished run: the transcript, one `Step` per model call, and why it stopped.
+
+    `pending` is set when the run stopped before calls waiting for a person (`pending.py`).
+    """
 
     transcript: Transcript
     steps: list[Step] = field(default_factory=list)
     stop_reason: StopReason | None = None
     note: str = ""
+    pending: Pending | None = None
 
     @property
     def usage(self) -> Usage:
@@ -212,6 +219,10 @@ _CUT_MID_CALL = (
     "the reply was cut off ({reason}) in the middle of a tool call, so the call was not run "
     "and the reply was not added to the transcript; give the model more room (raise "
     "max_tokens) and retry with run_agent(provider, None, transcript=run.transcript).")
+_WAITING = (
+    "stopped before running the reply's calls: {pending!r}. Save it with run.pending.save(path); "
+    "later, transcript = Pending.load(path).decide({{call_id: True or a reason}}, tools=...) and "
+    "run_agent(provider, None, tools=..., transcript=transcript) goes on.")
 _REFUSED = (
     "the model declined to answer (refusal); its reply was kept out of the transcript and "
     "is in run.steps[-1].turn. Rephrase the request, or try another model.")
@@ -310,16 +321,28 @@ class _Setup:
         self.by_name = tool_map(self.tools)
 
 
-def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: list[ToolResult]) -> None:
-    """Run every call of one reply in order, in your process, unless the gate refuses it."""
+def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: list[ToolResult],
+               transcript: Transcript) -> Pending | None:
+    """Run every call of one reply in order, in your process, unless the gate refuses it.
+
+    The gate is asked about every call first: one it defers stops the reply before any
+    call runs, and the calls are handed back as a `Pending`.
+    """
+    answers = {c.id: answer_of(c, setup.by_name, setup.approve) for c in calls}
+    waiting = tuple(i for i, a in answers.items() if isinstance(a, Deferred))
+    if waiting:
+        said = {i: a for i, a in answers.items() if not isinstance(a, Deferred)}
+        return Pending(transcript, waiting, said, setup.ledger)
     for tool_call in calls:
-        refused = refusal(tool_call, setup.by_name, setup.approve)  # None: it may run
+        answer = answers[tool_call.id]
         once = setup.ledger.execute if setup.ledger is not None else execute
-        result = refused or once(tool_call, setup.by_name)
+        result = once(tool_call, setup.by_name) if answer is True else refused(tool_call, str(answer))
         if setup.max_result_tokens is not None:
             result = cap_result(result, setup.max_result_tokens)  # before it enters the history
         results.append(result)
-        setup.emit(ToolRefused(step, tool_call, result) if refused else ToolExecuted(step, tool_call, result))
+        ran = answer is True
+        setup.emit(ToolExecuted(step, tool_call, result) if ran else ToolRefused(step, tool_call, result))
+    return None
 
 
 def _leave_usable(transcript: Transcript, before: int, answered: list[ToolResult],
@@ -428,10 +451,13 @@ def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bo
         transcript.append(turn.message)
     match decision:
         case RunTools():
-            _run_tools(index, turn.tool_calls, setup, answered)
-            transcript.append(Message.results(answered))
-            # subtle: a forced choice sent again would force another call, forever
-            setup.choice.pop("tool_choice", None)
+            pending = _run_tools(index, turn.tool_calls, setup, answered, transcript)
+            if pending is not None:
+                run.pending, decision = pending, Stop(_WAITING.format(pending=pending))
+            else:
+                transcript.append(Message.results(answered))
+                # subtle: a forced choice sent again would force another call, forever
+                setup.choice.pop("tool_choice", None)
         case ContinuePaused() | Stop():
             pass
         case _:
