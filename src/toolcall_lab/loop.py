@@ -37,6 +37,9 @@ What the caller may ask of the model's tool use, and what the loop does with it:
   much was cut and how to ask for the rest.
 - `tool_timeout` gives every tool without a `timeout` of its own one: a call that runs
   longer (a hung tool) is answered with an error result and the loop goes on (`tool.py`).
+- `budget` (`context_budget.Budget`) is checked before *every* model call, not only
+  between user turns: a request that would not fit the window is compacted first, or the
+  run stops before sending it, saying why.
 - `ledger` (`ledger.py`) runs each call id at most once: a call id it has seen before (a
   run started again from a saved transcript) is answered from it, not run again.
 
@@ -78,6 +81,7 @@ from ._display import html_of
 from ._text import PartsRepr
 from .approval import Approve, Deferred, answer_of, refused
 from .blocks import ToolCall, ToolResult
+from .context_budget import Budget
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
 from .ledger import Ledger
@@ -315,6 +319,8 @@ class _Setup:
     stream: bool = False
     max_result_tokens: int | None = None
     ledger: Ledger | None = None
+    budget: Budget | None = None
+    before: int = 0  # where this run's messages start (moved when a budget compacts the history)
     by_name: dict[str, Tool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -384,6 +390,7 @@ def run_agent(
     max_result_tokens: int | None = None,
     ledger: Ledger | None = None,
     tool_timeout: float | None = None,
+    budget: Budget | None = None,
 ) -> Run:
     """Ask `prompt`, let the model call `tools`, and return the finished `Run`.
 
@@ -395,7 +402,7 @@ def run_agent(
     `stream=True` streams each reply and hands its stream events to `on_event` too.
     `max_result_tokens` cuts a longer tool result to its head and tail (`result_cap.py`);
     `ledger` runs each call id at most once (`ledger.py`); `tool_timeout` (seconds) limits
-    every tool that has no `timeout` of its own.
+    every tool that has no `timeout` of its own; `budget` is checked before every call.
 
     >>> from toolcall_lab import ScriptedProvider, call
     >>> from toolcall_lab.tools import calculator
@@ -410,7 +417,10 @@ def run_agent(
     tools = [replace(t, timeout=tool_timeout) if tool_timeout is not None and isinstance(t, Tool)
              and t.timeout is None else t for t in tools]  # Tool checks the number (ToolDefinitionError)
     setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream,
-                   max_result_tokens, ledger)
+                   max_result_tokens, ledger, budget)
+    if budget is not None and not isinstance(budget, Budget):
+        raise UsageTypeError(f"budget must be a Budget (from toolcall_lab.context_budget import Budget), "
+                             f"got {budget!r}.")
     if ledger is not None and not isinstance(ledger, Ledger):
         raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
                              f"got {ledger!r}.")
@@ -426,7 +436,7 @@ def run_agent(
         raise UsageError("this transcript already has its own system prompt; pass either "
                          "system= or transcript=, not both.")
     run = Run(transcript)
-    before = len(transcript)
+    setup.before = len(transcript)
     answered: list[ToolResult] = []  # results of the batch being run, kept if it is interrupted
     try:
         if prompt is not None:
@@ -435,7 +445,7 @@ def run_agent(
             if _step(run, index, setup, answered):
                 return run
     except BaseException as exc:
-        _leave_usable(transcript, before, answered, exc)
+        _leave_usable(transcript, setup.before, answered, exc)
         raise
     return _too_many_steps(run, max_steps)
 
@@ -443,6 +453,10 @@ def run_agent(
 def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bool:
     """One pass: send the transcript, decide on the reply, act. True when the run is finished."""
     transcript = run.transcript
+    if setup.budget is not None and (over := _within_budget(setup, transcript)) is not None:
+        run.stop_reason, run.note = StopReason.CONTEXT_WINDOW_EXCEEDED, f"stopped before call {index}: {over}"
+        setup.emit(RunFinished(index, run.stop_reason, run.note))
+        return True
     sent, choice = len(transcript), setup.choice.get("tool_choice")
     turn = _send(index, setup, transcript)                    # step 1
     answered.clear()
@@ -470,6 +484,17 @@ def _step(run: Run, index: int, setup: _Setup, answered: list[ToolResult]) -> bo
     run.stop_reason, run.note = turn.stop_reason, decision.note
     setup.emit(RunFinished(index, turn.stop_reason, decision.note))
     return True
+
+
+def _within_budget(setup: _Setup, transcript: Transcript) -> str | None:
+    """Make the next request fit the budget (compacting in place) or say why it cannot."""
+    assert setup.budget is not None
+    first = transcript.messages[setup.before] if setup.before < len(transcript) else None
+    over = setup.budget.enforce(transcript, setup.tools)
+    # subtle: compaction moved this run's first message (or summarised it); an interrupted
+    # run must still take out only what it added
+    setup.before = next((i for i, m in enumerate(transcript.messages) if m is first), len(transcript))
+    return over
 
 
 def _send(index: int, setup: _Setup, transcript: Transcript) -> Turn:
