@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the wire", ("recorded", "wire")),
     ("providers", ("providers",)),
     ("the loop", ("approval", "cancel", "compaction", "context_budget", "events", "examples", "ledger",
-                  "loop", "mcp_loop", "pending", "result_cap")),
+                  "loop", "mcp_loop", "pending", "result_cap", "tool_order")),
     ("seeing it", ("views",)),
     ("what the model reads", ("template",)),
     ("the double", ("double", "parts_api")),

@@ -32,6 +32,9 @@ What the caller may ask of the model's tool use, and what the loop does with it:
   error result saying so. A tool marked `needs_approval=True` never runs without it. A
   gate that answers `DEFER` stops the run before any call of the reply runs: `run.pending`
   holds the waiting calls, to save and decide later (`pending.py`).
+- `tools` are sent in the order given, the same on every call of a run: a prompt cache
+  matches the request's bytes, tools first, so tools gathered in an order that may change
+  (from a set of names, from several MCP servers) go through `tool_order.stable_order`.
 - `max_result_tokens` caps every tool result before it enters the transcript
   (`result_cap.py`): a longer one keeps its head and tail, and a note tells the model how
   much was cut and how to ask for the rest.
