@@ -27,7 +27,7 @@ def test_each_encoder_writes_what_json_dumps_writes(value):
 
 
 def test_keys_that_are_not_strings_and_tuples_are_written_as_json_dumps_writes_them():
-    value = {1: ("a", 2.5), True: None, None: [], 2.5: {}}
+    value = {1: ("a", 2.5), False: None, None: [], 2.5: {}}
     assert compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -23,8 +23,9 @@ encoder itself (where CPython has one), and a value that refers to itself raises
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Callable
-from json.encoder import c_make_encoder, encode_basestring
+from json.encoder import encode_basestring
 from typing import Any
 
 __all__ = ["compact", "unicode_text"]
@@ -32,10 +33,11 @@ __all__ = ["compact", "unicode_text"]
 
 def _built(encoder: json.JSONEncoder) -> Callable[[Any], str]:
     """`encoder.encode` (ensure_ascii=False, no indent), its C encoder made once."""
-    if c_make_encoder is None:  # pragma: no cover - a Python built without the C accelerator
+    make: Any = getattr(json.encoder, "c_make_encoder", None)  # subtle: typeshed does not list it
+    if make is None:  # pragma: no cover - a Python built without the C accelerator
         return encoder.encode
-    encode = c_make_encoder(None, encoder.default, encode_basestring, None, encoder.key_separator,
-                            encoder.item_separator, False, False, True)
+    encode = make(None, encoder.default, encode_basestring, None, encoder.key_separator,
+                  encoder.item_separator, False, False, True)
 
     def encoded(value: Any) -> str:
         if isinstance(value, str):
