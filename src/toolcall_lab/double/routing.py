@@ -30,6 +30,9 @@ from ..wire._server_half import Route
 
 __all__ = ["Routed", "Routes"]
 
+#: How many request targets a `Routes` remembers the answer for.
+_REMEMBERED = 1024
+
 
 class Routed(NamedTuple):
     """A request placed: its API, the route it came in by, what the route's template read from the
@@ -53,13 +56,26 @@ class Routes:
         self.sdks = {spec.sdk_header: spec.name for spec in listed if spec.sdk_header}
         #: the API a request the double cannot place answers in (the dialect other servers copy)
         self.compatible = next((spec.name for spec in listed if spec.compatible), listed[0].name)
+        # subtle: every request asks `find`, and a client sends the same few paths all day, so each
+        # answer is remembered (the first `_REMEMBERED` targets: a client making up paths cannot
+        # grow it); the table never changes after this, so neither does an answer
+        self._found: dict[str, Routed | None] = {}
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         """(path, API) for each route, as `serve` lists them."""
         return ((route.path, spec.name) for route, spec in self._table)
 
     def find(self, target: str) -> Routed | None:
-        """The route a request to `target` (a path, with its query string if any) came in by, or None."""
+        """The route a request to `target` (a path, with its query string if any) came in by, or None.
+        The same `Routed` for the same target each time: read its `fields`, never change them."""
+        if target in self._found:
+            return self._found[target]
+        found = self._search(target)
+        if len(self._found) < _REMEMBERED:
+            self._found[target] = found
+        return found
+
+    def _search(self, target: str) -> Routed | None:
         path, _, query = target.partition("?")
         path = path.rstrip("/")
         for route, spec in self._table:
