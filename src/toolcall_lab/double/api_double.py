@@ -332,7 +332,7 @@ class ApiDouble(BackgroundServer):
         target, path = path, path.split("?")[0].rstrip("/")
         try:
             # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them
-            body: Any = json.loads(raw, parse_constant=_not_json) if raw else None
+            body: Any = _read_json(raw) if raw else None
             bad_json = None if body is None or isinstance(body, dict) else "expected a JSON object"
         except (ValueError, RecursionError) as exc:  # subtle: 100,000 "[" overflow the parser's stack
             body = raw[:200].decode("utf-8", "replace")
@@ -524,6 +524,16 @@ def _seconds(name: str, value: object) -> None:
 
 def _not_json(constant: str) -> Any:
     raise UsageError(f"{constant} is not a JSON value")  # a ValueError too: `handle` says it is bad JSON
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+
+
+def _read_json(raw: bytes) -> Any:
+    """`json.loads(raw, parse_constant=_not_json)`, with its decoder made once: `json.loads` makes
+    one on every call that passes an option (it has no state between calls, so one serves every
+    thread). The bytes are decoded as `json.loads` decodes them (UTF-8, -16 or -32)."""
+    return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
 
 
 def _first(problems: list[Any]) -> Any:
