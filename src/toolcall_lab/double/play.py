@@ -107,6 +107,8 @@ class Player:
         # subtle: one record each (the next request continues its message store); kept
         # whole, a double serving a class all day grew by every request
         self._providers = {api: ScriptedProvider(play, keep=1) for api in API_SPECS}
+        #: the model each plays when a request names none: the scripted provider's own
+        self._unnamed = {api: provider.model for api, provider in self._providers.items()}
         self._ids = {api: itertools.count(1) for api in API_SPECS}
         self._lock = threading.Lock()
         #: api -> what its server half keeps between requests (Responses: its stored responses)
@@ -137,12 +139,18 @@ class Player:
             output_format = server.decode_output_format(read)
         except ToolcallLabError as exc:  # the kit cannot hold what the body says: not the script's fault
             raise Unplayable(f"The API double cannot play this request: {exc}") from None
+        model = body.get("model")
         with self._lock:
-            turn = self._providers[api].complete(transcript, tools=tools, tool_choice=tool_choice,
-                                                 parallel_tool_calls=parallel_tool_calls)
+            provider = self._providers[api]
+            # subtle: the provider plays the model the request names, so its turn needs no copy to
+            # say so; a Turn a script returns whole says its own model, which the request's replaces
+            provider.model = model or self._unnamed[api]
+            turn = provider.complete(transcript, tools=tools, tool_choice=tool_choice,
+                                     parallel_tool_calls=parallel_tool_calls)
             number = next(self._ids[api])
-        turn = held_to_format(turn, output_format)
-        turn = server.as_served(replace(turn, model=body.get("model") or turn.model), tools)
+        if model and turn.model != model:
+            turn = replace(turn, model=model)
+        turn = server.as_served(held_to_format(turn, output_format), tools)
         if adjust is not None:
             turn = adjust(turn)
         if self.cache is not None:
