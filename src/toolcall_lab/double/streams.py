@@ -86,16 +86,23 @@ class Streamed:
         object.__setattr__(self, "_pending", iter(self.source))  # subtle: frozen, so set once here
 
     def _each(self) -> Iterator[dict[str, Any]]:
-        """Every event, those made already first, then each as it is made."""
-        at = 0
+        """Every event, those made already first, then each as it is made.
+
+        subtle: a reader that resumes after another made events (`events` read mid-stream) reads
+        those first; the first reader alone just makes each event, keeps it and hands it on."""
+        made, at = self._made, 0
         while True:
-            if at == len(self._made):
-                event = next(self._pending, None)
-                if event is None:
-                    return
-                self._made.append(event)
-            yield self._made[at]
-            at += 1
+            while at < len(made):
+                yield made[at]
+                at += 1
+            for event in self._pending:
+                made.append(event)
+                at += 1
+                yield event
+                if at != len(made):
+                    break  # another reader made some meanwhile: those come next
+            else:
+                return
 
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
@@ -115,8 +122,11 @@ class Streamed:
         """(pause, frame) for each frame that is sent: the seconds to wait before it (`delay`,
         none before the first) and its bytes; an empty frame is skipped, since an empty chunk
         would end the body. What the socket (`handler.py`) and the transport both send."""
-        for number, frame in enumerate(frame for frame in self.frames if frame):
-            yield (self.delay if number else 0.0), frame
+        pause = 0.0
+        for frame in self.frames:
+            if frame:
+                yield pause, frame
+                pause = self.delay
 
     @property
     def end(self) -> bytes:
