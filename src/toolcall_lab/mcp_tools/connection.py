@@ -32,8 +32,14 @@ and what your code was doing. A tool that *fails* is not that: the server answer
 (a lone surrogate, "\\ud800") arrives with U+FFFD in its place, and the connection stays up;
 a tool list that never ends (the same next page again, or more than `MAX_PAGES`) is refused.
 
-Left out: servers in another process or behind a URL (`mcp.Client` takes a command or a URL
-the same way), server-initiated requests (sampling, elicitation), resources and prompts.
+A server in another process, spoken to over its stdin and stdout, is `stdio.connect_stdio`:
+the same connection, with the SDK's stdio transport in place of the in-memory one. Every
+line the server writes to its stdout must be one JSON-RPC message; a line that is not (a
+`print` in the server) is what the SDK's reader hands over as a fault instead of a message,
+and the call it came with raises `McpToolError` saying so in one sentence.
+
+Left out: servers behind a URL (`mcp.Client` takes a URL the same way), server-initiated
+requests (sampling, elicitation), resources and prompts.
 """
 
 from __future__ import annotations
@@ -114,9 +120,12 @@ def connect(server: Any, *, mode: str = "auto", exits_after_calls: int | None = 
 class McpConnection:
     """Your code's side of one MCP connection, run on an event loop of its own (see the module)."""
 
-    def __init__(self, server: Any, *, mode: str = "auto", exits_after_calls: int | None = None) -> None:
+    def __init__(self, server: Any, *, mode: str = "auto", exits_after_calls: int | None = None,
+                 name: str | None = None, timeout: float = TIMEOUT_S) -> None:
         _check_arguments(server, mode, exits_after_calls)
-        self.server_name = str(getattr(server, "name", "") or "server")
+        self.server_name = name or str(getattr(server, "name", "") or "server")
+        self._timeout = timeout
+        self._reported = 0  # how many of the pipe's faults a call has raised already
         self.log: list[RpcMessage] = []
         #: How many of `log`'s messages a run has already shown (`mcp_loop.run_with_server` moves it).
         self.traced = 0
@@ -139,7 +148,7 @@ class McpConnection:
         from .._version import __version__
 
         # subtle: no client-side cache, so every tools/list reaches the server (and the log)
-        client = Client(self._pipe, mode=mode, cache=None, read_timeout_seconds=TIMEOUT_S,
+        client = Client(self._pipe, mode=mode, cache=None, read_timeout_seconds=self._timeout,
                         client_info=Implementation(name=CLIENT_NAME, version=__version__))
         self._client_context = self._portal.wrap_async_context_manager(client)
         try:
@@ -150,6 +159,7 @@ class McpConnection:
         from .adapter import tool_from_mcp
 
         try:
+            self._check_stream("its first messages (the version agreement)")
             self._server_tools = tuple(self.list_tools())
             self._tools = tuple(tool_from_mcp(t, self) for t in self._server_tools)
         except BaseException:
@@ -225,14 +235,32 @@ class McpConnection:
             return await send()
 
         try:
-            return self._portal.call(call)
+            answer = self._portal.call(call)
         except MCPError as exc:
+            self._check_stream(what)  # subtle: a reply glued to a stray line is lost, and times out
             if exc.error.code == CONNECTION_CLOSED or self._pipe.gone:
                 self._pipe.gone = True
                 self.lost_calls += 1
                 raise McpServerGoneError(self._gone_sentence(what)) from None
             raise McpToolError(f"the MCP server {self.server_name!r} refused {what} (JSON-RPC error "
                                f"{exc.error.code}: {exc.error.message})") from None
+        self._check_stream(what)
+        return answer
+
+    def _check_stream(self, what: str) -> None:
+        """Raise `McpToolError` for a stray stdout line the server wrote since the last check."""
+        from .._text import shorten
+
+        faults = self._pipe.faults
+        if len(faults) <= self._reported:
+            return
+        fault, self._reported = faults[self._reported], len(faults)
+        line = _stray_line(fault)
+        wrote = f" ({shorten(line, 60)!r})" if line else ""
+        raise McpToolError(
+            f"the MCP server {self.server_name!r} wrote a line to its stdout that is not a JSON-RPC "
+            f"message{wrote}, found with {what}; over stdio the server must write only MCP messages to "
+            "stdout: send its print() and logging to stderr (print(..., file=sys.stderr)).")
 
     def _gone_sentence(self, what: str) -> str:
         return (f"the MCP server {self.server_name!r} has gone away (its end of the connection closed), "
@@ -266,11 +294,22 @@ class McpConnection:
         return f"McpConnection({self.server_name!r}, protocol={self.protocol_version!r}, tools={names})"
 
 
+def _stray_line(fault: Exception) -> str:
+    """The text of the stdout line the SDK could not read as JSON-RPC ("" when it does not say)."""
+    errors = getattr(fault, "errors", None)  # the SDK's parse error is a pydantic ValidationError
+    try:
+        found = errors()[0].get("input") if callable(errors) else None
+    except Exception:  # subtle: whatever the fault is, the sentence about it must not fail
+        found = None
+    return found if isinstance(found, str) else ""
+
+
 def _check_arguments(server: Any, mode: object, exits_after_calls: object) -> None:
     """Refuse a bad argument in one sentence, before a thread is started."""
+    from mcp.client.stdio import StdioServerParameters
     from mcp.server.mcpserver import MCPServer
 
-    if not isinstance(server, MCPServer):
+    if not isinstance(server, MCPServer | StdioServerParameters):
         raise UsageError(f"connect() takes an MCPServer (from mcp.server.mcpserver import MCPServer), "
                          f"got {type(server).__name__}; build the server first, then connect to it.")
     if mode not in MODES:
@@ -336,6 +375,8 @@ class _Pipe:
     def __init__(self, server: Any, log: list[RpcMessage], exits_after: int | None) -> None:
         self.server, self.log, self.exits_after = server, log, exits_after
         self.gone = False
+        #: What the SDK's reader handed over instead of a message (a stdout line that is not JSON-RPC).
+        self.faults: list[Exception] = []
         self._inner: Any = None
         self._calls_answered = 0
         self._call_ids: set[Any] = set()
@@ -343,8 +384,11 @@ class _Pipe:
     async def __aenter__(self) -> tuple[Any, Any]:
         # subtle: the SDK's own in-process transport, from a private module; the `mcp<3` pin holds it
         from mcp.client._memory import InMemoryTransport
+        from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        self._inner = InMemoryTransport(self.server)
+        # a server in another process: the SDK's stdio transport (the server's stderr stays its own)
+        self._inner = (stdio_client(self.server) if isinstance(self.server, StdioServerParameters)
+                       else InMemoryTransport(self.server))
         read, write = await self._inner.__aenter__()
         return _Reading(read, self), _Writing(write, self)
 
@@ -398,7 +442,9 @@ class _Reading:
         if self._pipe.gone:
             raise anyio.EndOfStream
         item = await self._inner.receive()
-        if not isinstance(item, Exception):
+        if isinstance(item, Exception):
+            self._pipe.faults.append(item)  # subtle: the SDK goes on reading; the call it came with fails
+        else:
             item = _readable(item)
             self._pipe.note("server", item.message)
         return item
