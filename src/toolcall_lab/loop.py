@@ -310,6 +310,26 @@ def _takes(function: Callable[..., Any], name: str) -> bool:
     return any(p.name == name or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
+def _check_guards(max_result_tokens: int | None, ledger: object, budget: object) -> None:
+    """Refuse a bad production guard (`result_cap`, `ledger`, `context_budget`) before anything is sent."""
+    if budget is not None and not isinstance(budget, Budget):
+        raise UsageTypeError(f"budget must be a Budget (from toolcall_lab.context_budget import Budget), "
+                             f"got {budget!r}.")
+    if ledger is not None and not isinstance(ledger, Ledger):
+        raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
+                             f"got {ledger!r}.")
+    if max_result_tokens is not None:
+        cap_result(ToolResult("", ""), max_result_tokens)  # a bad cap says what is wrong, here
+
+
+def _timed(tools: Sequence[Tool], tool_timeout: float | None) -> tuple[Tool, ...]:
+    """`tools`, each without a `timeout` of its own given `tool_timeout` (a bad one: ToolDefinitionError)."""
+    if tool_timeout is None:
+        return tuple(tools)
+    return tuple(replace(t, timeout=tool_timeout) if isinstance(t, Tool) and t.timeout is None else t
+                 for t in tools)
+
+
 @dataclass
 class _Setup:
     """What every step of one run uses: the provider, the tools, and what the caller asked for."""
@@ -417,18 +437,9 @@ def run_agent(
     choice = {k: v for k, v in [("tool_choice", tool_choice), ("parallel_tool_calls", parallel_tool_calls)]
               if v is not None}
     _check_arguments(provider, prompt, system, transcript, max_steps, on_event, approve, choice, stream)
-    tools = [replace(t, timeout=tool_timeout) if tool_timeout is not None and isinstance(t, Tool)
-             and t.timeout is None else t for t in tools]  # Tool checks the number (ToolDefinitionError)
-    setup = _Setup(provider, tuple(tools), on_event or (lambda event: None), approve, choice, stream,
-                   max_result_tokens, ledger, budget)
-    if budget is not None and not isinstance(budget, Budget):
-        raise UsageTypeError(f"budget must be a Budget (from toolcall_lab.context_budget import Budget), "
-                             f"got {budget!r}.")
-    if ledger is not None and not isinstance(ledger, Ledger):
-        raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
-                             f"got {ledger!r}.")
-    if max_result_tokens is not None:
-        cap_result(ToolResult("", ""), max_result_tokens)  # a bad cap is refused before anything is sent
+    _check_guards(max_result_tokens, ledger, budget)
+    setup = _Setup(provider, _timed(tools, tool_timeout), on_event or (lambda event: None), approve, choice,
+                   stream, max_result_tokens, ledger, budget)
     check_tool_choice(tool_choice, setup.tools, parallel_tool_calls)
     for t in setup.tools:
         # A broken schema must fail here, before any call, not halfway through the run.
