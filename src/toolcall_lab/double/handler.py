@@ -5,14 +5,17 @@ Everything about sockets and bytes lives here; what a request *means* is decided
 double (`handler_for`), does the same few steps for every request:
 
 1. read the request line (one over 64 KiB is refused with a 414) and the headers, and
-   refuse what cannot be read in JSON, never http.server's HTML;
+   refuse what cannot be read in JSON, never http.server's HTML; headers that are each one
+   plain `Name: value` line (every SDK's) are read here (`read_headers`), any other by the
+   email parser http.server uses, which alone cost more than the double's answer;
 2. read the body, whose length is Content-Length as HTTP defines it (`content_length`);
    a body whose end cannot be known, or over `max_body`, is refused unread, and the
    connection closed;
 3. let the double answer (`ApiDouble.handle`), telling it only which SDK sent the request
    (by a header's name, never a value);
-4. send the status line, the headers (one of them `DOUBLE_HEADER`) and the body in one
-   write, with `TCP_NODELAY` set on the connection (without it each small reply waits on
+4. send the status line, the headers (one of them `DOUBLE_HEADER`; http.server's own
+   `Server` and `Date` first, made once a second) and the body in one write, with
+   `TCP_NODELAY` set on the connection (without it each small reply waits on
    the client's delayed ACK, about 40 ms); or, for a streamed answer (`streams.Streamed`),
    the headers at once and then each event as a chunk of its own (`Transfer-Encoding:
    chunked`), flushed as it is written, with the stream's pause between events; a "cut"
@@ -24,17 +27,21 @@ Left out: HTTP/2, chunked request bodies (refused with a 411), and TLS.
 from __future__ import annotations
 
 import functools
+import io
+import re
 import socket
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .streams import Streamed
 
 if TYPE_CHECKING:
+    from http.client import HTTPMessage
+
     from .api_double import ApiDouble
 
-__all__ = ["DOUBLE_HEADER", "answer_headers", "content_length", "handler_for"]
+__all__ = ["DOUBLE_HEADER", "answer_headers", "content_length", "handler_for", "read_headers"]
 
 #: A header on every answer of the double, so a recording in another process (a lesson's
 #: kernel) can label its tape "recorded against the toolcall-lab API double".
@@ -63,6 +70,7 @@ class _Handling(_HandlerBase):
     """
 
     double: ApiDouble
+    sent: dict[str, list[str]]  # the request's headers by lower-case name (`parse_request`)
     protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs expect
     timeout = 60  # seconds a client may sit silent mid-request or between requests
     # subtle: a buffered writer, so the status line, headers and body leave in one send
@@ -95,6 +103,44 @@ class _Handling(_HandlerBase):
             except ConnectionError:  # the client hung up first (a timeout of its own): nothing to tell
                 self.close_connection = True
 
+    def parse_request(self) -> bool:
+        """http.server's `parse_request` (the same from Python 3.11 to 3.13) for the request line
+        every SDK sends, `POST /v1/messages HTTP/1.1`, with the headers read by `read_headers`;
+        any other line (HTTP/1.0, a path starting `//`, odd spacing) is left to http.server whole.
+        Either way `self.headers` is the same `HTTPMessage`, and `self.sent` its headers by
+        lower-case name, each name's values in order."""
+        line = str(self.raw_requestline, "iso-8859-1")
+        plain = _REQUEST_LINE.fullmatch(line)
+        if plain is None:
+            if not super().parse_request():
+                return False
+            self.sent = _by_name(self.headers.items())
+            return True
+        from http import HTTPStatus
+        from http.client import HTTPException, LineTooLong
+
+        self.command, self.path = plain[1], plain[2]
+        self.request_version, self.requestline = "HTTP/1.1", line.rstrip("\r\n")
+        self.close_connection = False  # HTTP/1.1 keeps the connection, unless it says close
+        try:
+            self.headers, self.sent = read_headers(self.rfile, self.MessageClass)
+        except LineTooLong as err:
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Line too long", str(err))
+            return False
+        except HTTPException as err:
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Too many headers", str(err))
+            return False
+        if (self._header("connection") or "").lower() == "close":
+            self.close_connection = True
+        if (self._header("expect") or "").lower() == "100-continue":
+            return bool(self.handle_expect_100())
+        return True
+
+    def _header(self, name: str) -> str | None:
+        """The first value of the header `name` (lower case), as `self.headers.get` gives it."""
+        values = self.sent.get(name)
+        return values[0] if values else None
+
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the double logs one line per request itself, and never a header
 
@@ -124,21 +170,22 @@ class _Handling(_HandlerBase):
         self._send(code if code != 400 else status, data, headers)
 
     def _reply(self) -> None:
-        sdk = self.double.sdk_of(self.headers.keys())
+        sdk = self.double.sdk_of(self.sent)
         length, refused = self._body_length(sdk)
         if refused is not None:
             self.close_connection = True  # subtle: the body is never read, so no more requests
             return self._send(*refused)
         raw = self.rfile.read(length)
+        # subtle: a name sent twice reads as its last value, as `dict(self.headers.items())` has it
         self._send(*self.double.handle(self.command, self.path, raw,
-                                       fault_header=self.headers.get("x-double-fault"), sdk=sdk,
-                                       headers=dict(self.headers.items())))
+                                       fault_header=self._header("x-double-fault"), sdk=sdk,
+                                       headers={name: values[-1] for name, values in self.sent.items()}))
 
     def _body_length(self, sdk: str | None) -> tuple[int, tuple[int, bytes, dict[str, str]] | None]:
         """(the body's length in bytes, None), or (0, the refusal) when its end cannot be known
         or it is too large to read."""
-        declared = self.headers.get_all("content-length") or []
-        chunked = self.headers.get("transfer-encoding")
+        declared = self.sent.get("content-length", [])
+        chunked = self._header("transfer-encoding")
         refuse = functools.partial(self.double.refuse, self.command, self.path, sdk=sdk)
         if not declared and chunked:
             return 0, refuse("no_length")
@@ -155,10 +202,7 @@ class _Handling(_HandlerBase):
         if isinstance(data, Streamed):
             return self._stream(status, data, headers)
         try:
-            self.send_response(status)
-            for name, value in answer_headers(data, headers).items():
-                self.send_header(name, value)
-            self.end_headers()
+            self._head(status, answer_headers(data, headers))
             if self.command != "HEAD":
                 self.wfile.write(data)
         except ConnectionError:
@@ -167,10 +211,7 @@ class _Handling(_HandlerBase):
     def _stream(self, status: int, stream: Streamed, headers: dict[str, str]) -> None:
         """A streamed answer: the headers, then each frame a chunk of its own, flushed as written."""
         try:
-            self.send_response(status)
-            for name, value in answer_headers(stream, headers).items():
-                self.send_header(name, value)
-            self.end_headers()
+            self._head(status, answer_headers(stream, headers))
             self.wfile.flush()  # the status and headers go out before the first event
             for pause, frame in stream.paced():
                 if pause:
@@ -186,6 +227,100 @@ class _Handling(_HandlerBase):
             self.wfile.write(b"0\r\n\r\n")
         except ConnectionError:
             self.close_connection = True  # the client stopped reading (it closed the stream early)
+
+    def _head(self, status: int, headers: Mapping[str, str]) -> None:
+        """What http.server's `send_response`, `send_header` for each of `headers` and
+        `end_headers` write, as one piece: the status line, `Server`, `Date`, the headers, a blank
+        line (nothing for an HTTP/0.9 request, which has no head). A `connection` header keeps or
+        closes the connection, as `send_header` has it."""
+        phrase = self.responses[status][0] if status in self.responses else ""
+        head = [f"{self.protocol_version} {status:d} {phrase}\r\nServer: {self.version_string()}\r\n"
+                f"Date: {_date()}\r\n"]
+        for name, value in headers.items():
+            head.append(f"{name}: {value}\r\n")
+            if name.lower() == "connection":
+                if value.lower() == "close":
+                    self.close_connection = True
+                elif value.lower() == "keep-alive":
+                    self.close_connection = False
+        if self.request_version != "HTTP/0.9":
+            self.wfile.write("".join(head).encode("latin-1", "strict") + b"\r\n")
+
+
+#: The request line every SDK sends: a method, a path (not starting `//`, which http.server
+#: rewrites), HTTP/1.1; read by `_Handling.parse_request` exactly as http.server reads it.
+_REQUEST_LINE = re.compile(r"([A-Z]+) (/(?!/)[!-~]*) HTTP/1\.1\r?\n")
+#: A header that is one plain line: a name of the characters the email parser takes for one
+#: (printable ASCII but the colon), a colon, the value, the line's end. The value's leading
+#: spaces and tabs are not its own, its trailing ones are: as the email parser reads it.
+_HEADER_LINE = re.compile(r"^([!-9;-~]+):[ \t]*([^\r\n]*)\r?\n", re.MULTILINE)
+#: http.client's limits on a header block: the longest line, the most headers.
+_MAX_LINE, _MAX_HEADERS = 65536, 100
+
+
+def read_headers(rfile: IO[bytes] | io.BufferedIOBase, message_class: type[HTTPMessage]
+                 ) -> tuple[HTTPMessage, dict[str, list[str]]]:
+    """(the headers as `http.client.parse_headers` reads them, their values by lower-case name).
+
+    Lines are read with http.client's limits and its errors (`LineTooLong`, more than 100
+    headers). When every line is one plain `Name: value` and the block ends with a blank line,
+    as every SDK sends it, the message is made here with what the email parser would put in
+    it; any other block (a folded line, a line that is no header, a block cut off) goes to that
+    parser, which reads it as http.server always has.
+
+    >>> import io, http.client
+    >>> block = io.BytesIO(b"Host: x\\r\\nX-A:  1 \\r\\nx-a: 2\\r\\n\\r\\n")
+    >>> message, sent = read_headers(block, http.client.HTTPMessage)
+    >>> message.items(), sent
+    ([('Host', 'x'), ('X-A', '1 '), ('x-a', '2')], {'host': ['x'], 'x-a': ['1 ', '2']})
+    """
+    from http.client import HTTPException, LineTooLong
+
+    lines = []
+    while True:  # http.client._read_headers, line for line
+        line = rfile.readline(_MAX_LINE + 1)
+        if len(line) > _MAX_LINE:
+            raise LineTooLong("header line")
+        lines.append(line)
+        if len(lines) > _MAX_HEADERS:
+            raise HTTPException(f"got more than {_MAX_HEADERS} headers")
+        if line in (b"\r\n", b"\n", b""):
+            break
+    text = b"".join(lines).decode("iso-8859-1")
+    pairs: list[tuple[str, str]] = _HEADER_LINE.findall(text)
+    if len(pairs) == len(lines) - 1 and lines[-1]:  # each line a plain header, then the blank one
+        message = message_class()
+        for name, value in pairs:
+            message.set_raw(name, value)
+        message.set_payload("")  # subtle: what the parser leaves for a block with no body after it
+        return message, _by_name(pairs)
+    import email.parser
+
+    parsed = email.parser.Parser(_class=message_class).parsestr(text)
+    return parsed, _by_name(parsed.items())
+
+
+def _by_name(pairs: Sequence[tuple[str, Any]]) -> dict[str, list[Any]]:
+    """Header values by lower-case name, in the order sent."""
+    found: dict[str, list[Any]] = {}
+    for name, value in pairs:
+        found.setdefault(name.lower(), []).append(value)
+    return found
+
+
+_DATE: list[tuple[int, str]] = [(-1, "")]
+
+
+def _date() -> str:
+    """The `Date` header http.server sends (`date_time_string`), made once a second."""
+    second = int(time.time())
+    made, text = _DATE[0]
+    if made != second:
+        import email.utils
+
+        made, text = second, email.utils.formatdate(second, usegmt=True)
+        _DATE[0] = (made, text)  # subtle: one tuple, so another thread reads a whole pair
+    return text
 
 
 def answer_headers(body: bytes | Streamed, headers: Mapping[str, str]) -> dict[str, str]:
