@@ -22,7 +22,12 @@ own). Python cannot stop a thread, so the abandoned call goes on in its daemon t
 `abandoned().wait(seconds)` (instead of `time.sleep`), or checks `abandoned().is_set()`
 between steps, ends then and leaks nothing; `still_running()` lists the ones that did not.
 
-Two flags change how a tool travels and runs. `strict=True` asks OpenAI's APIs to hold
+A tool with side effects (it sends, writes, pays) is marked `side_effects=True`: its
+timeout error then says the call may already have had its effect and must be checked
+before it is called again, where a lookup's invites a retry with narrower arguments (a
+worker that is abandoned is not stopped, so "try again" could send an invoice twice).
+
+Two more flags change how a tool travels and runs. `strict=True` asks OpenAI's APIs to hold
 the model to the schema exactly (`@tool(strict=True)` builds a schema strict mode accepts:
 every object closed, every parameter required, an optional one as "this type or null").
 `needs_approval=True` marks a tool that must never run unless your program's `approve`
@@ -79,6 +84,8 @@ class Tool:
     strict: bool = field(default=False, kw_only=True)
     #: Never run without a yes from `run_agent(..., approve=...)` (see `approval.py`).
     needs_approval: bool = field(default=False, kw_only=True)
+    #: It changes something outside (sends, writes, pays): a timed-out call may have done so.
+    side_effects: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not TOOL_NAME_PATTERN.fullmatch(self.name):
@@ -99,7 +106,7 @@ class Tool:
                                          or not self.timeout > 0):
             raise ToolDefinitionError(f"tool {self.name!r}: timeout must be a positive number "
                                       f"of seconds or None, got {self.timeout!r}.")
-        for flag in ("strict", "needs_approval"):
+        for flag in ("strict", "needs_approval", "side_effects"):
             if not isinstance(getattr(self, flag), bool):
                 raise ToolDefinitionError(f"tool {self.name!r}: {flag} must be True or False, "
                                           f"got {getattr(self, flag)!r}.")
@@ -203,9 +210,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
         else:
             value = _call_with_timeout(chosen, call.args)
     except _TimedOut:
-        return _error(call, f"{call.name} did not finish within its time limit of "
-                            f"{chosen.timeout:g} s, so it was abandoned. Try simpler arguments, "
-                            "or answer without this tool.")
+        return _error(call, _timed_out(call.name, chosen))
     except Exception as exc:
         return _error(call, f"{call.name} failed: {_describe(exc)}. Check the "
                             "arguments, or answer without this tool.")
@@ -275,6 +280,20 @@ def _call_with_timeout(chosen: Tool, args: Mapping[str, Any]) -> Any:
     return outcome["value"]
 
 
+def _timed_out(name: str, chosen: Tool) -> str:
+    """What the model reads when `chosen` ran past its timeout.
+
+    subtle: the worker is abandoned, not stopped, so a tool with side effects (or one that
+    needs approval, which is why it does) may still complete them: "try again" would do it twice.
+    """
+    limit = f"{name} did not finish within its time limit of {chosen.timeout:g} s"
+    if chosen.side_effects or chosen.needs_approval:
+        return (f"{limit}. It was abandoned, not stopped, so it may still have completed and "
+                "had its effect. Do not call it again before checking whether it did; tell the "
+                "user the outcome is unknown.")
+    return f"{limit}, so it was abandoned. Try simpler arguments, or answer without this tool."
+
+
 def _describe(exc: BaseException) -> str:
     """"Type: message" for an exception, even one whose own `__str__` fails."""
     try:
@@ -298,7 +317,7 @@ def _as_text(value: Any) -> str:
 # -- @tool: a Tool from a plain function --------------------------------------------------
 def _tool_from_function(function: Callable[..., Any], name: str | None, description: str | None,
                         timeout: float | None = None, strict: bool = False,
-                        needs_approval: bool = False) -> Tool:
+                        needs_approval: bool = False, side_effects: bool = False) -> Tool:
     tool_name = name or function.__name__
     where = f"@tool {tool_name}"
     # the hints and the docstring's Args:, strict-ready when asked
@@ -315,7 +334,7 @@ def _tool_from_function(function: Callable[..., Any], name: str | None, descript
     if strict:
         function = _with_defaults_for_null(function, nullable_defaults(function))
     return Tool(tool_name, text, input_schema, function, timeout=timeout, strict=strict,
-                needs_approval=needs_approval)
+                needs_approval=needs_approval, side_effects=side_effects)
 
 
 def _with_defaults_for_null(function: Callable[..., Any], names: frozenset[str]) -> Callable[..., Any]:
@@ -356,13 +375,14 @@ def tool(function: Callable[..., Any], /) -> Tool: ...
 @typing.overload
 def tool(
     *, name: str | None = None, description: str | None = None, timeout: float | None = None,
-    strict: bool = False, needs_approval: bool = False,
+    strict: bool = False, needs_approval: bool = False, side_effects: bool = False,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = None,
          description: str | None = None, timeout: float | None = None, strict: bool = False,
-         needs_approval: bool = False) -> Tool | Callable[[Callable[..., Any]], Tool]:
+         needs_approval: bool = False,
+         side_effects: bool = False) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Turn a typed, documented function into a `Tool`.
 
     `@tool(timeout=5)` answers a call that runs longer than 5 seconds with an error
@@ -371,6 +391,8 @@ def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = No
     `strict: true` (see `schema.function_schema`); a null the model sends for a parameter
     with a default gives the function that default. `@tool(needs_approval=True)` never
     runs unless `run_agent`'s `approve` function says yes (`approval.py`).
+    `@tool(side_effects=True)` marks a tool that changes something outside, so a timeout
+    tells the model the call may have had its effect instead of inviting a retry.
 
     >>> @tool
     ... def add(a: int, b: int = 0) -> int:
@@ -387,5 +409,6 @@ def tool(function: Callable[..., Any] | None = None, /, *, name: str | None = No
     (['a'], 5)
     """
     if function is None:
-        return lambda f: _tool_from_function(f, name, description, timeout, strict, needs_approval)
-    return _tool_from_function(function, name, description, timeout, strict, needs_approval)
+        return lambda f: _tool_from_function(f, name, description, timeout, strict, needs_approval,
+                                             side_effects)
+    return _tool_from_function(function, name, description, timeout, strict, needs_approval, side_effects)
