@@ -81,3 +81,19 @@ def test_a_command_must_be_a_list():
 
     with pytest.raises(UsageError, match="a list of strings"):
         connect_stdio("python -m toolcall_lab.mcp_tools.stdio_server")
+
+
+def test_the_servers_stderr_goes_to_a_file_of_the_connection_never_to_this_process(capfd):
+    """A notebook's stderr lands in whichever cell runs (or has no descriptor): the lesson reads it here."""
+    with connect_stdio(weather_command("--stderr"), name="weather") as connection:
+        assert connection.tools[0].function(city="Paris") == "18°C, sunny"
+        assert connection.server_stderr == "looking up Paris\n"
+    assert "looking up" not in capfd.readouterr().err
+
+
+def test_a_file_of_your_own_gets_the_servers_stderr(tmp_path):
+    with open(tmp_path / "server.log", "w+", encoding="utf-8") as log:
+        with connect_stdio(weather_command("--stderr"), errlog=log) as connection:
+            connection.tools[0].function(city="Tokyo")
+            assert connection.server_stderr == "looking up Tokyo\n"
+    assert (tmp_path / "server.log").read_text(encoding="utf-8") == "looking up Tokyo\n"

@@ -46,11 +46,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import queue
 import threading
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..blocks import clean_text
 from ..errors import McpServerGoneError, McpToolError, UsageError
@@ -121,7 +122,8 @@ class McpConnection:
     """Your code's side of one MCP connection, run on an event loop of its own (see the module)."""
 
     def __init__(self, server: Any, *, mode: str = "auto", exits_after_calls: int | None = None,
-                 name: str | None = None, timeout: float = TIMEOUT_S) -> None:
+                 name: str | None = None, timeout: float = TIMEOUT_S,
+                 errlog: TextIO | None = None) -> None:
         _check_arguments(server, mode, exits_after_calls)
         self.server_name = name or str(getattr(server, "name", "") or "server")
         self._timeout = timeout
@@ -131,7 +133,7 @@ class McpConnection:
         self.traced = 0
         #: Calls your code could not send because the server had gone away.
         self.lost_calls = 0
-        self._pipe = _Pipe(server, self.log, exits_after_calls)
+        self._pipe = _Pipe(server, self.log, exits_after_calls, errlog)
         self._portal, self._thread = _event_loop_thread(self.server_name)
         self._client_context: Any = None
         self._client: Any = None
@@ -180,6 +182,19 @@ class McpConnection:
     def server_tools(self) -> tuple[Any, ...]:
         """The same tools as the SDK read them (`mcp.types.Tool`, fields in snake_case), no request sent."""
         return self._server_tools
+
+    @property
+    def server_stderr(self) -> str:
+        """What a server in another process has written to its stderr so far ("" for one in this
+        process, or when its stderr is not a file the connection was given: `stdio.connect_stdio`)."""
+        errlog = self._pipe.errlog
+        if errlog is None:
+            return ""
+        fd = errlog.fileno()
+        if hasattr(os, "pread"):  # subtle: pread leaves alone the offset the server's process shares
+            return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", "replace")
+        errlog.seek(0)  # Windows: no pread; reading to the end leaves the offset where writes go
+        return errlog.read()
 
     @property
     def gone(self) -> bool:
@@ -372,8 +387,11 @@ class _Pipe:
     the stream and every later write fails, as with a crashed server's pipe.
     """
 
-    def __init__(self, server: Any, log: list[RpcMessage], exits_after: int | None) -> None:
+    def __init__(self, server: Any, log: list[RpcMessage], exits_after: int | None,
+                 errlog: TextIO | None = None) -> None:
         self.server, self.log, self.exits_after = server, log, exits_after
+        #: The file a server in another process writes its stderr to (None: this process's stderr).
+        self.errlog = errlog
         self.gone = False
         #: What the SDK's reader handed over instead of a message (a stdout line that is not JSON-RPC).
         self.faults: list[Exception] = []
@@ -386,9 +404,12 @@ class _Pipe:
         from mcp.client._memory import InMemoryTransport
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        # a server in another process: the SDK's stdio transport (the server's stderr stays its own)
-        self._inner = (stdio_client(self.server) if isinstance(self.server, StdioServerParameters)
-                       else InMemoryTransport(self.server))
+        # a server in another process: the SDK's stdio transport, the server's stderr to `errlog`
+        if isinstance(self.server, StdioServerParameters):
+            self._inner = (stdio_client(self.server) if self.errlog is None
+                           else stdio_client(self.server, errlog=self.errlog))
+        else:
+            self._inner = InMemoryTransport(self.server)
         read, write = await self._inner.__aenter__()
         return _Reading(read, self), _Writing(write, self)
 

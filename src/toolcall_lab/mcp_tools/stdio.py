@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import logging
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from ..errors import UsageError
 from .connection import TIMEOUT_S, McpConnection
@@ -61,11 +63,14 @@ _QUIET = _Reported()
 
 
 def connect_stdio(command: Sequence[str], *, name: str | None = None, mode: str = "auto",
-                  timeout: float = TIMEOUT_S) -> McpConnection:
+                  timeout: float = TIMEOUT_S, errlog: TextIO | None = None) -> McpConnection:
     """A connection to the MCP server `command` starts (a list: the program, then its arguments).
 
     `name` is what the kit calls the server in its sentences (by default the program's or
-    module's name); `timeout` is how many seconds a call waits for its reply.
+    module's name); `timeout` is how many seconds a call waits for its reply. The server's
+    stderr goes to `errlog` (a file with a descriptor), by default to a temporary file the
+    connection keeps and `connection.server_stderr` reads: never into a notebook's own
+    stderr, which may have no descriptor and whose lines would land in whichever cell runs.
     """
     from mcp.client.stdio import StdioServerParameters
 
@@ -80,4 +85,6 @@ def connect_stdio(command: Sequence[str], *, name: str | None = None, mode: str 
     logging.getLogger("mcp.client.stdio").addFilter(_QUIET)  # the same filter object: added once
     label = name or (args[args.index("-m") + 1].rsplit(".", 1)[-1] if "-m" in args[:-1]
                      else Path(args[0] if args else program).stem)
-    return McpConnection(params, mode=mode, name=label, timeout=timeout)
+    if errlog is None:
+        errlog = tempfile.TemporaryFile("w+", encoding="utf-8")  # closed and gone with the connection
+    return McpConnection(params, mode=mode, name=label, timeout=timeout, errlog=errlog)
