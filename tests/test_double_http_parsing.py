@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from toolcall_lab.double import ApiDouble
-from toolcall_lab.double import handler as handler_module
 from toolcall_lab.double.handler import handler_for, read_headers
 
 BODY = json.dumps({"model": "claude-haiku-4-5", "max_tokens": 64,
@@ -36,11 +35,12 @@ def request(line: bytes = b"POST /v1/messages HTTP/1.1", headers: bytes = SDK_HE
     return line + b"\r\n" + headers + sized + b"\r\n" + body
 
 
-def served(cls: type, raw: bytes, requests: int = 1) -> bytes:
+def served(cls: type, raw: bytes, requests: int = 1, buffer: int = 8192) -> bytes:
     """What a handler of `cls` writes for the bytes `raw` of one connection, `requests` requests on it."""
     handler = cls.__new__(cls)
     handler.client_address, handler.server, handler.close_connection = ("127.0.0.1", 1), None, False
-    handler.rfile, out = io.BytesIO(raw), io.BytesIO()
+    # subtle: a socket's reader is buffered (the double reads a whole header block from its buffer)
+    handler.rfile, out = io.BufferedReader(io.BytesIO(raw), buffer_size=buffer), io.BytesIO()
     handler.wfile = out
     for _ in range(requests):
         handler.handle_one_request()
@@ -57,10 +57,7 @@ def handlers() -> tuple[type, type]:
 
     class Reference(handler_for(ApiDouble(["Hi!"] * 10))):  # type: ignore[misc]
         def parse_request(self) -> bool:
-            if not BaseHTTPRequestHandler.parse_request(self):
-                return False
-            self.sent = handler_module._by_name(self.headers.items())
-            return True
+            return bool(BaseHTTPRequestHandler.parse_request(self))
 
         def _head(self, status, headers):
             self.send_response(status)
@@ -100,10 +97,11 @@ ODD = {
 }
 
 
+@pytest.mark.parametrize("buffer", [8192, 64])  # the header block whole in the buffer, or not
 @pytest.mark.parametrize("raw", ODD.values(), ids=ODD.keys())
-def test_the_double_answers_every_request_byte_for_byte_as_with_http_servers_own_parsing(raw):
+def test_the_double_answers_every_request_byte_for_byte_as_with_http_servers_own_parsing(raw, buffer):
     fast, reference = handlers()
-    assert served(fast, raw, requests=2) == served(reference, raw, requests=2)
+    assert served(fast, raw, requests=2, buffer=buffer) == served(reference, raw, requests=2)
 
 
 def seen(message: http.client.HTTPMessage) -> dict[str, object]:
@@ -119,14 +117,21 @@ HEADER_LINES = st.lists(st.one_of(
 
 
 @settings(max_examples=examples(400))
-@given(lines=HEADER_LINES, end=st.sampled_from([b"\r\n", b"\n", b""]))
-def test_headers_read_as_http_client_reads_them(lines, end):
+@given(lines=HEADER_LINES, end=st.sampled_from([b"\r\n", b"\n", b""]), after=st.sampled_from([b"", b"{}"]),
+       buffered=st.booleans())
+def test_headers_read_as_http_client_reads_them(lines, end, after, buffered):
     block = b"".join(lines) + end
-    expected = http.client.parse_headers(io.BytesIO(block))
-    message, sent = read_headers(io.BytesIO(block), http.client.HTTPMessage)
-    assert seen(message) == seen(expected)
-    assert sent == handler_module._by_name(expected.items())
-    assert type(message) is http.client.HTTPMessage
+    read_by_http_client = io.BytesIO(block + after)
+    expected = http.client.parse_headers(read_by_http_client)
+    reader = io.BufferedReader(io.BytesIO(block + after)) if buffered else io.BytesIO(block + after)
+    sent = read_headers(reader, http.client.HTTPMessage)
+    assert seen(sent.message) == seen(expected) and type(sent.message) is http.client.HTTPMessage
+    assert sent.pairs == expected.items() and sent.last == {k.lower(): v for k, v in expected.items()}
+    for name in [*expected, "absent"]:
+        assert sent.first(name.lower()) == expected.get(name)
+        assert sent.every(name.lower()) == (expected.get_all(name) or [])
+    assert sent.named == {name.lower(): expected.get_all(name) for name in expected}
+    assert reader.read() == read_by_http_client.read()  # what follows is left to read, as by http.client
 
 
 def test_a_block_of_plain_lines_is_not_given_to_the_email_parser(monkeypatch):
@@ -134,5 +139,11 @@ def test_a_block_of_plain_lines_is_not_given_to_the_email_parser(monkeypatch):
         raise AssertionError("the email parser read plain headers")
 
     monkeypatch.setattr(email.parser.Parser, "parsestr", parsed)
-    message, sent = read_headers(io.BytesIO(SDK_HEADERS + b"\r\n"), http.client.HTTPMessage)
-    assert message["anthropic-version"] == "2023-06-01" and sent["connection"] == ["keep-alive"]
+    sent = read_headers(io.BufferedReader(io.BytesIO(SDK_HEADERS + b"\r\n" + BODY)), http.client.HTTPMessage)
+    assert sent.message["anthropic-version"] == "2023-06-01" and sent.named["connection"] == ["keep-alive"]
+
+
+def test_the_message_is_made_only_when_asked_for_and_then_once():
+    sent = read_headers(io.BytesIO(SDK_HEADERS + b"\r\n"))
+    assert sent._message is None
+    assert sent.message is sent.message and sent.message.get_all("x-api-key") == ["x"]

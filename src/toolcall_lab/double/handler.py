@@ -31,17 +31,19 @@ import io
 import re
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from .streams import Streamed
 
 if TYPE_CHECKING:
+    from email.message import Message
     from http.client import HTTPMessage
 
     from .api_double import ApiDouble
 
-__all__ = ["DOUBLE_HEADER", "answer_headers", "content_length", "handler_for", "read_headers"]
+__all__ = ["DOUBLE_HEADER", "RequestHeaders", "answer_headers", "content_length", "handler_for",
+           "read_headers"]
 
 #: A header on every answer of the double, so a recording in another process (a lesson's
 #: kernel) can label its tape "recorded against the toolcall-lab API double".
@@ -70,7 +72,7 @@ class _Handling(_HandlerBase):
     """
 
     double: ApiDouble
-    sent: dict[str, list[str]]  # the request's headers by lower-case name (`parse_request`)
+    sent: RequestHeaders  # the request's headers as read (`parse_request`)
     protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs expect
     timeout = 60  # seconds a client may sit silent mid-request or between requests
     # subtle: a buffered writer, so the status line, headers and body leave in one send
@@ -107,39 +109,39 @@ class _Handling(_HandlerBase):
         """http.server's `parse_request` (the same from Python 3.11 to 3.13) for the request line
         every SDK sends, `POST /v1/messages HTTP/1.1`, with the headers read by `read_headers`;
         any other line (HTTP/1.0, a path starting `//`, odd spacing) is left to http.server whole.
-        Either way `self.headers` is the same `HTTPMessage`, and `self.sent` its headers by
-        lower-case name, each name's values in order."""
+        Either way `self.headers` is the same `HTTPMessage` (made only if asked for), and
+        `self.sent` the headers as read (`RequestHeaders`)."""
         line = str(self.raw_requestline, "iso-8859-1")
         plain = _REQUEST_LINE.fullmatch(line)
         if plain is None:
-            if not super().parse_request():
-                return False
-            self.sent = _by_name(self.headers.items())
-            return True
-        from http import HTTPStatus
-        from http.client import HTTPException, LineTooLong
+            return bool(super().parse_request())  # subtle: it sets `self.headers`, so `self.sent` too
+        import http.client  # subtle: a plain import, so no `from` list is looked through each time
 
         self.command, self.path = plain[1], plain[2]
         self.request_version, self.requestline = "HTTP/1.1", line.rstrip("\r\n")
         self.close_connection = False  # HTTP/1.1 keeps the connection, unless it says close
         try:
-            self.headers, self.sent = read_headers(self.rfile, self.MessageClass)
-        except LineTooLong as err:
-            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Line too long", str(err))
+            self.sent = read_headers(self.rfile, self.MessageClass)
+        except http.client.LineTooLong as err:
+            self.send_error(431, "Line too long", str(err))  # REQUEST_HEADER_FIELDS_TOO_LARGE
             return False
-        except HTTPException as err:
-            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Too many headers", str(err))
+        except http.client.HTTPException as err:
+            self.send_error(431, "Too many headers", str(err))
             return False
-        if (self._header("connection") or "").lower() == "close":
+        if (self.sent.first("connection") or "").lower() == "close":
             self.close_connection = True
-        if (self._header("expect") or "").lower() == "100-continue":
+        if (self.sent.first("expect") or "").lower() == "100-continue":
             return bool(self.handle_expect_100())
         return True
 
-    def _header(self, name: str) -> str | None:
-        """The first value of the header `name` (lower case), as `self.headers.get` gives it."""
-        values = self.sent.get(name)
-        return values[0] if values else None
+    @property
+    def headers(self) -> Message[str, str]:
+        """The request's headers as http.server has them (an `http.client.HTTPMessage`)."""
+        return self.sent.message
+
+    @headers.setter
+    def headers(self, message: Message[str, str]) -> None:  # http.server's own `parse_request` sets it
+        self.sent = RequestHeaders(message.items(), message)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the double logs one line per request itself, and never a header
@@ -170,22 +172,21 @@ class _Handling(_HandlerBase):
         self._send(code if code != 400 else status, data, headers)
 
     def _reply(self) -> None:
-        sdk = self.double.sdk_of(self.sent)
+        sdk = self.double.sdk_of(self.sent.last)
         length, refused = self._body_length(sdk)
         if refused is not None:
             self.close_connection = True  # subtle: the body is never read, so no more requests
             return self._send(*refused)
         raw = self.rfile.read(length)
-        # subtle: a name sent twice reads as its last value, as `dict(self.headers.items())` has it
         self._send(*self.double.handle(self.command, self.path, raw,
-                                       fault_header=self._header("x-double-fault"), sdk=sdk,
-                                       headers={name: values[-1] for name, values in self.sent.items()}))
+                                       fault_header=self.sent.first("x-double-fault"), sdk=sdk,
+                                       headers=self.sent.last))
 
     def _body_length(self, sdk: str | None) -> tuple[int, tuple[int, bytes, dict[str, str]] | None]:
         """(the body's length in bytes, None), or (0, the refusal) when its end cannot be known
         or it is too large to read."""
-        declared = self.sent.get("content-length", [])
-        chunked = self._header("transfer-encoding")
+        declared = self.sent.every("content-length")
+        chunked = self.sent.first("transfer-encoding")
         refuse = functools.partial(self.double.refuse, self.command, self.path, sdk=sdk)
         if not declared and chunked:
             return 0, refuse("no_length")
@@ -258,54 +259,124 @@ _HEADER_LINE = re.compile(r"^([!-9;-~]+):[ \t]*([^\r\n]*)\r?\n", re.MULTILINE)
 _MAX_LINE, _MAX_HEADERS = 65536, 100
 
 
-def read_headers(rfile: IO[bytes] | io.BufferedIOBase, message_class: type[HTTPMessage]
-                 ) -> tuple[HTTPMessage, dict[str, list[str]]]:
-    """(the headers as `http.client.parse_headers` reads them, their values by lower-case name).
+class RequestHeaders:
+    """A request's headers as read: `pairs` (name, value) in the order sent, `last` each lower-case
+    name's last value (what `dict(message.items())` keeps, lower-cased), `named` every value by
+    lower-case name, and `message`, the `http.client.HTTPMessage` http.server would have made,
+    made only when asked for (`message_class` is the handler's `MessageClass`)."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]], message: Message[str, str] | None = None,
+                 message_class: type[HTTPMessage] | None = None) -> None:
+        self.pairs = list(pairs)
+        self.last = {name.lower(): value for name, value in self.pairs}
+        # subtle: when no name comes twice (every SDK's headers) each name's first value is its last
+        self._named = None if len(self.last) == len(self.pairs) else _by_name(self.pairs)
+        self._message, self._class = message, message_class
+
+    @property
+    def named(self) -> dict[str, list[str]]:
+        """Every value of each header, by lower-case name, in the order sent."""
+        if self._named is None:
+            self._named = {name: [value] for name, value in self.last.items()}
+        return self._named
+
+    def first(self, name: str) -> str | None:
+        """The first value of the header `name` (lower case), as `message.get` gives it."""
+        if self._named is None:
+            return self.last.get(name)
+        values = self._named.get(name)
+        return values[0] if values else None
+
+    def every(self, name: str) -> list[str]:
+        """Every value of the header `name` (lower case), as `message.get_all` gives them (or [])."""
+        if self._named is None:
+            return [self.last[name]] if name in self.last else []
+        return self._named.get(name, [])
+
+    @property
+    def message(self) -> Message[str, str]:
+        if self._message is None:
+            import http.client
+
+            message = (self._class or http.client.HTTPMessage)()
+            for name, value in self.pairs:
+                message.set_raw(name, value)
+            message.set_payload("")  # subtle: what the email parser leaves for a block with no body
+            self._message = message
+        return self._message
+
+
+def read_headers(rfile: IO[bytes] | io.BufferedIOBase, message_class: type[HTTPMessage] | None = None
+                 ) -> RequestHeaders:
+    """A request's headers, read as `http.client.parse_headers` reads them.
 
     Lines are read with http.client's limits and its errors (`LineTooLong`, more than 100
-    headers). When every line is one plain `Name: value` and the block ends with a blank line,
-    as every SDK sends it, the message is made here with what the email parser would put in
-    it; any other block (a folded line, a line that is no header, a block cut off) goes to that
-    parser, which reads it as http.server always has.
+    headers): in one piece when the block sits whole in the reader's buffer, else line by line.
+    When every line is one plain `Name: value` and the block ends with a blank line, as every
+    SDK sends it, they are read here, and the message is what the email parser would make of
+    them; any other block (a folded line, a line that is no header, a block cut off) goes to
+    that parser, which reads it as http.server always has.
 
-    >>> import io, http.client
-    >>> block = io.BytesIO(b"Host: x\\r\\nX-A:  1 \\r\\nx-a: 2\\r\\n\\r\\n")
-    >>> message, sent = read_headers(block, http.client.HTTPMessage)
-    >>> message.items(), sent
-    ([('Host', 'x'), ('X-A', '1 '), ('x-a', '2')], {'host': ['x'], 'x-a': ['1 ', '2']})
+    >>> import io
+    >>> sent = read_headers(io.BytesIO(b"Host: x\\r\\nX-A:  1 \\r\\nx-a: 2\\r\\n\\r\\n"))
+    >>> sent.message.items(), sent.named, sent.first("x-a"), sent.last["x-a"]
+    ([('Host', 'x'), ('X-A', '1 '), ('x-a', '2')], {'host': ['x'], 'x-a': ['1 ', '2']}, '1 ', '2')
     """
-    from http.client import HTTPException, LineTooLong
-
-    lines = []
-    while True:  # http.client._read_headers, line for line
-        line = rfile.readline(_MAX_LINE + 1)
-        if len(line) > _MAX_LINE:
-            raise LineTooLong("header line")
-        lines.append(line)
-        if len(lines) > _MAX_HEADERS:
-            raise HTTPException(f"got more than {_MAX_HEADERS} headers")
-        if line in (b"\r\n", b"\n", b""):
-            break
-    text = b"".join(lines).decode("iso-8859-1")
+    block = _whole_block(rfile)
+    if block is not None:
+        lines, ended = block.count(b"\n"), True
+    else:
+        read = _lines(rfile)
+        block, lines, ended = b"".join(read), len(read), read[-1] != b""
+    text = block.decode("iso-8859-1")
     pairs: list[tuple[str, str]] = _HEADER_LINE.findall(text)
-    if len(pairs) == len(lines) - 1 and lines[-1]:  # each line a plain header, then the blank one
-        message = message_class()
-        for name, value in pairs:
-            message.set_raw(name, value)
-        message.set_payload("")  # subtle: what the parser leaves for a block with no body after it
-        return message, _by_name(pairs)
+    if len(pairs) == lines - 1 and ended:  # each line a plain header, then the blank one
+        return RequestHeaders(pairs, message_class=message_class)
     import email.parser
+    import http.client
 
-    parsed = email.parser.Parser(_class=message_class).parsestr(text)
-    return parsed, _by_name(parsed.items())
+    parsed = email.parser.Parser(_class=message_class or http.client.HTTPMessage).parsestr(text)
+    return RequestHeaders(parsed.items(), parsed)
 
 
-def _by_name(pairs: Sequence[tuple[str, Any]]) -> dict[str, list[Any]]:
+def _by_name(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     """Header values by lower-case name, in the order sent."""
-    found: dict[str, list[Any]] = {}
+    found: dict[str, list[str]] = {}
     for name, value in pairs:
         found.setdefault(name.lower(), []).append(value)
     return found
+
+
+def _whole_block(rfile: Any) -> bytes | None:
+    """The header block, its blank line included, read in one piece, when the reader's buffer holds
+    it whole with no earlier line ending it (a blank line of a bare LF), no more than 100 lines
+    and no line over the limit; else None, and nothing is read."""
+    peek = getattr(rfile, "peek", None)
+    if peek is None:
+        return None
+    buffered = peek(_MAX_LINE)
+    end = buffered.find(b"\n\r\n") + 3
+    if (end < 3 or end > _MAX_LINE or buffered.startswith((b"\r\n", b"\n")) or b"\n\n" in buffered[:end - 2]
+            or buffered.count(b"\n", 0, end) > _MAX_HEADERS):
+        return None
+    block: bytes = rfile.read(end)
+    return block
+
+
+def _lines(rfile: Any) -> list[bytes]:
+    """The header block's lines, read as `http.client._read_headers` reads them."""
+    import http.client
+
+    lines = []
+    while True:
+        line = rfile.readline(_MAX_LINE + 1)
+        if len(line) > _MAX_LINE:
+            raise http.client.LineTooLong("header line")
+        lines.append(line)
+        if len(lines) > _MAX_HEADERS:
+            raise http.client.HTTPException(f"got more than {_MAX_HEADERS} headers")
+        if line in (b"\r\n", b"\n", b""):
+            return lines
 
 
 _DATE: list[tuple[int, str]] = [(-1, "")]
