@@ -30,6 +30,9 @@ sent back after an edit of what came before it) and whether earlier turns' think
 billed again as input; the codecs' `check_request` and the API double enforce them
 through `rules_of`.
 
+`CONTEXT_WINDOWS` holds how many tokens a request and its reply may hold together, per
+model, for the models a lesson runs against a window (`context_budget.Budget` takes it).
+
 `RATE_LIMITS` holds the per-minute limits of the lowest paid tier where a published number
 could be read (`python -m toolcall_lab budget` compares a class's burst with them); a
 model without a row has no limit the kit will guess.
@@ -49,10 +52,10 @@ from typing import Literal
 
 from .errors import UsageError
 
-__all__ = ["DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES",
-           "SERVER_TOOL_FEES", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "Price", "RateLimit", "Rules",
-           "ServerToolFee", "default_model", "price_of", "rate_limit_of", "require_price", "rules_of",
-           "same_model", "server_tool_fee", "tool_prompt_tokens"]
+__all__ = ["CONTEXT_WINDOWS", "DEFAULT_MODELS", "EFFORTS", "PRICES", "PRICES_CHECKED", "RATE_LIMITS", "RULES",
+           "SERVER_TOOL_FEES", "TEACHING_MODEL", "TOOL_PROMPT_TOKENS", "ContextWindow", "Price", "RateLimit",
+           "Rules", "ServerToolFee", "context_window_of", "default_model", "price_of", "rate_limit_of",
+           "require_price", "rules_of", "same_model", "server_tool_fee", "tool_prompt_tokens"]
 
 #: The day the table below was last checked against its sources.
 PRICES_CHECKED = date(2026, 11, 30)
@@ -245,6 +248,49 @@ def rate_limit_of(model: str) -> RateLimit | None:
     True
     """
     return next((row for name, row in RATE_LIMITS.items() if same_model(name, model)), None)
+
+
+@dataclass(frozen=True)
+class ContextWindow:
+    """How many tokens one request to a model may hold, its reply included; one row of `CONTEXT_WINDOWS`.
+
+    `tokens` is the context window: the whole prompt (system, tools, messages) and the reply
+    share it ("all the text a language model can reference when generating a response,
+    including the response itself", platform.claude.com/docs/en/build-with-claude/context-windows,
+    read in its stored translations); `max_output` is the most one reply may hold. `source`,
+    `checked` and `label` as for `Price`.
+    """
+
+    model: str
+    provider: str
+    tokens: int
+    max_output: int
+    source: str = ""
+    checked: str = PRICES_CHECKED.isoformat()
+    label: str = "official"
+
+
+#: The context window of each model a lesson runs against a window (lesson 20 §3); a model
+#: without a row has no window the kit will guess (pass the window to `context_budget.Budget`).
+CONTEXT_WINDOWS: dict[str, ContextWindow] = {w.model: w for w in (
+    ContextWindow("claude-opus-5", "anthropic", 1_000_000, 128_000, checked="2026-12-07",
+                  source="platform.claude.com/docs/en/models/opus-5/overview ('Context window: 1M tokens "
+                         "· Max output: 128K tokens')"),
+    ContextWindow("claude-haiku-4-5", "anthropic", 200_000, 64_000, checked="2026-12-07",
+                  source="platform.claude.com/docs/en/models/opus-5/overview, its comparison table "
+                         "('Claude Haiku 4.5 | 200K | 64K'); a 200K model's 400 says 'prompt is too long: "
+                         "208310 tokens > 200000 maximum' (anthropics/claude-code#12186)"),
+)}
+
+
+def context_window_of(model: str) -> ContextWindow | None:
+    """The context window row for `model` (a dated snapshot takes its model's), or None.
+
+    >>> context_window_of("claude-haiku-4-5-20251001").tokens, context_window_of("llama3.2")
+    (200000, None)
+    """
+    key = _table_key(CONTEXT_WINDOWS, model)
+    return CONTEXT_WINDOWS[key] if key else None
 
 
 #: Input tokens Anthropic adds (and bills) as a hidden system prompt whenever a request
