@@ -107,6 +107,8 @@ WRONG: dict[str, dict[str, str]] = {
         "predict_read": "823",
         "call_2_input": "(766 + 57) * 5 / 1_000_000",
         "predict_slow": "766",
+        "predict_reordered": "951",  # as if the order of the tools did not matter
+        "order_key": "lambda tool: tool.description",  # two tools share one: ties keep arrival order
         "exercise_1": '{"caching": "moving"}',
         "q1": '"yes"',
     },
@@ -145,6 +147,9 @@ WRONG: dict[str, dict[str, str]] = {
         "predict_signatures": "11",  # one per thinking piece
         "q1": '"yes"',
         "exercise_1": "(5, 2)",  # the cut turn counted as a whole one
+        "predict_refusing": '{"anthropic", "responses", "chat", "ollama"}',  # "every API refuses"
+        "cancelled": 'ToolResult(reply.tool_calls[1].id, "The user rejected this call.", '
+                     'is_error=True)',  # the wording that told Claude Code's users they said no
     },
     "reasoning_on_the_wire": {
         "predict_first": '"tool_call"',  # the reply is "about" the tool call

@@ -6,13 +6,15 @@ tests/checkrows/compaction_and_server_tools.py.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
 from functools import cache
 
 from checkrows import Row
 from toolcall_lab import ApiDouble, get_provider, run_agent
 from toolcall_lab.checks import caching_for_real as key
-from toolcall_lab.tools import get_weather
+from toolcall_lab.tool_order import stable_order
+from toolcall_lab.tools import calculator, get_weather, search_kb
 
 MODEL = "claude-opus-5"
 POLICY = ("You are a weather assistant for a travel agency. " * 30).strip()
@@ -47,6 +49,20 @@ def slow_run():
         return _loop(double, tools=[_slow(double, key.SLOW_TOOL_MINUTES)], caching="moving")
 
 
+#: Section 5's three reconnections, each listing the same tools in another order.
+RECONNECTS = ((get_weather, calculator, search_kb), (search_kb, get_weather, calculator),
+              (calculator, search_kb, get_weather))
+
+
+@cache
+def reconnections():
+    with ApiDouble() as double:
+        agent = get_provider("anthropic", base_url=double.base_url("anthropic"), model=MODEL,
+                             caching="moving")
+        return [run_agent(agent, "What's the weather in Paris?", tools=order, system=POLICY,
+                          parallel_tool_calls=False) for order in RECONNECTS]
+
+
 def try_plan(options):
     with ApiDouble() as double:
         run = _loop(double, tools=[_slow(double, key.SLOW_TOOL_MINUTES)], **options)
@@ -62,6 +78,18 @@ ROWS = [
          lambda: "0.000739")),
     Row("19 predict_slow", lambda answer: key.predict_slow(answer, slow_run()), (), lambda: 0,
         (lambda: 766, lambda: 823, lambda: "0", lambda: None)),
+    Row("19 predict_reordered", lambda answer: key.predict_reordered(answer, reconnections()), (), lambda: 0,
+        (lambda: reconnections()[0].steps[1].usage.cache_read_tokens,   # as if order did not matter
+         lambda: reconnections()[0].steps[1].usage.cache_write_tokens,  # only the new tail missed
+         lambda: "0", lambda: None)),
+    Row("19 order_key", key.order_key, (), lambda: operator.attrgetter("name"),
+        (lambda: operator.attrgetter("description"),  # two tools share a description: ties keep arrival order
+         lambda: lambda tool: len(tool.name),           # two names of one length tie
+         lambda: id,                                    # made anew on every reconnect
+         lambda: "name",                                # the attribute's name, not a key
+         lambda: stable_order,                          # the kit's own: write it yourself
+         lambda: lambda tool: stable_order([tool])[0].name,
+         lambda: lambda tool: tool.input_schema)),      # dicts do not sort
     Row("19 exercise_1", lambda answer: key.exercise_1(answer, try_plan), (),
         lambda: {"caching": "moving", "cache_ttl": "1h"},
         (lambda: {"caching": "moving"}, lambda: {"caching": "moving", "cache_ttl": "10m"},
