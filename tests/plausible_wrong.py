@@ -304,4 +304,13 @@ WRONG: dict[str, dict[str, str]] = {
         "q2": "200",  # five replays counted as five samples
         "exercise_1": "recorded.cost(model='claude-opus-5-5').total / recorded.total * 25",  # one case
     },
+    "when_a_tool_misbehaves": {
+        "timed_out": 'ToolResult(pending.id, "The forecast failed.")',  # no is_error, no limit
+        "predict_messages": "3",  # a call given up on taken to leave no result
+        "predict_tokens": "400_000",  # characters, not tokens
+        # cuts to the limit and says nothing: the model reads the start as the whole page
+        "cap": "def cap(text, limit):\n    return text[:limit]\n",
+        "q1": "2_000",  # counted once, as if it were not sent again
+        "exercise_1": '{"get_forecast": 0.8, "check_stock": 1.5, "send_invoice": 4.0}',  # at the edge
+    },
 }

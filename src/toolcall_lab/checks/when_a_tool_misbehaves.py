@@ -38,7 +38,7 @@ __all__ = ["SOLUTIONS", "cap", "exercise_1", "predict_messages", "predict_tokens
 
 # -- the worked definition -------------------------------------------------------------------------
 def cap(text, limit):
-    """The text as it is if it fits in limit characters; else head, marker, tail."""
+    """The text if it fits in limit characters; else head, marker, tail."""
     if len(text) <= limit:
         return text
     room = limit - len(f"\n[{len(text)} characters cut: ask for less]\n")
@@ -67,7 +67,7 @@ def timed_out(answer: Any, call: Any, limit: float) -> None:
             return f"say how long the loop waited ({limit:g} s), so the model knows it was a timeout"
         stand_in = Tool(call.name, "", {"type": "object"}, print, timeout=limit)
         if given.content == _timed_out(call.name, stand_in):
-            return "that is the kit's own text; write the result yourself"
+            return "that is the kit's own text: write it yourself"
         return None
 
     check("timed_out", answer, wrong,
@@ -122,7 +122,7 @@ def _wrong_cap(function: Any) -> str | None:
         except Exception as exc:
             return f"on a text of {length} characters, cap raised {_raised(exc)}"
         if leaned:
-            return "it hands the text to the kit's cap_result; write it yourself"
+            return "it hands the work to the kit's result cap; write it yourself"
         if not isinstance(result, str):
             return f"it returned {type(result).__name__}; the model reads text, so return a str"
         if result != again:
