@@ -42,7 +42,7 @@ several pending runs in one file.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,18 +53,22 @@ from .blocks import ToolCall, ToolResult
 from .errors import TranscriptFormatError, UsageError
 from .ledger import Ledger
 from .messages import Message
-from .tool import Tool, execute, tool_map
+from .tool import Tool, tool_map
+from .tool import execute as run_call
 from .transcript import Transcript
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["PENDING_FORMAT", "Decision", "Pending"]
+__all__ = ["PENDING_FORMAT", "Decision", "Execute", "Pending"]
 
 PENDING_FORMAT = "toolcall-lab/pending"
 
 #: A person's decision on a waiting call: True runs it; False or a reason refuses it.
 Decision = bool | str
+
+#: How a call that may run is run: `tool.execute`'s shape, (call, tools by name) -> its result.
+Execute = Callable[[ToolCall, Mapping[str, Tool]], ToolResult]
 
 
 @dataclass(repr=False)
@@ -98,11 +102,14 @@ class Pending:
         plural = "" if len(self.waiting) == 1 else "s"
         return f"Pending(waiting for {len(self.waiting)} decision{plural}: {names})"
 
-    def decide(self, decisions: Mapping[str, Decision], *, tools: Sequence[Tool]) -> Transcript:
+    def decide(self, decisions: Mapping[str, Decision], *, tools: Sequence[Tool],
+               execute: Execute | None = None) -> Transcript:
         """Run the reply's calls with these decisions; the transcript, ready for `run_agent(..., None, ...)`.
 
         Every waiting call needs a decision; a call id that is not waiting is refused, so a
-        typo cannot approve nothing silently.
+        typo cannot approve nothing silently. `execute` runs each call that may run, as
+        `tool.execute(call, tools)` does (the default: the saved ledger's `execute`, or
+        `tool.execute` when there is none): a ledger of your own plugs in here.
         """
         if self.decided:
             raise UsageError("these calls were already decided (the transcript no longer ends with them); "
@@ -114,7 +121,7 @@ class Pending:
                              f"missing {missing}, not waiting {unknown}.")
         said: dict[str, Decision] = {**self.answers, **decisions}
         by_name = tool_map(tools)
-        once = self.ledger.execute if self.ledger is not None else execute
+        once = execute or (self.ledger.execute if self.ledger is not None else run_call)
         results: list[ToolResult] = []
         for call in self.calls:
             # the gate's own words for a decision: False is "not approved"; no entry fails closed
