@@ -16,6 +16,7 @@ import pytest
 
 from checkrows import Row, more_rows
 from checkrows import streaming_on_the_wire as streaming_rows
+from checkrows import when_a_stream_breaks as cut_rows
 from toolcall_lab import (
     ApiDouble,
     Message,
@@ -25,6 +26,7 @@ from toolcall_lab import (
     get_provider,
     run_agent,
 )
+from toolcall_lab.cancel import cancel_open_calls
 from toolcall_lab.checks import on_the_wire, one_tool_call, the_bill
 from toolcall_lab.examples import PARIS_QUESTION, weather_policy
 from toolcall_lab.selfcheck import WrongAnswer, check, equal, exact, number, word
@@ -191,12 +193,15 @@ SHORTCUTS = [
     *[(on_the_wire.chat_body, (SECOND_CALL, [get_weather]), body) for body in SHORTCUT_CHAT_BODIES],
     (on_the_wire.exercise_1, (), lambda: INVENTED),
     (streaming_rows.key.your_accumulator, (), lambda: streaming_rows.the_sdks_accumulator),
+    (cut_rows.key.cancelled_result, (cut_rows.STOPPED,), lambda: cancel_open_calls(
+        Transcript(messages=list(cut_rows.STOPPED.messages)))[0]),
 ]
 
 
 @pytest.mark.parametrize(("key", "args", "answer"), SHORTCUTS,
                          ids=["chat_body encode_request", "chat_body reasoning_effort",
-                              "chat_body max_tokens", "exercise_1 invented", "accumulate openai sdk"])
+                              "chat_body max_tokens", "exercise_1 invented", "accumulate openai sdk",
+                              "cancelled cancel_open_calls"])
 def test_a_shortcut_is_refused_with_write_it_yourself(key, args, answer):
     with pytest.raises(WrongAnswer, match="write it yourself"):
         key(answer(), *args)

@@ -1,5 +1,5 @@
-"""Lesson 22's wrong answers: the predictions' and questions' plausible slips, and a retry after
-a cut counted as if the cut turn had added something."""
+"""Lesson 22's wrong answers: the predictions' and questions' plausible slips, a retry after a
+cut counted as if the cut turn had added something, and a cancelled call answered wrongly."""
 
 from __future__ import annotations
 
@@ -45,6 +45,14 @@ def finish(transcript, arrived):
     transcript.append(Message.results([ToolResult(asked.id, "18°C, sunny")]))
 
 
+#: Section 4's run, stopped after Paris was answered: Tokyo's call is open.
+PAIR = [ToolCall("toolu_01", "get_weather", {"city": "Paris"}),
+        ToolCall("toolu_02", "get_weather", {"city": "Tokyo"})]
+STOPPED = Transcript(messages=[Message.user("Weather in Paris and Tokyo?"), Message.assistant(*PAIR),
+                               Message.results([ToolResult("toolu_01", "18°C, sunny")])])
+KITS = "Cancelled: get_weather did not run (the run was cancelled). Tell the user it was not done; " \
+       "call it again only if they ask."
+
 ROWS = [
     Row("22 predict_cut", key.predict_cut, (ONE_QUESTION,), lambda: 1,
         (lambda: 2, lambda: 3, lambda: "1", lambda: 0)),
@@ -58,4 +66,20 @@ ROWS = [
          lambda: (1, 0),   # the cut taken to spoil the transcript for good
          lambda: [3, 1],   # the right values, not a pair
          lambda: "(3, 1)", lambda: 3)),
+    Row("22 predict_refusing", key.predict_refusing, ({"anthropic", "responses", "chat"},),
+        lambda: {"anthropic", "responses", "chat"},
+        (lambda: {"anthropic", "responses", "chat", "ollama"},  # the issue's "every API"
+         lambda: {"anthropic"},                                  # only the strictest
+         lambda: {"anthropic", "openai", "openai-chat"},         # the providers' names
+         lambda: "anthropic, responses, chat",                   # one string
+         lambda: set())),
+    Row("22 cancelled", key.cancelled_result, (STOPPED,),
+        lambda: ToolResult("toolu_02", "Cancelled: Tokyo was not looked up.", is_error=True),
+        (lambda: ToolResult("TOOLU_02", "Cancelled: Tokyo was not looked up.", is_error=True),
+         lambda: ToolResult("toolu_02", "Cancelled: Tokyo was not looked up."),      # not an error
+         lambda: "toolu_02 was cancelled",                                        # text, no result
+         lambda: ToolResult("toolu_01", "Cancelled: Paris was not looked up.", is_error=True),
+         lambda: ToolResult("toolu_02", "", is_error=True),
+         lambda: ToolResult("toolu_02", "The user rejected this tool call.", is_error=True),
+         lambda: ToolResult("toolu_02", KITS, is_error=True))),                   # the kit's, copied
 ]
