@@ -114,6 +114,8 @@ WRONG: dict[str, dict[str, str]] = {
     },
     "compaction_and_server_tools": {
         "predict_search_billed": '"no"',  # the results taken to count from the next call on
+        "headroom": "WINDOW",  # as if the reply took none of the window
+        "predict_first_over": "12",  # the first call over the window itself, the reply's room forgotten
         "q1": "1",
         "q2": "10 / 1000",
         # moves back past tool results only, so the tail may start at the model's call

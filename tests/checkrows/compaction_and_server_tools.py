@@ -6,8 +6,10 @@ the exercise are new with lesson 20.
 
 from __future__ import annotations
 
+from functools import cache
+
 from checkrows import Row
-from toolcall_lab import get_provider, run_agent
+from toolcall_lab import ApiDouble, call, get_provider, run_agent, tool
 from toolcall_lab.checks import compaction_and_server_tools as key
 from toolcall_lab.checks.compaction_and_server_tools import tail_start
 from toolcall_lab.compaction import compact
@@ -80,7 +82,40 @@ def wraps_compact(messages, keep_last):
     return len(messages) - (len(short) - 2) if len(short) < len(messages) else 1
 
 
+# -- section 3: one loop past the window ---------------------------------------------------------
+SMALL, MAX_TOKENS = "claude-haiku-4-5", 8_000
+HEADROOM = 200_000 - MAX_TOKENS                # the model table's window, less the reply's room
+
+
+@tool
+def read_page(n: int) -> str:
+    """Read page n of the annual report."""
+    return f"Page {n}. " + "Revenue grew in every region. " * 2_600
+
+
+@cache
+def unchecked():
+    """Section 3's loop with no budget: twelve pages of about 19,550 tokens each, then the answer."""
+    pages = [call("read_page", n=n) for n in range(1, 13)]
+    with ApiDouble([*pages, "Revenue grew in every region."]) as report:
+        reader = get_provider("anthropic", model=SMALL, max_tokens=MAX_TOKENS,
+                              base_url=report.base_url("anthropic"))
+        return run_agent(reader, "Read the whole report, then sum it up.", tools=[read_page], max_steps=20)
+
+
 ROWS = [
+    Row("20 headroom", key.headroom, (SMALL, MAX_TOKENS), lambda: HEADROOM,
+        (lambda: 200_000,                     # the window, as if the reply took none of it
+         lambda: 200_000 - 2 * MAX_TOKENS,    # the reply's room taken twice
+         lambda: 200_000 / MAX_TOKENS,        # a ratio, not tokens
+         lambda: 200_000 + MAX_TOKENS,        # the reply added on top
+         lambda: str(HEADROOM))),
+    Row("20 predict_first_over", lambda answer: key.predict_first_over(answer, unchecked()), (), lambda: 11,
+        (lambda: 10,                          # counted from 0, or the last call that fits
+         lambda: 12,                          # the first over the window itself, the reply's room forgotten
+         lambda: unchecked().steps[10].usage.input_tokens,  # its tokens, not its number
+         lambda: 13,                          # every call the loop made
+         lambda: "11")),
     Row("20 predict_search_billed", key.predict_search_billed, (WITH_SEARCH, WITHOUT), lambda: "yes",
         (lambda: "no", lambda: "yes, in the next call", lambda: True, lambda: 57)),
     Row("20 q1", key.q1, (), lambda: 4, (lambda: 1, lambda: 0, lambda: "4", lambda: 30)),

@@ -3,7 +3,7 @@
 """Answer keys and worked solutions of lesson 20, "Compaction, and tools you don't run".
 
 Every key computes its answer from what the lesson's cell passes in (a compaction, the
-model table, the token counts of two runs through the API double), so no answer is written
+model table, the token counts of runs through the API double), so no answer is written
 here. Exercise 1 is code, judged by what it does: `tail_start` must cut where `compact` does
 on the lesson's sixteen messages, for every `keep_last`, without calling the kit's own. These
 were sections 7 and 8 of lesson 19 until the split (issue 29 §4).
@@ -18,14 +18,16 @@ import inspect
 from typing import Any
 
 from ..compaction import _tail_start, compact
-from ..models import SERVER_TOOL_FEES, require_price
+from ..loop import Run
+from ..models import SERVER_TOOL_FEES, context_window_of, require_price
 from ..selfcheck import check, word
 from ..selfcheck import number as a_number
 from ..views.cost import compaction_in_loop
 from ._runs import raised, run_watching
 from ._runs import template as _template
 
-__all__ = ["Q2_SEARCH", "SOLUTIONS", "exercise_1", "predict_search_billed", "q1", "q2", "tail_start"]
+__all__ = ["Q2_SEARCH", "SOLUTIONS", "exercise_1", "headroom", "predict_first_over", "predict_search_billed",
+           "q1", "q2", "tail_start"]
 
 
 # -- the worked definition --------------------------------------------------------------------------
@@ -124,8 +126,35 @@ def exercise_1(answer: Any, transcript: Any) -> None:
                "shows each message's role and block; work keep_last=2 and keep_last=16 out by hand")
 
 
+# -- section 3: compaction inside one loop ---------------------------------------------------------
+def _room(model: str, max_tokens: int) -> int:
+    """The most input tokens one request to `model` may hold and still leave `max_tokens` for its reply."""
+    window = context_window_of(model)
+    assert window is not None, f"{model} has no context window in the model table"
+    return window.tokens - max_tokens
+
+
+def headroom(answer: Any, model: str, max_tokens: int) -> None:
+    """The most input tokens one request may send: the model's window less the reply's max_tokens."""
+    check("Your turn", answer, a_number(_room(model, max_tokens)),
+          hint="the window holds the request and its reply together: what is left of it for the request "
+               "when the reply keeps the room it asks for?")
+
+
+def predict_first_over(answer: Any, run: Run) -> None:
+    """The first call (counted from 1) of the unchecked loop whose request is over the headroom."""
+    first = run.steps[0].turn
+    room = _room(first.model or "", int((first.request or {}).get("max_tokens", 0)))
+    over = next(n for n, step in enumerate(run.steps, start=1) if step.usage.input_tokens > room)
+    check("Prediction", answer, a_number(over),
+          hint="call n sends h0 + t*(n-1) tokens (lesson 5): the smallest whole n for which that is more "
+               "than the headroom, counting calls from 1")
+
+
 SOLUTIONS: dict[str, str] = {
     "predict_search_billed": '"yes"',
+    "headroom": "WINDOW - MAX_TOKENS",
+    "predict_first_over": "11",
     "q1": "4",
     "q2": "10 / 1000 + 2_000 * (1 + 5) / 1e6 * 5",
     "tail_start": inspect.getsource(tail_start),
