@@ -86,3 +86,20 @@ def test_a_slow_stream_pauses_before_every_frame_but_the_first_and_skips_empty_o
     events = [{"n": 1}, {"n": 0}, {"n": 2}]
     stream = Streamed("chat", None, events, lambda event: b"x" * event["n"], delay=0.5)
     assert list(stream.paced()) == [(0.0, b"x"), (0.5, b"xx")]
+
+
+def test_a_record_shares_its_store_with_the_conversation_it_continues_and_no_other():
+    from dataclasses import replace
+
+    from toolcall_lab import ScriptedProvider, Transcript
+    from toolcall_lab.providers.base import SentRequest
+
+    hi, other = Message.user("Hi"), Message.user("Hi")  # equal words, ids of their own
+    first = SentRequest.of(Transcript(messages=[hi]), ())
+    assert SentRequest.of(Transcript(messages=[hi, Message.assistant("Hello")]), (),
+                          previous=first)._store is first._store
+    assert SentRequest.of(Transcript(messages=[replace(hi)]), (), previous=first)._store is first._store
+    assert SentRequest.of(Transcript(messages=[other]), (), previous=first)._store is not first._store
+    scripted = ScriptedProvider(["a", "b"])
+    assert scripted.complete(Transcript(messages=[hi])).usage == scripted.complete(
+        Transcript(messages=[other])).usage  # the same tokens either way

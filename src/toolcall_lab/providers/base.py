@@ -276,7 +276,10 @@ def _shared_store(store: _Store | None, messages: Sequence[Message]) -> _Store:
     (True, True, False)
     """
     shared = min(len(store), len(messages)) if store is not None else 0
-    if store is None or store[:shared] != messages[:shared]:
+    # subtle: a message equals only a message with its id (random per message), so two first
+    # messages of different ids tell at once what comparing the lists would find field by field
+    if store is None or (shared and store[0] is not messages[0] and store[0].id != messages[0].id) \
+            or store[:shared] != messages[:shared]:
         return _Store(messages)
     store.grow(messages)  # subtle: append-only, so earlier records keep their prefix
     return store
