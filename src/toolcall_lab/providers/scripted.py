@@ -220,14 +220,14 @@ class ScriptedProvider(BaseProvider):
             stop_reason = StopReason.TOOL_USE if has_calls else StopReason.END_TURN
         blocks = _held_to(blocks, stop_reason, tool_choice, parallel_tool_calls)
         blocks = self._with_ids(blocks)
-        searches = sum(isinstance(b, ServerToolCall) and b.name == "web_search" for b in blocks)
         # subtle: the model reads a provider-side search's results inside this same reply, before
         # it writes the answer, so they are this call's input (not output) as well as the next
         # call's: "Web search results retrieved throughout a conversation are counted as input
         # tokens, in search iterations executed during a single turn and in subsequent
         # conversation turns" (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool)
         read = [b for b in blocks if isinstance(b, ServerToolResult)]
-        written = [b for b in blocks if not isinstance(b, ServerToolResult)]
+        written = [b for b in blocks if not isinstance(b, ServerToolResult)] if read else blocks
+        searches = sum(isinstance(b, ServerToolCall) and b.name == "web_search" for b in blocks)
         usage = Usage(input_tokens=input_tokens + (estimate_tokens(blocks_text(read)) if read else 0),
                       output_tokens=estimate_tokens(blocks_text(written)),
                       web_search_requests=searches, estimated=True)
@@ -273,6 +273,8 @@ def _held_to(blocks: Sequence[Block], stop_reason: StopReason, tool_choice: str 
     e.g. [call A, call B] with parallel_tool_calls=False -> [call A]; a call under "none",
     or text alone under a forced choice, raises `ScriptError`.
     """
+    if tool_choice is None and parallel_tool_calls is None:
+        return tuple(blocks)  # nothing asked of the model's use of the tools: nothing to hold
     calls = [b for b in blocks if isinstance(b, ToolCall)]
     names = ", ".join(c.name for c in calls)
     if tool_choice == "none" and calls:
