@@ -155,7 +155,7 @@ class Player:
             turn = adjust(turn)
         if self.cache is not None:
             usage = self.cache.usage(api, read, transcript, tools, turn.usage)
-            turn = turn if usage == turn.usage else replace(turn, usage=usage)
+            turn = turn if usage is turn.usage or usage == turn.usage else replace(turn, usage=usage)
         if server.reasons(body, transcript, turn) and not turn.message.reasoning:
             turn = _with_reasoning(turn, spec.provider, transcript)
         # subtle: "double" in the prefix gives its place to this process's token, six characters
