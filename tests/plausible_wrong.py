@@ -252,6 +252,8 @@ WRONG: dict[str, dict[str, str]] = {
             "    return [tool for tool in tools if tool.name in allowed]\n"),
         "q1": "True",
         "exercise_1": "[*connection.tools, *second.tools]",
+        "server_log": "sys.stdout",  # where print() goes by default
+        "predict_print": '"error"',  # the tool's line taken to reach the client
     },
     "transcript_as_data": {
         # a match that guesses for a kind it was never told about, instead of failing loudly

@@ -6,6 +6,7 @@ process: two servers that both list get_weather.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 from checkrows import Row
@@ -74,4 +75,15 @@ ROWS = [
          lambda: asks_by_the_new_name("home", HOME) + asks_by_the_new_name("second", SECOND),
          lambda: blanked("home", HOME) + blanked("second", SECOND),
          lambda: renamed("home", HOME) + blanked("second", SECOND))),
+    Row("24 server_log", key.server_log, (), lambda: sys.stderr,
+        (lambda: sys.stdout,        # where print() goes by default
+         lambda: "stderr",          # the stream's name, as text
+         lambda: sys.__stdout__,    # stdout as the process started
+         lambda: None,              # logs switched off
+         lambda: sys.stdin)),
+    Row("24 predict_print", key.predict_print, ("answered",), lambda: "answered",
+        (lambda: "error",           # the stray line taken to reach the client
+         lambda: "no answer",       # the reply taken to be lost
+         lambda: "answered, with a warning",
+         lambda: True)),
 ]

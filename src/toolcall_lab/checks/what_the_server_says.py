@@ -10,11 +10,17 @@ model; a definition whose body is still the template's `...` counts as not answe
 one that hands the work to the kit's `screen` is refused ("write it yourself"). Exercise 1's
 tools are run: each must reach its own server, ask for a tool that server lists, and bring
 back what the server answers, under the server's words.
+
+Section 2 runs a real stdio server as a subprocess: `server_log` is the stream a server's own
+lines must go to (its stderr: stdout is the wire), judged by identity with this process's
+streams; `predict_print` is what a `print()` inside a tool does to a call while the SDK's
+server serves, judged against what the page's own run did.
 """
 
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Any
 
 from ..blocks import ToolCall, ToolResult
@@ -25,13 +31,13 @@ from ..mcp_tools.connection import McpConnection, connect
 from ..mcp_tools.servers import INJECTED, WEATHER_DESCRIPTION, poisoned_weather_server
 from ..misbehaving import obeys_tool_descriptions
 from ..providers.scripted import ScriptedProvider
-from ..selfcheck import check, equal
+from ..selfcheck import check, equal, word
 from ..tool import Tool, execute
 from ._runs import raised as _raised
 from ._runs import run_watching
 from ._runs import template as _template
 
-__all__ = ["SOLUTIONS", "exercise_1", "offer", "q1", "your_allow_list"]
+__all__ = ["SOLUTIONS", "exercise_1", "offer", "predict_print", "q1", "server_log", "your_allow_list"]
 
 
 # -- the worked definition ------------------------------------------------------------------------
@@ -182,9 +188,37 @@ def exercise_1(answer: Any, first: Any, second: Any) -> None:
                "function still asks its own server for the tool by the server's name")
 
 
+# -- section 2: a server in another process ----------------------------------------------------
+def _wrong_stream(answer: Any) -> str | None:
+    if answer is sys.stderr or answer is sys.__stderr__:  # the same stream, in a server's process
+        return None
+    if isinstance(answer, str):
+        return "that is a name, as text; print(..., file=...) and logging need the stream object itself"
+    if answer is None:
+        return "with nowhere to go, the server's logs are lost, and they are how you debug it"
+    if answer is sys.stdout or answer is sys.__stdout__:
+        return ("that is stdout, the process's own or as it started: over stdio it is the wire, "
+                "where every line must be a JSON-RPC message")
+    return f"expected one of the sys module's streams, got {type(answer).__name__}"
+
+
+def server_log(answer: Any) -> None:
+    """Where a stdio server's logs, banners and debugging prints must go: its stderr."""
+    check("server_log", answer, _wrong_stream,
+          hint="the spec's stdio rule: which of the process's two output streams is not the protocol's?")
+
+
+def predict_print(answer: Any, outcome: str) -> None:
+    """What a print() to stdout inside a tool did to the call (the page's `outcome`)."""
+    check("Prediction", answer, word(outcome, ("answered", "error")),
+          hint="while the SDK's stdio server serves, where does the process's stdout point?")
+
+
 SOLUTIONS: dict[str, str] = {
     "offer": inspect.getsource(offer),
     "q1": "False",
+    "server_log": "sys.stderr",
+    "predict_print": '"answered"',
     "exercise_1": ('[replace(t, name=f"{prefix}_{t.name}") for prefix, c in '
                    '(("home", connection), ("second", second)) for t in c.tools]'),
 }
