@@ -25,8 +25,10 @@ kit's estimate, `tokens.request_tokens`: system prompt, every message, every too
     (a window of 1000, less 200 kept for the reply)
 
 Left out: a provider's own token count (`count_tokens` endpoints; the estimate is about 4
-characters per token, and an API's hidden tool prompt is not in it: keep `reserve` generous),
-and per-model windows (pass the window of the model you call).
+characters per token, and an API's hidden tool prompt is not in it: keep `reserve` generous).
+The window is the one of the model you call: `models.context_window_of(model).tokens` for
+the models in the dated table (lesson 20 §3 runs Claude Haiku 4.5's 200,000 with a reserve of
+its replies' max_tokens).
 """
 
 from __future__ import annotations
