@@ -43,12 +43,13 @@ PUBLIC: dict[str, set[str]] = {
         "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider",
         "an_adapter_of_your_own"},  # lesson 10
+    "toolcall_lab.cancel": {"cancel_open_calls", "open_calls"},  # lesson 22
     "toolcall_lab.compaction": {"compact"},
     "toolcall_lab.contract": {"check_provider", "report"},
     "toolcall_lab.views.cost": {"cache_effect", "compaction_effect", "compaction_in_loop", "cost_of",
                                 "dollars", "loop_bill", "run_cost"},
     "toolcall_lab.double": {"flavour_table"},
-    "toolcall_lab.errors": {"McpServerGoneError", "ToolDefinitionError"},  # lessons 23 and 24
+    "toolcall_lab.errors": {"McpServerGoneError", "McpToolError", "ToolDefinitionError"},  # lessons 23 and 24
     "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 26
                            "difference", "plot_intervals", "run_eval", "runs_to_tell_apart", "simulate",
                            "wilson"},
@@ -57,6 +58,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.mcp_loop": {"run_with_server"},  # lessons 23 and 24
     "toolcall_lab.mcp_tools": {"connect", "screen", "version_line"},
     "toolcall_lab.mcp_tools.servers": {"poisoned_weather_server", "weather_server"},
+    "toolcall_lab.mcp_tools.stdio": {"connect_stdio", "weather_command"},  # lesson 24
     "toolcall_lab.messages": {"Block"},
     "toolcall_lab.misbehaving": {
         "fills_the_window", "guesses_the_city", "invents_a_tool", "keeps_checking", "obeys_injection",
