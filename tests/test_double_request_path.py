@@ -103,3 +103,16 @@ def test_a_record_shares_its_store_with_the_conversation_it_continues_and_no_oth
     scripted = ScriptedProvider(["a", "b"])
     assert scripted.complete(Transcript(messages=[hi])).usage == scripted.complete(
         Transcript(messages=[other])).usage  # the same tokens either way
+
+
+def test_headers_already_in_lower_case_are_read_as_any_others():
+    from toolcall_lab.double.handler import Lowered
+
+    double = ApiDouble()
+    assert double.sdk_of(Lowered({"anthropic-version": "2023-06-01"})) == "anthropic"
+    assert double.sdk_of(["Anthropic-Version"]) == "anthropic" and double.sdk_of(Lowered()) is None
+    body = json.dumps(ask("anthropic", thread={"type": "create"})).encode()  # a beta the header turns on
+    beta = "message-threads-2026-08-12"
+    for headers, status in [({"Anthropic-Beta": beta}, 200), (Lowered({"anthropic-beta": beta}), 200),
+                            (Lowered(), 400)]:
+        assert double.handle("POST", ENDPOINTS["anthropic"], body, headers=headers)[0] == status

@@ -48,7 +48,7 @@ from . import shape
 from .background import BackgroundServer
 from .cache import FakeClock, PromptCache, RealClock
 from .faults import FAULTS, FINAL, Fault, error, retry_headers, should_retry
-from .handler import handler_for
+from .handler import Lowered, handler_for
 from .play import Player, Unplayable, policy_of
 from .routing import Routes
 from .streams import ON_THE_STREAM, RecordedStream, Streamed, play, stream_of
@@ -313,7 +313,7 @@ class ApiDouble(BackgroundServer):
         >>> ApiDouble().sdk_of(["Content-Type", "Anthropic-Version"])
         'anthropic'
         """
-        sent = {name.lower() for name in names}
+        sent = names if isinstance(names, Lowered) else {name.lower() for name in names}
         return next((api for header, api in self.routes.sdks.items() if header in sent), None)
 
     def handle(self, method: str, path: str, raw: bytes, *, fault_header: str | None = None,
@@ -328,7 +328,8 @@ class ApiDouble(BackgroundServer):
         are the request's, for the server halves that read one (`with_headers`: Anthropic's
         `anthropic-beta`).
         """
-        sent = {name.lower(): value for name, value in (headers or {}).items()}
+        sent = headers if isinstance(headers, Lowered) else {
+            name.lower(): value for name, value in (headers or {}).items()}
         target, path = path, path.split("?")[0].rstrip("/")
         try:
             # subtle: Python reads NaN and Infinity, which are not JSON; the APIs refuse them

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import io
+import operator
 import re
 import socket
 import time
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 
     from .api_double import ApiDouble
 
-__all__ = ["DOUBLE_HEADER", "RequestHeaders", "answer_headers", "content_length", "handler_for",
+__all__ = ["DOUBLE_HEADER", "Lowered", "RequestHeaders", "answer_headers", "content_length", "handler_for",
            "read_headers"]
 
 #: A header on every answer of the double, so a recording in another process (a lesson's
@@ -255,8 +256,18 @@ _REQUEST_LINE = re.compile(r"([A-Z]+) (/(?!/)[!-~]*) HTTP/1\.1\r?\n")
 #: (printable ASCII but the colon), a colon, the value, the line's end. The value's leading
 #: spaces and tabs are not its own, its trailing ones are: as the email parser reads it.
 _HEADER_LINE = re.compile(r"^([!-9;-~]+):[ \t]*([^\r\n]*)\r?\n", re.MULTILINE)
+#: The same line, its name alone.
+_HEADER_NAME = re.compile(r"^([!-9;-~]+):[ \t]*[^\r\n]*\r?\n", re.MULTILINE)
 #: http.client's limits on a header block: the longest line, the most headers.
 _MAX_LINE, _MAX_HEADERS = 65536, 100
+
+
+class Lowered(dict[str, str]):
+    """Headers by name, every name in lower case already (what `ApiDouble.handle` and `sdk_of` would
+    make of them, so they need not make it again)."""
+
+
+_VALUE = operator.itemgetter(1)  # a header's value, from its (name, value)
 
 
 class RequestHeaders:
@@ -266,9 +277,12 @@ class RequestHeaders:
     made only when asked for (`message_class` is the handler's `MessageClass`)."""
 
     def __init__(self, pairs: Iterable[tuple[str, str]], message: Message[str, str] | None = None,
-                 message_class: type[HTTPMessage] | None = None) -> None:
+                 message_class: type[HTTPMessage] | None = None, *, lowered: Iterable[str] | None = None
+                 ) -> None:
         self.pairs = list(pairs)
-        self.last = {name.lower(): value for name, value in self.pairs}
+        # subtle: `lowered`, the names already in lower case (`read_headers` lowers a block at once)
+        self.last = Lowered(zip(lowered, map(_VALUE, self.pairs), strict=True) if lowered is not None
+                            else ((name.lower(), value) for name, value in self.pairs))
         # subtle: when no name comes twice (every SDK's headers) each name's first value is its last
         self._named = None if len(self.last) == len(self.pairs) else _by_name(self.pairs)
         self._message, self._class = message, message_class
@@ -331,7 +345,9 @@ def read_headers(rfile: IO[bytes] | io.BufferedIOBase, message_class: type[HTTPM
     text = block.decode("iso-8859-1")
     pairs: list[tuple[str, str]] = _HEADER_LINE.findall(text)
     if len(pairs) == lines - 1 and ended:  # each line a plain header, then the blank one
-        return RequestHeaders(pairs, message_class=message_class)
+        # subtle: the names are ASCII, and lowering Latin-1 text keeps its length, so the lowered
+        # block's lines match as the block's do, one name each
+        return RequestHeaders(pairs, message_class=message_class, lowered=_HEADER_NAME.findall(text.lower()))
     import email.parser
     import http.client
 
