@@ -116,3 +116,15 @@ def test_headers_already_in_lower_case_are_read_as_any_others():
     for headers, status in [({"Anthropic-Beta": beta}, 200), (Lowered({"anthropic-beta": beta}), 200),
                             (Lowered(), 400)]:
         assert double.handle("POST", ENDPOINTS["anthropic"], body, headers=headers)[0] == status
+
+
+def test_a_prompt_too_short_to_cache_keeps_its_usage_and_one_said_cached_is_set_to_none():
+    from toolcall_lab.double.cache import FakeClock, PromptCache
+    from toolcall_lab.transcript import Transcript
+    from toolcall_lab.wire._openai.server import cache_usage
+
+    cache, transcript = PromptCache(FakeClock()), Transcript(messages=[Message.user("Hi")])
+    plain = Usage(20, 5)
+    assert cache_usage("chat", cache, {"model": "gpt-4o-mini"}, transcript, (), plain) is plain
+    said = Usage(20, 5, cache_read_tokens=8, cache_write_tokens=4)
+    assert cache_usage("chat", cache, {"model": "gpt-4o-mini"}, transcript, (), said) == Usage(20, 5)

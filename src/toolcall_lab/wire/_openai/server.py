@@ -146,6 +146,8 @@ def cache_usage(api: str, cache: Prefixes, body: Mapping[str, Any], transcript: 
     if max(total, request_tokens(transcript, tools)) < minimum:
         # subtle: the longest prefix holds request_tokens (`kit_layout`), so none is stored and
         # none read; a shorter prefix was never stored either, so the layout is not walked
+        if not usage.cache_read_tokens and not usage.cache_write_tokens:
+            return usage  # already so (every scripted reply): the very same usage, no copy
         return replace(usage, cache_read_tokens=0, cache_write_tokens=0)
     space = (api, model, str(body.get("prompt_cache_key") or ""))
     boundaries = kit_layout(transcript, tools)
