@@ -214,12 +214,13 @@ class _Handling(_HandlerBase):
         """A streamed answer: the headers, then each frame a chunk of its own, flushed as written."""
         try:
             self._head(status, answer_headers(stream, headers))
-            self.wfile.flush()  # the status and headers go out before the first event
+            write, flush = self.wfile.write, self.wfile.flush
+            flush()  # the status and headers go out before the first event
             for pause, frame in stream.paced():
                 if pause:
                     time.sleep(pause)
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
-                self.wfile.flush()
+                write(b"%x\r\n%s\r\n" % (len(frame), frame))
+                flush()
             if stream.cut:
                 # subtle: no last chunk, and the connection closed: what a dropped stream leaves
                 self.close_connection = True

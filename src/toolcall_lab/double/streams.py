@@ -123,7 +123,8 @@ class Streamed:
         none before the first) and its bytes; an empty frame is skipped, since an empty chunk
         would end the body. What the socket (`handler.py`) and the transport both send."""
         pause = 0.0
-        for frame in self.frames:
+        # subtle: each event framed as it is made, with no generator of `frames` in between
+        for frame in self.frames if self.torn else map(self.framing, self._each()):
             if frame:
                 yield pause, frame
                 pause = self.delay
