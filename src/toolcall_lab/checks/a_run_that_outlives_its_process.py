@@ -183,7 +183,7 @@ def _wrong_run_once(function: Any) -> str | None:
 def _failed_resume_and_retry(function: Any) -> int:
     """Invoices sent when the lesson's resume fails after the call and is tried again, through `function`."""
     tools, sent = _counting()
-    saved = Pending(Transcript(None, [Message.user("Please invoice Acme Ltd 360 EUR for the audit."),
+    saved = Pending(Transcript(None, [Message.user("Please invoice Acme Ltd 360 EUR."),
                                       Message.assistant(_invoice("toolu_01"))]), ("toolu_01",)).to_json()
     done: dict[str, Any] = {}
     for _ in range(2):  # the model call after it fails each time, so nothing but `done` is kept
