@@ -204,6 +204,70 @@ def test_quick_searches_less_and_the_full_run_searches_as_much_as_each_test_asks
     dev.test([])
     assert runs[0]["TOOLCALL_LAB_HYPOTHESIS"] == "quick"  # read by tests/conftest.py
     assert runs[1] is None or "TOOLCALL_LAB_HYPOTHESIS" not in runs[1]
+    monkeypatch.setenv("TOOLCALL_LAB_HYPOTHESIS", "quick")  # e.g. started from a quick run's test
+    dev.test([])
+    assert "TOOLCALL_LAB_HYPOTHESIS" not in runs[2]
+
+
+def test_quick_spreads_the_tests_over_the_cores_and_the_full_run_stays_in_one_process(monkeypatch):
+    calls = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: calls.append(argv) or 0)
+    monkeypatch.setattr(dev, "has_xdist", lambda: True)
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
+    dev.test(["--quick", "-k", "loop"])
+    dev.test([])
+    assert calls[0][1:7] == ["-m", "pytest", "-n", "2", "--dist", "loadfile"]  # each file on one worker
+    assert calls[0][7:9] == ["-k", "loop"]
+    assert "-n" not in calls[1]  # the full run: nbval's lesson runs are read by test_swap.py
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 8)
+    assert dev.parallel_options([]) == ["-n", "4", "--dist", "loadfile"]
+
+
+@pytest.mark.parametrize("given", [["-n", "0"], ["-n0"], ["--numprocesses=3"], ["--dist", "load"], ["-s"],
+                                   ["--pdb"], ["-p", "no:xdist"], ["--capture=no"]])
+def test_a_quick_run_that_chooses_its_processes_or_needs_the_terminal_is_left_as_given(monkeypatch, given):
+    monkeypatch.setattr(dev, "has_xdist", lambda: True)
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
+    assert dev.parallel_options(given) == []
+    assert dev.parallel_options(["-k", "not network"]) != []
+
+
+def test_without_xdist_or_a_second_core_the_quick_run_stays_in_one_process(monkeypatch):
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(dev, "has_xdist", lambda: False)  # TOOLCALL_LAB_VENV without the dev extra
+    assert dev.parallel_options([]) == []
+    monkeypatch.setattr(dev, "has_xdist", lambda: True)
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 1)
+    assert dev.parallel_options([]) == []
+
+
+def test_has_xdist_looks_in_the_environment_dev_py_runs_tests_in(monkeypatch, tmp_path):
+    monkeypatch.setattr(dev, "VENV", tmp_path)
+    assert not dev.has_xdist()
+    package = tmp_path / "lib" / "python3.11" / "site-packages" / "xdist"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    assert dev.has_xdist()
+
+
+def test_tests_write_bytecode_to_a_cache_in_the_environment_where_the_shell_forbids_it(monkeypatch):
+    # with PYTHONDONTWRITEBYTECODE every kernel compiled the kit and its SDKs again: kept out of
+    # the checkout, as the variable wanted, but cached
+    envs = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda argv, **kw: envs.append(kw["env"]) or 0)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    dev.test([])
+    dev.test(["--quick"])
+    for env in envs:
+        assert "PYTHONDONTWRITEBYTECODE" not in env
+        assert env["PYTHONPYCACHEPREFIX"] == str(dev.VENV / "pycache")
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", "/somewhere/mine")  # a cache of one's own is kept
+    assert dev.test_environment()["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert dev.test_environment()["PYTHONPYCACHEPREFIX"] == "/somewhere/mine"
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX")
+    assert dev.test_environment() == dict(dev.os.environ)  # bytecode already goes to __pycache__/
 
 
 def test_kernels_run_over_ipc_where_the_system_has_it():
