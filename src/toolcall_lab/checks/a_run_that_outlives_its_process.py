@@ -85,8 +85,8 @@ def _wrong_approval(answer: Any, asked: ToolCall) -> str | None:
         return "that is text; give the dict itself (the check writes it as JSON)"
     if not isinstance(answer, dict):
         return f"expected a dict, got {type(answer).__name__}"
-    if answer.get("format") == PENDING_FORMAT or answer.get("kind") == "tool_call":
-        return "write it yourself: that is the kit's own record, made by one call of its own"
+    if answer.get("format") == PENDING_FORMAT:
+        return "write it yourself: that is the kit's own record of the whole run, made by one call of its own"
     try:
         loaded = json.loads(json.dumps(answer))
     except (TypeError, ValueError) as exc:
@@ -112,8 +112,8 @@ def my_approval(answer: Any, asked: Any) -> None:
     """What a saved approval must carry: written as JSON, read back, run by another process."""
     check("my_approval", answer, lambda a: _wrong_approval(a, asked),
           why="written as JSON and read back, it shows the person what is asked, and it runs.",
-          hint="the person sees the request, and another process runs it: lesson 1 showed a "
-               "ToolCall's three fields")
+          hint="the person sees the request, and another process runs it: lesson 1 showed what a "
+               "ToolCall holds")
 
 
 def predict_calls(answer: Any, printed: Any) -> None:
