@@ -2,16 +2,18 @@
 
 A run stopped between a tool call and its result (the user pressed Stop, a deadline
 passed, the process was killed and its transcript loaded again) leaves the last reply's
-calls with no answer, and every API refuses the next request until each one has one:
+calls with no answer, and three of the four APIs refuse the next request until each one has
+one (lesson 22, section 4, shows it through each vendor's SDK):
 
 - Anthropic: "`tool_use` ids were found without `tool_result` blocks immediately after"
-  (the API's words, as `wire/anthropic/rules.py` quotes them, from anthropics/claude-code#5989
-  and anthropics/claude-code#1776: https://github.com/anthropics/claude-code/issues/1776);
+  (the API's words, as `wire/anthropic/rules.py` quotes them, from anthropics/claude-code#5989;
+  Claude Code's users met it after pressing Escape during a call,
+  https://github.com/anthropics/claude-code/issues/1956);
 - OpenAI Chat Completions: "An assistant message with 'tool_calls' must be followed by tool
   messages responding to each 'tool_call_id'" (https://github.com/QwenLM/qwen-code/issues/606
   shows it; `wire/chat/rules.py`);
 - OpenAI Responses: "No tool output found for function call call_1." (`wire/responses/rules.py`);
-- Ollama checks nothing, and the model reads a conversation with a hole in it.
+- Ollama checks nothing: it answers, and the model reads a conversation with a hole in it.
 
 `cancel_open_calls(transcript)` writes one error result per open call, saying it was
 cancelled and did not run, in call order and in the one user message the APIs expect

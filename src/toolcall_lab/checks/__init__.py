@@ -28,9 +28,9 @@ that a cell never shows its own answer.
     caching_for_real            lesson 19, real cache breakpoints, a cache that does nothing, OpenAI's cache
     compaction_and_server_tools lesson 20, compaction and the cache, tools the provider runs
     streaming_on_the_wire       lesson 21, a tool call arriving event by event
-    when_a_stream_breaks        lesson 22, a cut stream, streamed thinking, your provider streaming
+    when_a_stream_breaks        lesson 22, a cut stream, streamed thinking, your provider streaming, a cancel
     tools_from_another_process  lesson 23, tools on an MCP server
-    what_the_server_says        lesson 24, a poisoned description, the gate, the allow-list
+    what_the_server_says        lesson 24, a poisoned description, the gate, the allow-list, stdio's stdout
     structured_output           lesson 25, a reply held to a JSON Schema
     measuring_a_model           lesson 26, pass rates, not verdicts
     telling_versions_apart      lesson 27, two versions told apart, tapes, what an eval costs
