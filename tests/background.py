@@ -116,8 +116,7 @@ class Job:
             try:
                 out, err = process.communicate(timeout=step.timeout)
             except subprocess.TimeoutExpired:
-                _kill_group(process)
-                out, err = process.communicate()
+                out, err = _end_group(process)
                 err += f"\n(background job {self.name}: step {step.name} took over {step.timeout:.0f} s)"
         return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
@@ -134,7 +133,11 @@ class Job:
         """End the running command (the session is over) and remove the job's folder."""
         self._stopped = True
         if self._running is not None:
-            _kill_group(self._running)
+            _signal_group(self._running, signal.SIGTERM)  # the job's thread reads what it says last
+        if self._thread is not None:
+            self._thread.join(timeout=GRACE)
+        if self._running is not None:
+            _signal_group(self._running, signal.SIGKILL)
         if self._thread is not None:
             self._thread.join(timeout=30)
         if self.folder is not None:
@@ -147,11 +150,28 @@ def stop_kernels() -> None:
         _kernels.shutdown(wait=False, cancel_futures=True)
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    """SIGKILL a running command and every process in its group (a step leads a group of its own).
+#: Seconds a stopped command has to close what it started before its group is killed.
+GRACE = 60
+
+
+def _end_group(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Stop a running command and its group, and read what it printed: SIGTERM first, so that a
+    command that starts servers of its own (tests/browser/check_lesson.py runs JupyterLab in a
+    session of its own, and Chromium) stops them in its `finally` blocks; SIGKILL after GRACE."""
+    _signal_group(process, signal.SIGTERM)
+    try:
+        return process.communicate(timeout=GRACE)
+    except subprocess.TimeoutExpired:
+        _signal_group(process, signal.SIGKILL)
+        return process.communicate()
+
+
+def _signal_group(process: subprocess.Popen[str], number: int) -> None:
+    """Send `number` to a running command and every process in its group (a step leads a group of
+    its own).
 
     subtle: only while it runs; once it has been waited for, its pid may belong to someone else.
     """
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(process.pid, number)

@@ -2,8 +2,11 @@
 with no JavaScript error.
 
 Runs tests/browser/check_lesson.py (headless Debian Chromium driven by Playwright), first as a
-maintainer would, on lesson 1, then on notebooks written here, to show that the check
+maintainer would, on every lesson, then on notebooks written here, to show that the check
 recognises a widget, a Mermaid diagram and a figure, and that it fails when something is broken.
+The check of every lesson (seven minutes under load, the longest of the suite) needs nothing but
+the checkout, so it runs as a background job (tests/background.py) from the moment collection
+ends, beside the quick tests and the lessons under nbval; its test waits for the verdict.
 
 Without /usr/bin/chromium or the `playwright` package the tests skip and say what is missing;
 under CI (CI=true) they fail instead, because .ci/run installs both.
@@ -22,8 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from background import Job, Step
+
 ROOT = Path(__file__).parents[1]
 SCRIPT = ROOT / "tests" / "browser" / "check_lesson.py"
+LESSONS = ROOT / "notebooks"
 
 
 def require_browser() -> None:
@@ -65,23 +71,6 @@ def notebook(path: Path, *sources: str) -> Path:
     return path
 
 
-def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run the check script; on timeout, stop it with SIGTERM so it can close what it started.
-
-    subtle: subprocess.run(timeout=...) would SIGKILL the script and orphan JupyterLab, its
-    kernels and Chromium; a SIGTERM lets the script's `finally` blocks stop them.
-    """
-    with subprocess.Popen([sys.executable, str(SCRIPT), *args], cwd=ROOT, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as script:
-        try:
-            stdout, stderr = script.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            script.terminate()
-            stdout, stderr = script.communicate(timeout=60)
-            pytest.fail(f"the browser check took over {timeout:.0f} s and was stopped:\n{stdout}{stderr}")
-    return subprocess.CompletedProcess(script.args, script.returncode, stdout, stderr)
-
-
 #: Every live process below a pid, read from /proc (Linux): the hub class's own reader.
 descendants = load_checker(SCRIPT.parent / "hub_class.py", "browser_hub_class").descendants
 
@@ -94,12 +83,24 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def every_lesson_in_the_browser(job: Job) -> tuple[dict[Path, bytes], subprocess.CompletedProcess]:
+    """The lessons as they were when the check started, and what the check of all of them did.
+
+    subtle: a timeout, or the session's end, stops the script with SIGTERM first (Job.run), so
+    its `finally` blocks stop JupyterLab, its kernels and Chromium."""
+    committed = {path: path.read_bytes() for path in sorted(LESSONS.glob("*.ipynb"))}
+    return committed, job.run(Step("check_lesson", (sys.executable, str(SCRIPT)), cwd=ROOT, timeout=900))
+
+
+EVERY_LESSON = Job("browser", every_lesson_in_the_browser)
+
+
 @pytest.mark.slow
+@pytest.mark.background(EVERY_LESSON)
 def test_every_lesson_runs_in_a_browser_with_its_widgets_and_diagrams():
     require_browser()
-    lessons = sorted((ROOT / "notebooks").glob("*.ipynb"))
-    committed = {path: path.read_bytes() for path in lessons}
-    done = run_script()
+    committed, done = EVERY_LESSON.value()
+    lessons = list(committed)
     assert done.returncode == 0, f"the browser check failed:\n{done.stdout}{done.stderr}"
     assert f"{len(lessons)} passed, 0 failed" in done.stdout
     for path in lessons:
@@ -195,10 +196,11 @@ sequence_diagram(Transcript(messages=[
 
 
 @pytest.mark.slow
-def test_a_stopped_check_leaves_no_jupyterlab_kernel_or_chromium_behind():
+def test_a_stopped_check_leaves_no_jupyterlab_kernel_or_chromium_behind(tmp_path):
     require_browser()
-    script = subprocess.Popen([sys.executable, str(SCRIPT)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    # its own screenshot folder: the check of every lesson (above) may be filling build/browser
+    script = subprocess.Popen([sys.executable, str(SCRIPT), "--screenshots", str(tmp_path)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline, seen = time.monotonic() + 120, set()
         # wait until JupyterLab and Chromium both run below the script

@@ -203,6 +203,22 @@ def report(nodeid: str, when: str = "call", *, failed: bool = False, skipped: bo
     return SimpleNamespace(nodeid=nodeid, when=when, failed=failed, skipped=skipped, longreprtext=text)
 
 
+@pytest.mark.slow
+def test_a_background_step_over_its_time_gets_sigterm_first_so_it_can_stop_what_it_started(tmp_path):
+    # tests/browser/check_lesson.py runs JupyterLab in a session of its own: a SIGKILL of the
+    # script's group would leave it, its kernels and Chromium running
+    from background import Job, Step
+
+    script = ("import signal, sys, time\n"
+              "signal.signal(signal.SIGTERM, lambda *_: (print('stopped what it started'), sys.exit(143)))\n"
+              "print('started', flush=True)\ntime.sleep(120)\n")
+    job = Job("sigterm", lambda job: job.run(Step("sleeper", (sys.executable, "-c", script), cwd=tmp_path,
+                                                  timeout=3)))
+    done = job.value()
+    assert done.stdout.split() == ["started", "stopped", "what", "it", "started"]
+    assert done.returncode == 143 and "step sleeper took over 3 s" in done.stderr
+
+
 def test_nbval_gives_a_verdict_only_on_a_lesson_it_ran_whole(tmp_path):
     lesson = tmp_path / "03_x.ipynb"
     lesson.write_text(json.dumps({"cells": [{"cell_type": "code"}, {"cell_type": "markdown"},
