@@ -772,6 +772,23 @@ def test_12_when_a_stream_breaks_the_kits_loop_leaves_even_the_question_out_afte
     printed = _back_output(CUT, "kit_claude = get_provider")
     assert printed.startswith("IncompleteStreamError: ") and "0 message(s) in the transcript" in printed
     assert "not even the question went in" in _back_prose(CUT, "The run stops with the same sentence")
+
+
+def test_22_three_apis_refuse_a_cancelled_run_ollama_takes_it_and_all_four_once_it_is_answered():
+    trace = _back_output(CUT, "answer_calls(stopped, reply)\nprint(trace_table")
+    asked, answered = re.findall(r"tool_call +(\S+)", trace), re.findall(r"tool_result +(\S+)", trace)
+    assert len(asked) == 2 and answered == asked[:1]                      # Tokyo's call is open
+    printed = _back_output(CUT, "refusing = what_the_apis_say").splitlines()
+    said = {line.split()[0]: line for line in printed}
+    assert said["ollama"].split() == ["ollama", "accepted"]
+    assert all("rejected the request (400" in said[api] and asked[1] in said[api]
+               for api in ("anthropic", "responses", "chat"))
+    assert "Three of the four refuse, each naming Tokyo's call" in _back_prose(CUT, "Three of the four")
+    closed = _back_output(CUT, "cancel_open_calls(stopped")
+    assert closed.startswith(f"open: ['{asked[1]}']\n{asked[1]} True Cancelled:")
+    assert closed.endswith("0 of 4 refuse\n") and _back_prose(CUT, "All four take it")
+
+
 # -- lessons 23 and 24, tools from another process and what the server says --------------------
 MCP = "23_tools_from_another_process"
 SERVER_SAYS = "24_what_the_server_says"  # section 8 of lesson 12 until the split (issue 29 §4)
@@ -822,6 +839,18 @@ def test_14_the_allow_list_kept_nothing_and_no_call_crossed_the_hop():
     safe = _back_output(SERVER_SAYS, "safe = run_with_server(").splitlines()[2:]
     assert safe and not any(line.split()[1] == "MCP" for line in safe)
     assert "I have no way to look" in safe[-1]
+
+
+def test_24_a_banner_before_serving_breaks_the_connection_a_print_in_a_tool_misses_the_wire():
+    assert _back_output(SERVER_SAYS, 'connect_stdio(weather_command(), name="weather")') == (
+        "18°C, sunny\n['server/discover', 'tools/list', 'tools/call']\n")
+    banner = _back_output(SERVER_SAYS, 'weather_command("--banner")')
+    assert banner.startswith("the MCP server 'weather' wrote a line to its stdout that is not a JSON-RPC")
+    assert "Traceback" not in banner and "Failed to parse" not in banner      # the kit's words only
+    assert _back_output(SERVER_SAYS, 'weather_command("--print")').startswith("18°C, sunny\n")
+    assert _back_prose(SERVER_SAYS, "Answered: the line never reached the client")
+    assert _back_output(SERVER_SAYS, 'weather_command("--stderr")') == (
+        "18°C, sunny\nits stderr: 'looking up Paris\\n'\n")
 
 
 def test_12_says_the_mcp_you_have_is_supported_in_the_same_words_for_every_release():
