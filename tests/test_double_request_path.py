@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from toolcall_lab import Turn, Usage
 from toolcall_lab.double import ApiDouble, routing
 from toolcall_lab.double.streams import Streamed
@@ -128,3 +130,22 @@ def test_a_prompt_too_short_to_cache_keeps_its_usage_and_one_said_cached_is_set_
     assert cache_usage("chat", cache, {"model": "gpt-4o-mini"}, transcript, (), plain) is plain
     said = Usage(20, 5, cache_read_tokens=8, cache_write_tokens=4)
     assert cache_usage("chat", cache, {"model": "gpt-4o-mini"}, transcript, (), said) == Usage(20, 5)
+
+
+@pytest.mark.parametrize("count", [0, 1, 63, 64, 65, 200])
+def test_a_stream_sends_every_nonempty_frame_once_in_order_however_long(count):
+    from toolcall_lab.double import streams
+
+    def made() -> object:
+        yield from ({"n": number} for number in range(count))
+
+    def framing(event: dict[str, int]) -> bytes:
+        return b"" if event["n"] % 7 == 3 else b"%d" % event["n"]  # some frames empty, as a flavour's
+
+    expected = [(0.0, framing({"n": n})) for n in range(count) if framing({"n": n})]
+    stream = Streamed("chat", None, made(), framing)
+    paced = stream.paced()
+    first = next(paced, None)
+    assert len(stream._made) == min(count, streams.AT_ONCE)  # a long reply's rest is made as it is read
+    assert [first, *paced] == (expected or [None])
+    assert stream.events == tuple({"n": n} for n in range(count))

@@ -37,6 +37,7 @@ leaves it queued.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,8 @@ __all__ = ["ON_THE_STREAM", "RecordedStream", "Streamed", "play", "stream_of"]
 ON_THE_STREAM = ("cut", "stream_error", "stream_failed", "slow_stream")
 #: Seconds between events of a "slow_stream", unless the fault says.
 SLOW = 0.1
+#: How many events a stream makes and frames in one pass before its first frame goes out.
+AT_ONCE = 64
 
 
 @dataclass(frozen=True)
@@ -121,9 +124,23 @@ class Streamed:
     def paced(self) -> Iterator[tuple[float, bytes]]:
         """(pause, frame) for each frame that is sent: the seconds to wait before it (`delay`,
         none before the first) and its bytes; an empty frame is skipped, since an empty chunk
-        would end the body. What the socket (`handler.py`) and the transport both send."""
+        would end the body. What the socket (`handler.py`) and the transport both send.
+
+        subtle: a stream read first here, with no pause between its frames (every stream but a
+        "slow_stream" or a torn one), has its first `AT_ONCE` events made and framed in one pass,
+        all of a short reply's; the rest of a long one, each as it is read."""
+        if self.torn or self.delay or self._made:
+            return self._paced()
+        made = self._made
+        made.extend(itertools.islice(self._pending, AT_ONCE))
+        first = zip(itertools.repeat(0.0), [*filter(None, map(self.framing, made))])
+        if len(made) < AT_ONCE:
+            return first  # the source ran out: a short reply, every frame made
+        later = map(self.framing, itertools.islice(self._each(), len(made), None))  # past those made
+        return itertools.chain(first, zip(itertools.repeat(0.0), filter(None, later)))
+
+    def _paced(self) -> Iterator[tuple[float, bytes]]:
         pause = 0.0
-        # subtle: each event framed as it is made, with no generator of `frames` in between
         for frame in self.frames if self.torn else map(self.framing, self._each()):
             if frame:
                 yield pause, frame
