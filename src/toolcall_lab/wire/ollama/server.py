@@ -67,8 +67,8 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Transcript, tuple[Tool, ...
         match role:
             case "system":
                 system.append(wire.get("content") or "")
-            case "user":
-                messages.append(Message.user(wire.get("content") or ""))
+            case "user":  # subtle: the shape holds content to a string (or null), so one text block
+                messages.append(Message("user", (TextBlock(wire.get("content") or ""),)))
             case "assistant":
                 calls = []
                 for call in wire.get("tool_calls") or ():
