@@ -188,10 +188,12 @@ class _Handling(_HandlerBase):
         or it is too large to read."""
         declared = self.sent.every("content-length")
         chunked = self.sent.first("transfer-encoding")
+        length = content_length(declared)
+        if length is not None and not chunked and length <= self.double.max_body:
+            return length, None  # every SDK's request
         refuse = functools.partial(self.double.refuse, self.command, self.path, sdk=sdk)
         if not declared and chunked:
             return 0, refuse("no_length")
-        length = content_length(declared)
         if length is None or (declared and chunked):
             shown = ", ".join(declared) + (f" with Transfer-Encoding: {chunked}" if chunked else "")
             return 0, refuse("bad_header", detail=f"Content-Length must be one whole number of bytes, in "
@@ -434,6 +436,8 @@ def content_length(values: Sequence[str]) -> int | None:
     >>> content_length(["+45"]), content_length(["1_0"]), content_length(["45", "46"])
     (None, None, None)
     """
+    if len(values) == 1 and values[0].isascii() and values[0].isdigit():
+        return int(values[0])  # one header of digits alone: every SDK's
     found = {part.strip(" \t") for value in values for part in value.split(",")}
     if not values:
         return 0
