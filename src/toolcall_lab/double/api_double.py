@@ -534,7 +534,10 @@ def _read_json(raw: bytes) -> Any:
     """`json.loads(raw, parse_constant=_not_json)`, with its decoder made once: `json.loads` makes
     one on every call that passes an option (it has no state between calls, so one serves every
     thread). The bytes are decoded as `json.loads` decodes them (UTF-8, -16 or -32)."""
-    return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+    # subtle: an object in UTF-8 starts with "{" and no zero byte after it (UTF-16 or -32 would
+    # have one, a BOM another first byte): what `json.detect_encoding` would find
+    plain = raw[:1] == b"{" and raw[1:2] != b"\0"
+    return _DECODER.decode(raw.decode("utf-8" if plain else json.detect_encoding(raw), "surrogatepass"))
 
 
 def _first(problems: list[Any]) -> Any:
