@@ -3,7 +3,7 @@
 Lesson 29 stops a run before this call, saves it, and decides it in another process; then
 it stages the crashes that make a resumed run send one invoice twice. So the outbox must
 outlive a process: with the environment variable `TOOLCALL_LAB_OUTBOX` naming a file, every
-invoice sent is one JSON line appended to it (a child process started with the same
+invoice sent adds one JSON line to it (a child process started with the same
 environment writes to the same file); without it, the outbox is a list in this process.
 Nothing leaves the machine: the file stands for the customer's mailbox.
 
@@ -38,8 +38,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .._files import save_atomically
 from ..blocks import ToolCall
-from ..errors import ServerError
+from ..errors import ServerError, UsageError
 from ..tool import Tool, tool
 from ..transcript import Transcript
 
@@ -91,13 +92,14 @@ def send_invoice(customer: str, amount: int) -> str:
         customer: the customer's name, e.g. "Acme Ltd"
         amount: the amount in euros, e.g. 360
     """
-    invoice = {"number": len(outbox()) + 1, "customer": customer, "amount": amount}
+    sent = outbox()
+    invoice = {"number": len(sent) + 1, "customer": customer, "amount": amount}
     path = _file()
     if path is None:
         _IN_MEMORY.append(invoice)
-    else:
-        with path.open("a", encoding="utf-8") as out:  # subtle: one line per invoice, appended
-            out.write(json.dumps(invoice) + "\n")
+    else:  # the outbox again with one more line, written in one step as every file of the kit is
+        lines = "".join(json.dumps(each) + "\n" for each in [*sent, invoice])
+        save_atomically(path, lines.encode("utf-8"), what="outbox", error=UsageError)
     if _DYING:
         raise ProcessDied(invoice["number"])  # staged: the effect happened; the result never returns
     return f"Invoice {invoice['number']} sent to {customer} for {amount} EUR."
