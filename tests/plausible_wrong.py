@@ -317,4 +317,18 @@ WRONG: dict[str, dict[str, str]] = {
         "q1": "2_000",  # counted once, as if it were not sent again
         "exercise_1": '{"get_forecast": 0.8, "check_stock": 1.5, "send_invoice": 4.0}',  # at the edge
     },
+    "a_run_that_outlives_its_process": {
+        "my_approval": "asked.id",  # the id alone: nobody can see what they approve, and it cannot run
+        "predict_calls": "2",  # as if the model were asked again before the approved call runs
+        "predict_sent": "1",  # a retried resume taken to know what the failed one already did
+        # looks nothing up: every resume runs the call again
+        "run_once": ('def run_once(call, tools, done):\n'
+                     '    """The result of `call`, run only if no call with its id ran before."""\n'
+                     '    return execute(call, tools)\n'),
+        "q1": "True",  # a repeat taken for a failure
+        "q2": "2",  # a key by name and arguments taken to keep two real calls apart
+        # both written as started: the finished call's result left out
+        "ledger_calls": ('{"toolu_04": {"name": "send_invoice", "result": None}, '
+                         '"toolu_05": {"name": "send_invoice", "result": None}}'),
+    },
 }

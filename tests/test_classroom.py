@@ -373,13 +373,28 @@ def code_cells(path: Path) -> list[str]:
     return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
 
 
+#: The writes a lesson must make, each into a folder outside the repository that the lesson
+#: makes and removes itself, so nbgitpuller never meets it.
+SAVES_OUTSIDE = {
+    # a run saved for a second process to decide, in the lesson's TemporaryDirectory `here`
+    "29_a_run_that_outlives_its_process": ["run.pending.save(here / 'pending.json')"],
+}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_a_lesson_writes_no_file(path):
     # nbgitpuller merges a learner's copy with the teacher's updates: a lesson that wrote into a
     # tracked file would block that merge. A lesson that must save something saves it under a
-    # folder of the learner's own (e.g. Path.home() / "toolcall-lab-work"), then is listed here.
+    # folder of its own outside the repository, then is listed in SAVES_OUTSIDE.
     found = [write for source in code_cells(path) for write in writes_in(source)]
-    assert found == []
+    assert found == SAVES_OUTSIDE.get(path.stem, [])
+
+
+def test_a_lesson_that_saves_saves_into_a_temporary_folder_it_removes():
+    for stem in SAVES_OUTSIDE:
+        source = "\n".join(code_cells(ROOT / "notebooks" / f"{stem}.ipynb"))
+        assert "here = Path(folder.name)" in source and "TemporaryDirectory(" in source, stem
+        assert "folder.cleanup()" in source, stem
 
 
 def test_every_api_double_a_lesson_starts_takes_a_free_port():

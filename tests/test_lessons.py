@@ -29,7 +29,7 @@ from lessons import (
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
 WITH_KEYS = [path for path in LESSONS if answer_key(path) is not None]
 #: Lessons that start a process of their own (lesson 24 runs an MCP server over stdio): slow to run.
-STARTS_A_PROCESS = {"24_what_the_server_says"}
+STARTS_A_PROCESS = {"24_what_the_server_says", "29_a_run_that_outlives_its_process"}
 RUN_WITH_KEYS = [pytest.param(path, marks=pytest.mark.slow) if path.stem in STARTS_A_PROCESS else path
                  for path in WITH_KEYS]
 

@@ -27,6 +27,7 @@ PUBLIC: dict[str, set[str]] = {
         "TextBlock", "Tool", "ToolCall", "ToolResult", "ToolcallLabError", "Transcript", "Turn", "Usage",
         "UsageError", "call", "contract", "estimate_tokens", "get_provider", "loop_input_tokens",
         "loop_input_total", "provider_from_env", "run_agent", "stage", "template", "tool", "wire"},
+    "toolcall_lab.approval": {"ask_later"},  # lesson 29
     "toolcall_lab.checks": {
         "why_tool_calling",  # lesson 2
         "reading_calls_from_text",  # lesson 18
@@ -42,10 +43,20 @@ PUBLIC: dict[str, set[str]] = {
         "frozen_history", "the_bill", "transcript_as_data", "tools_from_another_process",
         "what_the_server_says",
         "when_a_stream_breaks", "when_the_model_misbehaves", "your_own_provider",
-        "an_adapter_of_your_own"},  # lesson 10
+        "an_adapter_of_your_own",  # lesson 10
+        "when_a_tool_misbehaves",  # lesson 28
+        "a_run_that_outlives_its_process"},  # lesson 29
     "toolcall_lab.cancel": {"cancel_open_calls", "open_calls"},  # lesson 22
     "toolcall_lab.compaction": {"compact"},
+    "toolcall_lab.context_budget": {"Budget"},  # lesson 20
     "toolcall_lab.contract": {"check_provider", "report"},
+    "toolcall_lab.ledger": {"Ledger"},  # lesson 29
+    "toolcall_lab.pending": {"Pending"},  # lesson 29
+    "toolcall_lab.result_cap": {"CUT"},  # lesson 28
+    "toolcall_lab.tool_order": {"stable_order"},  # lesson 19
+    "toolcall_lab.tools.invoices": {  # lesson 29
+        "OUTBOX_VARIABLE", "api_down", "clear_outbox", "crash_after_sending", "invoice_clerk", "outbox",
+        "send_invoice"},
     "toolcall_lab.views.cost": {"cache_effect", "compaction_effect", "compaction_in_loop", "cost_of",
                                 "dollars", "loop_bill", "run_cost"},
     "toolcall_lab.double": {"flavour_table"},
@@ -65,7 +76,8 @@ PUBLIC: dict[str, set[str]] = {
         "obeys_tool_descriptions", "pauses_a_search", "picks_by_description", "sends_bad_arguments",
         "slips_at"},
     "toolcall_lab.models": {"SERVER_TOOL_FEES", "TEACHING_MODEL", "default_model", "price_of", "rules_of",
-                            "tool_prompt_tokens"},
+                            "tool_prompt_tokens", "context_window_of",
+                            "require_price"},
     "toolcall_lab.output_format": {"OutputFormat", "problems", "read_reply"},
     "toolcall_lab.parts_api": {"DOC", "PartsServer", "post"},
     "toolcall_lab.views.plots": {"Upload", "describe_caching", "describe_estimated_vs_billed",
@@ -81,7 +93,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.teacher.doctor": {"check_environment"},  # the start page's one line
     "toolcall_lab.teacher.hosted": {"install_lessons_packages"},  # every lesson's first cell
     "toolcall_lab.tokens": {"request_text"},
-    "toolcall_lab.tool": {"execute", "tool_map"},
+    "toolcall_lab.tool": {"execute", "tool_map", "abandoned", "still_running"},
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",
                            "search_kb"},

@@ -69,6 +69,8 @@ LESSONS = (
     "25_structured_output.ipynb",
     "26_measuring_a_model.ipynb",
     "27_telling_versions_apart.ipynb",
+    "28_when_a_tool_misbehaves.ipynb",
+    "29_a_run_that_outlives_its_process.ipynb",
 )
 HUB_PLACEHOLDER = "https://YOUR-HUB"  # what `links` prints in a hub link when no --hub is given
 
