@@ -34,6 +34,9 @@ that a cell never shows its own answer.
     structured_output           lesson 25, a reply held to a JSON Schema
     measuring_a_model           lesson 26, pass rates, not verdicts
     telling_versions_apart      lesson 27, two versions told apart, tapes, what an eval costs
+    when_a_tool_misbehaves      lesson 28, a hung tool answered in time, a result capped in size
+    a_run_that_outlives_its_process
+                                lesson 29, an approval decided in another process, a call run once
 
 Every key has a table of wrong answers it must reject in tests/test_checks.py, and
 `SOLUTIONS` in each module holds a worked answer per question, as source text, which the
