@@ -137,6 +137,9 @@ def _compile(schema: Any) -> Check:
         return _always
     if not isinstance(schema, dict) or any(k not in _KEYWORDS and k not in _SAYS_NOTHING for k in schema):
         return _never
+    checked = schema.keys() - _SAYS_NOTHING
+    if schema.get("type") == "object" and checked <= {"type", "properties", "required"}:
+        return _object(schema.get("properties", {}), schema.get("required", ()))
     made = (_KEYWORDS[k](schema[k], schema) for k in schema if k in _KEYWORDS)
     checks = tuple(check for check in made if check is not None)  # `then` is its `if`'s
     if not checks:
@@ -151,6 +154,27 @@ def _compile(schema: Any) -> Check:
         return True
 
     return every
+
+
+def _object(properties: dict[str, Any], required: Any) -> Check:
+    """An object's three keywords in one check, the most common node of every shape: `type`
+    object, its `required` names, its `properties` each as compiled."""
+    compiled = {name: _compile(node) for name, node in properties.items()}
+    find, names = compiled.get, tuple(required)
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return False
+        for name in names:
+            if name not in value:
+                return False
+        for name, item in value.items():
+            test = find(name)
+            if test is not None and not test(item):
+                return False
+        return True
+
+    return check
 
 
 def _always(value: Any) -> bool:
