@@ -106,7 +106,9 @@ def _reconnected() -> list[list[Tool]]:
     Two have the same description and two names the same length, so a key that ties keeps
     the order they came in; every copy is a new object, as after a restart.
     """
-    from ..tools import calculator, get_weather, search_kb
+    from ..tools.calculator import calculator
+    from ..tools.knowledge_base import search_kb
+    from ..tools.weather import get_weather
     look_up = "Look one thing up and return it as text."
     tools = [get_weather, calculator, search_kb,
              replace(get_weather, name="get_tickets", description=look_up),
