@@ -152,9 +152,10 @@ VALIDATION_WORDS = re.compile(r"\d+ validation errors? for \w+|errors\.pydantic\
 #: The time the API double writes where a server's reply carries one (Ollama's `created_at`):
 #: one made-up instant, the same every run.
 STAND_IN_TIME = _CREATED_AT
-#: A cell that states the times it shows (a scripted latency, the double's retry-after) shows
-#: the same ones every run: its timings are inputs, not measurements.
-STATED_TIME = re.compile(r"\b(?:latency_s|retry_after)=")
+#: A cell that states the times it shows (a scripted latency, the double's retry-after, a tool's
+#: time limit, which the kit's timeout answer quotes) shows the same ones every run: its timings
+#: are inputs, not measurements.
+STATED_TIME = re.compile(r"\b(?:latency_s|retry_after|timeout|tool_timeout)=")
 
 
 def findings(text: str, *, source: str = "") -> list[str]:
@@ -263,6 +264,13 @@ def test_the_scan_catches_each_kind(text):
 ])
 def test_the_scan_passes_the_kits_own_words(text):
     assert findings(text, source="ScriptedProvider(weather_policy, latency_s=1.2, retry_after=2)") == []
+
+
+def test_a_time_limit_the_cell_sets_may_be_quoted_but_a_measured_time_may_not():
+    said = "get_forecast did not finish within its time limit of 0.5 s, so it was abandoned."
+    assert findings(said, source="run_agent(p, q, tools=[get_forecast], tool_timeout=LIMIT)") == []
+    assert findings(said, source="@tool(timeout=0.5)\ndef get_forecast(city): ...") == []
+    assert findings(said, source="run_agent(p, q, tools=[get_forecast])") == ["a timing: '0.5 s'"]
 
 
 # -- a cut stream, whatever the SDK raised ----------------------------------------------------------
