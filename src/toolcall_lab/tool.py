@@ -9,8 +9,9 @@ function's name, the description from its docstring, the schema from its type hi
 `execute(call, tools)` is the one place a model's request meets your code. It never
 raises for a bad request: an unknown tool, arguments that are not a JSON object,
 arguments that fail the schema (checked with `jsonschema` *before* the function runs), a
-function that raises, one that returns what JSON cannot hold, and one that runs past its
-`timeout` each become a `ToolResult` with `is_error=True`, worded so the model can fix
+function that raises, one that returns what JSON cannot hold or an object whose only text
+is its default repr (`<Room object at 0x...>`: an address, no content), and one that runs
+past its `timeout` each become a `ToolResult` with `is_error=True`, worded so the model can fix
 its next call. Only what interrupts your program (Ctrl-C, `SystemExit`) passes through.
 
 A hung tool (one that never returns: it waits on a lock, a socket, an `Event` nobody sets)
@@ -215,11 +216,22 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
         return _error(call, f"{call.name} failed: {_describe(exc)}. Check the "
                             "arguments, or answer without this tool.")
     try:
-        return ToolResult(call.id, _as_text(value))
+        text = _as_text(value)
     except Exception as exc:  # subtle: any error, since a value's own __str__ may raise anything
         return _error(call, f"{call.name} returned a {type(value).__name__} that cannot be sent "
                             f"as JSON ({_describe(exc)}). Its author should make it return a str, "
                             "or plain dicts, lists, strings and numbers.")
+    unreadable = None if isinstance(value, str) else _DEFAULT_REPR.search(text)
+    if unreadable:  # a str is the author's own text; anything else showed an object's address
+        return _error(call, f"{call.name} returned an object the model cannot read (a "
+                            f"{unreadable[1]} object, whose text is only its memory address); "
+                            "return text, a dict or a dataclass.")
+    return ToolResult(call.id, text)
+
+
+#: The default repr of an object (`<shop.Room object at 0x7f...>`), which `default=str` gives
+#: anything without a text of its own: no content, and an address that changes every run.
+_DEFAULT_REPR = re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-fA-F]+>")
 
 
 class _TimedOut(Exception):
