@@ -41,6 +41,8 @@ WRONG: dict[str, dict[str, str]] = {
     "why_tool_calling": {
         "predict_doubling": "2",  # twice the calls taken for twice the bill
         "predict_tool_runs": "1",  # the model's words taken for a tool call
+        "predict_readable": '{"next_slot", "book", "find_room"}',  # every value has a str()
+        "my_booking_result": "str(booking)",  # its text: Python source, not fields
         "q1": "4",
         "exercise_1": '"17 * 23 - 100 = 291."',  # the sentence, not the run
     },
