@@ -64,6 +64,8 @@ WRONG: dict[str, dict[str, str]] = {
         "q2": '"lower"',
         "q3": "2 * 1.2 + 2 * 0.5",
         "exercise_1": "100_000 // 2000",
+        "predict_tools_tokens": "one",  # the one definition the page shows, not the fifty
+        "my_tools_dollars": "added / 1e6 * price.input",  # one call's, as if sent once
     },
     "caching_and_threads": {
         "predict_first_call": '"cheaper"',

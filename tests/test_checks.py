@@ -167,6 +167,18 @@ ROWS = [
          lambda: 50,  # the budget over the first request: as if nothing were re-sent
          lambda: 197,  # the last request's size kept within the budget, not the bill
          lambda: "16", lambda: 16.5)),
+    Row("5 predict_tools_tokens", the_bill.predict_tools_tokens, (), lambda: 50 * 253,  # 50 x the first tool
+        (lambda: 253,  # the one definition the page shows, not the fifty
+         lambda: 20 * 12_137,  # the 20-call loop's, not one request's
+         lambda: "12137", lambda: 5 * 253,  # one service's five tools, not all ten services
+         lambda: 12_137 * 4)),  # characters, not tokens
+    Row("5 tools_loop_dollars", the_bill.tools_loop_dollars, (), lambda: 20 * 12_137 / 1e6 * 5,
+        (lambda: 12_137 / 1e6 * 5,  # one call's, as if the definitions were sent once
+         lambda: 20 * 12_137,  # tokens, not multiplied by the price
+         lambda: 20 * 12_137 / 1e6,  # tokens in millions, not priced
+         lambda: 20 * 253 / 1e6 * 5,  # the one tool the page shows
+         lambda: 20 * 12_137 / 1e6 * 25,  # at the output price
+         lambda: "1.2137")),
     Row("5 q3", the_bill.q3, (), lambda: 4.6,
         (lambda: 2 * 1.2 + 2 * 0.5,  # both calls in one reply, as with parallel calls on
          lambda: 3 * 1.2,  # the tools take no time

@@ -64,7 +64,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.evals": {"CASES", "SHIPPED_TAPE_CASES", "behaviour", "cases_table", "compare",  # lesson 26
                            "difference", "plot_intervals", "run_eval", "runs_to_tell_apart", "simulate",
                            "wilson"},
-    "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"},
+    "toolcall_lab.examples": {"PARIS_QUESTION", "SYSTEM_PROMPT", "many_tools", "weather_policy"},  # 5 §7
     "toolcall_lab.loop": {"decide"},
     "toolcall_lab.mcp_loop": {"run_with_server"},  # lessons 23 and 24
     "toolcall_lab.mcp_tools": {"connect", "screen", "version_line"},
@@ -92,7 +92,7 @@ PUBLIC: dict[str, set[str]] = {
     "toolcall_lab.teacher.budget": {"class_budget"},  # the README
     "toolcall_lab.teacher.doctor": {"check_environment"},  # the start page's one line
     "toolcall_lab.teacher.hosted": {"install_lessons_packages"},  # every lesson's first cell
-    "toolcall_lab.tokens": {"request_text"},
+    "toolcall_lab.tokens": {"request_text", "request_tokens"},  # request_tokens: lesson 5 §7
     "toolcall_lab.tool": {"execute", "tool_map", "abandoned", "still_running"},
     "toolcall_lab.stream": {"ArgumentsDelta", "ToolCallStarted"},  # the README
     "toolcall_lab.tools": {"EXAMPLE_TOOLS", "calculator", "delete_files", "get_weather", "read_file",

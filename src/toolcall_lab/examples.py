@@ -16,14 +16,17 @@ its next reply, until it has them all.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .blocks import ToolCall, ToolResult
+from .errors import UsageError
 from .messages import Message
 from .providers.scripted import Reply, call
 from .tool import Tool
 from .tools.weather import WEATHER
 from .transcript import Transcript
 
-__all__ = ["PARIS_QUESTION", "SYSTEM_PROMPT", "weather_policy"]
+__all__ = ["PARIS_QUESTION", "SYSTEM_PROMPT", "many_tools", "weather_policy"]
 
 PARIS_QUESTION = "What's the weather in Paris?"
 
@@ -110,3 +113,94 @@ def _sentence(city: str, result: ToolResult | None) -> str:
         return f"I couldn't get the weather for {city}."
     temperature, _, conditions = result.content.partition(", ")  # "18°C, sunny"
     return f"It's {temperature} and {conditions} in {city}."
+
+
+#: `many_tools`' services, each with the things its tools work on: ten MCP-like servers.
+_SERVICES = (("github", "GitHub", "issue"), ("jira", "Jira", "ticket"), ("slack", "Slack", "message"),
+             ("gmail", "Gmail", "email"), ("calendar", "Calendar", "event"), ("drive", "Drive", "file"),
+             ("notion", "Notion", "page"), ("linear", "Linear", "task"), ("postgres", "Postgres", "row"),
+             ("zendesk", "Zendesk", "case"))
+
+#: `many_tools`' actions, each with its description and its own parameters.
+_ACTIONS: tuple[tuple[str, str, dict[str, dict[str, Any]]], ...] = (
+    ("search", "Search the {thing}s of the connected {service} workspace by keyword and return "
+               "the best matches, newest first, with their ids, titles and a short preview. Use "
+               "this when the user describes what they want in words but gives no id.",
+     {"query": {"type": "string", "description": "Words to look for in the {thing}'s title and text."},
+      "limit": {"type": "integer", "minimum": 1, "maximum": 100,
+                "description": "How many {thing}s to return at most (default 20)."}}),
+    ("get", "Fetch one {thing} from {service} by its id, with every field, its history and the "
+            "people who follow it. Use this after a search, once you know the id and need the "
+            "whole {thing} rather than the short preview a search returns.",
+     {"id": {"type": "string", "description": "The {thing}'s id, exactly as a search returned it."},
+      "include_history": {"type": "boolean",
+                          "description": "Also return every earlier version of the {thing}."}}),
+    ("list", "List the {thing}s of the connected {service} workspace, page by page, in the order "
+             "asked for. Use this to browse or to count {thing}s; to find one {thing} by the "
+             "words in it, search instead, which is faster.",
+     {"sort": {"type": "string", "enum": ["newest", "oldest", "updated"],
+               "description": "The order of the {thing}s (default newest)."},
+      "page": {"type": "integer", "minimum": 1, "description": "Which page of 50 {thing}s to return."}}),
+    ("create", "Create a new {thing} in {service} and return its id and its address. This "
+               "changes the workspace: other people see the new {thing} at once, so confirm "
+               "its title and text with the user before you call it.",
+     {"title": {"type": "string", "description": "A short title for the new {thing}."},
+      "body": {"type": "string", "description": "The {thing}'s text, in Markdown."}}),
+    ("update", "Change fields of an existing {thing} in {service} and return the {thing} as it "
+               "now is. Only the fields given change; the others keep their values. Other people "
+               "see the change at once, so confirm it with the user first.",
+     {"id": {"type": "string", "description": "The id of the {thing} to change."},
+      "changes": {"type": "object", "description": "The fields to change, by name, with new values."}}),
+)
+
+#: Parameters every tool of `many_tools` has, as most MCP servers' tools do.
+_COMMON: dict[str, dict[str, Any]] = {
+    "workspace": {"type": "string",
+                  "description": "The {service} workspace to use, as its settings page names it; "
+                                 "leave it out to use the workspace the server was started with."},
+    "return_fields": {"type": "array", "items": {"type": "string"},
+                      "description": "Which fields of each {thing} to return (default: all of "
+                                     "them); naming fewer makes a shorter answer."},
+    "timeout_s": {"type": "number", "minimum": 1, "maximum": 120,
+                  "description": "Seconds to wait for {service} before giving up (default 30)."},
+}
+
+
+def _pretend(**args: Any) -> str:
+    """Every example tool's function: nothing behind it, it only has to be offered."""
+    return "This example tool is only offered, never run."
+
+
+def many_tools(n: int = 50) -> list[Tool]:
+    """`n` MCP-like tool definitions (at most 50), the same ones on every call, to price offering many.
+
+    Ten services (GitHub, Jira, Slack, ...) with five tools each (search, get, list, create,
+    update), named like an MCP server's (`github_search`), with a description of two or three
+    sentences and a schema whose every property is described, as a well-written server has them.
+    The first tools are every service's `search`, then every `get`, and so on. Their functions
+    run nothing: the definitions are what is priced, and they are sent whether a tool runs or not.
+
+    >>> tools = many_tools(12)
+    >>> [t.name for t in tools[:3]], tools[10].name
+    (['github_search', 'jira_search', 'slack_search'], 'github_get')
+    >>> many_tools() == many_tools(50) and len(many_tools()) == 50
+    True
+    >>> many_tools(51)
+    Traceback (most recent call last):
+    ...
+    toolcall_lab.errors.UsageError: many_tools(n) makes 1 to 50 tools, got 51
+    """
+    most = len(_SERVICES) * len(_ACTIONS)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
+        raise UsageError(f"many_tools(n) makes 1 to {most} tools, got {n!r}")
+    tools = []
+    for action, description, properties in _ACTIONS:
+        for service, shown, thing in _SERVICES:
+            names = {"service": shown, "thing": thing}
+            schema = {"type": "object",
+                      "properties": {name: {key: value.format(**names) if isinstance(value, str) else value
+                                            for key, value in spec.items()}
+                                     for name, spec in {**properties, **_COMMON}.items()},
+                      "required": [next(iter(properties))]}
+            tools.append(Tool(f"{service}_{action}", description.format(**names), schema, _pretend))
+    return tools[:n]

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import require_price, tool_prompt_tokens
+from ..examples import PARIS_QUESTION, SYSTEM_PROMPT, many_tools
+from ..messages import Message
+from ..models import TEACHING_MODEL, require_price, tool_prompt_tokens
 from ..selfcheck import check, number, word
-from ..tokens import loop_input_total
+from ..tokens import loop_input_total, request_tokens
+from ..transcript import Transcript
 from ..usage import Usage
 from ..views.cost import cost_of
 
-__all__ = ["EXERCISE_1", "Q1_LOOP", "Q3_QUESTION", "Q3_TIMES", "SOLUTIONS", "exercise_1", "loop_total",
-           "q1", "q2", "q3"]
+__all__ = ["EXERCISE_1", "MANY_TOOLS", "Q1_LOOP", "Q3_QUESTION", "Q3_TIMES", "SOLUTIONS", "exercise_1",
+           "loop_total", "predict_tools_tokens", "q1", "q2", "q3", "tools_loop_dollars", "tools_tokens"]
 
 
 def loop_total(answer: Any, n: int, h0: int, t: int) -> None:
@@ -25,6 +28,36 @@ def loop_total(answer: Any, n: int, h0: int, t: int) -> None:
     check("Your total", answer, number(loop_input_total(n, h0, t)),
                  hint="call i re-sends h0 + (i − 1)·t; add those up for i = 1 … n, or use "
                       "n·h0 + t·n(n−1)/2 (mind the n − 1)")
+
+
+#: Section 7: (how many of `examples.many_tools` are offered, the calls of the loop that offers them).
+MANY_TOOLS = (50, 20)
+
+
+def tools_tokens(n: int = MANY_TOOLS[0]) -> int:
+    """The input tokens `many_tools(n)`'s definitions add to the Paris run's first request (the kit's
+    estimate, `tokens.request_tokens`); every request that offers them carries them again."""
+    first = Transcript(SYSTEM_PROMPT, [Message.user(PARIS_QUESTION)])
+    return request_tokens(first, many_tools(n)) - request_tokens(first)
+
+
+def predict_tools_tokens(answer: Any) -> None:
+    """Your prediction of the tokens the 50 tool definitions add to one request (within 10%)."""
+    expected = tools_tokens()
+    check("Your prediction", answer, number(expected, tolerance=expected * 0.1),
+          hint="the cell above shows what one definition adds; every definition of the list "
+               "travels in the request, and they are about the same size",
+          why="Within 10% of what the kit counts.")
+
+
+def tools_loop_dollars(answer: Any, model: str = TEACHING_MODEL) -> None:
+    """Dollars the 50 definitions add to the input bill of a loop of MANY_TOOLS[1] calls on `model`."""
+    _, calls = MANY_TOOLS
+    # sent on every call, as input: calls x tokens, at the input price per million
+    expected = calls * tools_tokens() / 1e6 * require_price(model).input
+    check("Your dollars", answer, number(expected, tolerance=expected * 0.01),
+          hint="the definitions are part of h0 in section 4's formula, so every call of the loop "
+               "sends them; turn those tokens into dollars with section 4's input price")
 
 
 #: Q1's loop: (calls, model). Not the page's model, so its hidden prompt is looked up, not copied.
@@ -90,5 +123,7 @@ SOLUTIONS: dict[str, str] = {
     "q1": '20 * tool_prompt_tokens("claude-haiku-4-5") / 1e6 * price_of("claude-haiku-4-5").input',
     "q2": '"higher"',
     "q3": "3 * 1.2 + 2 * 0.5",
+    "predict_tools_tokens": "len(tools) * one",
+    "my_tools_dollars": "20 * added / 1e6 * price.input",
     "exercise_1": "max(n for n in range(1, 100) if n * 2000 + 500 * n * (n - 1) // 2 <= 100_000)",
 }
