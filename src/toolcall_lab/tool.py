@@ -225,7 +225,7 @@ def execute(call: ToolCall, tools: Mapping[str, Tool]) -> ToolResult:
     if unreadable:  # a str is the author's own text; anything else showed an object's address
         return _error(call, f"{call.name} returned an object the model cannot read (a "
                             f"{unreadable[1]} object, whose text is only its memory address); "
-                            "return text, a dict or a dataclass.")
+                            "return text or a dict (dataclasses.asdict of a dataclass).")
     return ToolResult(call.id, text)
 
 
