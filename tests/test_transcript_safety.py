@@ -442,8 +442,30 @@ def test_ctrl_c_inside_a_tool_answers_the_calls_and_a_retry_works():
     assert [r.content for r in results][0] == "fine"
     assert [r.is_error for r in results] == [False, True, True]
     assert "interrupted" in results[1].content and "KeyboardInterrupt" in results[1].content
+    assert results[1].content == results[2].content == (
+        "Not run: the run was interrupted (KeyboardInterrupt) before this call finished.")
+    assert [m.role for m in transcript] == ["user", "assistant", "user"]  # one results message
     run = run_agent(provider, None, tools=[slow], transcript=transcript)
     assert run.answer == "done"
+
+
+def test_ctrl_c_in_the_first_tool_answers_every_call_in_one_new_message():
+    @tool
+    def stuck(city: str) -> str:
+        """Look something up.
+
+        Args:
+            city: the city
+        """
+        raise KeyboardInterrupt
+
+    provider = ScriptedProvider([[call("stuck", city="Paris"), call("stuck", city="Rome")], "done"])
+    transcript = Transcript()
+    with pytest.raises(KeyboardInterrupt):
+        run_agent(provider, "Hi", tools=[stuck], transcript=transcript)
+    assert [m.role for m in transcript] == ["user", "assistant", "user"]
+    assert [(r.call_id, r.is_error) for r in transcript[-1].tool_results] == [
+        (c.id, True) for c in transcript[1].tool_calls]
 
 
 # -- 4. no tool problem escapes execute --------------------------------------------------------

@@ -37,11 +37,13 @@ undoing what a call did before the cancel (the ledger, `ledger.py`, says what ra
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .blocks import ToolCall, ToolResult
 from .messages import Message
 from .transcript import Transcript
 
-__all__ = ["CANCELLED", "cancel_open_calls", "open_calls"]
+__all__ = ["CANCELLED", "answer_open_calls", "cancel_open_calls", "open_calls"]
 
 #: How every cancellation's text starts, so a reader (and a check) can tell it from a failure.
 CANCELLED = "Cancelled:"
@@ -68,11 +70,20 @@ def cancel_open_calls(transcript: Transcript, reason: str = "the run was cancell
     The results join the results message right after the reply when there is one (a
     reply's results travel in one user message), or come as a new message.
     """
+    return answer_open_calls(transcript, lambda c: f"{CANCELLED} {c.name} did not run ({reason}). Tell "
+                                               "the user it was not done; call it again only if they ask.")
+
+
+def answer_open_calls(transcript: Transcript, says: Callable[[ToolCall], str]) -> list[ToolResult]:
+    """Answer every open call with an error result whose text is `says(call)`, in place; return them.
+
+    The one mechanism behind a cancel and behind `run_agent`'s interrupted runs (`loop.py`),
+    each with its own words.
+    """
     left = open_calls(transcript)
     if not left:
         return []
-    cancelled = [ToolResult(c.id, f"{CANCELLED} {c.name} did not run ({reason}). Tell the user it was "
-                                  "not done; call it again only if they ask.", is_error=True) for c in left]
+    cancelled = [ToolResult(c.id, says(c), is_error=True) for c in left]
     index, _ = _last_calls(transcript)
     after = index + 1
     messages = transcript.messages

@@ -84,6 +84,7 @@ from ._display import html_of
 from ._text import PartsRepr
 from .approval import Approve, Deferred, answer_of, refused
 from .blocks import ToolCall, ToolResult
+from .cancel import answer_open_calls
 from .context_budget import Budget
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
@@ -389,10 +390,10 @@ def _leave_usable(transcript: Transcript, before: int, answered: list[ToolResult
         return
     last = transcript.messages[-1]
     if last.role == "assistant" and last.tool_calls:
-        left = last.tool_calls[len(answered):]  # `answered` holds this batch's results, in call order
+        if answered:  # this batch's results so far, in call order: the cancel joins them
+            transcript.append(Message.results(answered))
         reason = f"the run was interrupted ({type(exc).__name__}) before this call finished"
-        transcript.append(Message.results([*answered, *(
-            ToolResult(c.id, f"Not run: {reason}.", is_error=True) for c in left)]))
+        left = answer_open_calls(transcript, lambda call: f"Not run: {reason}.")
         exc.add_note(f"toolcall-lab: {len(left)} tool call(s) were answered with an error "
                      "saying the run was interrupted; the transcript is ready for the next call.")
 
