@@ -20,6 +20,7 @@ texts of several sizes:
 from __future__ import annotations
 
 import inspect
+import os
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -105,10 +106,7 @@ _SIZES = ((50, 1000), (1000, 1000), (3000, 1000), (20_000, 2000), (60_000, 5000)
 
 def _common(a: str, b: str) -> int:
     """The length of the longest common prefix of `a` and `b`."""
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
+    return len(os.path.commonprefix((a, b)))
 
 
 def _wrong_cap(function: Any) -> str | None:
