@@ -76,3 +76,20 @@ def test_an_api_folder_loads_when_its_spec_is_first_asked():
     assert "toolcall_lab.wire.chat.server" in loaded and "toolcall_lab.wire.anthropic" not in loaded
     loaded = modules_after("from toolcall_lab import wire\nassert wire.ollama.API_NAME == 'ollama'")
     assert "toolcall_lab.wire.ollama" in loaded and "toolcall_lab.wire.chat" not in loaded
+
+
+GUARDS = ["toolcall_lab.cancel", "toolcall_lab.context_budget", "toolcall_lab.ledger", "toolcall_lab.pending",
+          "toolcall_lab.result_cap", "toolcall_lab.tool_order"]
+
+
+@pytest.mark.slow
+def test_the_production_guards_load_only_when_a_run_asks_for_one():
+    """issue 31's guards (a cap, a ledger, a budget, a pending approval, a cancel) came in with the
+    loop's imports, six modules more for every `import toolcall_lab`; now a run loads the one it uses."""
+    assert [m for m in GUARDS if m in modules_after("import toolcall_lab")] == []
+    plain = ("from toolcall_lab import ScriptedProvider, run_agent, call\nfrom toolcall_lab.tools import "
+             "get_weather\nrun_agent(ScriptedProvider([call('get_weather', city='Paris'), 'ok']), 'Hi', "
+             "tools=[get_weather])")
+    assert [m for m in GUARDS if m in modules_after(plain)] == []
+    capped = plain.replace("tools=[get_weather])", "tools=[get_weather], max_result_tokens=100)")
+    assert [m for m in GUARDS if m in modules_after(capped)] == ["toolcall_lab.result_cap"]

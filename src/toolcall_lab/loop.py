@@ -78,26 +78,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, assert_never
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, assert_never
 
 from ._display import html_of
 from ._text import PartsRepr
 from .approval import Approve, Deferred, answer_of, refused
 from .blocks import ToolCall, ToolResult
-from .cancel import answer_open_calls
-from .context_budget import Budget
 from .errors import IncompleteStreamError, MaxStepsExceeded, UsageError, UsageTypeError
 from .events import CallSent, Event, ReplyReceived, RunFinished, ToolExecuted, ToolRefused
-from .ledger import Ledger
 from .messages import Message
-from .pending import Pending
 from .providers.base import Provider, streaming
-from .result_cap import cap_result
 from .stream import StreamEvent, StreamFinished
 from .tool import Tool, execute, tool_map
 from .tool_choice import check_tool_choice
 from .transcript import Transcript
 from .turn import StopReason, Turn
+
+if TYPE_CHECKING:
+    # subtle: the production guards load only when a run asks for one (`import toolcall_lab`
+    # stays light): the loop imports each where it is used
+    from .context_budget import Budget
+    from .ledger import Ledger
+    from .pending import Pending
 from .usage import Usage
 
 __all__ = [
@@ -313,13 +315,21 @@ def _takes(function: Callable[..., Any], name: str) -> bool:
 
 def _check_guards(max_result_tokens: int | None, ledger: object, budget: object) -> None:
     """Refuse a bad production guard (`result_cap`, `ledger`, `context_budget`) before anything is sent."""
-    if budget is not None and not isinstance(budget, Budget):
-        raise UsageTypeError(f"budget must be a Budget (from toolcall_lab.context_budget import Budget), "
-                             f"got {budget!r}.")
-    if ledger is not None and not isinstance(ledger, Ledger):
-        raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
-                             f"got {ledger!r}.")
+    if budget is not None:
+        from .context_budget import Budget
+
+        if not isinstance(budget, Budget):
+            raise UsageTypeError(f"budget must be a Budget (from toolcall_lab.context_budget import "
+                                 f"Budget), got {budget!r}.")
+    if ledger is not None:
+        from .ledger import Ledger
+
+        if not isinstance(ledger, Ledger):
+            raise UsageTypeError(f"ledger must be a Ledger (from toolcall_lab.ledger import Ledger), "
+                                 f"got {ledger!r}.")
     if max_result_tokens is not None:
+        from .result_cap import cap_result
+
         cap_result(ToolResult("", ""), max_result_tokens)  # a bad cap says what is wrong, here
 
 
@@ -362,12 +372,16 @@ def _run_tools(step: int, calls: Sequence[ToolCall], setup: _Setup, results: lis
     waiting = tuple(i for i, a in answers.items() if isinstance(a, Deferred))
     if waiting:
         said = {i: a for i, a in answers.items() if not isinstance(a, Deferred)}
+        from .pending import Pending
+
         return Pending(transcript, waiting, said, setup.ledger)
     for tool_call in calls:
         answer = answers[tool_call.id]
         once = setup.ledger.execute if setup.ledger is not None else execute
         result = once(tool_call, setup.by_name) if answer is True else refused(tool_call, str(answer))
         if setup.max_result_tokens is not None:
+            from .result_cap import cap_result
+
             result = cap_result(result, setup.max_result_tokens)  # before it enters the history
         results.append(result)
         ran = answer is True
@@ -392,6 +406,8 @@ def _leave_usable(transcript: Transcript, before: int, answered: list[ToolResult
     if last.role == "assistant" and last.tool_calls:
         if answered:  # this batch's results so far, in call order: the cancel joins them
             transcript.append(Message.results(answered))
+        from .cancel import answer_open_calls
+
         reason = f"the run was interrupted ({type(exc).__name__}) before this call finished"
         left = answer_open_calls(transcript, lambda call: f"Not run: {reason}.")
         exc.add_note(f"toolcall-lab: {len(left)} tool call(s) were answered with an error "
