@@ -81,10 +81,10 @@ def make_double(make_in_process_double):
 @pytest.mark.parametrize("name", ["anthropic", "openai", "openai-chat", "ollama"])
 def test_a_history_compacted_mid_loop_is_a_request_every_api_accepts(make_double, name):
     from conftest import real_provider
-    from toolcall_lab.context_budget import compact_loop
+    from toolcall_lab.compaction import compact
 
     _, run = long_run()
-    short = compact_loop(run.transcript.copy(), keep_last=3)
+    short = compact(run.transcript, keep_last=3, within_a_run=True)
     del short.messages[-1]                          # end on a results message: the model's turn next
     assert [m.role for m in short][:3] == ["user", "user", "assistant"] and short[1].synthetic
     turn = real_provider(name, make_double()).complete(short, tools=[read_chunk])

@@ -59,10 +59,13 @@ def _head_end(messages: Sequence[Message], keep_first: int) -> int:
     return end
 
 
-def _tail_start(messages: Sequence[Message], keep_last: int, head_end: int) -> int:
-    """The index the kept tail starts at, moved earlier to a user turn that answers no call."""
+def _tail_start(messages: Sequence[Message], keep_last: int, head_end: int,
+                within_a_run: bool = False) -> int:
+    """The index the kept tail starts at, moved earlier to a user turn that answers no call
+    (`within_a_run`: to any message but a results message, whose calls would be gone)."""
     start = max(len(messages) - keep_last, head_end)
-    while start > head_end and not (start == len(messages) or _is_question(messages[start])):
+    while start > head_end and start < len(messages) and (
+            bool(messages[start].tool_results) if within_a_run else not _is_question(messages[start])):
         start -= 1
     return start
 
@@ -102,13 +105,18 @@ def outline(messages: Sequence[Message]) -> str:
 
 
 def compact(transcript: Transcript, *, keep_first: int = 1, keep_last: int = 4,
-            summary: str | Summariser = outline) -> Transcript:
+            summary: str | Summariser = outline, within_a_run: bool = False) -> Transcript:
     """A new transcript: the first `keep_first` messages, one synthetic summary, the last `keep_last`.
 
     The cuts move so that every tool call stays with its result (see the module
     docstring); `transcript` itself is not changed, and the kept messages are the same
     objects. `summary` is the summary's text, or a function given the replaced messages
     (`outline` by default).
+
+    `within_a_run=True` lets the tail start at a reply too: between user turns the tail
+    starts at a question, but inside one long loop the only question is the task itself,
+    so nothing would be replaced (`context_budget.Budget` compacts so before each call). The
+    tail then starts anywhere but at a results message, moving earlier until it does.
 
     Worked example: ten messages, [0] the question, [1]-[4] two calls with their results,
     [5] an answer, [6] a new question, [7]-[9] a call, its result and the answer. With
@@ -127,6 +135,18 @@ def compact(transcript: Transcript, *, keep_first: int = 1, keep_last: int = 4,
     (10, 6, [False, True, False, False, False, False])
     >>> short[2].text
     'And Oslo?'
+
+    Within a run: the task, then three exchanges (a call, its result); with keep_last=2 the
+    tail is the last exchange, and the middle two become one summary: 1 + 1 + 2 messages.
+
+    >>> t = Transcript(None, [Message.user("Read it all.")])
+    >>> for n in (1, 2, 3):
+    ...     _ = t.append(Message.assistant(ToolCall(f"toolu_{n}", "read_chunk", {"n": n})))
+    ...     _ = t.append(Message.results([ToolResult(f"toolu_{n}", "...")]))
+    >>> [m.role + ("*" if m.synthetic else "") for m in compact(t, keep_last=2, within_a_run=True)]
+    ['user', 'user*', 'assistant', 'user']
+    >>> len(compact(t, keep_last=2)) == len(t)  # between user turns: no question to start the tail at
+    True
     """
     if not isinstance(transcript, Transcript):
         raise UsageTypeError(f"compact takes a Transcript, not {type(transcript).__name__}.")
@@ -135,7 +155,7 @@ def compact(transcript: Transcript, *, keep_first: int = 1, keep_last: int = 4,
             raise UsageError(f"{name} must be a whole number >= 0, got {value!r}.")
     messages = transcript.messages
     head = _head_end(messages, keep_first)
-    tail = _tail_start(messages, keep_last, head)
+    tail = _tail_start(messages, keep_last, head, within_a_run)
     replaced = messages[head:tail]
     if not replaced:
         return transcript.copy()  # the cuts met: nothing to replace

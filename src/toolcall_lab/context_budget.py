@@ -11,8 +11,8 @@ kit's estimate, `tokens.request_tokens`: system prompt, every message, every too
 `window - reserve` (`reserve`: the room the reply needs, its max_tokens). Over it:
 
 - `compact=True` (the default): the old turns are replaced by one summary, in place
-  (`compact_loop`: the first `keep_first` messages, one synthetic summary, the last
-  `keep_last`; every call kept with its result) and the request is measured again;
+  (`compaction.compact(..., within_a_run=True)`: the first `keep_first` messages, one
+  synthetic summary, the last `keep_last`; every call kept with its result) and the request is measured again;
 - still over, or `compact=False`: the run stops before sending, and says why in `run.note`
   (with `stop_reason` context_window_exceeded, as when the API cuts a reply off there).
 
@@ -36,51 +36,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .compaction import Summariser, outline
+from .compaction import Summariser, compact, outline
 from .errors import UsageError
-from .messages import Message
 from .tokens import request_tokens
 from .tool import Tool
 from .transcript import Transcript
 
-__all__ = ["Budget", "compact_loop"]
-
-
-def compact_loop(transcript: Transcript, *, keep_first: int = 1, keep_last: int = 4,
-                 summary: str | Summariser = outline) -> Transcript:
-    """A new transcript: the first `keep_first` messages, one synthetic summary, the last `keep_last`.
-
-    `compaction.compact`, but with a tail that may start at a reply: `compact` starts its
-    tail at a question, and inside one long loop the only question is the task itself, so
-    it would find nothing to replace. Here the tail starts anywhere but at a results
-    message (its calls would be gone), moving earlier until it does; the head ends past
-    the results of its last calls. Nothing to replace: a copy, unchanged.
-
-    Worked example: the task, then three exchanges (a call, its result) = 7 messages; with
-    keep_first=1 and keep_last=2 the tail is the last exchange, the middle two become one
-    summary: 1 + 1 + 2 = 4 messages.
-
-    >>> from toolcall_lab import ToolCall, ToolResult
-    >>> t = Transcript(None, [Message.user("Read it all.")])
-    >>> for n in (1, 2, 3):
-    ...     _ = t.append(Message.assistant(ToolCall(f"toolu_{n}", "read_chunk", {"n": n})))
-    ...     _ = t.append(Message.results([ToolResult(f"toolu_{n}", "...")]))
-    >>> [m.role + ("*" if m.synthetic else "") for m in compact_loop(t, keep_last=2)]
-    ['user', 'user*', 'assistant', 'user']
-    """
-    messages = transcript.messages
-    head = min(keep_first, len(messages))
-    while 0 < head < len(messages) and messages[head].tool_results:
-        head += 1  # subtle: a head that ends on a call keeps the call's results
-    tail = max(len(messages) - keep_last, head)
-    while head < tail < len(messages) and messages[tail].tool_results:
-        tail -= 1  # never start at a result whose call would be summarised away
-    replaced = messages[head:tail]
-    if not replaced:
-        return transcript.copy()
-    text = summary if isinstance(summary, str) else summary(tuple(replaced))
-    return Transcript(transcript.system, [*messages[:head], Message.user(text, synthetic=True),
-                                          *messages[tail:]])
+__all__ = ["Budget"]
 
 
 @dataclass(frozen=True)
@@ -129,8 +91,8 @@ class Budget:
         problem = self.over(transcript, tools)
         if problem is None or not self.compact:
             return None if problem is None else f"{problem}; nothing was sent (Budget(compact=False))."
-        shorter = compact_loop(transcript, keep_first=self.keep_first, keep_last=self.keep_last,
-                               summary=self.summary)
+        shorter = compact(transcript, keep_first=self.keep_first, keep_last=self.keep_last,
+                          summary=self.summary, within_a_run=True)
         if len(shorter) < len(transcript):
             transcript.messages[:] = shorter.messages
             problem = self.over(transcript, tools)
