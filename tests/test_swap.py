@@ -28,7 +28,20 @@ tests/background.py; each kernel is its own process), with a per-cell timeout. T
 providers' runs (`MATRIX`) start as soon as collection ends, in the background, so they run
 beside the in-process tests and fill the gaps the browser and hub checks leave; the tests
 here wait for them. Most of a run is starting its kernel and the imports (the SDKs,
-jsonschema, matplotlib): 4-13 s a lesson under load, 44 runs of eleven lessons.
+jsonschema, matplotlib): 3-7 s of CPU a lesson, which made the matrix nearly half of the suite.
+
+So a lesson runs under a real provider only where the swap can change what it does (`PLAN`):
+- A lesson that sends a request under any provider, by the committed measurement, runs under
+  all four: that is lesson 1's promise.
+- A lesson that takes its provider (`provider_from_env`) but sends nothing under any of them
+  runs under one, the providers taken in turn over those lessons: it shows the cells take a
+  real provider and still send nothing. If one starts sending, its measurement goes stale
+  here and says to re-measure, and the new measurement puts it under all four.
+- A lesson that never takes its provider runs under none: the swap is an environment
+  variable only `provider_from_env` reads (a test below holds the package to that), so it
+  runs as its scripted run does.
+A lesson the committed measurement does not list runs under one provider, so the stale
+measurement shows.
 """
 
 from __future__ import annotations
@@ -49,6 +62,38 @@ NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb"))
 #: None: TOOLCALL_LAB_PROVIDER unset, so every lesson takes the scripted provider.
 SWAPS = [None, *REAL_PROVIDERS]
+#: What in a lesson's code reads the swap: the provider cell, or the environment variables it reads.
+READS_THE_SWAP = ("provider_from_env", "TOOLCALL_LAB_PROVIDER", "TOOLCALL_LAB_MODEL", "TOOLCALL_LAB_BASE_URL")
+
+
+def reads_the_swap(notebook: Path) -> bool:
+    """Whether some code cell of the lesson takes its provider from the environment."""
+    return any(cell.cell_type == "code" and any(word in cell.source for word in READS_THE_SWAP)
+               for cell in nbformat.read(notebook, as_version=4).cells)
+
+
+def swap_plan(notebooks: list[Path], measured: dict) -> dict[str, tuple[str, ...]]:
+    """lesson file name -> the real providers it runs under (the rules in the docstring above).
+
+    `measured` is lesson_usage.json's "providers": provider -> {"lessons": {stem: [requests]}}.
+    """
+    providers = list(REAL_PROVIDERS)
+    plan, turn = {}, 0
+    for path in notebooks:
+        said = [measured.get(name, {}).get("lessons", {}).get(path.stem) for name in providers]
+        if any(said):
+            plan[path.name] = tuple(providers)
+        elif reads_the_swap(path) or None in said:
+            plan[path.name] = (providers[turn % len(providers)],)
+            turn += 1
+        else:
+            plan[path.name] = ()
+    return plan
+
+
+PLAN = swap_plan([NOTEBOOK_DIR / name for name in NOTEBOOKS], load_usage()["providers"])
+#: Every (provider, lesson) run the matrix makes: the scripted run of each, and `PLAN`'s.
+RUNS = [(None, name) for name in NOTEBOOKS] + [(p, name) for name in NOTEBOOKS for p in PLAN[name]]
 #: The kernels' environment, taken while the test modules are imported, before any test runs:
 #: the real providers' runs start then, in the background, while tests change os.environ.
 KERNEL_ENV = kernel_environment(None, None)
@@ -72,14 +117,14 @@ class SwapRuns:
 
 
 def real_provider_runs(job: Job) -> SwapRuns:
-    """Every lesson under each real provider, in the shared kernel pool (tests/background.py).
+    """Each lesson under the real providers `PLAN` gives it, in the shared kernel pool (tests/background.py).
 
     Each (provider, lesson) run gets a `MeterDouble` of its own, so what one lesson sends is
     told apart from the others': the lesson budget's measurement, re-done for free.
     """
     from toolcall_lab.teacher.lesson_usage import MeterDouble
 
-    doubles = {(name, notebook): MeterDouble().start() for name in REAL_PROVIDERS for notebook in NOTEBOOKS}
+    doubles = {(name, notebook): MeterDouble().start() for name, notebook in RUNS if name}
     try:
         runs = {(name, notebook): kernels().submit(cell_errors, notebook, {
                     **KERNEL_ENV, "TOOLCALL_LAB_PROVIDER": name,
@@ -113,8 +158,7 @@ def swap_runs() -> SwapRuns:
     return SwapRuns({**failures, **real.failures}, real.reached, real.metered)
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS)
-@pytest.mark.parametrize("provider", SWAPS, ids=lambda p: p or "scripted")
+@pytest.mark.parametrize(("provider", "notebook"), RUNS, ids=[f"{p or 'scripted'}-{n}" for p, n in RUNS])
 def test_every_cell_runs_after_the_swap(swap_runs, provider, notebook):
     failures = swap_runs.failures[provider, notebook]
     chosen = f"TOOLCALL_LAB_PROVIDER={provider}" if provider else "TOOLCALL_LAB_PROVIDER unset"
@@ -138,8 +182,8 @@ def test_the_committed_lesson_measurement_is_current(swap_runs, provider):
              f"{len(sent)}, {sum(r['input'] for r in sent)}"
              for (p, stem), sent in sorted(swap_runs.metered.items())
              if p == provider and committed.get(stem) != sent]
-    stale += [f"{stem}: measured, but no such notebook any more" for stem in committed
-              if (provider, stem) not in swap_runs.metered]
+    lessons = {Path(name).stem for name in NOTEBOOKS}
+    stale += [f"{stem}: measured, but no such notebook any more" for stem in committed if stem not in lessons]
     assert not stale, (f"src/toolcall_lab/data/lesson_usage.json is stale for {provider}:\n  "
                        + "\n  ".join(stale)
                        + "\nre-run `python -m toolcall_lab budget --measure` to refresh lesson_usage.json.")
