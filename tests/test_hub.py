@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from background import Job, Step, _Popen
 from test_browser import require_browser
 
 ROOT = Path(__file__).parents[1]
@@ -77,22 +78,73 @@ def processes_in(folder: str) -> list[str]:
     return found
 
 
-@pytest.mark.slow
-def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub(tmp_path):
-    require_hub()
+def a_class(job: Job) -> tuple[subprocess.CompletedProcess, dict | None, str, str]:
+    """Three learners at once (what the first test holds), then a class stopped while its kernels
+    run (the second): one after the other, in a background job (tests/background.py) started as
+    collection ends, beside the other tests. Each took 25-60 s of the foreground before."""
     before = tracked_files_digest()
-    report = tmp_path / "class.json"
-    with subprocess.Popen([sys.executable, str(SCRIPT), "--users", str(LEARNERS), "--json", str(report)],
-                          cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as script:
+    report = job.folder / "class.json"
+    done = job.run(Step("hub_class", (sys.executable, str(SCRIPT), "--users", str(LEARNERS), "--json",
+                                      str(report)), cwd=ROOT, timeout=900))
+    session = json.loads(report.read_text()) if report.is_file() else None
+    return done, session, before, tracked_files_digest()
+
+
+def a_stopped_class(job: Job) -> tuple[str, list[str], list[str]]:
+    """What a timeout or a cancelled CI job does to a class: SIGTERM while every learner's kernel
+    runs. (the folder it worked in, what ran in it just before, what is left a second after)"""
+    script = _Popen([sys.executable, str(SCRIPT), "--users", "2"], cwd=ROOT, text=True,
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    job._running = script  # so that the session's end stops it, were it still running
+    try:
+        first = script.stdout.readline()  # "hub_class: working in /tmp/toolcall-lab-hub-..."
+        assert first.startswith("hub_class: working in "), first
+        workdir = first.split(" in ", 1)[1].strip()
+        deadline, seen = time.monotonic() + 300, []
+        while time.monotonic() < deadline and script.poll() is None:
+            seen = processes_in(workdir)
+            if sum("ipykernel" in line for line in seen) == 2:  # both learners' kernels run
+                break
+            time.sleep(1)
+        script.terminate()  # SIGTERM to the script alone, as a timeout sends it
+        script.wait(timeout=120)
+    finally:
+        if script.poll() is None:
+            script.kill()
+        script.stdout.close()
+    time.sleep(1)
+    return workdir, seen, processes_in(workdir)
+
+
+def both(job: Job) -> dict[str, object]:
+    """Each check's result, or what it raised, so that one's failure fails its own test only."""
+    outcome: dict[str, object] = {}
+    for check in (a_class, a_stopped_class):
         try:
-            stdout, stderr = script.communicate(timeout=900)
-        except subprocess.TimeoutExpired:
-            script.terminate()  # SIGTERM: its `finally` blocks stop the hub, servers, kernels, Chromium
-            stdout, stderr = script.communicate(timeout=120)
-            pytest.fail(f"the JupyterHub check took over 900 s and was stopped:\n{stdout}{stderr}")
-    print(stdout)  # the timings and memory, for `pytest -s` and the CI log
-    assert script.returncode == 0, f"the JupyterHub check failed:\n{stdout}{stderr}"
-    session = json.loads(report.read_text())
+            outcome[check.__name__] = check(job)
+        except Exception as error:
+            outcome[check.__name__] = error
+    return outcome
+
+
+HUB = Job("hub", both)
+
+
+def outcome(name: str):
+    """What the check `name` of the hub job returned; what it raised is raised here."""
+    got = HUB.value()[name]
+    if isinstance(got, Exception):
+        raise got
+    return got
+
+
+@pytest.mark.slow
+@pytest.mark.background(HUB)
+def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub():
+    require_hub()
+    done, session, before, after = outcome("a_class")
+    print(done.stdout)  # the timings and memory, for `pytest -s` and the CI log
+    assert done.returncode == 0, f"the JupyterHub check failed:\n{done.stdout}{done.stderr}"
     learners = session["learners"]
 
     assert len(learners) == LEARNERS
@@ -107,35 +159,17 @@ def test_three_learners_run_lesson_1_at_once_on_a_real_jupyterhub(tmp_path):
     assert len({learner["double_port"] for learner in learners}) == LEARNERS
     # the repository's tracked files are as they were
     assert session["repo_status_after"] == session["repo_status_before"]
-    assert tracked_files_digest() == before
+    assert after == before
     # every process it started has stopped
     assert session["left_running"] == []
     assert processes_in(session["workdir"]) == []
 
 
 @pytest.mark.slow
+@pytest.mark.background(HUB)
 def test_a_stopped_class_leaves_no_hub_server_kernel_or_proxy_behind():
-    # What a timeout or a cancelled CI job does: SIGTERM while every learner's kernel runs.
     require_hub()
-    script = subprocess.Popen([sys.executable, str(SCRIPT), "--users", "2"], cwd=ROOT, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        first = script.stdout.readline()  # "hub_class: working in /tmp/toolcall-lab-hub-..."
-        assert first.startswith("hub_class: working in "), first
-        workdir = first.split(" in ", 1)[1].strip()
-        deadline, seen = time.monotonic() + 300, []
-        while time.monotonic() < deadline and script.poll() is None:
-            seen = processes_in(workdir)
-            if sum("ipykernel" in line for line in seen) == 2:  # both learners' kernels run
-                break
-            time.sleep(1)
-        assert any("ipykernel" in line for line in seen), f"no kernel started: {seen}"
-        assert any("jupyterhub-singleuser" in line for line in seen)
-        script.terminate()
-        script.wait(timeout=120)
-    finally:
-        if script.poll() is None:
-            script.kill()
-        script.stdout.close()
-    time.sleep(1)
-    assert processes_in(workdir) == []
+    workdir, seen, left = outcome("a_stopped_class")
+    assert any("ipykernel" in line for line in seen), f"no kernel started: {seen}"
+    assert any("jupyterhub-singleuser" in line for line in seen)
+    assert left == [], f"still running in {workdir}: {left}"

@@ -15,7 +15,8 @@ Playwright, at the projector size of 1280x720:
 2. starts the venv's JupyterLab there, headless, on a free port with a known token, with its
    own empty settings and workspaces (and JupyterLab Dark with `--theme dark`), and waits
    for /api/status;
-3. opens each notebook in a fresh tab, runs all cells with JupyterLab's own
+3. opens each notebook (the first by its URL, each later one in the same JupyterLab once the
+   one before is closed), runs all cells with JupyterLab's own
    `notebook:run-all-cells` command, and waits until the kernel is idle;
 4. checks that every code cell ran (has an execution count) and raised nothing, that what
    the committed notebook shows also renders (`expected_outputs`: a visible ipywidgets
@@ -422,24 +423,49 @@ def check(notebooks: Sequence[str | Path] = DEFAULT_NOTEBOOKS, *, screenshots: P
                 # as root. No GPU in a container; and /dev/shm there is often too small for a tab.
                 args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
             startup = time.monotonic() - started
+            page = browser.new_page(viewport=VIEWPORT)
+            # Problems go to the report of the notebook being checked at the time.
+            current: list[Report] = []
+            page.on("pageerror",
+                    lambda error: current[-1].problems.append(f"uncaught JavaScript error: {error}"))
+            page.on("console", lambda message: message.type == "error" and not harmless(message.text)
+                    and current[-1].problems.append(f"console error: {first_line(message.text)}"))
             try:
                 for number, source in enumerate(sources):
                     report = Report(notebook=source.name, seconds={"start JupyterLab and Chromium": startup})
-                    check_one(browser, f"{base_url}/lab/workspaces/check-{number}", report,
+                    current.append(report)
+                    check_one(page, f"{base_url}/lab/workspaces/check", report, first=number == 0,
                               screenshot=screenshots / f"{source.stem}.png", timeout_error=PlaywrightError,
                               run_timeout=run_timeout, render_timeout=render_timeout,
                               expect=expected_outputs(source), figures=len(figure_cells(source)))
                     reports.append(report)
                     startup = 0.0
             finally:
-                browser.close()
+                browser.close()  # and its page
     return reports
 
 
-def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
+# Opens a notebook in the JupyterLab already loaded in the page, as the file browser does, and
+# closes any other tab left in the main area (a launcher JupyterLab opens when it empties).
+OPEN_JS = """
+async path => {
+  const app = window.jupyterapp;
+  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+  for (const widget of [...app.shell.widgets('main')]) if (widget !== panel) widget.dispose();
+}
+"""
+
+
+def check_one(page, workspace_url: str, report: Report, *, screenshot: Path, first: bool,
               timeout_error: type[Exception], run_timeout: float, render_timeout: float,
               expect: Sequence[str] = tuple(EXPECTABLE), figures: int = 0) -> None:
-    """The check of one notebook in a fresh tab; fills `report` in."""
+    """The check of one notebook in `page`; fills `report` in.
+
+    The first notebook loads JupyterLab into the page; each later one opens in the same
+    JupyterLab, once the one before it is closed and its kernel shut down (`CLOSE_JS`), so
+    nothing of it is left in the page. Loading JupyterLab again for every lesson had cost
+    3-5 s each.
+    """
     clock = time.monotonic()
 
     def lap(step: str) -> None:
@@ -447,39 +473,41 @@ def check_one(browser, workspace_url: str, report: Report, *, screenshot: Path,
         report.seconds[step] = time.monotonic() - clock
         clock = time.monotonic()
 
-    page = browser.new_page(viewport=VIEWPORT)
-    page.on("pageerror", lambda error: report.problems.append(f"uncaught JavaScript error: {error}"))
-    page.on("console", lambda message: message.type == "error" and not harmless(message.text)
-            and report.problems.append(f"console error: {first_line(message.text)}"))
-    try:
+    if first:
         # ?reset: start from an empty workspace, so no tab of an earlier check is restored.
         page.goto(f"{workspace_url}/tree/{urllib.parse.quote(report.notebook)}?reset&token={TOKEN}")
-        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=60_000)
-        lap("open the notebook")
-        state = page.evaluate(RUN_ALL_JS, {"path": report.notebook, "timeoutMs": run_timeout * 1000})
-        report.problems += cell_problems(state)
-        lap("run all cells")
-        report.problems += rendering_problems(page, timeout_error, render_timeout, expect)
-        report.problems += figure_problems(page, timeout_error, render_timeout, figures)
-        lap("wait for widgets, diagrams and figures")
-        # The screenshot shows the first diagram (or widget), not only the top of the lesson.
-        for selector in (MERMAID_SVG, WIDGET):
-            if page.locator(selector).count():
-                page.locator(selector).first.scroll_into_view_if_needed()
-                break
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(screenshot), full_page=True)
-        report.screenshot = screenshot
-        lap("screenshot")
-        page.evaluate(SHUT_DOWN_JS, report.notebook)  # so kernels do not pile up over many notebooks
-    finally:
-        page.close()
+    else:
+        page.evaluate(OPEN_JS, report.notebook)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=60_000)
+    lap("open the notebook")
+    state = page.evaluate(RUN_ALL_JS, {"path": report.notebook, "timeoutMs": run_timeout * 1000})
+    report.problems += cell_problems(state)
+    lap("run all cells")
+    report.problems += rendering_problems(page, timeout_error, render_timeout, expect)
+    report.problems += figure_problems(page, timeout_error, render_timeout, figures)
+    lap("wait for widgets, diagrams and figures")
+    # The screenshot shows the first diagram (or widget), not only the top of the lesson.
+    for selector in (MERMAID_SVG, WIDGET):
+        if page.locator(selector).count():
+            page.locator(selector).first.scroll_into_view_if_needed()
+            break
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(screenshot), full_page=True)
+    report.screenshot = screenshot
+    lap("screenshot")
+    # So kernels do not pile up over many notebooks, and the next one starts from an empty page.
+    # (A check that raised, or was stopped, is not tidied: check() closes the page and browser.)
+    page.evaluate(CLOSE_JS, report.notebook)
 
 
-SHUT_DOWN_JS = """
+# Shuts the notebook's kernel down and closes its tab without asking to save (the copy is a
+# scratch one); disposing the panel removes its outputs, widgets and figures from the page.
+CLOSE_JS = """
 async path => {
   const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.context?.path === path);
-  if (panel) await Promise.race([panel.sessionContext.shutdown(), new Promise(r => setTimeout(r, 10000))]);
+  if (!panel) return;
+  await Promise.race([panel.sessionContext.shutdown(), new Promise(r => setTimeout(r, 10000))]);
+  panel.dispose();
 }
 """
 
