@@ -35,6 +35,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -80,6 +81,9 @@ class Job:
     _outcome: list[Any] = field(default_factory=list)  # [value] or [value, exception]
     _running: subprocess.Popen[str] | None = None
     _stopped: bool = False
+    #: time.monotonic() as the work started and ended (None: not yet), for the session's summary
+    started_at: float | None = None
+    ended_at: float | None = None
 
     def start(self) -> None:
         """Start the work in the background (once; later calls do nothing)."""
@@ -90,10 +94,13 @@ class Job:
         self._thread.start()
 
     def _work(self) -> None:
+        self.started_at = time.monotonic()
         try:
             self._outcome[:] = [self.work(self)]
         except BaseException as error:  # handed to the test that waits, as the test's own failure
             self._outcome[:] = [None, error]
+        finally:
+            self.ended_at = time.monotonic()
 
     def value(self) -> Any:
         """Wait for the work and return what it returned (raise what it raised); start it if need be."""

@@ -13,6 +13,7 @@ import os
 import shlex
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,20 @@ def pytest_sessionfinish(session):
     stop_kernels()
     for job in _jobs:
         job.stop()
+
+
+_session_started = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line saying when each background job ran, in seconds from the session's start: what a
+    maintainer reads to see which of them, if any, the suite's last tests waited for."""
+    spans = [f"{job.name} {job.started_at - _session_started:.0f}-"
+             + (f"{job.ended_at - _session_started:.0f} s" if job.ended_at else "(stopped)")
+             for job in _jobs if job.started_at is not None]
+    if spans:
+        terminalreporter.write_line("background jobs: " + ", ".join(spans)
+                                    + f"; the session took {time.monotonic() - _session_started:.0f} s")
 
 
 # -- what strict nbval saw of each lesson, for test_swap.py ------------------------------------
