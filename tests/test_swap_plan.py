@@ -61,7 +61,8 @@ def test_the_plan_follows_the_rules(tmp_path):
     }
 
 
-@pytest.mark.parametrize("source", ["print('provider')", "provider = get_provider('scripted')", "os.environ['HOME']"])
+@pytest.mark.parametrize("source", ["print('provider')", "provider = get_provider('scripted')",
+                                    "os.environ['HOME']"])
 def test_a_cell_that_does_not_take_the_provider_does_not_read_the_swap(tmp_path, source):
     assert not reads_the_swap(lesson(tmp_path, "x", source))
 
@@ -90,9 +91,10 @@ def test_only_provider_from_env_reads_the_swaps_variables():
     readers = set()
     for path in _package_modules():
         for node in ast.walk(parsed(path)):
-            looked_up = (node.slice if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) else
-                         node.args[0] if isinstance(node, ast.Call) and node.args and
-                         isinstance(node.func, ast.Attribute) and node.func.attr in {"get", "getenv"} else None)
+            read = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+            called = (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute)
+                      and node.func.attr in {"get", "getenv"})
+            looked_up = node.slice if read else node.args[0] if called else None
             if isinstance(looked_up, ast.Constant) and looked_up.value in SWAP_VARIABLES:
                 readers.add(path.relative_to(SRC).as_posix())
     assert readers == {"tape/environment.py"}
