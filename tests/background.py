@@ -77,6 +77,9 @@ class Job:
     name: str
     work: Callable[[Job], Any]
     folder: Path | None = None  # a fresh temporary folder the job owns, made when it starts
+    #: the selected tests that wait for it (tests/conftest.py sets them before it starts the job),
+    #: so that `work` can do only what they need
+    items: list[Any] = field(default_factory=list)
     _thread: threading.Thread | None = None
     _outcome: list[Any] = field(default_factory=list)  # [value] or [value, exception]
     _running: subprocess.Popen[str] | None = None

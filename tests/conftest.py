@@ -164,14 +164,15 @@ def pytest_collection_modifyitems(config, items):
 
     Quick tests first: a mistake shows within a minute or two, and the in-process tests (one
     core) run beside the background jobs (the other core). The lessons before test_swap.py, which
-    takes the scripted run of each lesson from nbval's (`nbval_runs`). Within each group the
-    collected order stays.
+    takes the scripted run of each lesson from nbval's (`nbval_runs`). The tests that wait for a
+    background job come last, so the foreground does its own slow work while the jobs finish
+    (one waiting early left a core idle for minutes). Within each group the collected order stays.
     """
     for item in items:
         if is_notebook_cell(item):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: 0 if item.get_closest_marker("slow") is None else
-               1 if is_notebook_cell(item) else 2)
+               1 if is_notebook_cell(item) else 3 if item.get_closest_marker("background") else 2)
 
 
 # -- garbage collection ------------------------------------------------------------------------
@@ -219,7 +220,9 @@ def pytest_collection_finish(session):
             for job in mark.args:
                 if job not in _jobs:
                     _jobs.append(job)
-                    job.start()
+                job.items.append(item)
+    for job in _jobs:
+        job.start()
 
 
 def pytest_sessionfinish(session):

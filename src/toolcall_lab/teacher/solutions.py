@@ -176,15 +176,17 @@ def kernel_config() -> Any:
     return config
 
 
-def _execute(nb: dict[str, Any], cwd: Path, timeout: int) -> dict[str, Any]:
-    """Run every cell of `nb` in a fresh kernel started in `cwd` (nbclient, imported only here)."""
+def _execute(nb: dict[str, Any], cwd: Path, timeout: int,
+             env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Run every cell of `nb` in a fresh kernel started in `cwd` (nbclient, imported only here),
+    with `env` for the kernel's environment (None: this process's)."""
     import nbclient
     import nbformat
 
     node = nbformat.from_dict(nb)  # type: ignore[no-untyped-call]  # nbformat leaves it unannotated
     client = nbclient.NotebookClient(node, config=kernel_config(), timeout=timeout, kernel_name="python3",
                                      record_timing=False, resources={"metadata": {"path": str(cwd)}})
-    client.execute()
+    client.execute(**({} if env is None else {"env": dict(env)}))
     return dict(node)
 
 
