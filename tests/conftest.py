@@ -292,6 +292,29 @@ NBVAL = NbvalRecord()
 
 def pytest_configure(config):
     config.pluginmanager.register(NBVAL, "toolcall-lab-nbval-record")
+    if config.pluginmanager.has_plugin("nbval"):
+        nbval_kernels_over_ipc()
+
+
+def nbval_kernels_over_ipc() -> None:
+    """Start nbval's kernels as the kit starts every other (`solutions.kernel_config`): over IPC.
+
+    subtle: over TCP, jupyter_client picks a kernel's five ports by binding each to port 0 and
+    letting it go, and the kernel binds them a moment later. Meanwhile the suite's doubles and
+    the SDKs' connections to them take loopback ports from the same range, and a kernel that
+    finds one of its ports taken dies at start: nbval then fails every cell of that lesson
+    with "Kernel died before replying to kernel_info" (seen in two fresh-clone runs, lessons 00
+    and 22, once the background jobs overlapped more). IPC sockets are files; no port is chosen.
+    """
+    import nbval.kernel
+
+    from toolcall_lab.teacher.solutions import kernel_config
+
+    class IpcKernelManager(nbval.kernel.KernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(config=kernel_config(), **kwargs)
+
+    nbval.kernel.KernelManager = IpcKernelManager
 
 
 @functools.cache
