@@ -114,15 +114,20 @@ class Job:
             raise self._outcome[1]
         return self._outcome[0]
 
-    def run(self, step: Step) -> subprocess.CompletedProcess[str]:
-        """Run one command (from `work`, in the job's thread) and return what it did."""
+    def spawn(self, step: Step, *, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
+        """Start one command (from `work`) and return it running, its output piped; the job
+        stops it if the session ends first. For work that talks to a command while it runs."""
         if self._stopped:
             raise RuntimeError(f"background job {self.name} was stopped before step {step.name}")
         # its own process group, so that stopping it stops what it started too (pip below dev.py)
-        with _Popen(list(step.argv), cwd=step.cwd, env=None if step.env is None else dict(step.env),
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                    start_new_session=True) as process:
-            self._running = process
+        env = None if step.env is None else dict(step.env)
+        self._running = _Popen(list(step.argv), cwd=step.cwd, env=env, stdout=subprocess.PIPE, stderr=stderr,
+                               text=True, start_new_session=True)
+        return self._running
+
+    def run(self, step: Step) -> subprocess.CompletedProcess[str]:
+        """Run one command (from `work`, in the job's thread) and return what it did."""
+        with self.spawn(step) as process:
             try:
                 out, err = process.communicate(timeout=step.timeout)
             except subprocess.TimeoutExpired:

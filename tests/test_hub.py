@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from background import Job, Step, _Popen
+from background import Job, Step
 from test_browser import require_browser
 
 ROOT = Path(__file__).parents[1]
@@ -93,9 +93,8 @@ def a_class(job: Job) -> tuple[subprocess.CompletedProcess, dict | None, str, st
 def a_stopped_class(job: Job) -> tuple[str, list[str], list[str]]:
     """What a timeout or a cancelled CI job does to a class: SIGTERM while every learner's kernel
     runs. (the folder it worked in, what ran in it just before, what is left a second after)"""
-    script = _Popen([sys.executable, str(SCRIPT), "--users", "2"], cwd=ROOT, text=True,
-                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
-    job._running = script  # so that the session's end stops it, were it still running
+    script = job.spawn(Step("hub_class stopped", (sys.executable, str(SCRIPT), "--users", "2"), cwd=ROOT),
+                       stderr=subprocess.DEVNULL)
     try:
         first = script.stdout.readline()  # "hub_class: working in /tmp/toolcall-lab-hub-..."
         assert first.startswith("hub_class: working in "), first

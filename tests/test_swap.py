@@ -60,8 +60,6 @@ nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb"))
-#: None: TOOLCALL_LAB_PROVIDER unset, so every lesson takes the scripted provider.
-SWAPS = [None, *REAL_PROVIDERS]
 #: What in a lesson's code reads the swap: the provider cell, or the environment variables it reads.
 READS_THE_SWAP = ("provider_from_env", "TOOLCALL_LAB_PROVIDER", "TOOLCALL_LAB_MODEL", "TOOLCALL_LAB_BASE_URL")
 

@@ -496,7 +496,7 @@ def check_one(page, workspace_url: str, report: Report, *, screenshot: Path, fir
     report.screenshot = screenshot
     lap("screenshot")
     # So kernels do not pile up over many notebooks, and the next one starts from an empty page.
-    # (A check that raised, or was stopped, is not tidied: check() closes the page and browser.)
+    # (A check that raised, or was stopped, is not tidied: check() closes the browser, page and all.)
     page.evaluate(CLOSE_JS, report.notebook)
 
 
